@@ -1,0 +1,68 @@
+// Runs the operation the validator matched: token scopes, the sign-in-to-view rule, guards, then the handler.
+import type { RequestHandler } from 'express';
+import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
+import type { AppContext } from '../app-context.ts';
+import { missingCategories } from '../auth/scopes.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { listOptions, setPaginationHeaders } from '../http/pagination.ts';
+import { REGISTRY } from './registry.ts';
+import type { RequestContext, Route } from './route.ts';
+
+const MAX_DATABASE_ID = 2 ** 31 - 1;
+const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getVersion', 'getApiContract']);
+
+export function dispatch(app: AppContext): RequestHandler {
+  const { settings } = app;
+  return async (req, res, next) => {
+    const operationId = req.openapi?.schema?.operationId as OperationId | undefined;
+    if (!operationId || !(operationId in REGISTRY)) return next(new NotFoundError());
+    const operation = OPERATIONS[operationId];
+    const route = REGISTRY[operationId] as Route;
+    const caller = req.caller ?? null;
+    try {
+      if (caller?.scope) {
+        const missing = missingCategories(caller.scope, req.method, operation.scopes);
+        if (missing.length > 0) {
+          const level = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+          throw new ForbiddenError(`token does not have at least one of required scope(s): [${missing.map((c) => `${level}:${c}`).join(' ')}]`);
+        }
+      }
+      if (!caller && settings.service.REQUIRE_SIGNIN_VIEW && !OPEN_WITHOUT_SIGN_IN.has(operationId)) {
+        throw new ForbiddenError('Only signed in user is allowed to call APIs.');
+      }
+      for (const [name, value] of Object.entries(req.params)) {
+        // Ids beyond the database's range name nothing.
+        if (/^id$|_id$/.test(name) && typeof value === 'number' && value > MAX_DATABASE_ID) throw new NotFoundError();
+      }
+      const ctx: RequestContext<any> = {
+        operationId,
+        params: req.params as never,
+        query: req.query as never,
+        body: req.body as never,
+        caller,
+        app,
+        req,
+        res,
+        doer() {
+          if (!caller) throw new UnauthorizedError('token is required');
+          return caller.user;
+        },
+        listOptions: (defaultLimit?: number) => listOptions(req.query as { page?: number; limit?: number }, settings.api, defaultLimit),
+        publicUrl: () => new URL(req.originalUrl.replace(/^\/+/, ''), settings.server.ROOT_URL),
+        send(status: number, body?: unknown) {
+          res.status(status);
+          if (body === undefined) res.end();
+          else res.json(body);
+        },
+        sendPage(status: number, body: unknown, options, total) {
+          setPaginationHeaders(res, ctx.publicUrl(), options, total);
+          res.status(status).json(body);
+        },
+      };
+      for (const guard of route.guards) await guard(ctx);
+      await route.handler(ctx);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

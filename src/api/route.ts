@@ -1,0 +1,56 @@
+// A route binds one operation of the contract to its guards and handler.
+import type { Request, Response } from 'express';
+import type {
+  OperationId, PathParams, QueryParams, RequestBody, ResponseBody, ResponseStatus,
+} from '../../generated/operations.ts';
+import type { AppContext } from '../app-context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { User } from '../db/prisma.ts';
+import { type ListOptions } from '../http/pagination.ts';
+
+export interface RequestContext<Op extends OperationId = OperationId> {
+  readonly operationId: Op;
+  readonly params: PathParams<Op>;
+  readonly query: QueryParams<Op>;
+  readonly body: RequestBody<Op>;
+  readonly caller: Caller | null;
+  readonly app: AppContext;
+  readonly req: Request;
+  readonly res: Response;
+  /** The signed-in user; throws 401 for anonymous callers. */
+  doer(): User;
+  /** page/limit of a list operation, clamped to the configured maximum. */
+  listOptions(defaultLimit?: number): ListOptions;
+  /** The request URL as the public root URL names it (for Link headers). */
+  publicUrl(): URL;
+  send<S extends ResponseStatus<Op>>(status: S, ...body: ResponseBody<Op, S> extends undefined ? [] : [ResponseBody<Op, S>]): void;
+  /** Sends one page of a list with X-Total-Count and Link. */
+  sendPage<S extends ResponseStatus<Op>>(status: S, body: ResponseBody<Op, S>, options: ListOptions, total: number): void;
+}
+
+export type Guard = (ctx: RequestContext<any>) => void | Promise<void>;
+export type Handler<Op extends OperationId> = (ctx: RequestContext<Op>) => void | Promise<void>;
+
+export interface Route<Op extends OperationId = any> {
+  readonly guards: readonly Guard[];
+  readonly handler: Handler<Op>;
+  readonly implemented: boolean;
+}
+
+export function route<Op extends OperationId>(guards: readonly Guard[], handler: Handler<Op>): Route<Op> {
+  return { guards, handler, implemented: true };
+}
+
+/** An operation of the contract that Anvil does not serve yet: 501, and counted by `npm run coverage:api`. */
+export function notImplemented(): Route {
+  return {
+    guards: [],
+    implemented: false,
+    handler(ctx) {
+      ctx.res.status(501).json({ message: `${ctx.operationId} is not implemented yet`, url: `${ctx.app.settings.server.ROOT_URL}api/swagger` });
+    },
+  };
+}
+
+/** Routes of one group of operations; the registry joins the groups and checks that none is missing. */
+export type RouteGroup<Ops extends OperationId> = { readonly [Op in Ops]: Route<Op> };

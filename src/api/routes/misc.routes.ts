@@ -1,0 +1,38 @@
+// Routes for misc. An operation bound to notImplemented() answers 501 until it is built.
+import { getApiContract, getVersion, healthCheck } from '../handlers/misc/server.ts';
+import { notImplemented, route, type RouteGroup } from '../route.ts';
+
+export type MiscOperation =
+  | 'activitypubPerson'
+  | 'activitypubPersonInbox'
+  | 'getApiContract'
+  | 'getGitignoreTemplateInfo'
+  | 'getLabelTemplateInfo'
+  | 'getLicenseTemplateInfo'
+  | 'getNodeInfo'
+  | 'getVersion'
+  | 'healthCheck'
+  | 'listGitignoresTemplates'
+  | 'listLabelTemplates'
+  | 'listLicenseTemplates'
+  | 'renderMarkdown'
+  | 'renderMarkdownRaw'
+  | 'renderMarkup';
+
+export const miscRoutes: RouteGroup<MiscOperation> = {
+  activitypubPerson: notImplemented(),
+  activitypubPersonInbox: notImplemented(),
+  getApiContract: route([], getApiContract),
+  getGitignoreTemplateInfo: notImplemented(),
+  getLabelTemplateInfo: notImplemented(),
+  getLicenseTemplateInfo: notImplemented(),
+  getNodeInfo: notImplemented(),
+  getVersion: route([], getVersion),
+  healthCheck: route([], healthCheck),
+  listGitignoresTemplates: notImplemented(),
+  listLabelTemplates: notImplemented(),
+  listLicenseTemplates: notImplemented(),
+  renderMarkdown: notImplemented(),
+  renderMarkdownRaw: notImplemented(),
+  renderMarkup: notImplemented(),
+};

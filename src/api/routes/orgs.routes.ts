@@ -1,0 +1,83 @@
+// Routes for orgs. An operation bound to notImplemented() answers 501 until it is built.
+import { notImplemented, type RouteGroup } from '../route.ts';
+
+export type OrgsOperation =
+  | 'adminCreateHook'
+  | 'adminCreateOrg'
+  | 'adminDeleteHook'
+  | 'adminEditHook'
+  | 'adminGetAllOrgs'
+  | 'adminGetHook'
+  | 'adminListHooks'
+  | 'orgBlockUser'
+  | 'orgConcealMember'
+  | 'orgCreate'
+  | 'orgCreateHook'
+  | 'orgCreateLabel'
+  | 'orgDelete'
+  | 'orgDeleteAvatar'
+  | 'orgDeleteHook'
+  | 'orgDeleteLabel'
+  | 'orgDeleteMember'
+  | 'orgEdit'
+  | 'orgEditHook'
+  | 'orgEditLabel'
+  | 'orgGet'
+  | 'orgGetAll'
+  | 'orgGetHook'
+  | 'orgGetLabel'
+  | 'orgGetUserPermissions'
+  | 'orgIsMember'
+  | 'orgIsPublicMember'
+  | 'orgListActivityFeeds'
+  | 'orgListBlockedUsers'
+  | 'orgListCurrentUserOrgs'
+  | 'orgListHooks'
+  | 'orgListLabels'
+  | 'orgListMembers'
+  | 'orgListPublicMembers'
+  | 'orgListUserOrgs'
+  | 'orgPublicizeMember'
+  | 'orgUnblockUser'
+  | 'orgUpdateAvatar';
+
+export const orgsRoutes: RouteGroup<OrgsOperation> = {
+  adminCreateHook: notImplemented(),
+  adminCreateOrg: notImplemented(),
+  adminDeleteHook: notImplemented(),
+  adminEditHook: notImplemented(),
+  adminGetAllOrgs: notImplemented(),
+  adminGetHook: notImplemented(),
+  adminListHooks: notImplemented(),
+  orgBlockUser: notImplemented(),
+  orgConcealMember: notImplemented(),
+  orgCreate: notImplemented(),
+  orgCreateHook: notImplemented(),
+  orgCreateLabel: notImplemented(),
+  orgDelete: notImplemented(),
+  orgDeleteAvatar: notImplemented(),
+  orgDeleteHook: notImplemented(),
+  orgDeleteLabel: notImplemented(),
+  orgDeleteMember: notImplemented(),
+  orgEdit: notImplemented(),
+  orgEditHook: notImplemented(),
+  orgEditLabel: notImplemented(),
+  orgGet: notImplemented(),
+  orgGetAll: notImplemented(),
+  orgGetHook: notImplemented(),
+  orgGetLabel: notImplemented(),
+  orgGetUserPermissions: notImplemented(),
+  orgIsMember: notImplemented(),
+  orgIsPublicMember: notImplemented(),
+  orgListActivityFeeds: notImplemented(),
+  orgListBlockedUsers: notImplemented(),
+  orgListCurrentUserOrgs: notImplemented(),
+  orgListHooks: notImplemented(),
+  orgListLabels: notImplemented(),
+  orgListMembers: notImplemented(),
+  orgListPublicMembers: notImplemented(),
+  orgListUserOrgs: notImplemented(),
+  orgPublicizeMember: notImplemented(),
+  orgUnblockUser: notImplemented(),
+  orgUpdateAvatar: notImplemented(),
+};

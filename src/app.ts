@@ -1,0 +1,56 @@
+// The HTTP application: hygiene ─▶ authentication ─▶ body parsing ─▶ contract validation ─▶ dispatch ─▶ errors.
+import express, { type RequestHandler } from 'express';
+import type { AppContext } from './app-context.ts';
+import { authenticator } from './auth/authenticate.ts';
+import { dispatch } from './api/dispatch.ts';
+import { openApiValidator } from './api/validator.ts';
+import { errorMiddleware } from './http/error-middleware.ts';
+import { normalisePath, securityHeaders } from './http/request-hygiene.ts';
+
+export interface AppOptions {
+  /** Check every response against the contract (the test suite turns this on). */
+  validateResponses?: boolean;
+}
+
+function authenticate(app: AppContext): RequestHandler {
+  const resolve = authenticator({
+    hot: app.db.hot,
+    passwords: app.passwords,
+    allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
+  });
+  return (req, res, next) => {
+    resolve(req, res).then((caller) => {
+      req.caller = caller;
+      next();
+    }, next);
+  };
+}
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** Forgejo reads a body as JSON whatever its declared type, unless it is text, a form or a protocol stream. */
+function assumeJsonBodies(): RequestHandler {
+  return (req, _res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && !req.headers['content-type'] && req.path.startsWith('/api/v1/')) req.headers['content-type'] = 'application/json';
+    next();
+  };
+}
+
+export function createApp(app: AppContext, options: AppOptions = {}): express.Express {
+  const server = express();
+  server.disable('x-powered-by');
+  server.set('etag', false);
+  server.set('query parser', 'extended');
+  server.use(normalisePath());
+  server.use(securityHeaders());
+  server.use(authenticate(app));
+  server.use(assumeJsonBodies());
+  server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false }));
+  server.use(express.text({ type: 'text/plain', limit: '50mb' }));
+  server.use(express.raw({ type: 'application/octet-stream', limit: '2gb' }));
+  server.use(openApiValidator(options.validateResponses ?? false));
+  server.use(dispatch(app));
+  server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
+  return server;
+}

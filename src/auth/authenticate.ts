@@ -1,0 +1,103 @@
+// Resolves the credentials of a request, in Forgejo's order: query token, Authorization token/Bearer, Basic.
+// A credential that is supplied but wrong is a 401 on every route; no credential means anonymous.
+import type { Request, Response } from 'express';
+import type { HotQueries } from '../db/hot-queries.ts';
+import type { User } from '../db/prisma.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { lastEight, looksLikeAccessToken, tokenMatches } from './access-token.ts';
+import type { AuthMethod, Caller } from './caller.ts';
+import type { PasswordHasher } from './password.ts';
+import { InvalidScopeError, parseScope, type TokenScope } from './scopes.ts';
+
+export interface AuthenticatorDeps {
+  hot: HotQueries;
+  passwords: PasswordHasher;
+  allowQueryToken: boolean;
+}
+
+const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+const BAD_CREDENTIALS = 'user does not exist';
+
+export type Authenticator = (req: Request, res: Response) => Promise<Caller | null>;
+
+export function authenticator({ hot, passwords, allowQueryToken }: AuthenticatorDeps): Authenticator {
+  async function byToken(token: string): Promise<{ user: User; scope: TokenScope } | null> {
+    if (!looksLikeAccessToken(token)) return null;
+    for (const candidate of await hot.tokensByLastEight(lastEight(token))) {
+      if (!tokenMatches(token, candidate.tokenHash)) continue;
+      const now = new Date();
+      // Writing on every use would make every read a write; a minute's precision is enough.
+      if (now.getTime() - candidate.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) await hot.touchToken(candidate.tokenId, now);
+      let scope: TokenScope;
+      try {
+        scope = parseScope(candidate.scope);
+      } catch (error) {
+        if (error instanceof InvalidScopeError) throw new ForbiddenError(error.message);
+        throw error;
+      }
+      return { user: candidate.user, scope };
+    }
+    return null;
+  }
+
+  async function signIn(req: Request, res: Response): Promise<{ user: User; method: AuthMethod; scope: TokenScope | null } | null> {
+    const queryToken = allowQueryToken ? firstString(req.query.token) ?? firstString(req.query.access_token) : undefined;
+    if (queryToken !== undefined) {
+      res.setHeader('Warning', '299 - "token and access_token API authentication is deprecated and will be removed; use the Authorization header"');
+      const found = await byToken(queryToken);
+      if (!found) throw new UnauthorizedError(BAD_CREDENTIALS);
+      return { ...found, method: 'token' };
+    }
+    const header = req.headers.authorization;
+    if (!header) return null;
+    const space = header.indexOf(' ');
+    const kind = space < 0 ? header : header.slice(0, space);
+    const value = space < 0 ? '' : header.slice(space + 1).trim();
+    if (kind === 'token' || kind.toLowerCase() === 'bearer') {
+      const found = await byToken(value);
+      if (!found) throw new UnauthorizedError(BAD_CREDENTIALS);
+      return { ...found, method: 'token' };
+    }
+    if (kind.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const username = colon < 0 ? decoded : decoded.slice(0, colon);
+      const password = colon < 0 ? '' : decoded.slice(colon + 1);
+      if (password === '' || password === 'x-oauth-basic') {
+        const found = await byToken(username);
+        if (!found) throw new UnauthorizedError(BAD_CREDENTIALS);
+        return { ...found, method: 'basic-token' };
+      }
+      const asToken = await byToken(password);
+      // As in Forgejo, a token given as the password signs in its owner whatever the user name says.
+      if (asToken) return { ...asToken, method: 'basic-token' };
+      const user = await hot.userByLowerName(username.toLowerCase());
+      if (!user || user.type !== 0 || !(await passwords.verify(user.passwordHash, password))) throw new UnauthorizedError(BAD_CREDENTIALS);
+      return { user, method: 'basic-password', scope: null };
+    }
+    // An Authorization header Anvil does not understand is no credential at all.
+    return null;
+  }
+
+  return async function authenticate(req, res) {
+    const signedIn = await signIn(req, res);
+    if (!signedIn) return null;
+    const { user } = signedIn;
+    if (!user.isActive || user.prohibitLogin) throw new ForbiddenError('This account is prohibited from signing in, please contact your site administrator.', true);
+    if (user.mustChangePassword) throw new ForbiddenError('You must change your password. Change it at: /user/change_password', true);
+
+    const sudoName = firstString(req.query.sudo) ?? (req.headers.sudo as string | undefined);
+    if (sudoName) {
+      if (!user.isAdmin) throw new ForbiddenError('Only administrators allowed to sudo.', true);
+      const target = await hot.userByLowerName(sudoName.toLowerCase());
+      if (!target || target.type !== 0) throw new NotFoundError(`user does not exist [name: ${sudoName}]`);
+      return { user: target, authenticated: user, method: signedIn.method, scope: signedIn.scope };
+    }
+    return { user, authenticated: user, method: signedIn.method, scope: signedIn.scope };
+  };
+}
+
+function firstString(value: unknown): string | undefined {
+  if (Array.isArray(value)) return firstString(value[0]);
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,227 @@
+// Settings use Forgejo's app.ini section and key names. Sources, later wins: defaults, $ANVIL_DATA_DIR/app.ini,
+// ANVIL__<section>__<KEY> environment variables (a dot in a section name is written _0x2E_, as in Forgejo).
+import fs from 'node:fs';
+import path from 'node:path';
+
+export class ConfigError extends Error {}
+
+interface Setting<T> {
+  readonly defaultValue: T;
+  parse(raw: string, key: string): T;
+}
+
+function str(defaultValue = ''): Setting<string> {
+  return { defaultValue, parse: (raw) => raw };
+}
+
+function int(defaultValue: number, min = -Infinity): Setting<number> {
+  return {
+    defaultValue,
+    parse(raw, key) {
+      const value = Number(raw.trim());
+      if (!Number.isInteger(value) || value < min) throw new ConfigError(`${key}: "${raw}" is not an integer${min > -Infinity ? ` ≥ ${min}` : ''}`);
+      return value;
+    },
+  };
+}
+
+function bool(defaultValue: boolean): Setting<boolean> {
+  return {
+    defaultValue,
+    parse(raw, key) {
+      const value = raw.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(value)) return true;
+      if (['false', '0', 'no', 'off', ''].includes(value)) return false;
+      throw new ConfigError(`${key}: "${raw}" is not a boolean`);
+    },
+  };
+}
+
+/** Comma-separated list; lower-cased, blanks dropped. */
+function list(defaultValue: string[] = []): Setting<string[]> {
+  return {
+    defaultValue,
+    parse: (raw) =>
+      raw
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean),
+  };
+}
+
+function oneOf<T extends string>(defaultValue: T, values: readonly T[]): Setting<T> {
+  return {
+    defaultValue,
+    parse(raw, key) {
+      const value = raw.trim().toLowerCase() as T;
+      if (!values.includes(value)) throw new ConfigError(`${key}: "${raw}" is not one of ${values.join(', ')}`);
+      return value;
+    },
+  };
+}
+
+function listOf<T extends string>(defaultValue: T[], values: readonly T[]): Setting<T[]> {
+  return {
+    defaultValue,
+    parse(raw, key) {
+      const items = list().parse(raw, key).filter((item) => item !== 'off') as T[];
+      const bad = items.find((item) => !values.includes(item));
+      if (bad) throw new ConfigError(`${key}: "${bad}" is not one of ${values.join(', ')}`);
+      return items;
+    },
+  };
+}
+
+const SCHEMA = {
+  server: {
+    HTTP_ADDR: str('0.0.0.0'),
+    HTTP_PORT: int(3000, 0),
+    ROOT_URL: str(''),
+    APP_DATA_PATH: str('data'),
+    DISABLE_SSH: bool(true),
+  },
+  database: {
+    // postgresql://… selects PostgreSQL; empty means SQLite at $APP_DATA_PATH/anvil.db
+    URL: str(''),
+    SQLITE_PATH: str(''),
+  },
+  log: {
+    LEVEL: oneOf('info', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const),
+  },
+  service: {
+    REQUIRE_SIGNIN_VIEW: bool(false),
+    EMAIL_DOMAIN_ALLOWLIST: list(),
+    EMAIL_DOMAIN_BLOCKLIST: list(),
+    DEFAULT_ORG_MEMBER_VISIBLE: bool(false),
+    DEFAULT_USER_VISIBILITY: oneOf('public', ['public', 'limited', 'private'] as const),
+    DEFAULT_ALLOW_CREATE_ORGANIZATION: bool(true),
+    NO_REPLY_ADDRESS: str('noreply.localhost'),
+  },
+  admin: {
+    DISABLE_REGULAR_ORG_CREATION: bool(false),
+  },
+  security: {
+    MIN_PASSWORD_LENGTH: int(8, 1),
+    PASSWORD_COMPLEXITY: listOf<'lower' | 'upper' | 'digit' | 'spec'>([], ['lower', 'upper', 'digit', 'spec']),
+    PASSWORD_CHECK_PWN: bool(false),
+    // argon2$<time>$<memory KiB>$<threads>$<key length>, Forgejo's notation
+    PASSWORD_HASH_ALGO: str('argon2$2$19456$1$32'),
+    SECRET_KEY: str(''),
+    DISABLE_WEBHOOKS: bool(false),
+    DISABLE_QUERY_AUTH_TOKEN: bool(false),
+  },
+  api: {
+    ENABLE_SWAGGER: bool(true),
+    DEFAULT_PAGING_NUM: int(30, 1),
+    MAX_RESPONSE_ITEMS: int(50, 1),
+  },
+  ui: {
+    ISSUE_PAGING_NUM: int(20, 1),
+  },
+  repository: {
+    ROOT: str(''),
+    DEFAULT_BRANCH: str('main'),
+    MAX_CREATION_LIMIT: int(-1),
+    FORCE_PRIVATE: bool(false),
+    PREFERRED_LICENSES: list(['apache-2.0', 'mit']),
+  },
+  migrations: {
+    ALLOW_LOCALNETWORKS: bool(false),
+  },
+  mailer: {
+    ENABLED: bool(false),
+    SMTP_ADDR: str(''),
+    SMTP_PORT: int(25, 1),
+    FROM: str('anvil@localhost'),
+    USER: str(''),
+    PASSWD: str(''),
+  },
+  quota: {
+    ENABLED: bool(true),
+    DEFAULT_GROUPS: list(),
+  },
+  'quota.default': {
+    TOTAL: int(-1),
+  },
+  federation: {
+    ENABLED: bool(true),
+    SHARE_USER_STATISTICS: bool(true),
+  },
+  cron: {
+    ENABLED: bool(true),
+  },
+  webhook: {
+    DELIVER_TIMEOUT: int(5, 1),
+  },
+} as const;
+
+type Schema = typeof SCHEMA;
+export type Settings = {
+  readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Setting<infer T> ? T : never };
+};
+
+/** Parses app.ini text: `[section]` headers, `KEY = value` lines, `;`/`#` comments, optional quotes. */
+export function parseIni(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>([['', new Map()]]);
+  let current = sections.get('')!;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith(';') || line.startsWith('#')) continue;
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header) {
+      const name = header[1].trim();
+      if (!sections.has(name)) sections.set(name, new Map());
+      current = sections.get(name)!;
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (eq < 0) throw new ConfigError(`app.ini: cannot read line "${line}"`);
+    let value = line.slice(eq + 1).trim();
+    if (/^(["'`]).*\1$/.test(value)) value = value.slice(1, -1);
+    current.set(line.slice(0, eq).trim().toUpperCase(), value);
+  }
+  return sections;
+}
+
+/** Raw values from the environment: ANVIL__<section>__<KEY>, plus the conventional short names. */
+function environmentValues(env: NodeJS.ProcessEnv): Map<string, Map<string, string>> {
+  const values = new Map<string, Map<string, string>>();
+  const put = (section: string, key: string, value: string) => {
+    if (!values.has(section)) values.set(section, new Map());
+    values.get(section)!.set(key.toUpperCase(), value);
+  };
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^ANVIL__(.+?)__(.+)$/.exec(name);
+    if (match && value !== undefined) put(match[1].replace(/_0x2E_/gi, '.').toLowerCase(), match[2], value);
+  }
+  if (env.PORT) put('server', 'HTTP_PORT', env.PORT);
+  if (env.ANVIL_ROOT_URL) put('server', 'ROOT_URL', env.ANVIL_ROOT_URL);
+  if (env.DATABASE_URL) put('database', 'URL', env.DATABASE_URL);
+  return values;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const dataDir = path.resolve(env.ANVIL_DATA_DIR ?? 'data');
+  const iniFile = path.join(dataDir, 'app.ini');
+  const fromFile = fs.existsSync(iniFile) ? parseIni(fs.readFileSync(iniFile, 'utf8')) : new Map();
+  const fromEnv = environmentValues(env);
+
+  const settings: Record<string, Record<string, unknown>> = {};
+  for (const [section, keys] of Object.entries(SCHEMA)) {
+    settings[section] = {};
+    for (const [key, setting] of Object.entries<Setting<unknown>>(keys)) {
+      const raw = fromEnv.get(section)?.get(key) ?? fromFile.get(section)?.get(key);
+      settings[section][key] = raw === undefined ? setting.defaultValue : setting.parse(raw, `[${section}] ${key}`);
+    }
+  }
+  const server = settings.server;
+  server.APP_DATA_PATH = dataDir;
+  if (!server.ROOT_URL) server.ROOT_URL = `http://localhost:${server.HTTP_PORT}/`;
+  if (!String(server.ROOT_URL).endsWith('/')) server.ROOT_URL += '/';
+  if (!/^https?:\/\//.test(String(server.ROOT_URL))) throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
+  if (!settings.repository.ROOT) settings.repository.ROOT = path.join(dataDir, 'repositories');
+  if (!settings.database.SQLITE_PATH) settings.database.SQLITE_PATH = path.join(dataDir, 'anvil.db');
+  const url = String(settings.database.URL);
+  if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);
+  return settings as Settings;
+}

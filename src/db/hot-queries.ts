@@ -1,0 +1,119 @@
+// The lookups nearly every request makes, as prepared statements: a Prisma query costs ~0.5 ms of CPU,
+// a prepared statement ~0.01 ms. Rows come back in the Prisma model's shape.
+import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+import type { User } from './prisma.ts';
+
+export interface TokenCandidate {
+  tokenId: number;
+  tokenHash: string;
+  scope: string;
+  tokenUpdatedAt: Date;
+  user: User;
+}
+
+export interface HotQueries {
+  tokensByLastEight(lastEight: string): Promise<TokenCandidate[]>;
+  userByLowerName(lowerName: string): Promise<User | null>;
+  userById(id: number): Promise<User | null>;
+  touchToken(id: number, at: Date): Promise<void>;
+}
+
+type KeysOfType<T, V> = { [K in keyof T]-?: T[K] extends V ? K : never }[keyof T];
+const USER_BOOLEANS = [
+  'keepEmailPrivate', 'mustChangePassword', 'isActive', 'isAdmin', 'isRestricted', 'prohibitLogin', 'allowGitHook',
+  'allowImportLocal', 'allowCreateOrganization', 'hideActivity', 'repoAdminChangeTeamAccess',
+] as const;
+const USER_DATES = ['lastLoginAt', 'createdAt', 'updatedAt'] as const;
+// Compile-time guard: a new boolean or date column on User must be listed above.
+const everyColumnListed: [Exclude<KeysOfType<User, boolean>, (typeof USER_BOOLEANS)[number]>, Exclude<KeysOfType<User, Date | null>, (typeof USER_DATES)[number]>] extends [never, never] ? true : false = true;
+void everyColumnListed;
+
+const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
+  FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenLastEight" = $1`;
+const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
+const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
+const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
+
+function sqliteDate(value: unknown): Date | null {
+  return value === null || value === undefined ? null : new Date(value as string);
+}
+
+function sqliteUser(row: Record<string, unknown>): User {
+  const user: Record<string, unknown> = { ...row };
+  for (const key of USER_BOOLEANS) user[key] = row[key] === 1;
+  for (const key of USER_DATES) user[key] = sqliteDate(row[key]);
+  delete user.tokenId;
+  delete user.tokenHash;
+  delete user.scope;
+  delete user.tokenUpdatedAt;
+  return user as unknown as User;
+}
+
+function sqliteTimestamp(at: Date): string {
+  // The same text form the Prisma adapter writes.
+  return at.toISOString().replace('Z', '+00:00');
+}
+
+export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
+  const positional = (sql: string) => db.prepare(sql.replace(/\$\d+/g, '?'));
+  const tokens = positional(TOKEN_SQL);
+  const userByName = positional(USER_BY_NAME_SQL);
+  const userById = positional(USER_BY_ID_SQL);
+  const touch = positional(TOUCH_TOKEN_SQL);
+  return {
+    async tokensByLastEight(lastEight) {
+      return (tokens.all(lastEight) as Record<string, unknown>[]).map((row) => ({
+        tokenId: row.tokenId as number,
+        tokenHash: row.tokenHash as string,
+        scope: row.scope as string,
+        tokenUpdatedAt: sqliteDate(row.tokenUpdatedAt)!,
+        user: sqliteUser(row),
+      }));
+    },
+    async userByLowerName(lowerName) {
+      const row = userByName.get(lowerName) as Record<string, unknown> | undefined;
+      return row ? sqliteUser(row) : null;
+    },
+    async userById(id) {
+      const row = userById.get(id) as Record<string, unknown> | undefined;
+      return row ? sqliteUser(row) : null;
+    },
+    async touchToken(id, at) {
+      touch.run(sqliteTimestamp(at), id);
+    },
+  };
+}
+
+function postgresUser(row: Record<string, unknown>): User {
+  const { tokenId: _a, tokenHash: _b, scope: _c, tokenUpdatedAt: _d, ...user } = row;
+  return user as unknown as User;
+}
+
+export function postgresHotQueries(pool: pg.Pool): HotQueries {
+  // Named statements are parsed once per connection and reused.
+  const run = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
+  return {
+    async tokensByLastEight(lastEight) {
+      const { rows } = await run('anvil_tokens_by_last_eight', TOKEN_SQL, [lastEight]);
+      return rows.map((row) => ({
+        tokenId: row.tokenId,
+        tokenHash: row.tokenHash,
+        scope: row.scope,
+        tokenUpdatedAt: row.tokenUpdatedAt,
+        user: postgresUser(row),
+      }));
+    },
+    async userByLowerName(lowerName) {
+      const { rows } = await run('anvil_user_by_lower_name', USER_BY_NAME_SQL, [lowerName]);
+      return rows[0] ? postgresUser(rows[0]) : null;
+    },
+    async userById(id) {
+      const { rows } = await run('anvil_user_by_id', USER_BY_ID_SQL, [id]);
+      return rows[0] ? postgresUser(rows[0]) : null;
+    },
+    async touchToken(id, at) {
+      await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// The Prisma client type the code is written against. The PostgreSQL client has the same API for this schema.
+export type { PrismaClient } from '../../generated/prisma/sqlite/client.ts';
+export { Prisma } from '../../generated/prisma/sqlite/client.ts';
+export type * as Models from '../../generated/prisma/sqlite/models.ts';
+export type { User, Repository, Team, AccessToken } from '../../generated/prisma/sqlite/client.ts';

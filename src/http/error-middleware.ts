@@ -1,0 +1,67 @@
+// The one place where failures become HTTP answers: domain errors, validator errors, body-parser errors and
+// database errors, all as Forgejo's {message, url} body. Internals never reach the client.
+import type { ErrorRequestHandler } from 'express';
+import { ApiError, ForbiddenError, NotFoundError, QuotaExceededError } from '../errors.ts';
+import { isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
+import type { Logger } from '../logger.ts';
+
+interface ValidatorIssue {
+  path?: string;
+  message?: string;
+}
+
+interface ValidatorFailure {
+  status: number;
+  errors?: ValidatorIssue[];
+  message?: string;
+}
+
+function isValidatorFailure(error: unknown): error is ValidatorFailure {
+  return typeof error === 'object' && error !== null && 'status' in error && Array.isArray((error as ValidatorFailure).errors);
+}
+
+/** `[field]: problem`, Forgejo's validation message form, for the first failing rule. */
+function validationMessage(issue: ValidatorIssue | undefined): string {
+  if (!issue) return 'invalid input';
+  const field = (issue.path ?? '').replace(/\//g, '.').replace(/^\.(body|query|params|headers)\.?/, '');
+  return `[${field}]: ${issue.message ?? 'invalid'}`;
+}
+
+export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandler {
+  const url = `${rootUrl}api/swagger`;
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const reply = (status: number, body: Record<string, unknown>) => res.status(status).json(body);
+
+    if (error instanceof NotFoundError) return reply(404, { message: error.message, url, errors: error.errors });
+    if (error instanceof ForbiddenError && error.withoutUrl) return reply(403, { message: error.message });
+    if (error instanceof QuotaExceededError) return reply(413, { message: error.message, user_id: error.userId, username: error.username });
+    if (error instanceof ApiError && error.status < 500) return reply(error.status, { message: error.message, url });
+
+    // body-parser
+    if (error?.type === 'entity.parse.failed') return reply(422, { message: `[]: ${error.message}`, url });
+    if (error?.type === 'entity.too.large') return reply(413, { message: 'request body too large', url });
+    if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return reply(415, { message: error.message, url });
+
+    if (isValidatorFailure(error)) {
+      if (error.status === 500) {
+        // A response that breaks the contract: a bug in Anvil, loud in tests.
+        log.error({ err: error, path: req.path }, 'response does not match the contract');
+        return reply(500, { message: `response does not match the contract: ${validationMessage(error.errors?.[0])}`, url });
+      }
+      if (error.status === 404) return reply(404, { message: 'not found', url, errors: [] });
+      if (error.status === 405) return reply(405, { message: error.message ?? 'method not allowed', url });
+      if (error.status === 415) return reply(415, { message: error.message ?? 'unsupported media type', url });
+      const issue = error.errors?.[0];
+      // A malformed id in the path names nothing, as in Forgejo.
+      if (/^[./]params/.test(issue?.path ?? '')) return reply(404, { message: 'not found', url, errors: [] });
+      return reply(422, { message: validationMessage(issue), url });
+    }
+
+    if (isUniqueViolation(error)) return reply(422, { message: 'the name is already in use', url });
+    if (isRecordNotFound(error)) return reply(404, { message: 'not found', url, errors: [] });
+
+    log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    return reply(500, { message: 'internal server error', url });
+  };
+}

@@ -1,0 +1,30 @@
+// Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen; closes cleanly on SIGINT/SIGTERM.
+import { createApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { ConfigError, loadSettings } from './config.ts';
+import { createLogger } from './logger.ts';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const log = createLogger(settings.log.LEVEL);
+  const context = await bootstrap(settings, log);
+  const app = createApp(context);
+  const server = app.listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
+    log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
+  });
+  const stop = () => {
+    log.info('shutting down');
+    server.close(() => {
+      context.db.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) console.error(`Invalid configuration: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

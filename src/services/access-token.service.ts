@@ -1,0 +1,72 @@
+// Personal access tokens (/users/{username}/tokens). Tokens are created only over basic auth, as in Forgejo,
+// so a leaked token cannot mint more tokens.
+import { hashAccessToken, lastEight, newAccessToken } from '../auth/access-token.ts';
+import type { Caller } from '../auth/caller.ts';
+import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
+import type { AccessToken, User } from '../db/prisma.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { ServiceDeps } from './index.ts';
+
+export interface NewAccessToken {
+  token: AccessToken;
+  secret: string;
+}
+
+export class AccessTokenService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private async ownerFor(caller: Caller, username: string): Promise<User> {
+    const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    if (!owner || owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${username}]`);
+    if (owner.id !== caller.user.id && !caller.user.isAdmin) throw new ForbiddenError('only the user themself or an administrator may do this');
+    return owner;
+  }
+
+  async create(caller: Caller, username: string, name: string, scopes: readonly string[] = []): Promise<NewAccessToken> {
+    if (caller.method === 'token') throw new UnauthorizedError('auth required');
+    const owner = await this.ownerFor(caller, username);
+    if (name.trim() === '') throw new ValidationError('[name]: Required');
+    let scope: string;
+    try {
+      scope = normaliseScopes(scopes);
+    } catch (error) {
+      if (error instanceof InvalidScopeError) throw new BadRequestError(error.message);
+      throw error;
+    }
+    const secret = newAccessToken();
+    try {
+      const token = await this.deps.db.prisma.accessToken.create({
+        data: { userId: owner.id, name, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope },
+      });
+      return { token, secret };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new BadRequestError('access token name has been used already');
+      throw error;
+    }
+  }
+
+  async list(caller: Caller, username: string, page: ListOptions): Promise<{ tokens: AccessToken[]; total: number }> {
+    const owner = await this.ownerFor(caller, username);
+    const where = { userId: owner.id };
+    const [tokens, total] = await Promise.all([
+      this.deps.db.prisma.accessToken.findMany({ where, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
+      this.deps.db.prisma.accessToken.count({ where }),
+    ]);
+    return { tokens, total };
+  }
+
+  /** Deletes a token named by id or by name. */
+  async delete(caller: Caller, username: string, idOrName: string): Promise<void> {
+    const owner = await this.ownerFor(caller, username);
+    const id = /^\d+$/.test(idOrName) ? Number(idOrName) : null;
+    const matches = await this.deps.db.prisma.accessToken.findMany({
+      where: { userId: owner.id, OR: [...(id !== null && id <= 2 ** 31 - 1 ? [{ id }] : []), { name: idOrName }] },
+      select: { id: true },
+    });
+    if (matches.length === 0) throw new NotFoundError('access token does not exist');
+    if (matches.length > 1) throw new ValidationError('multiple matches for token name');
+    await this.deps.db.prisma.accessToken.delete({ where: { id: matches[0].id } });
+  }
+}

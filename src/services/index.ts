@@ -1,0 +1,23 @@
+// The service layer: the rules of the contract, one place each. Services never see req/res.
+import type { PasswordHasher } from '../auth/password.ts';
+import type { Settings } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { AccessTokenService } from './access-token.service.ts';
+import { SystemService } from './system.service.ts';
+
+export interface ServiceDeps {
+  readonly settings: Settings;
+  readonly db: Database;
+  readonly log: Logger;
+  readonly passwords: PasswordHasher;
+}
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    system: new SystemService(deps),
+    accessTokens: new AccessTokenService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

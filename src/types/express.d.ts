@@ -1,0 +1,11 @@
+import type { Caller } from '../auth/caller.ts';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** Set by the authentication middleware: who the request acts as, or null for anonymous. */
+      caller?: Caller | null;
+      openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
+    }
+  }
+}

@@ -30,13 +30,16 @@ export function dispatch(app: AppContext): RequestHandler {
       if (!caller && settings.service.REQUIRE_SIGNIN_VIEW && !OPEN_WITHOUT_SIGN_IN.has(operationId)) {
         throw new ForbiddenError('Only signed in user is allowed to call APIs.');
       }
-      for (const [name, value] of Object.entries(req.params)) {
+      const params: Record<string, string | number> = { ...req.openapi?.pathParams };
+      for (const name of operation.integerPathParams) {
+        const value = Number(params[name]);
         // Ids beyond the database's range name nothing.
-        if (/^id$|_id$/.test(name) && typeof value === 'number' && value > MAX_DATABASE_ID) throw new NotFoundError();
+        if (!Number.isSafeInteger(value) || Math.abs(value) > MAX_DATABASE_ID) throw new NotFoundError();
+        params[name] = value;
       }
       const ctx: RequestContext<any> = {
         operationId,
-        params: req.params as never,
+        params: params as never,
         query: req.query as never,
         body: req.body as never,
         caller,

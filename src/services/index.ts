@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { SystemService } from './system.service.ts';
+import { UserService } from './user.service.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
@@ -17,6 +18,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
+    users: new UserService(deps),
   };
 }
 

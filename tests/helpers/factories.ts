@@ -1,0 +1,48 @@
+// Small factories that make data straight through services and Prisma, with unique names.
+import { randomBytes } from 'node:crypto';
+import { hashAccessToken, lastEight, newAccessToken } from '../../src/auth/access-token.ts';
+import type { User } from '../../src/db/prisma.ts';
+import type { TestApp } from './test-app.ts';
+
+export function uniqueName(prefix = 'u'): string {
+  return `${prefix}${randomBytes(4).toString('hex')}`;
+}
+
+export interface TestUser {
+  user: User;
+  password: string;
+  /** A token with the `all` scope unless other scopes were asked for. */
+  token: string;
+  /** Authorization header value for the token. */
+  auth: string;
+}
+
+export async function createTestUser(
+  t: TestApp,
+  options: { admin?: boolean; name?: string; scopes?: string; mustChangePassword?: boolean; fields?: Partial<User> } = {},
+): Promise<TestUser> {
+  const name = options.name ?? uniqueName();
+  const password = 'password-' + randomBytes(4).toString('hex');
+  let user = await t.context.services.users.create({
+    username: name,
+    email: `${name}@example.com`,
+    password,
+    isAdmin: options.admin ?? false,
+    mustChangePassword: options.mustChangePassword ?? false,
+  });
+  if (options.fields) user = await t.context.db.prisma.user.update({ where: { id: user.id }, data: options.fields });
+  const token = await createToken(t, user, options.scopes ?? 'all');
+  return { user, password, token, auth: `token ${token}` };
+}
+
+export async function createToken(t: TestApp, user: User, scope = 'all'): Promise<string> {
+  const secret = newAccessToken();
+  await t.context.db.prisma.accessToken.create({
+    data: { userId: user.id, name: uniqueName('token'), tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope },
+  });
+  return secret;
+}
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}

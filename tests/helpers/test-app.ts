@@ -1,0 +1,69 @@
+// A real Anvil per test file: its own data directory and a fresh database (SQLite, or a new PostgreSQL
+// database when TEST_DATABASE_URL is set), every response checked against the contract.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import supertest from 'supertest';
+import type { Express } from 'express';
+import { createApp } from '../../src/app.ts';
+import type { AppContext } from '../../src/app-context.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
+import { loadSettings } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+
+export interface TestApp {
+  readonly app: Express;
+  readonly context: AppContext;
+  readonly dataDir: string;
+  /** supertest bound to the app. */
+  request(): supertest.Agent;
+  close(): Promise<void>;
+}
+
+async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `anvil_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Starts an app; `env` adds settings as ANVIL__section__KEY variables. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-test-'));
+  const database = process.env.TEST_DATABASE_URL ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL) : null;
+  const settings = loadSettings({
+    ANVIL_DATA_DIR: dataDir,
+    ANVIL_ROOT_URL: 'http://localhost:3000/',
+    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    ANVIL__log__LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const context = await bootstrap(settings, createLogger(settings.log.LEVEL));
+  const app = createApp(context, { validateResponses: true });
+  return {
+    app,
+    context,
+    dataDir,
+    request: () => supertest.agent(app),
+    async close() {
+      await context.db.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

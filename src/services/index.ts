@@ -4,6 +4,7 @@ import type { Settings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
+import { ActivityService } from './activity.service.ts';
 import { SystemService } from './system.service.ts';
 import { UserService } from './user.service.ts';
 
@@ -18,6 +19,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
+    activity: new ActivityService(deps),
     users: new UserService(deps),
   };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
+import { OwnerAccessService } from './owner-access.service.ts';
 import { SystemService } from './system.service.ts';
 import { UserService } from './user.service.ts';
 
@@ -21,6 +22,7 @@ export function createServices(deps: ServiceDeps) {
     accessTokens: new AccessTokenService(deps),
     activity: new ActivityService(deps),
     users: new UserService(deps),
+    ownerAccess: new OwnerAccessService(deps),
   };
 }
 

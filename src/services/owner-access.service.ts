@@ -1,0 +1,25 @@
+// Who may see a user or an organization (Forgejo: models/organization HasOrgOrUserVisible).
+// Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
+// Restricted users see only organizations they belong to. Administrators and the owner see everything.
+import type { User } from '../db/prisma.ts';
+import { Visibility } from '../domain/access.ts';
+import type { ServiceDeps } from './index.ts';
+
+export class OwnerAccessService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async isOrgMember(orgId: number, userId: number): Promise<boolean> {
+    const membership = await this.deps.db.prisma.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } });
+    return membership !== null;
+  }
+
+  async canSee(viewer: User | null, owner: User): Promise<boolean> {
+    if (viewer && (viewer.isAdmin || viewer.id === owner.id)) return true;
+    const isOrg = owner.type === 1;
+    if (viewer?.isRestricted) return isOrg ? this.isOrgMember(owner.id, viewer.id) : owner.visibility === Visibility.public;
+    if (owner.visibility === Visibility.public) return true;
+    if (!viewer) return false;
+    if (owner.visibility === Visibility.limited) return true;
+    return isOrg && this.isOrgMember(owner.id, viewer.id);
+  }
+}

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
-const generatedDir = path.join(root, 'generated');
+// `--dir <path>` checks or writes another copy (the freshness test uses it).
+const dirFlag = process.argv.indexOf('--dir');
+const generatedDir = dirFlag > 0 ? path.resolve(process.argv[dirFlag + 1]) : path.join(root, 'generated');
 
 /** The Swagger documents and the URL prefix each one's paths are served under. */
 const SOURCES = [

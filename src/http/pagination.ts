@@ -1,6 +1,8 @@
 // page/limit list options and the X-Total-Count / Link headers, in Forgejo's format.
 import type { Response } from 'express';
 
+const MAX_OFFSET = 2 ** 31 - 1;
+
 export interface ListOptions {
   page: number;
   limit: number;
@@ -13,9 +15,11 @@ export interface PagingSettings {
 }
 
 export function listOptions(query: { page?: number; limit?: number }, paging: PagingSettings, defaultLimit = paging.DEFAULT_PAGING_NUM): ListOptions {
-  const page = query.page && query.page > 0 ? Math.floor(query.page) : 1;
   let limit = query.limit && query.limit > 0 ? Math.floor(query.limit) : defaultLimit;
   limit = Math.min(limit, paging.MAX_RESPONSE_ITEMS);
+  // Pages past what a 32-bit offset can reach are simply empty.
+  const lastReachablePage = Math.floor(MAX_OFFSET / limit);
+  const page = query.page && query.page > 0 ? Math.min(Math.floor(query.page), lastReachablePage) : 1;
   return { page, limit, skip: (page - 1) * limit };
 }
 

@@ -8,7 +8,11 @@ export function normalisePath(): RequestHandler {
     const pathPart = queryAt < 0 ? req.url : req.url.slice(0, queryAt);
     let normalised = pathPart.replace(/\/{2,}/g, '/');
     if (normalised.length > 1 && normalised.endsWith('/')) normalised = normalised.slice(0, -1);
-    if (normalised !== pathPart) req.url = normalised + (queryAt < 0 ? '' : req.url.slice(queryAt));
+    if (normalised !== pathPart) {
+      // The validator routes on originalUrl, so both must change.
+      req.url = normalised + (queryAt < 0 ? '' : req.url.slice(queryAt));
+      req.originalUrl = req.url;
+    }
     next();
   };
 }

@@ -1,0 +1,145 @@
+// `npm run bench`: starts Anvil on a fresh SQLite database seeded with BENCH_SEED users and organizations,
+// measures token-authenticated GETs with autocannon (a separate process) next to a bare express handler,
+// and reports requests/s, p50/p99, the ratio to bare express and the cold start. Never fails.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
+import { migrateDatabase } from '../src/db/migrate.ts';
+
+const root = path.resolve(__dirname, '..');
+const SEED = Number(process.env.BENCH_SEED ?? 10_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const GOAL = 0.25;
+const STRETCH = 0.4;
+
+function seed(file: string): { token: string; orgName: string } {
+  const db = new BetterSqlite3(file);
+  const now = new Date().toISOString().replace('Z', '+00:00');
+  const insertUser = db.prepare(
+    `INSERT INTO "User" ("type", "name", "lowerName", "email", "isAdmin", "mustChangePassword", "loginName", "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+  );
+  const insertToken = db.prepare(
+    `INSERT INTO "AccessToken" ("userId", "name", "tokenHash", "tokenLastEight", "scope", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, 'all', ?, ?)`,
+  );
+  const insertMember = db.prepare(`INSERT INTO "OrgUser" ("userId", "orgId", "isPublic") VALUES (?, ?, 1)`);
+  let adminToken = '';
+  db.transaction(() => {
+    for (let i = 0; i < SEED; i++) {
+      const name = `user${i}`;
+      const userId = Number(insertUser.run(0, name, name, `${name}@example.com`, i === 0 ? 1 : 0, name, now, now).lastInsertRowid);
+      const token = newAccessToken();
+      insertToken.run(userId, 'bench', hashAccessToken(token), lastEight(token), now, now);
+      if (i === 0) adminToken = token;
+      const orgName = `org${i}`;
+      const orgId = Number(insertUser.run(1, orgName, orgName, '', 0, '', now, now).lastInsertRowid);
+      insertMember.run(userId, orgId);
+    }
+  })();
+  db.close();
+  return { token: adminToken, orgName: `org${Math.floor(SEED / 2)}` };
+}
+
+function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['-r', path.join(root, 'scripts/register-ts.cjs'), path.join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function autocannon(url: string, headers: Record<string, string>, seconds: number): Promise<Measurement> {
+  const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+  return new Promise((resolve, reject) => {
+    execFile(path.join(root, 'node_modules/.bin/autocannon'), args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      if (error) return reject(error);
+      const result = JSON.parse(stdout);
+      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx });
+    });
+  });
+}
+
+async function measure(url: string, headers: Record<string, string>): Promise<Measurement> {
+  if (WARMUP > 0) await autocannon(url, headers, WARMUP);
+  return autocannon(url, headers, DURATION);
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-'));
+  const anvilPort = 39_000 + Math.floor(Math.random() * 500);
+  const barePort = anvilPort + 500;
+  const children: ChildProcess[] = [];
+  try {
+    const dbFile = path.join(dataDir, 'anvil.db');
+    await migrateDatabase({ provider: 'sqlite', file: dbFile });
+    console.log(`seeding ${SEED} users (one token each) and ${SEED} organizations…`);
+    const { token, orgName } = seed(dbFile);
+
+    const started = performance.now();
+    children.push(start('src/main.ts', { ANVIL_DATA_DIR: dataDir, PORT: String(anvilPort), ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn' }));
+    await waitFor(`http://127.0.0.1:${anvilPort}/api/healthz`);
+    const coldStartMs = performance.now() - started;
+
+    const base = `http://127.0.0.1:${anvilPort}`;
+    const auth = { Authorization: `token ${token}` };
+    const targets = [
+      { name: 'GET /api/v1/user', path: '/api/v1/user' },
+      { name: 'GET /api/v1/admin/users?limit=50', path: '/api/v1/admin/users?limit=50' },
+      { name: `GET /api/v1/orgs/{org}`, path: `/api/v1/orgs/${orgName}` },
+    ];
+    console.log(`cold start to a healthy /api/healthz: ${coldStartMs.toFixed(0)} ms (goal < 2000 ms)\n`);
+    console.log('| request | Anvil req/s | p50 ms | p99 ms | bare req/s | ratio | goal |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const target of targets) {
+      const sample = await fetch(base + target.path, { headers: auth });
+      const body = await sample.text();
+      if (sample.status !== 200) {
+        console.log(`| ${target.name} | answers ${sample.status}, not measured | | | | | |`);
+        continue;
+      }
+      const anvil = await measure(base + target.path, auth);
+      const bare = start('scripts/bench-bare.ts', { PORT: String(barePort), BENCH_BODY: body });
+      await waitFor(`http://127.0.0.1:${barePort}/`);
+      const yardstick = await measure(`http://127.0.0.1:${barePort}${target.path}`, {});
+      bare.kill();
+      await new Promise((resolve) => bare.once('exit', resolve));
+      const ratio = anvil.rps / yardstick.rps;
+      const verdict = ratio >= STRETCH ? 'stretch met' : ratio >= GOAL ? 'met' : 'below';
+      console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
+      if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
+    }
+  } catch (error) {
+    console.log(`benchmark could not finish: ${(error as Error).message}`);
+  } finally {
+    for (const child of children) child.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main();

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+function check(dir: string): number {
+  try {
+    execFileSync(process.execPath, ['-r', './scripts/register-ts.cjs', 'scripts/generate.ts', '--check', '--dir', dir], { cwd: root, stdio: 'pipe' });
+    return 0;
+  } catch (error) {
+    return (error as { status: number }).status;
+  }
+}
+
+describe('generated files', () => {
+  let copy: string;
+  beforeEach(() => {
+    copy = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-generated-'));
+    for (const name of ['openapi.json', 'api.d.ts', 'operations.ts']) fs.copyFileSync(path.join(root, 'generated', name), path.join(copy, name));
+  });
+  afterEach(() => fs.rmSync(copy, { recursive: true, force: true }));
+
+  it('match what spec/ yields', () => {
+    expect(check(copy)).toBe(0);
+  });
+
+  it('fail the check when edited by hand', () => {
+    fs.appendFileSync(path.join(copy, 'operations.ts'), '\n// edited by hand\n');
+    expect(check(copy)).toBe(1);
+  });
+});

@@ -5,7 +5,7 @@ import { authenticator } from './auth/authenticate.ts';
 import { dispatch } from './api/dispatch.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
-import { normalisePath, securityHeaders } from './http/request-hygiene.ts';
+import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
 
 export interface AppOptions {
   /** Check every response against the contract (the test suite turns this on). */
@@ -49,6 +49,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false }));
   server.use(express.text({ type: 'text/plain', limit: '50mb' }));
   server.use(express.raw({ type: 'application/octet-stream', limit: '2gb' }));
+  server.use(refuseNulCharacters());
   server.use(openApiValidator(options.validateResponses ?? false));
   server.use(dispatch(app));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));

@@ -25,3 +25,30 @@ export function securityHeaders(): RequestHandler {
     next();
   };
 }
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) return Object.values(value).some(containsNul);
+  return false;
+}
+
+/**
+ * PostgreSQL cannot store NUL characters in text and git refuses them in names, so input carrying one is
+ * refused at the door: 404 in the path (it names nothing), 422 elsewhere.
+ */
+export function refuseNulCharacters(): RequestHandler {
+  return (req, res, next) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(req.path);
+    } catch {
+      path = req.path;
+    }
+    if (path.includes('\0')) return next(Object.assign(new Error('not found'), { status: 404, errors: [] }));
+    if (containsNul(req.query) || containsNul(req.body)) {
+      return next(Object.assign(new Error('NUL character in input'), { status: 422, errors: [{ path: '', message: 'NUL characters are not allowed' }] }));
+    }
+    next();
+  };
+}

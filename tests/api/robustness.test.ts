@@ -70,6 +70,12 @@ describe('bad input never produces a 500', () => {
     expect([200, 422]).toContain(res.status);
   });
 
+  it('refuses NUL characters in bodies and queries with 422', async () => {
+    const res = await send('post', `/api/v1/users/${admin.user.name}/tokens`, JSON.stringify({ name: 'a\u0000b' }));
+    expect(res.status).toBe(422);
+    await t.request().get(`/api/v1/users/${admin.user.name}/tokens?page=%00`).set('Authorization', admin.auth).expect(422);
+  });
+
   it('accepts unicode in string fields', async () => {
     const res = await send('post', `/api/v1/users/${admin.user.name}/tokens`, JSON.stringify({ name: 'tökèn ✓ 😀' }), 'application/json')
       .set('Authorization', `Basic ${Buffer.from(`${admin.user.name}:${admin.password}`).toString('base64')}`);

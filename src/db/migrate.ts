@@ -56,8 +56,29 @@ export async function migrateDatabase(target: DatabaseTarget, migrationsRoot = D
   // PostgreSQL: the engine holds an advisory lock while applying. SQLite has none, so concurrent callers queue here.
   if (target.provider === 'postgresql') return apply();
   const file = path.resolve(target.file);
+  if (sqliteIsUpToDate(file, migrationsList)) return [];
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return withSqliteLock(`${file}.migrate-lock`, apply);
+}
+
+/**
+ * Whether every migration on disk is recorded as applied. Lets a start (or the CLI next to a running server)
+ * skip the schema engine, which needs a write lock even when there is nothing to do.
+ */
+function sqliteIsUpToDate(file: string, migrationsList: MigrationList): boolean {
+  if (!fs.existsSync(file)) return false;
+  const db = new Database(file, { readonly: true, timeout: 5_000 });
+  try {
+    const table = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+    if (!table) return false;
+    const applied = new Set(
+      (db.prepare('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL').all() as { migration_name: string }[])
+        .map((row) => row.migration_name),
+    );
+    return migrationsList.migrationDirectories.every((migration) => applied.has(migration.path));
+  } finally {
+    db.close();
+  }
 }
 
 // Migrations present on disk but not yet applied; throws if the database history has diverged from the files.

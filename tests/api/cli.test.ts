@@ -9,7 +9,7 @@ const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 function cli(dataDir: string, args: string[]) {
-  const env = { ...process.env, ANVIL_DATA_DIR: dataDir, ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16' };
   delete env.DATABASE_URL;
   return run(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/cli.ts', ...args], { cwd: root, env });
 }
@@ -42,7 +42,7 @@ describe('command line bootstrap', () => {
     expect(token).toMatch(/^[0-9a-f]{40}$/);
 
     const port = 41_000 + Math.floor(Math.random() * 2000);
-    const env = { ...process.env, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn' };
     delete env.DATABASE_URL;
     server = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env, stdio: 'ignore' });
     const res = await waitFor(`http://127.0.0.1:${port}/api/v1/user`, { headers: { Authorization: `token ${token}` } });

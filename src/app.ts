@@ -8,7 +8,7 @@ import { errorMiddleware } from './http/error-middleware.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
 
 export interface AppOptions {
-  /** Check every response against the contract (the test suite turns this on). */
+  /** Check every response against the contract; on by default when NODE_ENV=test. */
   validateResponses?: boolean;
 }
 
@@ -50,7 +50,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(express.text({ type: 'text/plain', limit: '50mb' }));
   server.use(express.raw({ type: 'application/octet-stream', limit: '2gb' }));
   server.use(refuseNulCharacters());
-  server.use(openApiValidator(options.validateResponses ?? false));
+  server.use(openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test'));
   server.use(dispatch(app));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;

@@ -424,6 +424,18 @@ describe('POST /admin/users/{username}/rename', () => {
     await rename(oldName, admin.user.name).expect(307);
   });
 
+  it('redirects any operation whose username, org or owner parameter names a renamed owner', async () => {
+    const org = await createTestOrg(t, admin.user);
+    const oldName = uniqueName('oldorg');
+    await t.context.db.prisma.userRedirect.create({ data: { lowerName: oldName.toLowerCase(), redirectUserId: org.id } });
+    const orgRes = await t.request().get(`/api/v1/orgs/${oldName}?page=2`).set('Authorization', admin.auth).expect(307);
+    expect(orgRes.headers.location).toBe(`/api/v1/orgs/${org.name}?page=2`);
+    const repoRes = await t.request().get(`/api/v1/repos/${oldName.toUpperCase()}/some-repo`).set('Authorization', admin.auth).expect(307);
+    expect(repoRes.headers.location).toBe(`/api/v1/repos/${org.name}/some-repo`);
+    // A name that was never anyone's is simply not found.
+    await t.request().patch(`/api/v1/admin/users/${uniqueName('never')}`).set('Authorization', admin.auth).send({}).expect(404);
+  });
+
   it('allows a case-only rename and a no-op rename without a redirect', async () => {
     const bob = await createTestUser(t);
     await rename(bob.user.name, bob.user.name).expect(204);

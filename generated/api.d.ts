@@ -4056,6 +4056,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The user was renamed: the same URL under the new name is in Location */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4078,6 +4085,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["User"];
+            /** @description The user was renamed: the same URL under the new name is in Location */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4101,6 +4115,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["PublicKey"];
+            /** @description The user was renamed: the same URL under the new name is in Location */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4120,6 +4141,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The user was renamed: the same URL under the new name is in Location */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4201,6 +4229,13 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["empty"];
+            /** @description The user was renamed: the same URL under the new name is in Location */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

@@ -128,6 +128,15 @@ const SCHEMA = {
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
+  ssh: {
+    MINIMUM_KEY_SIZE_CHECK: bool(true),
+  },
+  // Smallest accepted public keys in bits, Forgejo's defaults; 0 or less accepts any size.
+  'ssh.minimum_key_sizes': {
+    ED25519: int(256),
+    ECDSA: int(256),
+    RSA: int(3071),
+  },
   mailer: {
     ENABLED: bool(false),
     SMTP_ADDR: str(''),

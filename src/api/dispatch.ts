@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { listOptions, setPaginationHeaders } from '../http/pagination.ts';
+import { ownerRedirectUrl } from './owner-redirect.ts';
 import { REGISTRY } from './registry.ts';
 import type { RequestContext, Route } from './route.ts';
 
@@ -29,6 +30,12 @@ export function dispatch(app: AppContext): RequestHandler {
       }
       if (!caller && settings.service.REQUIRE_SIGNIN_VIEW && !OPEN_WITHOUT_SIGN_IN.has(operationId)) {
         throw new ForbiddenError('Only signed in user is allowed to call APIs.');
+      }
+      const redirectTo = await ownerRedirectUrl(app, operation, req);
+      if (redirectTo) {
+        res.status(307).setHeader('Location', redirectTo);
+        res.end();
+        return;
       }
       const params: Record<string, string | number> = { ...req.openapi?.pathParams };
       for (const name of operation.integerPathParams) {

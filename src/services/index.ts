@@ -5,8 +5,11 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
+import { MailerService } from './mailer.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
+import { PublicKeyService } from './public-key.service.ts';
 import { SystemService } from './system.service.ts';
+import { UserEmailService } from './user-email.service.ts';
 import { UserService } from './user.service.ts';
 
 export interface ServiceDeps {
@@ -23,6 +26,9 @@ export function createServices(deps: ServiceDeps) {
     activity: new ActivityService(deps),
     users: new UserService(deps),
     ownerAccess: new OwnerAccessService(deps),
+    mailer: new MailerService(deps),
+    publicKeys: new PublicKeyService(deps),
+    userEmails: new UserEmailService(deps),
   };
 }
 

@@ -1,9 +1,17 @@
-// Individual user accounts: creation and lookup. Admin user management rules build on this.
-import type { User } from '../db/prisma.ts';
+// Individual user accounts: creation, lookup and the administration rules (Forgejo: routers/api/v1/admin/user.go,
+// services/user). Names are unique case-insensitively across users and organizations (User.lowerName).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { isValidEmail } from '../domain/email.ts';
+import { deletePersonalRows, purgeOwnedData } from '../db/owner-purge.repository.ts';
+import { Visibility } from '../domain/access.ts';
+import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
+import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
+import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
 
 export interface NewUser {
@@ -14,7 +22,59 @@ export interface NewUser {
   isAdmin?: boolean;
   mustChangePassword?: boolean;
   loginName?: string;
+  sourceId?: number;
+  restricted?: boolean;
+  /** public, limited or private; empty or absent means [service] DEFAULT_USER_VISIBILITY. */
+  visibility?: string;
+  /** Back-dates the account: sets both the creation and the update time. */
+  createdAt?: Date;
 }
+
+/** Fields an administrator may change; absent fields stay as they are. */
+export interface UserChanges {
+  sourceId?: number;
+  loginName?: string;
+  password?: string;
+  mustChangePassword?: boolean;
+  prohibitLogin?: boolean;
+  email?: string;
+  fullName?: string;
+  website?: string;
+  location?: string;
+  description?: string;
+  pronouns?: string;
+  active?: boolean;
+  admin?: boolean;
+  visibility?: string;
+  allowGitHook?: boolean;
+  allowImportLocal?: boolean;
+  maxRepoCreation?: number;
+  allowCreateOrganization?: boolean;
+  restricted?: boolean;
+}
+
+export type UserSort = 'oldest' | 'newest' | 'alphabetically' | 'reversealphabetically' | 'recentupdate' | 'leastupdate';
+
+export interface UserSearch {
+  sourceId?: number;
+  loginName?: string;
+  sort?: UserSort;
+}
+
+/** A result with an optional warning for the X-Service-Warning header. */
+export interface WithWarning<T> {
+  value: T;
+  warning: string | null;
+}
+
+const USER_ORDER: Record<UserSort, Prisma.UserOrderByWithRelationInput[]> = {
+  oldest: [{ createdAt: 'asc' }, { id: 'asc' }],
+  newest: [{ createdAt: 'desc' }, { id: 'desc' }],
+  alphabetically: [{ lowerName: 'asc' }],
+  reversealphabetically: [{ lowerName: 'desc' }],
+  recentupdate: [{ updatedAt: 'desc' }, { id: 'desc' }],
+  leastupdate: [{ updatedAt: 'asc' }, { id: 'asc' }],
+};
 
 export class UserService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -26,33 +86,292 @@ export class UserService {
     return user;
   }
 
+  /** A user or organization by name (case-insensitive), as Forgejo's context user; 404 when there is none. */
+  async getOwnerByName(name: string): Promise<User> {
+    const owner = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    if (!owner) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    return owner;
+  }
+
+  /** The current name of the user or organization that used to be called `name`, if it was renamed. */
+  async renamedTo(name: string): Promise<string | null> {
+    const redirect = await this.deps.db.prisma.userRedirect.findUnique({ where: { lowerName: name.toLowerCase() } });
+    if (!redirect) return null;
+    const owner = await this.deps.db.hot.userById(redirect.redirectUserId);
+    return owner?.name ?? null;
+  }
+
+  /** Creates an active account; used by the admin API, the CLI and tests. */
   async create(input: NewUser): Promise<User> {
-    const problem = ownerNameProblem(input.username);
-    if (problem === 'reserved') throw new ValidationError(`name is reserved [name: ${input.username}]`);
-    if (problem) throw new ValidationError(`invalid username [name: ${input.username}]`);
+    return (await this.createWithWarning(input)).value;
+  }
+
+  async createWithWarning(input: NewUser): Promise<WithWarning<User>> {
+    const { settings, db } = this.deps;
+    const loginType = await this.loginTypeOf(input.sourceId ?? 0);
+    if (loginType === LoginType.plain) this.checkPassword(input.password);
+    this.checkName(input.username);
     if (!isValidEmail(input.email)) throw new ValidationError(`e-mail invalid [email: ${input.email}]`);
-    if (input.password.length < this.deps.settings.security.MIN_PASSWORD_LENGTH) throw new BadRequestError('PasswordIsRequired');
-    const passwordHash = await this.deps.passwords.hash(input.password);
+    const visibility = this.parseVisibility(input.visibility) ?? Visibility[settings.service.DEFAULT_USER_VISIBILITY];
+
+    const passwordHash = input.password ? await this.deps.passwords.hash(input.password) : '';
+    const lowerName = input.username.toLowerCase();
+    let user: User;
     try {
-      return await this.deps.db.prisma.user.create({
+      user = await db.prisma.user.create({
         data: {
           name: input.username,
-          lowerName: input.username.toLowerCase(),
+          lowerName,
           fullName: input.fullName ?? '',
           email: input.email,
           passwordHash,
           isAdmin: input.isAdmin ?? false,
+          isActive: true,
+          isRestricted: input.restricted ?? false,
+          visibility,
+          allowCreateOrganization: settings.service.DEFAULT_ALLOW_CREATE_ORGANIZATION,
           mustChangePassword: input.mustChangePassword ?? true,
-          loginName: input.loginName ?? input.username,
-          emails: { create: { email: input.email, lowerEmail: input.email.toLowerCase(), isPrimary: true } },
+          loginType,
+          loginSourceId: input.sourceId ?? 0,
+          loginName: input.loginName || input.username,
+          ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
+          emails: { create: { email: input.email, lowerEmail: input.email.toLowerCase(), isPrimary: true, isActivated: true } },
         },
       });
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        const emailTaken = await this.deps.db.prisma.emailAddress.findUnique({ where: { lowerEmail: input.email.toLowerCase() } });
-        throw new ValidationError(emailTaken ? `e-mail already in use [email: ${input.email}]` : `user already exists [name: ${input.username}]`);
+      if (!isUniqueViolation(error)) throw error;
+      const nameTaken = await db.prisma.user.findUnique({ where: { lowerName }, select: { id: true } });
+      throw new ValidationError(nameTaken ? `user already exists [name: ${input.username}]` : `e-mail already in use [email: ${input.email}]`);
+    }
+    // The name names a real account again: an old redirect from it would never be followed.
+    await db.prisma.userRedirect.deleteMany({ where: { lowerName } });
+    return { value: user, warning: this.emailDomainWarning(input.email) };
+  }
+
+  /** Applies the present fields (admin edit). */
+  async edit(target: User, changes: UserChanges): Promise<WithWarning<User>> {
+    const { prisma } = this.deps.db;
+    if ((changes.sourceId === undefined) !== (changes.loginName === undefined)) {
+      throw new ValidationError('source_id and login_name must be specified together');
+    }
+    const visibility = this.parseVisibility(changes.visibility);
+    const data: Prisma.UserUpdateInput = {};
+    if (changes.sourceId !== undefined) {
+      data.loginType = await this.loginTypeOf(changes.sourceId);
+      data.loginSourceId = changes.sourceId;
+      data.loginName = changes.loginName;
+    }
+    if (changes.password) {
+      if (hasLocalPassword((data.loginType as number | undefined) ?? target.loginType)) this.checkPassword(changes.password);
+      data.passwordHash = await this.deps.passwords.hash(changes.password);
+    }
+    const email = changes.email;
+    if (email !== undefined) {
+      if (!isValidEmail(email)) throw new BadRequestError(`e-mail invalid [email: ${email}]`);
+      const existing = await prisma.emailAddress.findUnique({ where: { lowerEmail: email.toLowerCase() } });
+      if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
+      data.email = email;
+    }
+    const copy = <K extends keyof UserChanges, F extends keyof Prisma.UserUpdateInput>(from: K, to: F) => {
+      if (changes[from] !== undefined) (data as Record<string, unknown>)[to] = changes[from];
+    };
+    copy('mustChangePassword', 'mustChangePassword');
+    copy('prohibitLogin', 'prohibitLogin');
+    copy('fullName', 'fullName');
+    copy('website', 'website');
+    copy('location', 'location');
+    copy('description', 'description');
+    copy('pronouns', 'pronouns');
+    copy('active', 'isActive');
+    copy('admin', 'isAdmin');
+    copy('allowGitHook', 'allowGitHook');
+    copy('allowImportLocal', 'allowImportLocal');
+    copy('maxRepoCreation', 'maxRepoCreation');
+    copy('allowCreateOrganization', 'allowCreateOrganization');
+    copy('restricted', 'isRestricted');
+    if (visibility !== undefined) data.visibility = visibility;
+    data.updatedAt = new Date();
+
+    const user = await prisma.$transaction(async (tx) => {
+      if (changes.admin === false && target.isAdmin && (await this.isLastAdmin(tx, target))) {
+        throw new BadRequestError('can not remove the last admin user');
       }
+      if (email !== undefined) await this.makePrimaryEmail(tx, target.id, email);
+      return tx.user.update({ where: { id: target.id }, data });
+    });
+    return { value: user, warning: email !== undefined ? this.emailDomainWarning(email) : null };
+  }
+
+  /**
+   * Deletes an individual account. Without `purge` it must own nothing and belong to no organization; with
+   * `purge` its repositories (directories included), packages and memberships go too, and organizations it
+   * was the last owner of are deleted (Forgejo: services/user DeleteUser).
+   */
+  async delete(doer: User, target: User, purge: boolean): Promise<void> {
+    const { prisma } = this.deps.db;
+    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
+
+    const removedOwners = await prisma.$transaction(async (tx) => {
+      if (target.isAdmin && (await this.isLastAdmin(tx, target))) throw new ValidationError('can not delete the last admin user');
+      const owned = { ownerId: target.id };
+      if (!purge) {
+        const [repos, memberships, packages] = await Promise.all([
+          tx.repository.count({ where: owned }),
+          tx.orgUser.count({ where: { userId: target.id } }),
+          tx.package.count({ where: owned }),
+        ]);
+        if (repos > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
+        if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
+        if (packages > 0) throw new ValidationError(`user still has ownership of packages [uid: ${target.id}]`);
+      }
+      const orphanedOrgs = purge ? await this.orgsOnlyOwnedBy(tx, target.id) : [];
+      const owners = [target, ...orphanedOrgs];
+      const { orphanBlobHashes } = await purgeOwnedData(tx, owners.map((owner) => owner.id));
+      await deletePersonalRows(tx, target.id);
+      await tx.userRedirect.deleteMany({ where: { redirectUserId: { in: orphanedOrgs.map((org) => org.id) } } });
+      // Emails, tokens, keys, settings, teams and memberships cascade with the account.
+      await tx.user.deleteMany({ where: { id: { in: owners.map((owner) => owner.id) } } });
+      return { lowerNames: owners.map((owner) => owner.lowerName), orphanBlobHashes };
+    });
+    await this.removeFiles(removedOwners.lowerNames, removedOwners.orphanBlobHashes);
+  }
+
+  /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
+  async rename(target: User, newName: string): Promise<void> {
+    const { prisma } = this.deps.db;
+    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (newName === target.name) return;
+    this.checkName(newName);
+    const newLower = newName.toLowerCase();
+    const caseOnly = newLower === target.lowerName;
+    const root = this.deps.settings.repository.ROOT;
+    const oldDir = path.join(root, target.lowerName);
+    const newDir = path.join(root, newLower);
+    let movedDirectory = false;
+    try {
+      await prisma.$transaction(async (tx) => {
+        await tx.user.update({ where: { id: target.id }, data: { name: newName, lowerName: newLower, updatedAt: new Date() } });
+        await tx.repository.updateMany({ where: { ownerId: target.id }, data: { ownerName: newName } });
+        if (caseOnly) return;
+        await tx.userRedirect.deleteMany({ where: { lowerName: newLower } });
+        await tx.userRedirect.upsert({
+          where: { lowerName: target.lowerName },
+          create: { lowerName: target.lowerName, redirectUserId: target.id },
+          update: { redirectUserId: target.id },
+        });
+        movedDirectory = await moveIfPresent(oldDir, newDir);
+      });
+    } catch (error) {
+      if (movedDirectory) await fs.rename(newDir, oldDir).catch(() => undefined);
+      if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${newName}]`);
       throw error;
     }
+  }
+
+  /** Individual accounts only, filtered by login source and login name. */
+  async search(filter: UserSearch, page: ListOptions): Promise<{ users: User[]; total: number }> {
+    const { prisma } = this.deps.db;
+    const where: Prisma.UserWhereInput = { type: 0 };
+    if (filter.sourceId !== undefined) where.loginSourceId = filter.sourceId;
+    if (filter.loginName) where.loginName = filter.loginName.trim();
+    const [users, total] = await Promise.all([
+      prisma.user.findMany({ where, orderBy: USER_ORDER[filter.sort ?? 'alphabetically'], skip: page.skip, take: page.limit }),
+      prisma.user.count({ where }),
+    ]);
+    return { users, total };
+  }
+
+  private checkName(name: string): void {
+    switch (ownerNameProblem(name)) {
+      case null:
+        return;
+      case 'reserved':
+        throw new ValidationError(`name is reserved [name: ${name}]`);
+      case 'pattern':
+        throw new ValidationError(`name pattern is not allowed [pattern: ${name}]`);
+      default:
+        throw new ValidationError(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
+    }
+  }
+
+  private checkPassword(password: string): void {
+    const { security } = this.deps.settings;
+    const problem = passwordProblem(password, {
+      minLength: security.MIN_PASSWORD_LENGTH,
+      complexity: security.PASSWORD_COMPLEXITY,
+      checkPwned: security.PASSWORD_CHECK_PWN,
+    });
+    if (problem) throw new BadRequestError(problem);
+  }
+
+  /** 0 is the built-in plain source; any other id must name a login source. */
+  private async loginTypeOf(sourceId: number): Promise<number> {
+    if (sourceId === 0) return LoginType.plain;
+    const source = await this.deps.db.prisma.loginSource.findUnique({ where: { id: sourceId } });
+    if (!source) throw new ValidationError(`login source does not exist [id: ${sourceId}]`);
+    return source.type;
+  }
+
+  private parseVisibility(name: string | undefined): number | undefined {
+    if (name === undefined || name === '') return undefined;
+    if (!(name in Visibility)) throw new ValidationError(`invalid visibility "${name}": must be public, limited or private`);
+    return Visibility[name as keyof typeof Visibility];
+  }
+
+  /** Admin-created and edited accounts ignore the domain lists, but the caller is told (Forgejo's X-Gitea-Warning). */
+  private emailDomainWarning(email: string): string | null {
+    const { EMAIL_DOMAIN_ALLOWLIST, EMAIL_DOMAIN_BLOCKLIST } = this.deps.settings.service;
+    if (emailDomainAllowed(email, EMAIL_DOMAIN_ALLOWLIST, EMAIL_DOMAIN_BLOCKLIST)) return null;
+    return `the domain of user email ${email} conflicts with EMAIL_DOMAIN_ALLOWLIST or EMAIL_DOMAIN_BLOCKLIST`;
+  }
+
+  private async isLastAdmin(tx: Prisma.TransactionClient, user: User): Promise<boolean> {
+    const others = await tx.user.count({ where: { type: 0, isAdmin: true, id: { not: user.id } } });
+    return others === 0;
+  }
+
+  /** The address becomes the primary one: an existing address of the user is promoted, a new one added. */
+  private async makePrimaryEmail(tx: Prisma.TransactionClient, userId: number, email: string): Promise<void> {
+    const lowerEmail = email.toLowerCase();
+    await tx.emailAddress.updateMany({ where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } }, data: { isPrimary: false } });
+    await tx.emailAddress.upsert({
+      where: { lowerEmail },
+      create: { userId, email, lowerEmail, isPrimary: true, isActivated: true },
+      update: { email, isPrimary: true, isActivated: true },
+    });
+  }
+
+  /** Organizations whose Owners team has this user as its only member. */
+  private async orgsOnlyOwnedBy(tx: Prisma.TransactionClient, userId: number): Promise<User[]> {
+    const ownerTeams = await tx.team.findMany({
+      where: { lowerName: 'owners', members: { some: { userId } } },
+      select: { orgId: true, _count: { select: { members: true } } },
+    });
+    const orgIds = ownerTeams.filter((team) => team._count.members === 1).map((team) => team.orgId);
+    return orgIds.length === 0 ? [] : tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
+  }
+
+  /** Repository directories of deleted owners and package blobs nothing refers to any more. */
+  private async removeFiles(ownerLowerNames: string[], blobHashes: string[]): Promise<void> {
+    const { settings, log } = this.deps;
+    const paths = [
+      ...ownerLowerNames.map((name) => path.join(settings.repository.ROOT, name)),
+      ...blobHashes.map((hash) => path.join(settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash)),
+    ];
+    await Promise.all(
+      paths.map((target) => fs.rm(target, { recursive: true, force: true }).catch((error) => log.error({ err: error, path: target }, 'removing files failed'))),
+    );
+  }
+}
+
+/** Renames a directory if it exists; false when there was nothing to move. */
+async function moveIfPresent(from: string, to: string): Promise<boolean> {
+  try {
+    await fs.rename(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
   }
 }

@@ -1,8 +1,11 @@
 // Routes for users. An operation bound to notImplemented() answers 501 until it is built.
-import { reqToken } from '../guards.ts';
+import { reqSiteAdmin, reqToken } from '../guards.ts';
+import { adminGetAllEmails, adminSearchEmails } from '../handlers/admin/email.ts';
+import { adminCreatePublicKey, adminDeleteUserPublicKey } from '../handlers/admin/public-key.ts';
+import { adminCreateUser, adminDeleteUser, adminEditUser, adminRenameUser, adminSearchUsers } from '../handlers/admin/user.ts';
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userGetCurrent } from '../handlers/user/user.ts';
-import { notImplemented, route, type RouteGroup } from '../route.ts';
+import { route, type RouteGroup } from '../route.ts';
 
 export type UsersOperation =
   | 'adminCreatePublicKey'
@@ -20,15 +23,15 @@ export type UsersOperation =
   | 'userGetTokens';
 
 export const usersRoutes: RouteGroup<UsersOperation> = {
-  adminCreatePublicKey: notImplemented(),
-  adminCreateUser: notImplemented(),
-  adminDeleteUser: notImplemented(),
-  adminDeleteUserPublicKey: notImplemented(),
-  adminEditUser: notImplemented(),
-  adminGetAllEmails: notImplemented(),
-  adminRenameUser: notImplemented(),
-  adminSearchEmails: notImplemented(),
-  adminSearchUsers: notImplemented(),
+  adminCreatePublicKey: route([reqSiteAdmin()], adminCreatePublicKey),
+  adminCreateUser: route([reqSiteAdmin()], adminCreateUser),
+  adminDeleteUser: route([reqSiteAdmin()], adminDeleteUser),
+  adminDeleteUserPublicKey: route([reqSiteAdmin()], adminDeleteUserPublicKey),
+  adminEditUser: route([reqSiteAdmin()], adminEditUser),
+  adminGetAllEmails: route([reqSiteAdmin()], adminGetAllEmails),
+  adminRenameUser: route([reqSiteAdmin()], adminRenameUser),
+  adminSearchEmails: route([reqSiteAdmin()], adminSearchEmails),
+  adminSearchUsers: route([reqSiteAdmin()], adminSearchUsers),
   userCreateToken: route([reqToken()], userCreateToken),
   userDeleteAccessToken: route([reqToken()], userDeleteAccessToken),
   userGetCurrent: route([reqToken()], userGetCurrent),

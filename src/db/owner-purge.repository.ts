@@ -1,0 +1,88 @@
+// Removal of everything that belongs to users or organizations, inside the caller's transaction: their
+// repositories (with every row that names them), packages, actions data and hooks. Files on disk are the
+// caller's business (it removes them after the commit).
+import type { Prisma } from './prisma.ts';
+
+type Tx = Prisma.TransactionClient;
+
+/** Rows keyed by repository id that the schema does not cascade. */
+async function deleteRepositoryRows(tx: Tx, repoIds: number[]): Promise<void> {
+  if (repoIds.length === 0) return;
+  const byRepo = { repoId: { in: repoIds } };
+  const issueIds = (await tx.issue.findMany({ where: byRepo, select: { id: true } })).map((issue) => issue.id);
+  await tx.issueWatch.deleteMany({ where: { issueId: { in: issueIds } } });
+  await Promise.all([
+    tx.star.deleteMany({ where: byRepo }),
+    tx.watch.deleteMany({ where: byRepo }),
+    tx.notification.deleteMany({ where: byRepo }),
+    tx.action.deleteMany({ where: byRepo }),
+    tx.webhook.deleteMany({ where: byRepo }),
+    tx.label.deleteMany({ where: byRepo }),
+    tx.milestone.deleteMany({ where: byRepo }),
+    tx.release.deleteMany({ where: byRepo }),
+    tx.attachment.deleteMany({ where: byRepo }),
+    tx.secret.deleteMany({ where: byRepo }),
+    tx.actionVariable.deleteMany({ where: byRepo }),
+    tx.actionArtifact.deleteMany({ where: byRepo }),
+    tx.actionRunnerToken.deleteMany({ where: byRepo }),
+    tx.repoRedirect.deleteMany({ where: { redirectRepoId: { in: repoIds } } }),
+  ]);
+  // Issues, units, collaborations, team links and mirrors cascade with the repository.
+  await tx.repository.deleteMany({ where: { id: { in: repoIds } } });
+}
+
+/** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
+export async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+  const byOwner = { ownerId: { in: ownerIds } };
+  const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
+  await deleteRepositoryRows(tx, repos.map((repo) => repo.id));
+
+  const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
+  await tx.package.deleteMany({ where: byOwner });
+  const candidateBlobIds = [...new Set(files.map((file) => file.blobId))];
+  const orphans = await tx.packageBlob.findMany({ where: { id: { in: candidateBlobIds }, files: { none: {} } }, select: { id: true, hashSha256: true } });
+  await tx.packageBlob.deleteMany({ where: { id: { in: orphans.map((blob) => blob.id) } } });
+
+  await Promise.all([
+    tx.secret.deleteMany({ where: byOwner }),
+    tx.actionVariable.deleteMany({ where: byOwner }),
+    tx.actionRunnerToken.deleteMany({ where: byOwner }),
+    tx.actionArtifact.deleteMany({ where: byOwner }),
+    tx.webhook.deleteMany({ where: byOwner }),
+    tx.label.deleteMany({ where: { orgId: { in: ownerIds } } }),
+  ]);
+  return { orphanBlobHashes: orphans.map((blob) => blob.hashSha256) };
+}
+
+/** Rows about one person (not owned data): follows, stars, watches, blocks, notifications, feeds, memberships. */
+export async function deletePersonalRows(tx: Tx, userId: number): Promise<void> {
+  const [following, followers, stars, watches, teamMemberships] = await Promise.all([
+    tx.follow.findMany({ where: { userId }, select: { followId: true } }),
+    tx.follow.findMany({ where: { followId: userId }, select: { userId: true } }),
+    tx.star.findMany({ where: { userId }, select: { repoId: true } }),
+    tx.watch.findMany({ where: { userId }, select: { repoId: true } }),
+    tx.teamUser.findMany({ where: { userId }, select: { teamId: true } }),
+  ]);
+  const decrement = { decrement: 1 };
+  await Promise.all([
+    tx.user.updateMany({ where: { id: { in: following.map((f) => f.followId) } }, data: { numFollowers: decrement } }),
+    tx.user.updateMany({ where: { id: { in: followers.map((f) => f.userId) } }, data: { numFollowing: decrement } }),
+    tx.repository.updateMany({ where: { id: { in: stars.map((s) => s.repoId) } }, data: { numStars: decrement } }),
+    tx.repository.updateMany({ where: { id: { in: watches.map((w) => w.repoId) } }, data: { numWatches: decrement } }),
+    tx.team.updateMany({ where: { id: { in: teamMemberships.map((m) => m.teamId) } }, data: { numMembers: decrement } }),
+  ]);
+  await Promise.all([
+    tx.follow.deleteMany({ where: { OR: [{ userId }, { followId: userId }] } }),
+    tx.star.deleteMany({ where: { userId } }),
+    tx.watch.deleteMany({ where: { userId } }),
+    tx.issueWatch.deleteMany({ where: { userId } }),
+    tx.userBlocking.deleteMany({ where: { OR: [{ blockerId: userId }, { blockeeId: userId }] } }),
+    tx.notification.deleteMany({ where: { userId } }),
+    tx.action.deleteMany({ where: { userId } }),
+    tx.collaboration.deleteMany({ where: { userId } }),
+    tx.teamUser.deleteMany({ where: { userId } }),
+    tx.orgUser.deleteMany({ where: { userId } }),
+    tx.quotaGroupUser.deleteMany({ where: { userId } }),
+    tx.userRedirect.deleteMany({ where: { redirectUserId: userId } }),
+  ]);
+}

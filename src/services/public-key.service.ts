@@ -1,0 +1,63 @@
+// SSH public keys of users (Forgejo: models/asymkey, services/asymkey). A key may be registered only once
+// across the whole site; titles are unique per user.
+import type { Models, User } from '../db/prisma.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ServiceDeps } from './index.ts';
+
+export type PublicKey = Models.PublicKeyModel;
+
+/** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
+const USER_KEY = 'user';
+
+export class PublicKeyService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async create(owner: User, title: string, keyText: string): Promise<PublicKey> {
+    const { prisma } = this.deps.db;
+    let parsed;
+    try {
+      parsed = parseSshPublicKey(keyText);
+    } catch (error) {
+      if (error instanceof SshKeyError) throw new ValidationError(`invalid key content: ${error.message}`);
+      throw error;
+    }
+    const minimum = this.minimumBits(parsed.algorithm);
+    if (minimum > 0 && parsed.bits < minimum) {
+      throw new ValidationError(`key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`);
+    }
+    const name = title.trim();
+    if (name === '') throw new ValidationError('[Title]: Required');
+    const [sameKey, sameTitle] = await Promise.all([
+      prisma.publicKey.findUnique({ where: { fingerprint: parsed.fingerprint }, select: { id: true } }),
+      prisma.publicKey.findFirst({ where: { ownerId: owner.id, name }, select: { id: true } }),
+    ]);
+    if (sameKey) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
+    if (sameTitle) throw new ValidationError(`public key name already exists [name: ${name}]`);
+    try {
+      return await prisma.publicKey.create({
+        data: { ownerId: owner.id, name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY },
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
+      throw error;
+    }
+  }
+
+  /** Deletes a key of `owner`: 404 when there is no such key, 403 when it belongs to someone else. */
+  async delete(owner: User, id: number): Promise<void> {
+    const { prisma } = this.deps.db;
+    const key = await prisma.publicKey.findUnique({ where: { id }, select: { ownerId: true } });
+    if (!key) throw new NotFoundError(`public key does not exist [id: ${id}]`);
+    if (key.ownerId !== owner.id) throw new ForbiddenError('You do not have access to this key');
+    await prisma.publicKey.deleteMany({ where: { id, ownerId: owner.id } });
+  }
+
+  /** [ssh.minimum_key_sizes]; 0 or less switches the check off for that algorithm. */
+  private minimumBits(algorithm: 'rsa' | 'ecdsa' | 'ed25519'): number {
+    if (!this.deps.settings.ssh.MINIMUM_KEY_SIZE_CHECK) return 0;
+    const sizes = this.deps.settings['ssh.minimum_key_sizes'];
+    return { rsa: sizes.RSA, ecdsa: sizes.ECDSA, ed25519: sizes.ED25519 }[algorithm];
+  }
+}

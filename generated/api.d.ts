@@ -2002,7 +2002,6 @@ export interface components {
             allow_git_hook?: boolean;
             allow_import_local?: boolean;
             description?: string;
-            /** Format: email */
             email?: string;
             full_name?: string;
             location?: string;
@@ -3804,6 +3803,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -3825,6 +3831,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -3976,6 +3989,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -3994,6 +4014,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4165,6 +4192,13 @@ export interface operations {
         requestBody: components["requestBodies"]["CreateOrgOption"];
         responses: {
             201: components["responses"]["Organization"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4183,6 +4217,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["QuotaInfo"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4206,6 +4247,13 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4258,6 +4306,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4546,6 +4601,13 @@ export interface operations {
         requestBody?: components["requestBodies"]["CreateRepoOption"];
         responses: {
             201: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4599,6 +4661,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Organization"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4616,6 +4685,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4638,6 +4714,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Organization"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4656,6 +4739,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RegistrationToken"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4676,6 +4766,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["SecretList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4712,6 +4809,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4738,6 +4842,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4759,6 +4870,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["VariableList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4779,6 +4897,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ActionVariable"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4803,6 +4928,13 @@ export interface operations {
         responses: {
             /** @description No content */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4845,6 +4977,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4872,6 +5011,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -4894,6 +5040,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ActivityFeedsList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4916,6 +5069,13 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4934,6 +5094,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4952,6 +5119,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4973,6 +5147,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["HookList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4991,6 +5172,13 @@ export interface operations {
         requestBody: components["requestBodies"]["CreateHookOption"];
         responses: {
             201: components["responses"]["Hook"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5010,6 +5198,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Hook"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5028,6 +5223,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5046,6 +5248,13 @@ export interface operations {
         requestBody?: components["requestBodies"]["EditHookOption"];
         responses: {
             200: components["responses"]["Hook"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5067,6 +5276,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LabelList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5089,6 +5305,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Label"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5108,6 +5331,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Label"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5126,6 +5356,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5148,6 +5385,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Label"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5169,6 +5413,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["BlockedUserList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5190,6 +5441,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["UserList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5217,6 +5475,13 @@ export interface operations {
             };
             /** @description See the public-member check */
             303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5252,6 +5517,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5273,6 +5545,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["UserList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5293,6 +5572,13 @@ export interface operations {
         responses: {
             /** @description No content */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5328,6 +5614,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5346,6 +5639,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5363,6 +5663,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["QuotaInfo"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5383,6 +5690,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["QuotaUsedArtifactList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5404,6 +5718,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["QuotaUsedAttachmentList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5422,6 +5743,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["boolean"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5443,6 +5771,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["QuotaUsedPackageList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5464,6 +5799,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RepositoryList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5482,6 +5824,13 @@ export interface operations {
         requestBody?: components["requestBodies"]["CreateRepoOption"];
         responses: {
             201: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -5504,6 +5853,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["TeamList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5526,6 +5882,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Team"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5560,6 +5923,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5591,6 +5961,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5614,6 +5991,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PackageList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5635,6 +6019,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Package"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5655,6 +6046,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5675,6 +6073,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PackageFileList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5693,6 +6098,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5711,6 +6123,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5733,6 +6152,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5756,6 +6182,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Issue"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5782,6 +6215,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Comment"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5802,6 +6242,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["WatchInfo"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5820,6 +6267,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6041,6 +6495,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["User"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6059,6 +6520,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6078,6 +6546,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6119,6 +6594,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Repository"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6138,6 +6620,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6157,6 +6646,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6255,6 +6751,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["OrganizationList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6274,6 +6777,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["OrganizationPermissions"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6294,6 +6804,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["AccessTokenList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -6316,6 +6833,13 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["AccessToken"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -6336,6 +6860,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

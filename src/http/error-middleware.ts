@@ -53,11 +53,6 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
       if (error.status === 405) return reply(405, { message: error.message ?? 'method not allowed', url });
       if (error.status === 415) return reply(415, { message: error.message ?? 'unsupported media type', url });
       const issue = error.errors?.[0];
-      // Forgejo checks the e-mail of an admin user edit in the handler and answers 400 (routers/api/v1/admin/user.go
-      // EditUser); the contract's `format: email` would otherwise answer 422 first.
-      if (req.openapi?.schema?.operationId === 'adminEditUser' && issue?.path === '/body/email') {
-        return reply(400, { message: `e-mail invalid [email: ${String(req.body?.email ?? '')}]`, url });
-      }
       // A malformed id in the path names nothing, as in Forgejo.
       if (/^[./]params/.test(issue?.path ?? '')) return reply(404, { message: 'not found', url, errors: [] });
       return reply(422, { message: validationMessage(issue), url });

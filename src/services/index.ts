@@ -7,6 +7,7 @@ import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { SystemService } from './system.service.ts';
+import { TeamService } from './team.service.ts';
 import { UserService } from './user.service.ts';
 
 export interface ServiceDeps {
@@ -17,12 +18,14 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const ownerAccess = new OwnerAccessService(deps);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity: new ActivityService(deps),
     users: new UserService(deps),
-    ownerAccess: new OwnerAccessService(deps),
+    ownerAccess,
+    teams: new TeamService(deps, ownerAccess),
   };
 }
 

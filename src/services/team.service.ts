@@ -68,6 +68,12 @@ function isOwnerTeam(team: Team): boolean {
   return team.accessMode === AccessMode.owner;
 }
 
+/** The lower-cased lookup key of a name in a path; a NUL byte names nothing (PostgreSQL refuses it in text). */
+function lookupKey(name: string, notFound: () => NotFoundError): string {
+  if (name.includes('\0')) throw notFound();
+  return name.toLowerCase();
+}
+
 function validateTeamFields(input: TeamInput, creating: boolean): void {
   const name = input.name ?? '';
   if (creating && name === '') throw new ValidationError('[Name]: Required');
@@ -76,7 +82,9 @@ function validateTeamFields(input: TeamInput, creating: boolean): void {
     if (name.length > MAX_TEAM_FIELD_LENGTH) throw new ValidationError('[Name]: MaxSize');
     if (name.toLowerCase() === 'new') throw new ValidationError(`name is reserved [name: ${name}]`);
   }
-  if ((input.description ?? '').length > MAX_TEAM_FIELD_LENGTH) throw new ValidationError('[Description]: MaxSize');
+  const description = input.description ?? '';
+  if (description.length > MAX_TEAM_FIELD_LENGTH) throw new ValidationError('[Description]: MaxSize');
+  if (description.includes('\0')) throw new ValidationError('[Description]: must not contain NUL characters');
 }
 
 export class TeamService {
@@ -104,10 +112,9 @@ export class TeamService {
 
   /** `/orgs/{org}/teams*`: 404 for an org the caller cannot see, 401 anonymous, 403 for non-members. */
   private async orgForMember(caller: Caller | null, orgName: string): Promise<{ org: User; doer: User; role: OrgRole }> {
-    const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
-    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(caller?.user ?? null, org))) {
-      throw new NotFoundError('GetOrgByName', [`org does not exist [name: ${orgName}]`]);
-    }
+    const orgNotFound = () => new NotFoundError('GetOrgByName', [`org does not exist [name: ${orgName}]`]);
+    const org = await this.deps.db.hot.userByLowerName(lookupKey(orgName, orgNotFound));
+    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(caller?.user ?? null, org))) throw orgNotFound();
     if (!caller) throw new UnauthorizedError('token is required');
     this.checkPublicOnly(caller, org);
     const doer = caller.user;
@@ -174,8 +181,10 @@ export class TeamService {
   }
 
   private async repoInOrg(org: User, repoName: string): Promise<Repository> {
-    const repo = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: org.id, lowerName: repoName.toLowerCase() } } });
-    if (!repo) throw new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
+    const repoNotFound = () => new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
+    const lowerName = lookupKey(repoName, repoNotFound);
+    const repo = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: org.id, lowerName } } });
+    if (!repo) throw repoNotFound();
     return repo;
   }
 
@@ -348,8 +357,9 @@ export class TeamService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    const userNotFound = () => new NotFoundError(`user does not exist [name: ${name}]`);
+    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, userNotFound));
+    if (!user) throw userNotFound();
     return user;
   }
 

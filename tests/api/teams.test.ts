@@ -89,6 +89,7 @@ describe('team create: permission and units (organization rule 15)', () => {
     ['the reserved name new', { name: 'new' }, /reserved/],
     ['an existing name (case-insensitive)', { name: 'OWNERS' }, /team already exists/],
     ['a description over 255 characters', { description: 'x'.repeat(256) }, /\[Description\]: MaxSize/],
+    ['a description with a NUL character', { description: 'a\u0000b' }, /\[Description\]/],
   ])('answers 422 for %s', async (_name, body, message) => {
     const res = await t.request().post(`/api/v1/orgs/${org.name}/teams`).set('Authorization', owner.auth)
       .send({ name: uniqueName('team'), permission: 'write', units: ['repo.code'], ...body }).expect(422);
@@ -598,5 +599,15 @@ describe('team activity feed', () => {
     const admin = await createTestUser(t, { admin: true });
     const all = await t.request().get(`/api/v1/teams/${team.id}/activities/feeds`).set('Authorization', admin.auth).expect(200);
     expect(all.body).toHaveLength(3);
+  });
+});
+
+describe('odd names in paths', () => {
+  it.each(['%00', 'a%00b'])('answers 404, not 500, for %s', async (name) => {
+    const owner = await createTestUser(t);
+    const { org, ownersTeamId } = await makeOrg(owner);
+    await t.request().get(`/api/v1/orgs/${name}/teams`).set('Authorization', owner.auth).expect(404);
+    await t.request().put(`/api/v1/teams/${ownersTeamId}/members/${name}`).set('Authorization', owner.auth).expect(404);
+    await t.request().get(`/api/v1/teams/${ownersTeamId}/repos/${org.name}/${name}`).set('Authorization', owner.auth).expect(404);
   });
 });

@@ -6656,6 +6656,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     userGetCurrent: {

@@ -9,6 +9,7 @@ import { MailerService } from './mailer.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { SystemService } from './system.service.ts';
+import { TeamService } from './team.service.ts';
 import { UserEmailService } from './user-email.service.ts';
 import { UserService } from './user.service.ts';
 
@@ -20,15 +21,17 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const ownerAccess = new OwnerAccessService(deps);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity: new ActivityService(deps),
     users: new UserService(deps),
-    ownerAccess: new OwnerAccessService(deps),
+    ownerAccess,
     mailer: new MailerService(deps),
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
+    teams: new TeamService(deps, ownerAccess),
   };
 }
 

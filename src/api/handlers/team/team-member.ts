@@ -1,0 +1,26 @@
+// Members of a team (Forgejo: routers/api/v1/org/team.go).
+import { toUser } from '../../../convert/user.ts';
+import type { Handler } from '../../route.ts';
+import { userView } from '../../view.ts';
+
+export const orgListTeamMembers: Handler<'orgListTeamMembers'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { users, total } = await ctx.app.services.teams.listMembers(ctx.caller, ctx.params.id, page);
+  const view = userView(ctx);
+  ctx.sendPage(200, users.map((user) => toUser(user, view)), page, total);
+};
+
+export const orgListTeamMember: Handler<'orgListTeamMember'> = async (ctx) => {
+  const user = await ctx.app.services.teams.getMember(ctx.caller, ctx.params.id, ctx.params.username);
+  ctx.send(200, toUser(user, userView(ctx)));
+};
+
+export const orgAddTeamMember: Handler<'orgAddTeamMember'> = async (ctx) => {
+  await ctx.app.services.teams.addMember(ctx.caller, ctx.params.id, ctx.params.username);
+  ctx.send(204);
+};
+
+export const orgRemoveTeamMember: Handler<'orgRemoveTeamMember'> = async (ctx) => {
+  await ctx.app.services.teams.removeMember(ctx.caller, ctx.params.id, ctx.params.username);
+  ctx.send(204);
+};

@@ -1,0 +1,27 @@
+// Repositories of a team (Forgejo: routers/api/v1/org/team.go). The `{org}` segment is not used: the
+// repository is looked up in the team's organization.
+import { toRepositorySummary } from '../../../convert/repository-summary.ts';
+import type { Handler } from '../../route.ts';
+import { userView } from '../../view.ts';
+
+export const orgListTeamRepos: Handler<'orgListTeamRepos'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { repos, total } = await ctx.app.services.teams.listRepos(ctx.caller, ctx.params.id, page);
+  const view = userView(ctx);
+  ctx.sendPage(200, repos.map(({ repo, owner, permission }) => toRepositorySummary(repo, owner, permission, view)), page, total);
+};
+
+export const orgListTeamRepo: Handler<'orgListTeamRepo'> = async (ctx) => {
+  const { repo, owner, permission } = await ctx.app.services.teams.getRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  ctx.send(200, toRepositorySummary(repo, owner, permission, userView(ctx)));
+};
+
+export const orgAddTeamRepository: Handler<'orgAddTeamRepository'> = async (ctx) => {
+  await ctx.app.services.teams.addRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  ctx.send(204);
+};
+
+export const orgRemoveTeamRepository: Handler<'orgRemoveTeamRepository'> = async (ctx) => {
+  await ctx.app.services.teams.removeRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  ctx.send(204);
+};

@@ -1,0 +1,73 @@
+// Teams of an organization (Forgejo: routers/api/v1/org/team.go).
+import type { RequestBody } from '../../../../generated/operations.ts';
+import { toActivity } from '../../../convert/activity.ts';
+import { toTeam } from '../../../convert/team.ts';
+import { ApiError } from '../../../errors.ts';
+import type { TeamInput } from '../../../services/team.service.ts';
+import type { Handler } from '../../route.ts';
+import { userView } from '../../view.ts';
+
+function teamInput(body: RequestBody<'orgCreateTeam'> | RequestBody<'orgEditTeam'> | undefined): TeamInput {
+  return {
+    name: body?.name,
+    description: body?.description,
+    includesAllRepositories: body?.includes_all_repositories,
+    canCreateOrgRepo: body?.can_create_org_repo,
+    permission: body?.permission,
+    units: body?.units,
+    unitsMap: body?.units_map,
+  };
+}
+
+export const orgListTeams: Handler<'orgListTeams'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { teams, total } = await ctx.app.services.teams.listOrgTeams(ctx.caller, ctx.params.org, page);
+  ctx.sendPage(200, teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL)), page, total);
+};
+
+export const orgCreateTeam: Handler<'orgCreateTeam'> = async (ctx) => {
+  const { team, org } = await ctx.app.services.teams.create(ctx.caller, ctx.params.org, teamInput(ctx.body));
+  ctx.send(201, toTeam(team, ctx.app.settings.server.ROOT_URL, org));
+};
+
+export const orgGetTeam: Handler<'orgGetTeam'> = async (ctx) => {
+  const { team, org } = await ctx.app.services.teams.get(ctx.caller, ctx.params.id);
+  ctx.send(200, toTeam(team, ctx.app.settings.server.ROOT_URL, org));
+};
+
+export const orgEditTeam: Handler<'orgEditTeam'> = async (ctx) => {
+  const team = await ctx.app.services.teams.edit(ctx.caller, ctx.params.id, teamInput(ctx.body));
+  ctx.send(200, toTeam(team, ctx.app.settings.server.ROOT_URL));
+};
+
+export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
+  await ctx.app.services.teams.delete(ctx.caller, ctx.params.id);
+  ctx.send(204);
+};
+
+/** The contract gives search failures their own body, `{ok: false, error}`; refusals stay ordinary errors. */
+export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const includeDesc = ctx.query.include_desc === undefined || String(ctx.query.include_desc) !== 'false';
+  try {
+    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.caller, ctx.params.org, ctx.query.q ?? '', includeDesc, page);
+    ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL)) }, page, total);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    ctx.app.log.error({ err: error }, 'team search failed');
+    ctx.send(500, { ok: false, error: 'SearchTeam internal failure' });
+  }
+};
+
+export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { teams, total } = await ctx.app.services.teams.listUserTeams(ctx.doer(), page);
+  ctx.sendPage(200, teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL, team.org)), page, total);
+};
+
+export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { activities, total } = await ctx.app.services.teams.feeds(ctx.caller, ctx.params.id, ctx.query.date, page);
+  const view = userView(ctx);
+  ctx.sendPage(200, activities.map((activity) => toActivity(activity, view)), page, total);
+};

@@ -1,0 +1,25 @@
+// Forgejo's team record (services/convert/convert.go ToTeams).
+import type { components } from '../../generated/api.d.ts';
+import type { User } from '../db/prisma.ts';
+import { accessModeName } from '../domain/access.ts';
+import { teamUnitsView } from '../domain/team-units.ts';
+import type { TeamWithUnits } from '../services/team.service.ts';
+import { toOrganization } from './organization.ts';
+
+export type ApiTeam = components['schemas']['Team'];
+
+/** With `org`, the team carries its organization (single team, /user/teams); org-level lists leave it out. */
+export function toTeam(team: TeamWithUnits, rootUrl: string, org?: User): ApiTeam {
+  const { units, unitsMap } = teamUnitsView(team.accessMode, team.units);
+  return {
+    id: team.id,
+    name: team.name,
+    description: team.description,
+    ...(org ? { organization: toOrganization(org, rootUrl) } : {}),
+    includes_all_repositories: team.includesAllRepositories,
+    can_create_org_repo: team.canCreateOrgRepo,
+    permission: accessModeName(team.accessMode),
+    units,
+    units_map: unitsMap,
+  };
+}

@@ -1625,6 +1625,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/avatars/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An uploaded avatar (the avatar_url of a user or organization) */
+        get: operations["getAvatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/avatars/default/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The generated avatar of a user or organization without an uploaded one */
+        get: operations["getDefaultAvatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/swagger.v1.json": {
         parameters: {
             query?: never;
@@ -4881,6 +4915,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["empty"];
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5065,7 +5100,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                /** @description id of the label to get, or its name */
+                id: string;
                 org: string;
             };
             cookie?: never;
@@ -6319,6 +6355,52 @@ export interface operations {
             200: components["responses"]["ServerVersion"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            404: components["responses"]["notFound"];
+        };
+    };
+    getDefaultAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
             404: components["responses"]["notFound"];
         };
     };

@@ -5,9 +5,16 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
+import { AvatarService } from './avatar.service.ts';
+import { OrgBlockService } from './org-block.service.ts';
+import { OrgFeedService } from './org-feed.service.ts';
+import { OrgLabelService } from './org-label.service.ts';
+import { OrgMemberService } from './org-member.service.ts';
+import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { SystemService } from './system.service.ts';
 import { UserService } from './user.service.ts';
+import { WebhookService } from './webhook.service.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
@@ -17,12 +24,22 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const ownerAccess = new OwnerAccessService(deps);
+  const orgs = new OrgService(deps, ownerAccess);
+  const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity: new ActivityService(deps),
     users: new UserService(deps),
-    ownerAccess: new OwnerAccessService(deps),
+    ownerAccess,
+    orgs,
+    orgMembers,
+    orgLabels: new OrgLabelService(deps, orgs),
+    orgBlocks: new OrgBlockService(deps, orgs, orgMembers),
+    orgFeeds: new OrgFeedService(deps, orgs, ownerAccess),
+    webhooks: new WebhookService(deps, orgs),
+    avatars: new AvatarService(deps, orgs),
   };
 }
 

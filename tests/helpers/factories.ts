@@ -47,25 +47,13 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
-/**
- * An organization as the org service makes one: an Owners team (owner level, all repositories, may create
- * repositories) holding the owner, and the owner's membership.
- */
+/** An organization made by the org service: an Owners team (owner level, all repositories) holding the owner. */
 export async function createTestOrg(
   t: TestApp,
   owner: User,
   options: { name?: string; visibility?: 0 | 1 | 2 } = {},
 ): Promise<User> {
   const name = options.name ?? uniqueName('org');
-  const { prisma } = t.context.db;
-  const org = await prisma.user.create({
-    data: { type: 1, name, lowerName: name.toLowerCase(), visibility: options.visibility ?? 0, loginName: '', email: '' },
-  });
-  const team = await prisma.team.create({
-    data: { orgId: org.id, name: 'Owners', lowerName: 'owners', accessMode: 4, includesAllRepositories: true, canCreateOrgRepo: true, numMembers: 1 },
-  });
-  await prisma.teamUnit.createMany({ data: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((type) => ({ orgId: org.id, teamId: team.id, type, accessMode: 4 })) });
-  await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owner.id } });
-  await prisma.orgUser.create({ data: { orgId: org.id, userId: owner.id, isPublic: false } });
-  return org;
+  const visibility = (['public', 'limited', 'private'] as const)[options.visibility ?? 0];
+  return t.context.services.orgs.createForUser(owner.name, { username: name, visibility });
 }

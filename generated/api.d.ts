@@ -5225,13 +5225,7 @@ export interface operations {
             };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            404: components["responses"]["notFound"];
         };
     };
     orgDeleteMember: {
@@ -5301,13 +5295,7 @@ export interface operations {
             };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            404: components["responses"]["notFound"];
         };
     };
     orgPublicizeMember: {

@@ -57,3 +57,28 @@ export async function createTestOrg(
   const visibility = (['public', 'limited', 'private'] as const)[options.visibility ?? 0];
   return t.context.services.orgs.createForUser(owner.name, { username: name, visibility });
 }
+
+/** Adds a user to an organization through a team of the given level (made on first use per level). */
+export async function addTestOrgMember(
+  t: TestApp,
+  org: User,
+  user: User,
+  options: { accessMode?: 1 | 2 | 3; canCreateOrgRepo?: boolean; isPublic?: boolean } = {},
+): Promise<void> {
+  const { prisma } = t.context.db;
+  const accessMode = options.accessMode ?? 1;
+  const canCreateOrgRepo = options.canCreateOrgRepo ?? false;
+  const teamName = `level${accessMode}${canCreateOrgRepo ? 'creators' : ''}`;
+  const team = await prisma.team.upsert({
+    where: { orgId_lowerName: { orgId: org.id, lowerName: teamName } },
+    create: { orgId: org.id, name: teamName, lowerName: teamName, accessMode, canCreateOrgRepo },
+    update: {},
+  });
+  await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: user.id } });
+  await prisma.team.update({ where: { id: team.id }, data: { numMembers: { increment: 1 } } });
+  await prisma.orgUser.upsert({
+    where: { userId_orgId: { userId: user.id, orgId: org.id } },
+    create: { orgId: org.id, userId: user.id, isPublic: options.isPublic ?? false },
+    update: {},
+  });
+}

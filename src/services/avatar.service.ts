@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Caller } from '../auth/caller.ts';
+import { decodeImage, jimp } from '../domain/image.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgService } from './org.service.ts';
@@ -13,14 +14,6 @@ export const AVATAR_SIZE = 290;
 const MAX_FILE_SIZE = 1024 * 1024;
 const MAX_DIMENSION = 4096;
 const AVATAR_FILE_NAME = /^[0-9a-f]{64}$/;
-
-type JimpModule = typeof import('jimp');
-let jimpModule: JimpModule | undefined;
-function jimp(): JimpModule {
-  // Loaded on first use: the image decoders are heavy and most processes never touch an avatar.
-  jimpModule ??= require('jimp') as JimpModule;
-  return jimpModule;
-}
 
 /** Strict standard base64, as Go's StdEncoding reads it (whitespace between lines allowed). */
 function decodeBase64(text: string): Buffer | null {
@@ -62,10 +55,9 @@ export class AvatarService {
 
   private async toAvatarPng(data: Buffer): Promise<Buffer> {
     if (data.length > MAX_FILE_SIZE) throw new BadRequestError(`image is too large: ${data.length} bytes, at most ${MAX_FILE_SIZE}`);
-    const { Jimp } = jimp();
-    let image: Awaited<ReturnType<typeof Jimp.read>>;
+    let image: Awaited<ReturnType<typeof decodeImage>>;
     try {
-      image = await Jimp.read(data);
+      image = await decodeImage(data);
     } catch {
       throw new BadRequestError('the data is not an image of a supported type (PNG, JPEG, GIF, BMP, TIFF)');
     }

@@ -53,11 +53,11 @@ describe('GET /orgs/{org}/activities/feeds (rule 20)', () => {
   });
 
   it.each([
-    ['an anonymous caller', () => null, ['open']],
-    ['an outsider', () => outsider, ['open']],
-    ['a member without a team covering every repository', () => member, ['open', 'team-private']],
-    ['an owner', () => owner, ['open', 'other-private', 'team-private']],
-    ['an admin', () => admin, ['open', 'other-private', 'team-private']],
+    ['an anonymous caller', (): TestUser | null => null, ['open']],
+    ['an outsider', (): TestUser | null => outsider, ['open']],
+    ['a member without a team covering every repository', (): TestUser | null => member, ['open', 'team-private']],
+    ['an owner', (): TestUser | null => owner, ['open', 'other-private', 'team-private']],
+    ['an admin', (): TestUser | null => admin, ['open', 'other-private', 'team-private']],
   ] as const)('shows %s the activity they may see', async (_case, caller, expected) => {
     expect(repoNames(await feed(caller()))).toEqual(expected);
   });

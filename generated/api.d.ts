@@ -1625,6 +1625,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/avatars/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An uploaded avatar (the avatar_url of a user or organization) */
+        get: operations["getAvatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/avatars/default/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The generated avatar of a user or organization without an uploaded one */
+        get: operations["getDefaultAvatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/swagger.v1.json": {
         parameters: {
             query?: never;
@@ -5076,6 +5110,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5323,7 +5358,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                /** @description The label id, or its name */
+                id: string;
                 org: string;
             };
             cookie?: never;
@@ -5489,13 +5525,7 @@ export interface operations {
             };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            404: components["responses"]["notFound"];
         };
     };
     orgDeleteMember: {
@@ -5586,13 +5616,7 @@ export interface operations {
             };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            404: components["responses"]["notFound"];
         };
     };
     orgPublicizeMember: {
@@ -6886,6 +6910,52 @@ export interface operations {
             200: components["responses"]["ServerVersion"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            404: components["responses"]["notFound"];
+        };
+    };
+    getDefaultAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
             404: components["responses"]["notFound"];
         };
     };

@@ -2,6 +2,7 @@
 import type { OperationId } from '../../generated/operations.ts';
 import type { Route } from './route.ts';
 import { actionsRoutes } from './routes/actions.routes.ts';
+import { avatarsRoutes } from './routes/avatars.routes.ts';
 import { issuesRoutes } from './routes/issues.routes.ts';
 import { miscRoutes } from './routes/misc.routes.ts';
 import { notificationsRoutes } from './routes/notifications.routes.ts';
@@ -14,6 +15,7 @@ import { usersRoutes } from './routes/users.routes.ts';
 
 export const REGISTRY = {
   ...actionsRoutes,
+  ...avatarsRoutes,
   ...issuesRoutes,
   ...miscRoutes,
   ...notificationsRoutes,

@@ -6,12 +6,19 @@ import type { Logger } from '../logger.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { MailerService } from './mailer.service.ts';
+import { AvatarService } from './avatar.service.ts';
+import { OrgBlockService } from './org-block.service.ts';
+import { OrgFeedService } from './org-feed.service.ts';
+import { OrgLabelService } from './org-label.service.ts';
+import { OrgMemberService } from './org-member.service.ts';
+import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { SystemService } from './system.service.ts';
 import { TeamService } from './team.service.ts';
 import { UserEmailService } from './user-email.service.ts';
 import { UserService } from './user.service.ts';
+import { WebhookService } from './webhook.service.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
@@ -22,6 +29,8 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps) {
   const ownerAccess = new OwnerAccessService(deps);
+  const orgs = new OrgService(deps, ownerAccess);
+  const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -32,6 +41,13 @@ export function createServices(deps: ServiceDeps) {
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
     teams: new TeamService(deps, ownerAccess),
+    orgs,
+    orgMembers,
+    orgLabels: new OrgLabelService(deps, orgs),
+    orgBlocks: new OrgBlockService(deps, orgs, orgMembers),
+    orgFeeds: new OrgFeedService(deps, orgs, ownerAccess),
+    webhooks: new WebhookService(deps, orgs),
+    avatars: new AvatarService(deps, orgs),
   };
 }
 

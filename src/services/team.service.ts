@@ -3,12 +3,13 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Models, Prisma, Repository, Team, User } from '../db/prisma.ts';
+import type { Prisma, Repository, Team, User } from '../db/prisma.ts';
 import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
+import type { FeedEntry } from './org-feed.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
@@ -36,14 +37,6 @@ export interface RepositoryPermission {
 export interface TeamRepository {
   repo: Repository;
   owner: User;
-  permission: RepositoryPermission;
-}
-
-export interface TeamActivity {
-  action: Models.ActionModel;
-  actor: User;
-  repo: Repository;
-  repoOwner: User;
   permission: RepositoryPermission;
 }
 
@@ -469,7 +462,7 @@ export class TeamService {
    * `date` (YYYY-MM-DD) limits them to that day (UTC). Non-admins do not see actors who hide their activity
    * or are private, except themselves and the organization.
    */
-  async feeds(caller: Caller | null, id: number, date: string | undefined, page: ListOptions): Promise<{ activities: TeamActivity[]; total: number }> {
+  async feeds(caller: Caller | null, id: number, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     const repoIds = (await this.prisma.repository.findMany({ where: this.teamRepoFilter(team), select: { id: true } })).map((repo) => repo.id);
     const where: Prisma.ActionWhereInput = { userId: org.id, repoId: { in: repoIds }, isDeleted: false };
@@ -491,11 +484,13 @@ export class TeamService {
       this.prisma.user.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.actUserId))] } } }),
       this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.repoId))] } } }),
     ]);
-    const permissions = await this.repoPermissions(doer, org, repos);
-    const activities = actions.flatMap((action) => {
-      const actor = actors.find((user) => user.id === action.actUserId);
+    const activities = actions.map((action) => {
       const repo = repos.find((candidate) => candidate.id === action.repoId);
-      return actor && repo ? [{ action, actor, repo, repoOwner: org, permission: permissions.get(repo.id)! }] : [];
+      return {
+        action,
+        actUser: actors.find((user) => user.id === action.actUserId) ?? null,
+        repo: repo ? { ...repo, owner: org } : null,
+      };
     });
     return { activities, total };
   }

@@ -47,25 +47,38 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
-/**
- * An organization as the org service makes one: an Owners team (owner level, all repositories, may create
- * repositories) holding the owner, and the owner's membership.
- */
+/** An organization made by the org service: an Owners team (owner level, all repositories) holding the owner. */
 export async function createTestOrg(
   t: TestApp,
   owner: User,
   options: { name?: string; visibility?: 0 | 1 | 2 } = {},
 ): Promise<User> {
   const name = options.name ?? uniqueName('org');
+  const visibility = (['public', 'limited', 'private'] as const)[options.visibility ?? 0];
+  return t.context.services.orgs.createForUser(owner.name, { username: name, visibility });
+}
+
+/** Adds a user to an organization through a team of the given level (made on first use per level). */
+export async function addTestOrgMember(
+  t: TestApp,
+  org: User,
+  user: User,
+  options: { accessMode?: 1 | 2 | 3; canCreateOrgRepo?: boolean; isPublic?: boolean } = {},
+): Promise<void> {
   const { prisma } = t.context.db;
-  const org = await prisma.user.create({
-    data: { type: 1, name, lowerName: name.toLowerCase(), visibility: options.visibility ?? 0, loginName: '', email: '' },
+  const accessMode = options.accessMode ?? 1;
+  const canCreateOrgRepo = options.canCreateOrgRepo ?? false;
+  const teamName = `level${accessMode}${canCreateOrgRepo ? 'creators' : ''}`;
+  const team = await prisma.team.upsert({
+    where: { orgId_lowerName: { orgId: org.id, lowerName: teamName } },
+    create: { orgId: org.id, name: teamName, lowerName: teamName, accessMode, canCreateOrgRepo },
+    update: {},
   });
-  const team = await prisma.team.create({
-    data: { orgId: org.id, name: 'Owners', lowerName: 'owners', accessMode: 4, includesAllRepositories: true, canCreateOrgRepo: true, numMembers: 1 },
+  await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: user.id } });
+  await prisma.team.update({ where: { id: team.id }, data: { numMembers: { increment: 1 } } });
+  await prisma.orgUser.upsert({
+    where: { userId_orgId: { userId: user.id, orgId: org.id } },
+    create: { orgId: org.id, userId: user.id, isPublic: options.isPublic ?? false },
+    update: {},
   });
-  await prisma.teamUnit.createMany({ data: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((type) => ({ orgId: org.id, teamId: team.id, type, accessMode: 4 })) });
-  await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owner.id } });
-  await prisma.orgUser.create({ data: { orgId: org.id, userId: owner.id, isPublic: false } });
-  return org;
 }

@@ -1,0 +1,125 @@
+// Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
+import type { Caller } from '../auth/caller.ts';
+import type { Prisma, User } from '../db/prisma.ts';
+import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import type { ServiceDeps } from './index.ts';
+import type { OrgService, Page } from './org.service.ts';
+
+export type Label = Prisma.LabelModel;
+
+export interface NewLabel {
+  name: string;
+  color: string;
+  description?: string;
+  exclusive?: boolean;
+  is_archived?: boolean;
+}
+
+export type LabelChanges = Partial<NewLabel>;
+
+const ORDER: Record<LabelSort, Prisma.LabelOrderByWithRelationInput[]> = {
+  alphabetically: [{ name: 'asc' }, { id: 'asc' }],
+  reversealphabetically: [{ name: 'desc' }, { id: 'asc' }],
+  leastissues: [{ numIssues: 'asc' }, { id: 'asc' }],
+  mostissues: [{ numIssues: 'desc' }, { id: 'asc' }],
+};
+
+function colorOrFail(color: string): string {
+  const normalised = normaliseLabelColor(color);
+  if (!normalised) throw new ValidationError(`[Color]: bad color code: ${color.trim()}`);
+  return normalised;
+}
+
+function checkName(name: string): void {
+  if (name.trim() === '') throw new ValidationError('[Name]: Required');
+}
+
+export class OrgLabelService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly orgs: OrgService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  async list(caller: Caller | null, orgName: string, sort: LabelSort, page: ListOptions): Promise<{ org: User } & Page<Label>> {
+    const org = await this.orgs.resolve(caller, orgName);
+    const where = { orgId: org.id };
+    const [items, total] = await Promise.all([
+      this.prisma.label.findMany({ where, orderBy: ORDER[sort], skip: page.skip, take: page.limit }),
+      this.prisma.label.count({ where }),
+    ]);
+    return { org, items, total };
+  }
+
+  async create(caller: Caller, orgName: string, input: NewLabel): Promise<{ org: User; label: Label }> {
+    const org = await this.orgs.resolve(caller, orgName, 'owner');
+    checkName(input.name);
+    const color = colorOrFail(input.color);
+    const label = await this.prisma.label.create({
+      data: {
+        orgId: org.id,
+        name: input.name,
+        color,
+        description: input.description ?? '',
+        exclusive: input.exclusive ?? false,
+        archivedAt: input.is_archived ? new Date() : null,
+      },
+    });
+    return { org, label };
+  }
+
+  /** Rule 8: an integer segment is an id, anything else a name. */
+  async get(caller: Caller, orgName: string, idOrName: string): Promise<{ org: User; label: Label }> {
+    const org = await this.orgs.resolve(caller, orgName);
+    let where: Prisma.LabelWhereInput = { orgId: org.id, name: idOrName };
+    if (/^-?\d+$/.test(idOrName)) {
+      const id = Number(idOrName);
+      if (Math.abs(id) > 2 ** 31 - 1) throw new NotFoundError();
+      where = { orgId: org.id, id };
+    }
+    const label = await this.prisma.label.findFirst({ where });
+    if (!label) throw new NotFoundError();
+    return { org, label };
+  }
+
+  private async labelOf(org: User, id: number): Promise<Label> {
+    const label = await this.prisma.label.findFirst({ where: { orgId: org.id, id } });
+    if (!label) throw new NotFoundError();
+    return label;
+  }
+
+  /** Rule 9: only the fields sent change, except is_archived, which is true only when sent true. */
+  async edit(caller: Caller, orgName: string, id: number, changes: LabelChanges): Promise<{ org: User; label: Label }> {
+    const org = await this.orgs.resolve(caller, orgName, 'owner');
+    const current = await this.labelOf(org, id);
+    if (changes.name !== undefined) checkName(changes.name);
+    const archive = changes.is_archived === true;
+    const label = await this.prisma.label.update({
+      where: { id: current.id },
+      data: {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.exclusive !== undefined ? { exclusive: changes.exclusive } : {}),
+        ...(changes.color !== undefined ? { color: colorOrFail(changes.color) } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        // Only a newly archived label gets a new date.
+        archivedAt: archive ? (current.archivedAt ?? new Date()) : null,
+        updatedAt: new Date(),
+      },
+    });
+    return { org, label };
+  }
+
+  async delete(caller: Caller, orgName: string, id: number): Promise<void> {
+    const org = await this.orgs.resolve(caller, orgName, 'owner');
+    const label = await this.labelOf(org, id);
+    await this.prisma.$transaction([
+      this.prisma.issueLabel.deleteMany({ where: { labelId: label.id } }),
+      this.prisma.label.delete({ where: { id: label.id } }),
+    ]);
+  }
+}

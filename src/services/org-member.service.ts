@@ -1,0 +1,113 @@
+// Organization membership: member lists and checks, publicity of one's own membership, removal
+// (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
+import type { Caller } from '../auth/caller.ts';
+import type { Prisma, User } from '../db/prisma.ts';
+import { AccessMode } from '../domain/access.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import type { ServiceDeps } from './index.ts';
+import type { OrgService, Page } from './org.service.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
+
+/** How the member check of rule 10 answers when it does not fail with 404. */
+export type MemberCheck = { kind: 'member' } | { kind: 'redirect'; location: string };
+
+export class OrgMemberService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly orgs: OrgService,
+    private readonly ownerAccess: OwnerAccessService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  private async userByName(name: string): Promise<User> {
+    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    return user;
+  }
+
+  /** Rule 7: every member for members and admins, public members for everyone else. */
+  async list(caller: Caller | null, orgName: string, page: ListOptions): Promise<Page<User>> {
+    const org = await this.orgs.resolve(caller, orgName);
+    const viewer = caller?.user ?? null;
+    const everyone = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
+    return this.page(org.id, everyone, page);
+  }
+
+  /**
+   * Public members only, for every caller. (Forgejo also shows concealed members to site admins here; a list
+   * named public never does in Anvil.)
+   */
+  async listPublic(caller: Caller | null, orgName: string, page: ListOptions): Promise<Page<User>> {
+    const org = await this.orgs.resolve(caller, orgName);
+    return this.page(org.id, false, page);
+  }
+
+  private async page(orgId: number, includeConcealed: boolean, page: ListOptions): Promise<Page<User>> {
+    const where: Prisma.UserWhereInput = { orgMemberships: { some: { orgId, ...(includeConcealed ? {} : { isPublic: true }) } } };
+    const [items, total] = await Promise.all([
+      this.prisma.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
+      this.prisma.user.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  /** Rule 10: members and admins get the answer, the user themself a 404, anyone else the public check. */
+  async check(caller: Caller, orgName: string, username: string): Promise<MemberCheck> {
+    const org = await this.orgs.resolve(caller, orgName);
+    const user = await this.userByName(username);
+    const viewer = caller.user;
+    if (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id))) {
+      if (await this.ownerAccess.isOrgMember(org.id, user.id)) return { kind: 'member' };
+      throw new NotFoundError();
+    }
+    if (viewer.id === user.id) throw new NotFoundError();
+    return { kind: 'redirect', location: `/api/v1/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(user.name)}` };
+  }
+
+  /** 404 unless the user is a public member. */
+  async assertPublicMember(caller: Caller | null, orgName: string, username: string): Promise<void> {
+    const org = await this.orgs.resolve(caller, orgName);
+    const user = await this.userByName(username);
+    const membership = await this.prisma.orgUser.findUnique({ where: { userId_orgId: { userId: user.id, orgId: org.id } }, select: { isPublic: true } });
+    if (membership?.isPublic !== true) throw new NotFoundError();
+  }
+
+  /** Rule 11: only the caller's own membership. */
+  async setPublicity(caller: Caller, orgName: string, username: string, isPublic: boolean): Promise<void> {
+    const org = await this.orgs.resolve(caller, orgName, 'member');
+    const user = await this.userByName(username);
+    if (user.id !== caller.user.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
+    const { count } = await this.prisma.orgUser.updateMany({ where: { orgId: org.id, userId: user.id }, data: { isPublic } });
+    // An admin who is not a member passes the membership gate but has no membership to change.
+    if (count === 0) throw new NotFoundError(`${user.name} is not a member of ${org.name}`);
+  }
+
+  /** DELETE /orgs/{org}/members/{username}: out of every team and the organization; never the last owner. */
+  async remove(caller: Caller, orgName: string, username: string): Promise<void> {
+    const org = await this.orgs.resolve(caller, orgName, 'owner');
+    const user = await this.userByName(username);
+    await this.removeFromOrg(org, user);
+  }
+
+  /** Removes a user from an organization's teams and membership; refuses to leave it without an owner. */
+  async removeFromOrg(org: User, user: User): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const teams = await tx.teamUser.findMany({ where: { orgId: org.id, userId: user.id }, select: { teamId: true, team: { select: { accessMode: true } } } });
+      if (teams.some((t) => t.team.accessMode >= AccessMode.owner)) {
+        const owners = await tx.teamUser.count({ where: { orgId: org.id, team: { accessMode: { gte: AccessMode.owner } } } });
+        // Forgejo answers 500 here.
+        if (owners <= 1) throw new ValidationError(`${user.name} is the last owner of ${org.name} and cannot be removed`);
+      }
+      const teamIds = teams.map((t) => t.teamId);
+      if (teamIds.length > 0) {
+        await tx.teamUser.deleteMany({ where: { orgId: org.id, userId: user.id } });
+        await tx.team.updateMany({ where: { id: { in: teamIds } }, data: { numMembers: { decrement: 1 } } });
+      }
+      await tx.orgUser.deleteMany({ where: { orgId: org.id, userId: user.id } });
+    });
+  }
+}

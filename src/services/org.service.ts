@@ -1,0 +1,298 @@
+// Organizations: lookup with the visibility rule, creation, listing, editing, deletion, and the org-level
+// permission of a member (Forgejo: routers/api/v1/org/org.go, models/organization, services/org).
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Caller, isPublicOnly } from '../auth/caller.ts';
+import type { Prisma, User } from '../db/prisma.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { AccessMode, UNITS, Visibility } from '../domain/access.ts';
+import { isValidEmail } from '../domain/email.ts';
+import { ownerNameProblem } from '../domain/names.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import type { ServiceDeps } from './index.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
+
+export const OWNER_TEAM_NAME = 'Owners';
+const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
+export type VisibilityName = keyof typeof VISIBILITY_BY_NAME;
+
+/** What a route needs of the caller beyond seeing the organization. */
+export type OrgRole = 'see' | 'member' | 'owner';
+
+export interface OrgFields {
+  full_name?: string;
+  email?: string;
+  description?: string;
+  website?: string;
+  location?: string;
+  visibility?: VisibilityName | '';
+  repo_admin_change_team_access?: boolean;
+}
+
+export interface NewOrg extends OrgFields {
+  username: string;
+}
+
+export interface OrgPermissions {
+  can_read: boolean;
+  can_write: boolean;
+  is_admin: boolean;
+  is_owner: boolean;
+  can_create_repository: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Forgejo's binding limits on the organization forms, checked in this order. */
+const FIELD_LIMITS: [keyof OrgFields, string, number][] = [
+  ['full_name', 'FullName', 100],
+  ['email', 'Email', 255],
+  ['description', 'Description', 255],
+  ['website', 'Website', 255],
+  ['location', 'Location', 50],
+];
+
+function checkFields(fields: OrgFields): void {
+  for (const [key, goName, max] of FIELD_LIMITS) {
+    const value = fields[key];
+    if (typeof value === 'string' && value.length > max) throw new ValidationError(`[${goName}]: MaxSize`);
+  }
+  if (fields.website && !/^https?:\/\/[^\s/]+/i.test(fields.website)) throw new ValidationError('[Website]: ValidUrl');
+  if (fields.email && !isValidEmail(fields.email)) throw new ValidationError(`e-mail invalid [email: ${fields.email}]`);
+}
+
+export class OrgService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly ownerAccess: OwnerAccessService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  /** An organization by name, whoever asks; 404 when there is none. */
+  async getByName(name: string): Promise<User> {
+    const org = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    if (!org || org.type !== 1) throw new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
+    return org;
+  }
+
+  /**
+   * The organization a `/orgs/{org}/…` route acts on. An organization the caller may not see is 404 whatever the
+   * route; a public-only token reaches public organizations only; then the role the route needs.
+   */
+  async resolve(caller: Caller | null, name: string, role: OrgRole = 'see'): Promise<User> {
+    const org = await this.getByName(name);
+    const viewer = caller?.user ?? null;
+    if (!(await this.ownerAccess.canSee(viewer, org))) throw new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
+    if (isPublicOnly(caller) && org.visibility !== Visibility.public) throw new ForbiddenError('token scope is limited to public users');
+    if (role === 'see' || viewer?.isAdmin) return org;
+    if (!viewer) throw new NotFoundError();
+    if (role === 'owner' && !(await this.isOwner(org.id, viewer.id))) throw new ForbiddenError('Must be an organization owner');
+    if (role === 'member' && !(await this.ownerAccess.isOrgMember(org.id, viewer.id))) throw new ForbiddenError('Must be an organization member');
+    return org;
+  }
+
+  /**
+   * A user's level in an organization: the highest access mode of the teams they are in (the Owners team is
+   * owner level), none when they are in no team. Team and permission code build on this one rule.
+   */
+  async accessLevel(orgId: number, userId: number): Promise<number> {
+    const memberships = await this.prisma.teamUser.findMany({ where: { orgId, userId }, select: { team: { select: { accessMode: true } } } });
+    return memberships.reduce<number>((level, m) => Math.max(level, m.team.accessMode), AccessMode.none);
+  }
+
+  async isOwner(orgId: number, userId: number): Promise<boolean> {
+    return (await this.accessLevel(orgId, userId)) >= AccessMode.owner;
+  }
+
+  /** Owners, and members of a team that may create repositories. */
+  async canCreateRepo(orgId: number, userId: number): Promise<boolean> {
+    const team = await this.prisma.teamUser.findFirst({
+      where: { orgId, userId, team: { OR: [{ canCreateOrgRepo: true }, { accessMode: { gte: AccessMode.owner } }] } },
+      select: { id: true },
+    });
+    return team !== null;
+  }
+
+  canCreateOrganization(user: User): boolean {
+    return user.isAdmin || (user.allowCreateOrganization && !this.deps.settings.admin.DISABLE_REGULAR_ORG_CREATION);
+  }
+
+  /** POST /orgs: the caller creates an organization and becomes its only owner. */
+  async create(caller: Caller, input: NewOrg): Promise<User> {
+    if (!this.canCreateOrganization(caller.user)) throw new ForbiddenError('Create organization not allowed');
+    return this.createFor(caller.user, input);
+  }
+
+  /** POST /admin/users/{username}/orgs: an organization owned by that user (the form's email is not used). */
+  async createForUser(username: string, input: NewOrg): Promise<User> {
+    const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    if (!owner || owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${username}]`);
+    // Forgejo answers 500 here; the target user's missing right is the caller's mistake.
+    if (!this.canCreateOrganization(owner)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
+    return this.createFor(owner, { ...input, email: undefined, repo_admin_change_team_access: undefined });
+  }
+
+  private async createFor(owner: User, input: NewOrg): Promise<User> {
+    const name = input.username ?? '';
+    if (name === '') throw new ValidationError('[UserName]: Required');
+    const problem = ownerNameProblem(name);
+    if (problem === 'length') throw new ValidationError('[UserName]: MaxSize');
+    if (problem === 'characters') throw new ValidationError('[UserName]: invalid username');
+    if (problem === 'reserved') throw new ValidationError(`name is reserved [name: ${name}]`);
+    if (problem === 'pattern') throw new ValidationError(`name pattern is not allowed [pattern: ${name}]`);
+    checkFields(input);
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const org = await tx.user.create({
+          data: {
+            type: 1,
+            name,
+            lowerName: name.toLowerCase(),
+            fullName: input.full_name ?? '',
+            email: input.email ?? '',
+            description: input.description ?? '',
+            website: input.website ?? '',
+            location: input.location ?? '',
+            visibility: input.visibility ? VISIBILITY_BY_NAME[input.visibility] : Visibility.public,
+            repoAdminChangeTeamAccess: input.repo_admin_change_team_access ?? false,
+            maxRepoCreation: -1,
+          },
+        });
+        const team = await tx.team.create({
+          data: {
+            orgId: org.id,
+            name: OWNER_TEAM_NAME,
+            lowerName: OWNER_TEAM_NAME.toLowerCase(),
+            accessMode: AccessMode.owner,
+            includesAllRepositories: true,
+            canCreateOrgRepo: true,
+            numMembers: 1,
+          },
+        });
+        await tx.teamUnit.createMany({ data: UNITS.map((unit) => ({ orgId: org.id, teamId: team.id, type: unit.type, accessMode: AccessMode.owner })) });
+        await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owner.id } });
+        await tx.orgUser.create({ data: { orgId: org.id, userId: owner.id, isPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE } });
+        return org;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${name}]`);
+      throw error;
+    }
+  }
+
+  /** GET /orgs: public ones; limited too for signed-in callers (not public-only tokens); all for admins. */
+  async listVisible(caller: Caller | null, page: ListOptions): Promise<Page<User>> {
+    const viewer = caller?.user ?? null;
+    const visibilities: number[] = [Visibility.public];
+    if (viewer && !isPublicOnly(caller)) {
+      visibilities.push(Visibility.limited);
+      if (viewer.isAdmin) visibilities.push(Visibility.private);
+    }
+    const where: Prisma.UserWhereInput = { type: 1, visibility: { in: visibilities } };
+    if (viewer?.isRestricted && !viewer.isAdmin) where.orgMembers = { some: { userId: viewer.id } };
+    return this.page(where, page);
+  }
+
+  /** GET /admin/orgs: every organization. */
+  async listAll(page: ListOptions): Promise<Page<User>> {
+    return this.page({ type: 1 }, page);
+  }
+
+  /** The organizations of a user: all of them for the user themself and admins, else public ones with public membership. */
+  async listOfUser(caller: Caller | null, username: string, page: ListOptions): Promise<Page<User>> {
+    const viewer = caller?.user ?? null;
+    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    if (!user || !(await this.ownerAccess.canSee(viewer, user))) throw new NotFoundError(`user does not exist [name: ${username}]`);
+    const everything = viewer !== null && (viewer.isAdmin || viewer.id === user.id);
+    const where: Prisma.UserWhereInput = everything
+      ? { type: 1, orgMembers: { some: { userId: user.id } } }
+      : { type: 1, visibility: Visibility.public, orgMembers: { some: { userId: user.id, isPublic: true } } };
+    return this.page(where, page);
+  }
+
+  private async page(where: Prisma.UserWhereInput, page: ListOptions): Promise<Page<User>> {
+    const [items, total] = await Promise.all([
+      this.prisma.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
+      this.prisma.user.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  /** PATCH /orgs/{org} (rule 3): the four text fields are always written; the rest only when sent. */
+  async edit(caller: Caller, name: string, input: OrgFields): Promise<User> {
+    const org = await this.resolve(caller, name, 'owner');
+    checkFields(input);
+    return this.prisma.user.update({
+      where: { id: org.id },
+      data: {
+        fullName: input.full_name ?? '',
+        description: input.description ?? '',
+        website: input.website ?? '',
+        location: input.location ?? '',
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.visibility ? { visibility: VISIBILITY_BY_NAME[input.visibility] } : {}),
+        ...(input.repo_admin_change_team_access !== undefined ? { repoAdminChangeTeamAccess: input.repo_admin_change_team_access } : {}),
+        updatedAt: new Date(),
+      },
+    });
+  }
+
+  /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
+  async delete(caller: Caller, name: string): Promise<void> {
+    const org = await this.resolve(caller, name, 'owner');
+    const [repos, packages] = await Promise.all([
+      this.prisma.repository.count({ where: { ownerId: org.id } }),
+      this.prisma.package.count({ where: { ownerId: org.id } }),
+    ]);
+    // Forgejo answers 500 for both.
+    if (repos > 0) throw new ValidationError(`organization ${org.name} still owns ${repos} repositories; delete or transfer them first`);
+    if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
+    await this.prisma.$transaction([
+      this.prisma.label.deleteMany({ where: { orgId: org.id } }),
+      this.prisma.webhook.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+      this.prisma.action.deleteMany({ where: { userId: org.id } }),
+      this.prisma.userBlocking.deleteMany({ where: { OR: [{ blockerId: org.id }, { blockeeId: org.id }] } }),
+      this.prisma.follow.deleteMany({ where: { OR: [{ userId: org.id }, { followId: org.id }] } }),
+      this.prisma.secret.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+      this.prisma.actionVariable.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+      this.prisma.actionRunnerToken.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+      this.prisma.userRedirect.deleteMany({ where: { redirectUserId: org.id } }),
+      this.prisma.quotaGroupUser.deleteMany({ where: { userId: org.id } }),
+      // Teams, their units and members, and memberships go with the row.
+      this.prisma.user.delete({ where: { id: org.id } }),
+    ]);
+    if (org.avatar) fs.rmSync(path.join(this.deps.settings.server.APP_DATA_PATH, 'avatars', org.avatar), { force: true });
+  }
+
+  /**
+   * GET /users/{username}/orgs/{org}/permissions (rule 6). Whether the *user* can see the organization decides
+   * the 404; the caller must be able to see it too, so the call reveals nothing about hidden organizations.
+   */
+  async permissionsOf(caller: Caller, username: string, orgName: string): Promise<OrgPermissions> {
+    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    if (!user || !(await this.ownerAccess.canSee(caller.user, user))) throw new NotFoundError(`user does not exist [name: ${username}]`);
+    const org = await this.resolve(caller, orgName);
+    if (!(await this.ownerAccess.canSee(user, org))) throw new NotFoundError('HasOrgOrUserVisible');
+    const level = await this.accessLevel(org.id, user.id);
+    return {
+      can_read: level > AccessMode.none,
+      can_write: level > AccessMode.read,
+      is_admin: level > AccessMode.write,
+      is_owner: level > AccessMode.admin,
+      can_create_repository: await this.canCreateRepo(org.id, user.id),
+    };
+  }
+
+  /** Team and membership changes call this: a user the organization blocked cannot join it. */
+  async assertNotBlocked(orgId: number, userId: number): Promise<void> {
+    const block = await this.prisma.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: orgId, blockeeId: userId } }, select: { id: true } });
+    if (block) throw new ValidationError('the user is blocked by the organization');
+  }
+}

@@ -1,0 +1,187 @@
+// Webhook configurations of organizations and the instance (system and default hooks). Only the configuration
+// lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
+import type { Caller } from '../auth/caller.ts';
+import type { Prisma, User } from '../db/prisma.ts';
+import {
+  hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
+} from '../domain/webhook.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import type { ServiceDeps } from './index.ts';
+import type { OrgService, Page } from './org.service.ts';
+
+export type Webhook = Prisma.WebhookModel;
+
+export interface NewHook {
+  type: string;
+  config: Record<string, string>;
+  events?: string[];
+  active?: boolean;
+  branch_filter?: string;
+  authorization_header?: string;
+}
+
+export interface HookChanges {
+  config?: Record<string, string>;
+  events?: string[];
+  active?: boolean;
+  branch_filter?: string;
+  authorization_header?: string;
+}
+
+/** Where a hook belongs: an organization, or the instance (ownerId 0, repoId 0). */
+type HookScope = { ownerId: number; repoId: 0; instance: boolean };
+
+function slackMeta(config: Record<string, string>, channel: string): string {
+  return JSON.stringify({ channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' });
+}
+
+export class WebhookService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly orgs: OrgService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  private async orgScope(caller: Caller, orgName: string): Promise<{ org: User; scope: HookScope }> {
+    const org = await this.orgs.resolve(caller, orgName, 'owner');
+    if (this.deps.settings.security.DISABLE_WEBHOOKS) throw new ForbiddenError('webhooks disabled by administrator');
+    return { org, scope: { ownerId: org.id, repoId: 0, instance: false } };
+  }
+
+  private static readonly INSTANCE: HookScope = { ownerId: 0, repoId: 0, instance: true };
+
+  private async find(scope: HookScope, id: number): Promise<Webhook> {
+    const hook = await this.prisma.webhook.findFirst({ where: { id, ownerId: scope.ownerId, repoId: scope.repoId } });
+    if (!hook) throw new NotFoundError();
+    return hook;
+  }
+
+  private async createIn(scope: HookScope, input: NewHook): Promise<Webhook> {
+    const config = input.config ?? {};
+    if (!isHookType(input.type)) throw new ValidationError(`Invalid hook type: ${input.type}`);
+    for (const name of ['url', 'content_type']) {
+      if (config[name] === undefined) throw new ValidationError(`Missing config option: ${name}`);
+    }
+    if (!isValidHookUrl(config.url)) throw new ValidationError(`Invalid url: ${config.url}`);
+    const contentType = hookContentTypeNumber(config.content_type);
+    if (contentType === 0) throw new ValidationError('Invalid content type');
+    let isSystemWebhook = false;
+    if (scope.instance && config.is_system_webhook !== undefined && config.is_system_webhook !== '') {
+      const parsed = /^(1|t|true)$/i.test(config.is_system_webhook) ? true : /^(0|f|false)$/i.test(config.is_system_webhook) ? false : null;
+      if (parsed === null) throw new ValidationError('Invalid is_system_webhook value');
+      isSystemWebhook = parsed;
+    }
+    let meta = '{}';
+    if (input.type === 'slack') {
+      if (config.channel === undefined) throw new ValidationError('Missing config option: channel');
+      const channel = config.channel.trim();
+      if (!isValidSlackChannel(channel)) throw new ValidationError('Invalid slack channel name');
+      meta = slackMeta(config, channel);
+    }
+    const branchFilter = input.branch_filter ?? '';
+    return this.prisma.webhook.create({
+      data: {
+        ownerId: scope.ownerId,
+        repoId: scope.repoId,
+        isSystemWebhook,
+        type: input.type,
+        url: config.url,
+        httpMethod: 'POST',
+        contentType,
+        secret: config.secret ?? '',
+        events: JSON.stringify(hookEventsFromList(input.events, branchFilter)),
+        meta,
+        branchFilter,
+        authorization: input.authorization_header ?? '',
+        isActive: input.active ?? false,
+      },
+    });
+  }
+
+  /** Edits as Forgejo does: config keys present change; events are replaced (empty means push). */
+  private async editIn(scope: HookScope, id: number, changes: HookChanges): Promise<Webhook> {
+    const hook = await this.find(scope, id);
+    const data: Prisma.WebhookUpdateInput = { updatedAt: new Date() };
+    const config = changes.config;
+    if (config) {
+      if (config.url !== undefined) {
+        if (!isValidHookUrl(config.url)) throw new ValidationError(`Invalid url: ${config.url}`);
+        data.url = config.url;
+      }
+      if (config.content_type !== undefined) {
+        const contentType = hookContentTypeNumber(config.content_type);
+        if (contentType === 0) throw new ValidationError('Invalid content type');
+        data.contentType = contentType;
+      }
+      if (config.secret !== undefined) data.secret = config.secret;
+      if (hook.type === 'slack' && config.channel !== undefined) {
+        const channel = config.channel.trim();
+        if (!isValidSlackChannel(channel)) throw new ValidationError('Invalid slack channel name');
+        data.meta = slackMeta(config, channel);
+      }
+    }
+    const branchFilter = changes.branch_filter ?? '';
+    data.events = JSON.stringify(hookEventsFromList(changes.events, branchFilter));
+    data.branchFilter = branchFilter;
+    data.authorization = changes.authorization_header ?? '';
+    if (changes.active !== undefined) data.isActive = changes.active;
+    return this.prisma.webhook.update({ where: { id: hook.id }, data });
+  }
+
+  async listOrg(caller: Caller, orgName: string, page: ListOptions): Promise<{ org: User } & Page<Webhook>> {
+    const { org, scope } = await this.orgScope(caller, orgName);
+    const where = { ownerId: scope.ownerId, repoId: 0 };
+    const [items, total] = await Promise.all([
+      this.prisma.webhook.findMany({ where, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
+      this.prisma.webhook.count({ where }),
+    ]);
+    return { org, items, total };
+  }
+
+  async createOrg(caller: Caller, orgName: string, input: NewHook): Promise<{ org: User; hook: Webhook }> {
+    const { org, scope } = await this.orgScope(caller, orgName);
+    return { org, hook: await this.createIn(scope, input) };
+  }
+
+  async getOrg(caller: Caller, orgName: string, id: number): Promise<{ org: User; hook: Webhook }> {
+    const { org, scope } = await this.orgScope(caller, orgName);
+    return { org, hook: await this.find(scope, id) };
+  }
+
+  async editOrg(caller: Caller, orgName: string, id: number, changes: HookChanges): Promise<{ org: User; hook: Webhook }> {
+    const { org, scope } = await this.orgScope(caller, orgName);
+    return { org, hook: await this.editIn(scope, id, changes) };
+  }
+
+  async deleteOrg(caller: Caller, orgName: string, id: number): Promise<void> {
+    const { scope } = await this.orgScope(caller, orgName);
+    await this.prisma.webhook.delete({ where: { id: (await this.find(scope, id)).id } });
+  }
+
+  /** GET /admin/hooks: system hooks only, all of them (Forgejo does not page this list). */
+  async listSystem(): Promise<Webhook[]> {
+    return this.prisma.webhook.findMany({ where: { ownerId: 0, repoId: 0, isSystemWebhook: true }, orderBy: { id: 'asc' } });
+  }
+
+  /** A system hook when `config.is_system_webhook` is true, else a default hook copied into new repositories. */
+  async createInstance(input: NewHook): Promise<Webhook> {
+    return this.createIn(WebhookService.INSTANCE, input);
+  }
+
+  async getInstance(id: number): Promise<Webhook> {
+    return this.find(WebhookService.INSTANCE, id);
+  }
+
+  /** Forgejo answers 500 for a missing id here; Anvil 404 like get and delete. */
+  async editInstance(id: number, changes: HookChanges): Promise<Webhook> {
+    return this.editIn(WebhookService.INSTANCE, id, changes);
+  }
+
+  async deleteInstance(id: number): Promise<void> {
+    await this.prisma.webhook.delete({ where: { id: (await this.getInstance(id)).id } });
+  }
+}

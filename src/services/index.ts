@@ -40,7 +40,7 @@ export function createServices(deps: ServiceDeps) {
     mailer: new MailerService(deps),
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
-    teams: new TeamService(deps, ownerAccess),
+    teams: new TeamService(deps, ownerAccess, orgs),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps, orgs),

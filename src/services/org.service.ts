@@ -290,9 +290,9 @@ export class OrgService {
     };
   }
 
-  /** Team and membership changes call this: a user the organization blocked cannot join it. */
+  /** Team and membership changes call this: a user the organization blocked cannot join it (403, as Forgejo). */
   async assertNotBlocked(orgId: number, userId: number): Promise<void> {
     const block = await this.prisma.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: orgId, blockeeId: userId } }, select: { id: true } });
-    if (block) throw new ValidationError('the user is blocked by the organization');
+    if (block) throw new ForbiddenError('the user is blocked by the organization');
   }
 }

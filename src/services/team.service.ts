@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } fro
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
 import type { FeedEntry } from './org-feed.service.ts';
+import type { OrgService } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
@@ -80,7 +81,11 @@ function validateTeamFields(input: TeamInput, creating: boolean): void {
 }
 
 export class TeamService {
-  constructor(private readonly deps: ServiceDeps, private readonly ownerAccess: OwnerAccessService) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly ownerAccess: OwnerAccessService,
+    private readonly orgs: OrgService,
+  ) {}
 
   private get prisma() {
     return this.deps.db.prisma;
@@ -90,11 +95,8 @@ export class TeamService {
 
   /** Org membership and ownership (owner = member of an owner-level team). The one place that decides both. */
   private async orgRole(orgId: number, userId: number): Promise<OrgRole> {
-    const [membership, ownerTeam] = await Promise.all([
-      this.prisma.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } }),
-      this.prisma.teamUser.findFirst({ where: { orgId, userId, team: { accessMode: AccessMode.owner } }, select: { id: true } }),
-    ]);
-    return { member: membership !== null || ownerTeam !== null, owner: ownerTeam !== null };
+    const [member, owner] = await Promise.all([this.ownerAccess.isOrgMember(orgId, userId), this.orgs.isOwner(orgId, userId)]);
+    return { member: member || owner, owner };
   }
 
   /** Public-only tokens reach public organizations only. */
@@ -367,8 +369,7 @@ export class TeamService {
     const { team, org } = await this.teamFor(caller, id, 'owner');
     const user = await this.userByName(username);
     if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
-    const blocked = await this.prisma.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: org.id, blockeeId: user.id } }, select: { id: true } });
-    if (blocked) throw new ForbiddenError(`user ${user.name} is blocked by the organization`);
+    await this.orgs.assertNotBlocked(org.id, user.id);
     await this.prisma.$transaction(async (tx) => {
       if (await tx.teamUser.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, select: { id: true } })) return;
       await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: user.id } });

@@ -4511,9 +4511,11 @@ export interface operations {
         requestBody?: components["requestBodies"]["CreateRepoOption"];
         responses: {
             201: components["responses"]["Repository"];
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };
@@ -5451,6 +5453,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };
@@ -5842,13 +5845,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
         };
@@ -6175,13 +6172,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
         };

@@ -23,7 +23,14 @@ function gitProtocol(req: Request): string | undefined {
   return items.length > 0 ? items.join(':') : undefined;
 }
 
-function pipeProcess(args: string[], req: Request, res: Response, input: NodeJS.ReadableStream | null): Promise<number | null> {
+/** Streams git's output to the response; `beforeEnd` runs after git exited and before the response ends. */
+function pipeProcess(
+  args: string[],
+  req: Request,
+  res: Response,
+  input: NodeJS.ReadableStream | null,
+  beforeEnd?: (exitCode: number | null) => Promise<void>,
+): Promise<number | null> {
   const protocol = gitProtocol(req);
   const child = spawnGit(args, { env: protocol ? { GIT_PROTOCOL: protocol } : {}, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr!.resume();
@@ -34,13 +41,23 @@ function pipeProcess(args: string[], req: Request, res: Response, input: NodeJS.
   } else {
     child.stdin!.end();
   }
-  child.stdout!.pipe(res);
+  child.stdout!.pipe(res, { end: false });
   res.on('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
   return new Promise((resolve) => {
-    child.on('error', () => resolve(null));
-    child.on('close', (code) => resolve(code));
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
+      // The client sees the end of the answer only once the database knows what the push changed.
+      (beforeEnd ? beforeEnd(code) : Promise.resolve()).catch(() => undefined).finally(() => {
+        res.end();
+        resolve(code);
+      });
+    };
+    child.on('error', () => finish(null));
+    child.on('close', (code) => finish(code));
   });
 }
 
@@ -55,11 +72,19 @@ export async function advertiseRefs(req: Request, res: Response, dir: string, se
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
-export async function serviceRpc(req: Request, res: Response, dir: string, service: GitService): Promise<number | null> {
+export async function serviceRpc(
+  req: Request,
+  res: Response,
+  dir: string,
+  service: GitService,
+  afterSuccess?: () => Promise<void>,
+): Promise<number | null> {
   res.status(200);
   res.setHeader('Content-Type', `application/x-git-${service}-result`);
   noCache(res);
   const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
   const input = encoding === 'gzip' || encoding === 'x-gzip' ? req.pipe(zlib.createGunzip()) : req;
-  return pipeProcess([service, '--stateless-rpc', dir], req, res, input);
+  return pipeProcess([service, '--stateless-rpc', dir], req, res, input, async (code) => {
+    if (code === 0 && afterSuccess) await afterSuccess();
+  });
 }

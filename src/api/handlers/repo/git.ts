@@ -1,8 +1,7 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack.
 import { isPublicOnly } from '../../../auth/caller.ts';
-import { UnauthorizedError } from '../../../errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../../../errors.ts';
 import { advertiseRefs, type GitService, serviceRpc } from '../../../git/smart-http.ts';
-import { ForbiddenError } from '../../../errors.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 
 async function gitTarget(ctx: RequestContext<'gitInfoRefs' | 'gitUploadPack' | 'gitReceivePack'>, service: GitService) {
@@ -29,6 +28,5 @@ export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
 
 export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const { repo, dir } = await gitTarget(ctx, 'receive-pack');
-  const exitCode = await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack');
-  if (exitCode === 0) await ctx.app.services.repositories.refreshFromDisk(repo.id);
+  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', () => ctx.app.services.repositories.refreshFromDisk(repo.id));
 };

@@ -2,7 +2,7 @@
 import type { components } from '../../generated/api.d.ts';
 import type { Models, Repository, User } from '../db/prisma.ts';
 import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
-import { type RepoPermission, unitMode } from '../services/repo-permission.service.ts';
+import { type RepoPermission, unitMode } from '../domain/repo-permission.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
 

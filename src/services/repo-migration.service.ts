@@ -153,6 +153,19 @@ export class RepoMigrationService {
       url.username = encodeURIComponent(username || (input.auth_token ? 'oauth2' : ''));
       url.password = encodeURIComponent(password);
     }
+    const remote = await this.checkedRemote(url);
+    const publicUrl = new URL(url);
+    publicUrl.username = '';
+    publicUrl.password = '';
+    return { url: url.toString(), publicUrl: publicUrl.toString(), remote };
+  }
+
+  /**
+   * Resolves the host and refuses local-network addresses unless allowed; the checked addresses are pinned for
+   * git (http.curloptResolve), so a second lookup cannot lead somewhere else.
+   */
+  private async checkedRemote(url: URL): Promise<RemoteOptions> {
+    const scheme = url.protocol.replace(/:$/, '');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: string[];
     try {
@@ -164,10 +177,7 @@ export class RepoMigrationService {
     if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress)) throw new ValidationError(DISALLOWED_HOSTS);
     const port = url.port || (scheme === 'https' ? '443' : scheme === 'http' ? '80' : '9418');
     const pinned = scheme === 'git' || net.isIP(host) ? [] : [`${host}:${port}:${addresses.map((a) => (net.isIPv6(a) ? `[${a}]` : a)).join(',')}`];
-    const publicUrl = new URL(url);
-    publicUrl.username = '';
-    publicUrl.password = '';
-    return { url: url.toString(), publicUrl: publicUrl.toString(), remote: { allowProtocols: [scheme], pinnedAddresses: pinned } };
+    return { allowProtocols: [scheme], pinnedAddresses: pinned };
   }
 
   private localSource(doer: User, localPath: string): CloneSource {
@@ -188,16 +198,7 @@ export class RepoMigrationService {
     const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
     const url = await remoteUrl(dir);
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-    let remote: RemoteOptions = { allowProtocols: ['file'] };
-    if (scheme && scheme !== 'file') {
-      const parsed = new URL(url);
-      const host = parsed.hostname.replace(/^\[|\]$/g, '');
-      const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-      if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress)) throw new ValidationError(DISALLOWED_HOSTS);
-      const port = parsed.port || (scheme === 'https' ? '443' : scheme === 'http' ? '80' : '9418');
-      const pinned = scheme === 'git' || net.isIP(host) ? [] : [`${host}:${port}:${addresses.map((a) => (net.isIPv6(a) ? `[${a}]` : a)).join(',')}`];
-      remote = { allowProtocols: [scheme], pinnedAddresses: pinned };
-    }
+    const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url)) : { allowProtocols: ['file'] };
     await fetchMirror(dir, remote);
     await this.repositories.refreshFromDisk(repo.id);
     const now = new Date();

@@ -8,46 +8,13 @@
 // - a public repository gives read to every signed-in user who is not restricted.
 // readableWhere() is the same rule as a Prisma filter, so lists and counts never show what get would hide.
 import type { Models, Prisma, Repository, User } from '../db/prisma.ts';
-import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
+import { AccessMode, Visibility } from '../domain/access.ts';
+import type { RepoPermission } from '../domain/repo-permission.ts';
+
+export * from '../domain/repo-permission.ts';
 import type { ServiceDeps } from './index.ts';
 
 export type RepoWithOwner = Repository & { owner: User; units: Models.RepoUnitModel[] };
-
-export interface RepoPermission {
-  /** Overall access mode (0 none … 4 owner). */
-  readonly mode: number;
-  /** Access per unit type; null means every enabled unit at `mode`. */
-  readonly unitModes: ReadonlyMap<number, number> | null;
-  /** Unit types enabled on the repository. */
-  readonly units: readonly number[];
-}
-
-export function unitMode(permission: RepoPermission, unitType: number): number {
-  if (permission.unitModes === null) return permission.units.includes(unitType) ? permission.mode : AccessMode.none;
-  return permission.unitModes.get(unitType) ?? AccessMode.none;
-}
-
-/** Read access to at least one unit: the repository is visible. */
-export function hasAccess(permission: RepoPermission): boolean {
-  if (permission.unitModes === null) return permission.mode >= AccessMode.read;
-  return [...permission.unitModes.values()].some((mode) => mode > AccessMode.none);
-}
-
-export function canReadCode(permission: RepoPermission): boolean {
-  return unitMode(permission, UnitType.code) >= AccessMode.read;
-}
-
-export function canWriteCode(permission: RepoPermission): boolean {
-  return unitMode(permission, UnitType.code) >= AccessMode.write;
-}
-
-export function isRepoAdmin(permission: RepoPermission): boolean {
-  return permission.mode >= AccessMode.admin;
-}
-
-export function isRepoOwner(permission: RepoPermission): boolean {
-  return permission.mode >= AccessMode.owner;
-}
 
 const NONE: Omit<RepoPermission, 'units'> = { mode: AccessMode.none, unitModes: null };
 

@@ -465,6 +465,12 @@ export class RepositoryService {
     if (patch.wiki_branch !== undefined || patch.enable_prune !== undefined) data.settings = JSON.stringify(settings);
 
     const unitChanges = this.unitChanges(current, patch);
+    let mirrorIntervalSecs: number | undefined;
+    if (patch.mirror_interval !== undefined && current.isMirror) {
+      const seconds = parseGoDuration(patch.mirror_interval);
+      if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS)) throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
+      mirrorIntervalSecs = seconds;
+    }
     await this.prisma.$transaction(async (tx) => {
       if (Object.keys(data).length > 0) {
         data.updatedAt = new Date();
@@ -479,10 +485,8 @@ export class RepositoryService {
           update: { config: JSON.stringify(unit.config) },
         });
       }
-      if (patch.mirror_interval !== undefined && current.isMirror) {
-        const seconds = parseGoDuration(patch.mirror_interval);
-        if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS)) throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
-        await tx.mirror.update({ where: { repoId: current.id }, data: { intervalSecs: seconds, nextUpdateAt: new Date(Date.now() + seconds * 1000) } });
+      if (mirrorIntervalSecs !== undefined) {
+        await tx.mirror.update({ where: { repoId: current.id }, data: { intervalSecs: mirrorIntervalSecs, nextUpdateAt: new Date(Date.now() + mirrorIntervalSecs * 1000) } });
       }
     });
     return (await this.findById(current.id))!;

@@ -273,3 +273,17 @@ describe('org repository list', () => {
     await t.request().get('/api/v1/orgs/no-such-org/repos').expect(404);
   });
 });
+
+describe('owner rename', () => {
+  it('moves the directories and the owner name of every repository', async () => {
+    const frank = await createTestUser(t);
+    await create(frank, { name: 'moves', auto_init: true }).expect(201);
+    const newName = uniqueName('renamed');
+    await t.context.db.prisma.user.update({ where: { id: frank.user.id }, data: { name: newName, lowerName: newName.toLowerCase() } });
+    await t.context.services.repositories.ownerRenamed(frank.user.id, frank.user.name, newName);
+    expect(fs.existsSync(repoDir(newName, 'moves'))).toBe(true);
+    expect(fs.existsSync(repoDir(frank.user.name, 'moves'))).toBe(false);
+    const res = await t.request().get(`/api/v1/repos/${newName}/moves`).expect(200);
+    expect(res.body.full_name).toBe(`${newName}/moves`);
+  });
+});

@@ -4642,9 +4642,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };
@@ -5859,6 +5861,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };
@@ -6355,13 +6358,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
         };
@@ -6731,13 +6728,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
         };

@@ -109,6 +109,7 @@ const SCHEMA = {
     SECRET_KEY: str(''),
     DISABLE_WEBHOOKS: bool(false),
     DISABLE_QUERY_AUTH_TOKEN: bool(false),
+    IMPORT_LOCAL_PATHS: bool(false),
   },
   api: {
     ENABLE_SWAGGER: bool(true),
@@ -124,6 +125,7 @@ const SCHEMA = {
     MAX_CREATION_LIMIT: int(-1),
     FORCE_PRIVATE: bool(false),
     PREFERRED_LICENSES: list(['apache-2.0', 'mit']),
+    DISABLE_MIGRATIONS: bool(false),
   },
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
@@ -136,6 +138,12 @@ const SCHEMA = {
     ED25519: int(256),
     ECDSA: int(256),
     RSA: int(3071),
+  },
+  mirror: {
+    ENABLED: bool(true),
+    DISABLE_NEW_PULL: bool(false),
+    DEFAULT_INTERVAL: str('8h'),
+    MIN_INTERVAL: str('10m'),
   },
   mailer: {
     ENABLED: bool(false),

@@ -14,6 +14,11 @@ import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
+import { RepoMigrationService } from './repo-migration.service.ts';
+import { RepoPermissionService } from './repo-permission.service.ts';
+import { RepoSearchService } from './repo-search.service.ts';
+import { RepositoryService } from './repository.service.ts';
+import { UnadoptedService } from './unadopted.service.ts';
 import { SystemService } from './system.service.ts';
 import { TeamService } from './team.service.ts';
 import { UserEmailService } from './user-email.service.ts';
@@ -28,13 +33,16 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const activity = new ActivityService(deps);
   const ownerAccess = new OwnerAccessService(deps);
   const orgs = new OrgService(deps, ownerAccess);
   const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
+  const repoPermissions = new RepoPermissionService(deps);
+  const repositories = new RepositoryService(deps, activity, repoPermissions);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
-    activity: new ActivityService(deps),
+    activity,
     users: new UserService(deps),
     ownerAccess,
     mailer: new MailerService(deps),
@@ -48,6 +56,11 @@ export function createServices(deps: ServiceDeps) {
     orgFeeds: new OrgFeedService(deps, orgs, ownerAccess),
     webhooks: new WebhookService(deps, orgs),
     avatars: new AvatarService(deps, orgs),
+    repoPermissions,
+    repositories,
+    repoSearch: new RepoSearchService(deps, repoPermissions, ownerAccess),
+    repoMigrations: new RepoMigrationService(deps, repositories),
+    unadopted: new UnadoptedService(deps, repositories),
   };
 }
 

@@ -1,5 +1,12 @@
 // Routes for repos. An operation bound to notImplemented() answers 501 until it is built.
-import { notImplemented, type RouteGroup } from '../route.ts';
+import { reqSiteAdmin, reqToken } from '../guards.ts';
+import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
+import { gitInfoRefs, gitReceivePack, gitUploadPack } from '../handlers/repo/git.ts';
+import {
+  adminCreateRepo, createCurrentUserRepo, createOrgRepo, createOrgRepoDeprecated, orgListRepos, repoDelete, repoEdit, repoGet,
+  repoMigrate, repoSearch, userCurrentDeleteSubscription, userCurrentPutSubscription,
+} from '../handlers/repo/repo.ts';
+import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
   | 'adminAdoptRepository'
@@ -22,22 +29,22 @@ export type ReposOperation =
   | 'userCurrentPutSubscription';
 
 export const reposRoutes: RouteGroup<ReposOperation> = {
-  adminAdoptRepository: notImplemented(),
-  adminCreateRepo: notImplemented(),
-  adminDeleteUnadoptedRepository: notImplemented(),
-  adminUnadoptedList: notImplemented(),
-  createCurrentUserRepo: notImplemented(),
-  createOrgRepo: notImplemented(),
-  createOrgRepoDeprecated: notImplemented(),
-  gitInfoRefs: notImplemented(),
-  gitReceivePack: notImplemented(),
-  gitUploadPack: notImplemented(),
-  orgListRepos: notImplemented(),
-  repoDelete: notImplemented(),
-  repoEdit: notImplemented(),
-  repoGet: notImplemented(),
-  repoMigrate: notImplemented(),
-  repoSearch: notImplemented(),
-  userCurrentDeleteSubscription: notImplemented(),
-  userCurrentPutSubscription: notImplemented(),
+  adminAdoptRepository: route([reqSiteAdmin()], adminAdoptRepository),
+  adminCreateRepo: route([reqSiteAdmin()], adminCreateRepo),
+  adminDeleteUnadoptedRepository: route([reqSiteAdmin()], adminDeleteUnadoptedRepository),
+  adminUnadoptedList: route([reqSiteAdmin()], adminUnadoptedList),
+  createCurrentUserRepo: route([reqToken()], createCurrentUserRepo),
+  createOrgRepo: route([reqToken()], createOrgRepo),
+  createOrgRepoDeprecated: route([reqToken()], createOrgRepoDeprecated),
+  gitInfoRefs: route([], gitInfoRefs),
+  gitReceivePack: route([], gitReceivePack),
+  gitUploadPack: route([], gitUploadPack),
+  orgListRepos: route([], orgListRepos),
+  repoDelete: route([reqToken()], repoDelete),
+  repoEdit: route([reqToken()], repoEdit),
+  repoGet: route([], repoGet),
+  repoMigrate: route([reqToken()], repoMigrate),
+  repoSearch: route([], repoSearch),
+  userCurrentDeleteSubscription: route([reqToken()], userCurrentDeleteSubscription),
+  userCurrentPutSubscription: route([reqToken()], userCurrentPutSubscription),
 };

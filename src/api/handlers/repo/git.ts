@@ -1,0 +1,32 @@
+// git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack.
+import { isPublicOnly } from '../../../auth/caller.ts';
+import { ForbiddenError, UnauthorizedError } from '../../../errors.ts';
+import { advertiseRefs, type GitService, serviceRpc } from '../../../git/smart-http.ts';
+import type { Handler, RequestContext } from '../../route.ts';
+
+async function gitTarget(ctx: RequestContext<'gitInfoRefs' | 'gitUploadPack' | 'gitReceivePack'>, service: GitService) {
+  try {
+    return await ctx.app.services.repositories.forGit(ctx.caller?.user ?? null, ctx.params.owner, ctx.params.repo, service === 'receive-pack', isPublicOnly(ctx.caller));
+  } catch (error) {
+    // The challenge makes git ask for credentials and try again.
+    if (error instanceof UnauthorizedError) ctx.res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
+    throw error;
+  }
+}
+
+export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {
+  const service = ctx.query.service?.replace(/^git-/, '') as GitService | undefined;
+  if (!service) throw new ForbiddenError('only the smart HTTP protocol is served');
+  const { dir } = await gitTarget(ctx, service);
+  await advertiseRefs(ctx.req, ctx.res, dir, service);
+};
+
+export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
+  const { dir } = await gitTarget(ctx, 'upload-pack');
+  await serviceRpc(ctx.req, ctx.res, dir, 'upload-pack');
+};
+
+export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
+  const { repo, dir } = await gitTarget(ctx, 'receive-pack');
+  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', () => ctx.app.services.repositories.refreshFromDisk(repo.id));
+};

@@ -1,0 +1,99 @@
+// Repositories: create, get, edit, delete, search, org listing, migrate, watch.
+import { isPublicOnly } from '../../../auth/caller.ts';
+import { repoApiUrl } from '../../../convert/repository.ts';
+import { isoTime } from '../../../convert/time.ts';
+import { AccessMode } from '../../../domain/access.ts';
+import type { NewRepository } from '../../../services/repository.service.ts';
+import type { Handler, RequestContext } from '../../route.ts';
+import { presentRepo, presentRepos } from './present.ts';
+
+type CreateOp = 'createCurrentUserRepo' | 'createOrgRepo' | 'createOrgRepoDeprecated' | 'adminCreateRepo';
+
+function newRepository(ctx: RequestContext<CreateOp>): NewRepository {
+  const body = ctx.body;
+  return {
+    name: body.name,
+    description: body.description,
+    private: body.private,
+    template: body.template,
+    autoInit: body.auto_init,
+    gitignores: body.gitignores,
+    license: body.license,
+    readme: body.readme,
+    issueLabels: body.issue_labels,
+    defaultBranch: body.default_branch,
+    objectFormat: body.object_format_name,
+    trustModel: body.trust_model,
+  };
+}
+
+export const createCurrentUserRepo: Handler<'createCurrentUserRepo'> = async (ctx) => {
+  const repo = await ctx.app.services.repositories.createForUser(ctx.doer(), newRepository(ctx));
+  ctx.send(201, await presentRepo(ctx, repo));
+};
+
+export const createOrgRepo: Handler<'createOrgRepo'> = async (ctx) => {
+  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.params.org, newRepository(ctx));
+  ctx.send(201, await presentRepo(ctx, repo));
+};
+
+export const createOrgRepoDeprecated: Handler<'createOrgRepoDeprecated'> = async (ctx) => {
+  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.params.org, newRepository(ctx), 'invalid');
+  ctx.send(201, await presentRepo(ctx, repo));
+};
+
+export const adminCreateRepo: Handler<'adminCreateRepo'> = async (ctx) => {
+  const repo = await ctx.app.services.repositories.createForUserByAdmin(ctx.doer(), ctx.params.username, newRepository(ctx));
+  ctx.send(201, await presentRepo(ctx, repo));
+};
+
+export const repoGet: Handler<'repoGet'> = async (ctx) => {
+  const { repo, permission } = await ctx.app.services.repositories.getVisible(ctx.caller?.user ?? null, ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  ctx.send(200, await presentRepo(ctx, repo, permission));
+};
+
+export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
+  const repo = await ctx.app.services.repositories.edit(ctx.doer(), ctx.params.owner, ctx.params.repo, ctx.body ?? {});
+  ctx.send(200, await presentRepo(ctx, repo));
+};
+
+export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
+  await ctx.app.services.repositories.delete(ctx.doer(), ctx.params.owner, ctx.params.repo);
+  ctx.send(204);
+};
+
+export const repoSearch: Handler<'repoSearch'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { repos, total } = await ctx.app.services.repoSearch.search(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.query, page);
+  ctx.sendPage(200, { ok: true, data: await presentRepos(ctx, repos) }, page, total);
+};
+
+export const orgListRepos: Handler<'orgListRepos'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { repos, total } = await ctx.app.services.repoSearch.listOrgRepos(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.params.org, page);
+  ctx.sendPage(200, await presentRepos(ctx, repos), page, total);
+};
+
+export const repoMigrate: Handler<'repoMigrate'> = async (ctx) => {
+  const repo = await ctx.app.services.repoMigrations.migrate(ctx.doer(), ctx.body);
+  // Forgejo answers a migration with admin permissions.
+  ctx.send(201, await presentRepo(ctx, repo, { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) }));
+};
+
+export const userCurrentPutSubscription: Handler<'userCurrentPutSubscription'> = async (ctx) => {
+  const { repo, createdAt } = await ctx.app.services.repositories.watch(ctx.doer(), ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  const repositoryUrl = repoApiUrl(ctx.app.settings.server.ROOT_URL, repo);
+  ctx.send(200, {
+    subscribed: true,
+    ignored: false,
+    reason: null,
+    created_at: isoTime(createdAt),
+    url: `${repositoryUrl}/subscription`,
+    repository_url: repositoryUrl,
+  });
+};
+
+export const userCurrentDeleteSubscription: Handler<'userCurrentDeleteSubscription'> = async (ctx) => {
+  await ctx.app.services.repositories.unwatch(ctx.doer(), ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  ctx.send(204);
+};

@@ -1,0 +1,210 @@
+// Bare repositories on disk, Forgejo's layout: <root>/<owner lower>/<repo lower>.git. Every path is checked to
+// stay inside the root, and names are validated before they become paths.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
+import { GitError, runGit } from './run.ts';
+
+export class UnsafePathError extends Error {}
+
+/** Folder under the root where clones are made before they are moved into place (not a valid owner name). */
+const STAGING_FOLDER = '.staging';
+
+function inside(root: string, ...segments: string[]): string {
+  const base = path.resolve(root);
+  const target = path.resolve(base, ...segments);
+  if (!target.startsWith(base + path.sep)) throw new UnsafePathError(`path escapes the repository root: ${segments.join('/')}`);
+  return target;
+}
+
+/** True when both names are acceptable as path segments of a repository. */
+export function isSafeRepoName(owner: string, repo: string): boolean {
+  return ownerNameProblem(owner) === null && repoNameProblem(repo) === null;
+}
+
+export function ownerPath(root: string, owner: string): string {
+  if (ownerNameProblem(owner) !== null) throw new UnsafePathError(`not a valid owner name: ${owner}`);
+  return inside(root, owner.toLowerCase());
+}
+
+export function repositoryPath(root: string, owner: string, repo: string): string {
+  if (!isSafeRepoName(owner, repo)) throw new UnsafePathError(`not a valid repository name: ${owner}/${repo}`);
+  return inside(root, owner.toLowerCase(), `${repo.toLowerCase()}.git`);
+}
+
+export function repositoryExistsOnDisk(root: string, owner: string, repo: string): boolean {
+  try {
+    return fs.statSync(repositoryPath(root, owner, repo)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function isValidBranchName(name: string): Promise<boolean> {
+  if (name === '' || name.startsWith('-')) return false;
+  try {
+    await runGit(['check-ref-format', '--branch', name]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface InitOptions {
+  defaultBranch: string;
+  objectFormat?: 'sha1' | 'sha256';
+}
+
+export async function initBare(dir: string, options: InitOptions): Promise<void> {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const args = ['init', '--bare', '--quiet', `--initial-branch=${options.defaultBranch}`];
+  if (options.objectFormat === 'sha256') args.push('--object-format=sha256');
+  await runGit([...args, '--', dir]);
+}
+
+export interface InitialFile {
+  name: string;
+  content: string;
+}
+
+export interface Signature {
+  name: string;
+  email: string;
+}
+
+/** Writes the first commit straight into the bare repository (no work tree): blobs, one tree, one commit. */
+export async function commitInitialFiles(dir: string, branch: string, files: readonly InitialFile[], author: Signature, message = 'Initial commit'): Promise<void> {
+  const entries: string[] = [];
+  for (const file of [...files].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const blob = (await runGit(['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: file.content })).trim();
+    entries.push(`100644 blob ${blob}\t${file.name}\n`);
+  }
+  const tree = (await runGit(['--git-dir', dir, 'mktree'], { input: entries.join('') })).trim();
+  const env = {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email,
+  };
+  const commit = (await runGit(['--git-dir', dir, 'commit-tree', tree, '-m', message], { env })).trim();
+  await runGit(['--git-dir', dir, 'update-ref', `refs/heads/${branch}`, commit]);
+  await runGit(['--git-dir', dir, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+}
+
+/** Bytes taken by the objects of the repository (loose and packed), from git count-objects. */
+export async function repositorySize(dir: string): Promise<number> {
+  const output = await runGit(['--git-dir', dir, 'count-objects', '-v']);
+  const kib = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
+  return (kib('size') + kib('size-pack')) * 1024;
+}
+
+export async function listBranches(dir: string): Promise<string[]> {
+  const output = await runGit(['--git-dir', dir, 'for-each-ref', '--format=%(refname:strip=2)', 'refs/heads/']);
+  return output.split('\n').filter(Boolean);
+}
+
+export async function headBranch(dir: string): Promise<string | null> {
+  try {
+    return (await runGit(['--git-dir', dir, 'symbolic-ref', '--short', 'HEAD'])).trim() || null;
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+export async function setHeadBranch(dir: string, branch: string): Promise<void> {
+  await runGit(['--git-dir', dir, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+}
+
+export interface RepositoryState {
+  size: number;
+  isEmpty: boolean;
+  /** The branch HEAD names when it exists, else the first branch; null for an empty repository. */
+  defaultBranch: string | null;
+}
+
+/** What the database keeps about a repository's content, read from disk. */
+export async function readRepositoryState(dir: string): Promise<RepositoryState> {
+  const [size, branches, head] = await Promise.all([repositorySize(dir), listBranches(dir), headBranch(dir)]);
+  if (branches.length === 0) return { size, isEmpty: true, defaultBranch: null };
+  return { size, isEmpty: false, defaultBranch: head && branches.includes(head) ? head : branches[0] };
+}
+
+export function removeRepository(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export function moveRepository(from: string, to: string): void {
+  if (!fs.existsSync(from)) return;
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.renameSync(from, to);
+}
+
+/** Moves every repository of an owner when the owner is renamed. */
+export function renameOwnerDirectory(root: string, oldName: string, newName: string): void {
+  const from = ownerPath(root, oldName);
+  const to = ownerPath(root, newName);
+  if (from === to || !fs.existsSync(from)) return;
+  fs.renameSync(from, to);
+}
+
+/** A fresh folder under the root for work that is moved into place only when it succeeded. */
+export function stagingPath(root: string): string {
+  const dir = inside(root, STAGING_FOLDER);
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, randomBytes(8).toString('hex') + '.git');
+}
+
+export interface RemoteOptions {
+  /** Protocols git may use for this remote (GIT_ALLOW_PROTOCOL). */
+  allowProtocols: readonly string[];
+  /** host:port:address entries that pin the addresses that were checked (http.curloptResolve). */
+  pinnedAddresses?: readonly string[];
+  timeoutMs?: number;
+}
+
+function remoteConfig(options: RemoteOptions): string[] {
+  // Redirects could lead a checked URL to an address that was never checked.
+  const args = ['-c', 'http.followRedirects=false', '-c', 'credential.helper='];
+  for (const entry of options.pinnedAddresses ?? []) args.push('-c', `http.curloptResolve=${entry}`);
+  return args;
+}
+
+/** git clone --mirror of a remote into dir. */
+export async function cloneMirror(url: string, dir: string, options: RemoteOptions): Promise<void> {
+  await runGit([...remoteConfig(options), 'clone', '--mirror', '--quiet', '--', url, dir], {
+    env: { GIT_ALLOW_PROTOCOL: options.allowProtocols.join(':') },
+    timeoutMs: options.timeoutMs ?? 10 * 60_000,
+  });
+}
+
+/** Fetches every ref of a mirror from its origin, pruning refs the origin no longer has. */
+export async function fetchMirror(dir: string, options: RemoteOptions): Promise<void> {
+  await runGit(['--git-dir', dir, ...remoteConfig(options), 'fetch', '--prune', '--quiet', 'origin'], {
+    env: { GIT_ALLOW_PROTOCOL: options.allowProtocols.join(':') },
+    timeoutMs: options.timeoutMs ?? 10 * 60_000,
+  });
+}
+
+/** The origin URL recorded in a mirror's configuration (it may carry credentials). */
+export async function remoteUrl(dir: string): Promise<string> {
+  return (await runGit(['--git-dir', dir, 'config', '--get', 'remote.origin.url'])).trim();
+}
+
+export async function removeOrigin(dir: string): Promise<void> {
+  await runGit(['--git-dir', dir, 'remote', 'remove', 'origin']);
+}
+
+/** Repository folders two levels below the root: `<owner>/<name>.git`, as they are named on disk. */
+export function listRepositoryFolders(root: string): Array<{ owner: string; name: string }> {
+  const found: Array<{ owner: string; name: string }> = [];
+  const owners = fs.existsSync(root) ? fs.readdirSync(root, { withFileTypes: true }) : [];
+  for (const owner of owners.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
+    const repos = fs.readdirSync(path.join(root, owner), { withFileTypes: true });
+    for (const repo of repos.filter((entry) => entry.isDirectory() && entry.name.endsWith('.git')).map((entry) => entry.name).sort()) {
+      found.push({ owner, name: repo.slice(0, -'.git'.length) });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,213 @@
+// POST /repos/migrate (Forgejo: routers/api/v1/repo/migrate.go, services/migrations) and mirror updates.
+// Only git data is migrated: the remote is cloned with `git clone --mirror` into a staging folder and moved
+// into place once the clone succeeded, so a failed migration leaves neither a row nor a directory.
+import dns from 'node:dns/promises';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { User } from '../db/prisma.ts';
+import { AccessMode } from '../domain/access.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import {
+  cloneMirror, fetchMirror, moveRepository, readRepositoryState, remoteUrl, removeOrigin, removeRepository, repositoryPath,
+  type RemoteOptions, stagingPath,
+} from '../git/repository.ts';
+import { GitError } from '../git/run.ts';
+import type { ServiceDeps } from './index.ts';
+import type { RepoWithOwner } from './repo-permission.service.ts';
+import { parseGoDuration, type RepositoryService } from './repository.service.ts';
+
+export interface MigrateInput {
+  clone_addr: string;
+  repo_name: string;
+  repo_owner?: string;
+  uid?: number;
+  auth_username?: string;
+  auth_password?: string;
+  auth_token?: string;
+  description?: string;
+  private?: boolean;
+  mirror?: boolean;
+  mirror_interval?: string;
+  service?: string;
+}
+
+const REMOTE_PROTOCOLS = ['http', 'https', 'git'];
+const DISALLOWED_HOSTS = 'You can not import from disallowed hosts.';
+
+/** Loopback, private, link-local, unspecified, multicast and broadcast addresses: never a migration source by default. */
+const LOCAL_NETWORKS = (() => {
+  const list = new net.BlockList();
+  for (const [address, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 3]] as const) {
+    list.addSubnet(address, prefix, 'ipv4');
+  }
+  for (const [address, prefix] of [['::', 128], ['::1', 128], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8]] as const) list.addSubnet(address, prefix, 'ipv6');
+  return list;
+})();
+
+export function isLocalNetworkAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return LOCAL_NETWORKS.check(mapped[1], 'ipv4');
+  return LOCAL_NETWORKS.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+}
+
+/** Removes user:password@ from URLs in a text (git error output, stored addresses). */
+export function withoutCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
+}
+
+interface CloneSource {
+  url: string;
+  /** The address shown to users and stored: no credentials. */
+  publicUrl: string;
+  remote: RemoteOptions;
+}
+
+export class RepoMigrationService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly repositories: RepositoryService,
+  ) {}
+
+  async migrate(doer: User, input: MigrateInput): Promise<RepoWithOwner> {
+    const { settings } = this.deps;
+    const owner = await this.targetOwner(doer, input);
+    if (settings.repository.DISABLE_MIGRATIONS) throw new ForbiddenError('the site administrator has disabled migrations');
+    if (input.mirror && (settings.mirror.DISABLE_NEW_PULL || !settings.mirror.ENABLED)) {
+      throw new ForbiddenError('the site administrator has disabled the creation of new pull mirrors');
+    }
+    const source = await this.cloneSource(doer, input);
+    const intervalSecs = input.mirror ? this.mirrorInterval(input.mirror_interval) : 0;
+    await this.repositories.checkCreation(doer, owner, input.repo_name);
+
+    const staging = stagingPath(settings.repository.ROOT);
+    try {
+      await cloneMirror(source.url, staging, source.remote);
+      if (!input.mirror) await removeOrigin(staging);
+      return await this.repositories.insert(
+        doer,
+        owner,
+        {
+          name: input.repo_name,
+          description: input.description,
+          originalUrl: source.publicUrl,
+          isPrivate: (input.private ?? false) || settings.repository.FORCE_PRIVATE,
+          isMirror: input.mirror ?? false,
+          defaultBranch: settings.repository.DEFAULT_BRANCH,
+          mirror: input.mirror ? { intervalSecs, remoteAddress: source.publicUrl } : undefined,
+        },
+        async (dir) => {
+          moveRepository(staging, dir);
+          return readRepositoryState(dir);
+        },
+      );
+    } catch (error) {
+      if (error instanceof GitError) throw migrationError(error);
+      throw error;
+    } finally {
+      removeRepository(staging);
+    }
+  }
+
+  /** Owner from repo_owner or uid, else the caller; non-admins may only target themselves or orgs they own. */
+  private async targetOwner(doer: User, input: MigrateInput): Promise<User> {
+    const { hot } = this.deps.db;
+    let owner: User | null = doer;
+    if (input.repo_owner) owner = await hot.userByLowerName(input.repo_owner.toLowerCase());
+    else if (input.uid) owner = await hot.userById(input.uid);
+    if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
+    if (!doer.isAdmin) {
+      if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
+      if (owner.type === 1) {
+        const ownerTeams = await this.deps.db.prisma.team.count({ where: { orgId: owner.id, accessMode: AccessMode.owner, members: { some: { userId: doer.id } } } });
+        if (ownerTeams === 0) throw new ForbiddenError('Given user is not owner of organization.');
+      }
+    }
+    return owner;
+  }
+
+  private mirrorInterval(text: string | undefined): number {
+    const { mirror } = this.deps.settings;
+    const interval = parseGoDuration(text || mirror.DEFAULT_INTERVAL);
+    const minimum = parseGoDuration(mirror.MIN_INTERVAL) ?? 600;
+    if (interval === null || (interval !== 0 && interval < minimum)) throw new ValidationError(`invalid mirror interval: ${text}`);
+    return interval;
+  }
+
+  /** Checks the clone address (Forgejo: forms.ParseRemoteAddr, migrations.IsMigrateURLAllowed). */
+  private async cloneSource(doer: User, input: MigrateInput): Promise<CloneSource> {
+    const address = input.clone_addr.trim();
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(address)?.[1]?.toLowerCase();
+    if (!scheme || scheme === 'file') return this.localSource(doer, scheme ? address.slice('file://'.length) : address);
+    if (!REMOTE_PROTOCOLS.includes(scheme)) throw new ValidationError('Invalid url: the protocol is not allowed.');
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      throw new ValidationError('Invalid url.');
+    }
+    if (!url.hostname) throw new ValidationError('Invalid url.');
+    const username = input.auth_username ?? '';
+    const password = input.auth_token ? input.auth_token : input.auth_password ?? '';
+    if (username || password) {
+      url.username = encodeURIComponent(username || (input.auth_token ? 'oauth2' : ''));
+      url.password = encodeURIComponent(password);
+    }
+    const remote = await this.checkedRemote(url);
+    const publicUrl = new URL(url);
+    publicUrl.username = '';
+    publicUrl.password = '';
+    return { url: url.toString(), publicUrl: publicUrl.toString(), remote };
+  }
+
+  /**
+   * Resolves the host and refuses local-network addresses unless allowed; the checked addresses are pinned for
+   * git (http.curloptResolve), so a second lookup cannot lead somewhere else.
+   */
+  private async checkedRemote(url: URL): Promise<RemoteOptions> {
+    const scheme = url.protocol.replace(/:$/, '');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+    } catch {
+      throw new ValidationError(`Invalid url: the host ${host} could not be resolved.`);
+    }
+    if (addresses.length === 0) throw new ValidationError(`Invalid url: the host ${host} could not be resolved.`);
+    if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress)) throw new ValidationError(DISALLOWED_HOSTS);
+    const port = url.port || (scheme === 'https' ? '443' : scheme === 'http' ? '80' : '9418');
+    const pinned = scheme === 'git' || net.isIP(host) ? [] : [`${host}:${port}:${addresses.map((a) => (net.isIPv6(a) ? `[${a}]` : a)).join(',')}`];
+    return { allowProtocols: [scheme], pinnedAddresses: pinned };
+  }
+
+  private localSource(doer: User, localPath: string): CloneSource {
+    const allowed = this.deps.settings.security.IMPORT_LOCAL_PATHS && (doer.isAdmin || doer.allowImportLocal);
+    if (!allowed) throw new ValidationError('You are not allowed to import local repositories.');
+    const resolved = path.resolve(localPath);
+    if (!path.isAbsolute(localPath) || !fs.existsSync(resolved) || !fs.statSync(resolved).isDirectory()) {
+      throw new ValidationError('Invalid local path, it does not exist or not a directory.');
+    }
+    return { url: resolved, publicUrl: resolved, remote: { allowProtocols: ['file'] } };
+  }
+
+  /** Fetches a pull mirror from its origin (the update_mirrors task calls this) and refreshes what the database knows. */
+  async updateMirror(repoId: number): Promise<void> {
+    const { prisma } = this.deps.db;
+    const repo = await prisma.repository.findUnique({ where: { id: repoId }, include: { mirror: true } });
+    if (!repo || !repo.isMirror || !repo.mirror) throw new NotFoundError('mirror not found');
+    const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
+    const url = await remoteUrl(dir);
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+    const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url)) : { allowProtocols: ['file'] };
+    await fetchMirror(dir, remote);
+    await this.repositories.refreshFromDisk(repo.id);
+    const now = new Date();
+    await prisma.mirror.update({ where: { repoId }, data: { updatedAt: now, nextUpdateAt: new Date(now.getTime() + repo.mirror.intervalSecs * 1000) } });
+  }
+}
+
+function migrationError(error: GitError): ValidationError {
+  const detail = withoutCredentials(error.stderr.trim() || error.message);
+  if (/Authentication failed|could not read Username|Bad credentials|401/.test(detail)) return new ValidationError(`Authentication failed: ${detail}.`);
+  return new ValidationError(`Migration failed: ${detail}.`);
+}

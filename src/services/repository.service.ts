@@ -1,0 +1,667 @@
+// Repositories: creation (plain, for an org, by an admin, and the shared core used by migration and adoption),
+// lookup with permission, edit, delete, watch, and bringing the database in line with the disk after a push.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Models, Prisma, User } from '../db/prisma.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { AccessMode, UnitType } from '../domain/access.ts';
+import { repoNameProblem } from '../domain/names.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
+import { type RepositoryDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
+import {
+  commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
+  removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
+} from '../git/repository.ts';
+import type { ActivityService } from './activity.service.ts';
+import type { ServiceDeps } from './index.ts';
+import {
+  canReadCode, canWriteCode, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission, type RepoPermissionService, type RepoWithOwner,
+} from './repo-permission.service.ts';
+
+export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
+export const DEFAULT_PULLS_CONFIG = {
+  ignore_whitespace_conflicts: false,
+  allow_merge_commits: true,
+  allow_rebase: true,
+  allow_rebase_explicit: true,
+  allow_squash_merge: true,
+  allow_fast_forward_only_merge: true,
+  allow_rebase_update: true,
+  default_delete_branch_after_merge: false,
+  default_merge_style: 'merge',
+  default_update_style: 'merge',
+  default_allow_maintainer_edit: false,
+};
+const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
+  { type: UnitType.code, config: {} },
+  { type: UnitType.issues, config: DEFAULT_ISSUES_CONFIG },
+  { type: UnitType.pulls, config: DEFAULT_PULLS_CONFIG },
+  { type: UnitType.releases, config: {} },
+  { type: UnitType.wiki, config: {} },
+  { type: UnitType.projects, config: {} },
+  { type: UnitType.packages, config: {} },
+  { type: UnitType.actions, config: {} },
+];
+const README_TEMPLATES = ['Default'];
+const MIN_MIRROR_INTERVAL_SECS = 600;
+export const REPO_EXISTS_MESSAGE = 'The repository with the same name already exists.';
+const ASSETS_DIR = path.resolve(__dirname, '../../assets');
+
+export const repoInclude = { owner: true, units: true } as const;
+
+export interface NewRepository {
+  name: string;
+  description?: string;
+  website?: string;
+  private?: boolean;
+  template?: boolean;
+  autoInit?: boolean;
+  gitignores?: string;
+  license?: string;
+  readme?: string;
+  issueLabels?: string;
+  defaultBranch?: string;
+  objectFormat?: 'sha1' | 'sha256';
+  trustModel?: string;
+}
+
+/** What the shared creation core writes; `prepareDisk` fills the directory and answers what it found there. */
+export interface RepositoryRecord {
+  name: string;
+  description?: string;
+  website?: string;
+  originalUrl?: string;
+  isPrivate: boolean;
+  isTemplate?: boolean;
+  isMirror?: boolean;
+  defaultBranch: string;
+  settings?: RepositorySettings;
+  mirror?: { intervalSecs: number; remoteAddress: string };
+}
+
+export interface DiskState {
+  size: number;
+  isEmpty: boolean;
+  defaultBranch: string | null;
+}
+
+export interface RepositoryEdit {
+  name?: string;
+  description?: string;
+  website?: string;
+  private?: boolean;
+  template?: boolean;
+  archived?: boolean;
+  default_branch?: string;
+  has_issues?: boolean;
+  has_wiki?: boolean;
+  has_pull_requests?: boolean;
+  has_projects?: boolean;
+  has_releases?: boolean;
+  has_packages?: boolean;
+  has_actions?: boolean;
+  internal_tracker?: { enable_time_tracker?: boolean; allow_only_contributors_to_track_time?: boolean; enable_issue_dependencies?: boolean };
+  external_tracker?: { external_tracker_url?: string; external_tracker_format?: string; external_tracker_style?: string; external_tracker_regexp_pattern?: string };
+  external_wiki?: { external_wiki_url?: string };
+  mirror_interval?: string;
+  wiki_branch?: string;
+  enable_prune?: boolean;
+  [pullsSetting: string]: unknown;
+}
+
+const PULLS_EDIT_KEYS = [
+  'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge',
+  'allow_fast_forward_only_merge', 'allow_rebase_update', 'default_delete_branch_after_merge', 'default_merge_style',
+  'default_update_style', 'default_allow_maintainer_edit',
+] as const;
+
+/** Go's time.ParseDuration, for mirror_interval ("8h", "1h30m", "10m0s"); null when it does not parse. */
+export function parseGoDuration(text: string): number | null {
+  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+  if (text === '0') return 0;
+  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) return null;
+  let seconds = 0;
+  for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(match[1]) * units[match[2]];
+  return Math.round(seconds);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A template file shipped under assets/<kind>/; null when there is none (names never leave that folder). */
+export function readTemplate(kind: 'gitignore' | 'license' | 'label', name: string, extensions: readonly string[] = ['']): string | null {
+  if (!/^[\w.+-]+$/.test(name) || /^\.+$/.test(name)) return null;
+  for (const extension of extensions) {
+    const file = path.join(ASSETS_DIR, kind, name + extension);
+    if (path.dirname(file) !== path.join(ASSETS_DIR, kind)) return null;
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+export class RepositoryService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly activity: ActivityService,
+    private readonly permissions: RepoPermissionService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  private dir(ownerName: string, repoName: string): string {
+    return repositoryPath(this.deps.settings.repository.ROOT, ownerName, repoName);
+  }
+
+  /** A repository by owner and name (case-insensitive), with owner and units; null when there is none. */
+  async find(ownerName: string, repoName: string): Promise<RepoWithOwner | null> {
+    return this.prisma.repository.findFirst({
+      where: { lowerName: repoName.toLowerCase(), owner: { lowerName: ownerName.toLowerCase() } },
+      include: repoInclude,
+    });
+  }
+
+  async findById(id: number): Promise<RepoWithOwner | null> {
+    return this.prisma.repository.findUnique({ where: { id }, include: repoInclude });
+  }
+
+  /** The repository as the viewer may see it: 404 when it is absent or hidden, 403 for public-only tokens on private ones. */
+  async getVisible(viewer: User | null, ownerName: string, repoName: string, publicOnly = false): Promise<{ repo: RepoWithOwner; permission: RepoPermission }> {
+    const repo = await this.find(ownerName, repoName);
+    if (!repo) throw new NotFoundError();
+    const permission = await this.permissions.forRepo(viewer, repo);
+    if (!hasAccess(permission)) throw new NotFoundError();
+    if (publicOnly && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repositories');
+    return { repo, permission };
+  }
+
+  /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */
+  async extras(repoIds: readonly number[]): Promise<{ mirrors: Map<number, Models.MirrorModel>; releases: Map<number, number> }> {
+    if (repoIds.length === 0) return { mirrors: new Map(), releases: new Map() };
+    const [mirrors, releases] = await Promise.all([
+      this.prisma.mirror.findMany({ where: { repoId: { in: [...repoIds] } } }),
+      this.prisma.release.groupBy({ by: ['repoId'], where: { repoId: { in: [...repoIds] } }, _count: { _all: true } }),
+    ]);
+    return {
+      mirrors: new Map(mirrors.map((m) => [m.repoId, m])),
+      releases: new Map(releases.map((r) => [r.repoId, r._count._all])),
+    };
+  }
+
+  /** Everything the Repository converter needs for each repository, in a fixed number of queries. */
+  async details(viewer: User | null, repos: readonly RepoWithOwner[], fixedPermission?: RepoPermission): Promise<RepositoryDetails[]> {
+    const ids = repos.map((repo) => repo.id);
+    const [permissions, { mirrors, releases }] = await Promise.all([
+      fixedPermission ? null : this.permissions.forRepos(viewer, repos),
+      this.extras(ids),
+    ]);
+    return repos.map((repo) => ({
+      repo,
+      permission: fixedPermission ?? permissions!.get(repo.id)!,
+      mirror: mirrors.get(repo.id) ?? null,
+      releaseCount: releases.get(repo.id) ?? 0,
+    }));
+  }
+
+  // ---- creation ----
+
+  async createForUser(doer: User, input: NewRepository): Promise<RepoWithOwner> {
+    return this.create(doer, doer, input);
+  }
+
+  /** POST /orgs/{org}/repos; the deprecated /org/{org}/repos answers 422 instead of 404 for a missing org. */
+  async createForOrg(doer: User, orgName: string, input: NewRepository, missingOrg: 'notFound' | 'invalid' = 'notFound'): Promise<RepoWithOwner> {
+    const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
+    if (!org || org.type !== 1 || !(await this.canSeeOwner(doer, org))) {
+      if (missingOrg === 'invalid') throw new ValidationError(`org does not exist [name: ${orgName}]`);
+      throw new NotFoundError(`org does not exist [name: ${orgName}]`);
+    }
+    if (!doer.isAdmin && !(await this.canCreateOrgRepo(org.id, doer.id))) {
+      throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
+    }
+    return this.create(doer, org, input);
+  }
+
+  async createForUserByAdmin(doer: User, username: string, input: NewRepository): Promise<RepoWithOwner> {
+    const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    if (!owner) throw new NotFoundError(`user does not exist [name: ${username}]`);
+    return this.create(doer, owner, input);
+  }
+
+  private async canSeeOwner(viewer: User, owner: User): Promise<boolean> {
+    if (viewer.isAdmin || viewer.id === owner.id || owner.visibility === 0) return true;
+    if (owner.visibility === 1 && !viewer.isRestricted) return true;
+    return (await this.prisma.orgUser.count({ where: { orgId: owner.id, userId: viewer.id } })) > 0;
+  }
+
+  async canCreateOrgRepo(orgId: number, userId: number): Promise<boolean> {
+    const teams = await this.prisma.team.count({
+      where: { orgId, members: { some: { userId } }, OR: [{ canCreateOrgRepo: true }, { accessMode: AccessMode.owner }] },
+    });
+    return teams > 0;
+  }
+
+  /** Creates a repository with Forgejo's options: README, .gitignore and licence when auto_init is set. */
+  async create(doer: User, owner: User, input: NewRepository): Promise<RepoWithOwner> {
+    const { settings } = this.deps;
+    const defaultBranch = input.defaultBranch?.trim() || settings.repository.DEFAULT_BRANCH;
+    if (!(await isValidBranchName(defaultBranch))) throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
+    const readme = input.autoInit ? input.readme || 'Default' : input.readme;
+    if (input.autoInit && readme && !README_TEMPLATES.includes(readme)) {
+      throw new BadRequestError(`readme template does not exist, available templates: [${README_TEMPLATES.join(' ')}]`);
+    }
+    const files: InitialFile[] = [];
+    if (input.autoInit) {
+      files.push({ name: 'README.md', content: `# ${input.name}\n\n${input.description ?? ''}`.trimEnd() + '\n' });
+      const gitignores = (input.gitignores ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+      if (gitignores.length > 0) {
+        const parts = gitignores.map((name) => {
+          const content = readTemplate('gitignore', name);
+          if (content === null) throw new ValidationError(`gitignore template does not exist [name: ${name}]`);
+          return `# ---> ${name}\n${content}\n`;
+        });
+        files.push({ name: '.gitignore', content: parts.join('') });
+      }
+      if (input.license) {
+        const content = readTemplate('license', input.license);
+        if (content === null) throw new ValidationError(`license template does not exist [name: ${input.license}]`);
+        files.push({ name: 'LICENSE', content: fillLicense(content, owner) });
+      }
+    }
+    if (input.issueLabels && readTemplate('label', input.issueLabels, ['.yaml', '.yml', '']) === null) {
+      throw new ValidationError(`label template does not exist [name: ${input.issueLabels}]`);
+    }
+    const record: RepositoryRecord = {
+      name: input.name,
+      description: input.description,
+      website: input.website,
+      isPrivate: (input.private ?? false) || settings.repository.FORCE_PRIVATE,
+      isTemplate: input.template ?? false,
+      defaultBranch,
+      settings: {
+        ...(input.objectFormat ? { objectFormat: input.objectFormat } : {}),
+        ...(input.trustModel ? { trustModel: input.trustModel } : {}),
+      },
+    };
+    return this.insert(doer, owner, record, async (dir) => {
+      await initBare(dir, { defaultBranch, objectFormat: input.objectFormat });
+      if (files.length > 0) await commitInitialFiles(dir, defaultBranch, files, { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}` });
+      return readRepositoryState(dir);
+    });
+  }
+
+  /** Refuses names Forgejo refuses (422) and owners at their repository limit (403). */
+  async checkCreation(doer: User, owner: User, name: string): Promise<void> {
+    const problem = repoNameProblem(name);
+    if (problem === 'reserved') throw new ValidationError(`repo name is reserved [name: ${name}]`);
+    if (problem === 'pattern') throw new ValidationError(`repo name pattern is not allowed [name: ${name}]`);
+    if (problem) throw new ValidationError(`invalid repo name [name: ${name}]`);
+    if (!doer.isAdmin) {
+      const limit = owner.maxRepoCreation <= -1 ? this.deps.settings.repository.MAX_CREATION_LIMIT : owner.maxRepoCreation;
+      if (limit > -1 && owner.numRepos >= limit) throw new ForbiddenError(`You have already reached your limit of ${limit} repositories.`);
+    }
+    if (await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName: name.toLowerCase() } }, select: { id: true } })) {
+      throw new ConflictError(REPO_EXISTS_MESSAGE);
+    }
+  }
+
+  /**
+   * The creation core: checks, the row with its default units, team access, the creator's watch, then the disk.
+   * A failure on disk removes the row and the directory again. `adopt` keeps an existing directory.
+   */
+  async insert(doer: User, owner: User, record: RepositoryRecord, prepareDisk: (dir: string) => Promise<DiskState>, options: { adopt?: boolean } = {}): Promise<RepoWithOwner> {
+    await this.checkCreation(doer, owner, record.name);
+    const dir = this.dir(owner.name, record.name);
+    if (!options.adopt && repositoryExistsOnDisk(this.deps.settings.repository.ROOT, owner.name, record.name)) {
+      throw new ConflictError(`The repository files already exist [${owner.name}/${record.name}]; adopt or delete them first.`);
+    }
+    let created: RepoWithOwner;
+    try {
+      created = await this.prisma.$transaction(async (tx) => {
+        const repo = await tx.repository.create({
+          data: {
+            ownerId: owner.id,
+            ownerName: owner.name,
+            name: record.name,
+            lowerName: record.name.toLowerCase(),
+            description: record.description ?? '',
+            website: record.website ?? '',
+            originalUrl: record.originalUrl ?? '',
+            isPrivate: record.isPrivate,
+            isTemplate: record.isTemplate ?? false,
+            isMirror: record.isMirror ?? false,
+            defaultBranch: record.defaultBranch,
+            settings: JSON.stringify(record.settings ?? {}),
+            numWatches: 1,
+            units: { create: DEFAULT_UNITS.map((unit) => ({ type: unit.type, config: JSON.stringify(unit.config) })) },
+            ...(record.mirror ? { mirror: { create: { intervalSecs: record.mirror.intervalSecs, remoteAddress: record.mirror.remoteAddress, nextUpdateAt: new Date(Date.now() + record.mirror.intervalSecs * 1000) } } } : {}),
+          },
+        });
+        await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
+        await tx.watch.create({ data: { userId: doer.id, repoId: repo.id, mode: 1 } });
+        if (owner.type === 1) await this.grantTeams(tx, owner.id, doer, repo.id);
+        return tx.repository.findUniqueOrThrow({ where: { id: repo.id }, include: repoInclude });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError(REPO_EXISTS_MESSAGE);
+      throw error;
+    }
+    try {
+      const state = await prepareDisk(dir);
+      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty };
+      if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
+      created = await this.prisma.repository.update({ where: { id: created.id }, data, include: repoInclude });
+    } catch (error) {
+      await this.removeRecord(created);
+      if (!options.adopt) removeRepository(dir);
+      throw error;
+    }
+    await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
+    return created;
+  }
+
+  /**
+   * Teams that include all repositories get the new one, as do the creator's teams that may create repositories;
+   * a creator without admin access through a team becomes an admin collaborator (Forgejo does the same).
+   */
+  private async grantTeams(tx: Prisma.TransactionClient, orgId: number, doer: User, repoId: number): Promise<void> {
+    const teams = await tx.team.findMany({
+      where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId: doer.id } } }] },
+      select: { id: true, accessMode: true, members: { where: { userId: doer.id }, select: { id: true } } },
+    });
+    for (const team of teams) {
+      await tx.teamRepo.create({ data: { orgId, teamId: team.id, repoId } });
+      await tx.team.update({ where: { id: team.id }, data: { numRepos: { increment: 1 } } });
+    }
+    const adminThroughTeam = teams.some((team) => team.members.length > 0 && team.accessMode >= AccessMode.admin);
+    if (!doer.isAdmin && !adminThroughTeam) await tx.collaboration.create({ data: { repoId, userId: doer.id, accessMode: AccessMode.admin } });
+  }
+
+  /** Removes a repository row and everything that points at it, and fixes the counters. */
+  private async removeRecord(repo: RepoWithOwner): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const [teamRepos, stars] = await Promise.all([
+        tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } }),
+        tx.star.findMany({ where: { repoId: repo.id }, select: { userId: true } }),
+      ]);
+      if (teamRepos.length) await tx.team.updateMany({ where: { id: { in: teamRepos.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
+      if (stars.length) await tx.user.updateMany({ where: { id: { in: stars.map((s) => s.userId) } }, data: { numStars: { decrement: 1 } } });
+      await tx.star.deleteMany({ where: { repoId: repo.id } });
+      await tx.watch.deleteMany({ where: { repoId: repo.id } });
+      await tx.action.deleteMany({ where: { repoId: repo.id } });
+      await tx.notification.deleteMany({ where: { repoId: repo.id } });
+      await tx.repoRedirect.deleteMany({ where: { redirectRepoId: repo.id } });
+      await tx.release.deleteMany({ where: { repoId: repo.id } });
+      await tx.label.deleteMany({ where: { repoId: repo.id } });
+      await tx.milestone.deleteMany({ where: { repoId: repo.id } });
+      await tx.webhook.deleteMany({ where: { repoId: repo.id } });
+      await tx.secret.deleteMany({ where: { repoId: repo.id } });
+      await tx.actionVariable.deleteMany({ where: { repoId: repo.id } });
+      await tx.package.updateMany({ where: { repoId: repo.id }, data: { repoId: 0 } });
+      await tx.repository.delete({ where: { id: repo.id } });
+      await tx.user.update({ where: { id: repo.ownerId }, data: { numRepos: { decrement: 1 } } });
+    });
+  }
+
+  // ---- delete ----
+
+  async delete(viewer: User, ownerName: string, repoName: string): Promise<void> {
+    const { repo, permission } = await this.getVisible(viewer, ownerName, repoName);
+    if (!isRepoOwner(permission)) throw new ForbiddenError('Must be owner of the repository (or the organization) to delete it.');
+    await this.removeRecord(repo);
+    removeRepository(this.dir(repo.ownerName, repo.name));
+  }
+
+  // ---- edit ----
+
+  async edit(viewer: User, ownerName: string, repoName: string, patch: RepositoryEdit): Promise<RepoWithOwner> {
+    const { repo, permission } = await this.getVisible(viewer, ownerName, repoName);
+    if (!isRepoAdmin(permission)) throw new ForbiddenError('Must have admin access to the repository to edit it.');
+    let current = repo;
+    if (patch.name !== undefined && patch.name !== repo.name) current = await this.rename(viewer, current, patch.name);
+
+    const data: Prisma.RepositoryUpdateInput = {};
+    if (patch.description !== undefined) {
+      if ([...patch.description].length > 2048) throw new ValidationError('[Description]: MaxSize');
+      data.description = patch.description;
+    }
+    if (patch.website !== undefined) {
+      if (patch.website.length > 1024) throw new ValidationError('[Website]: MaxSize');
+      data.website = patch.website;
+    }
+    if (patch.template !== undefined) data.isTemplate = patch.template;
+    if (patch.private !== undefined && patch.private !== current.isPrivate) {
+      if (!patch.private && this.deps.settings.repository.FORCE_PRIVATE && !viewer.isAdmin) throw new ValidationError('cannot make private repository public');
+      data.isPrivate = patch.private;
+    }
+    if (patch.archived !== undefined && patch.archived !== current.isArchived) {
+      if (current.isMirror) throw new ValidationError('repo is a mirror, cannot archive/un-archive');
+      data.isArchived = patch.archived;
+      data.archivedAt = patch.archived ? new Date() : null;
+    }
+    if (patch.default_branch !== undefined && patch.default_branch !== current.defaultBranch) {
+      const dir = this.dir(current.ownerName, current.name);
+      const usable = current.isEmpty ? await isValidBranchName(patch.default_branch) : (await listBranches(dir)).includes(patch.default_branch);
+      // Forgejo ignores a default branch that does not exist.
+      if (usable) {
+        await setHeadBranch(dir, patch.default_branch);
+        data.defaultBranch = patch.default_branch;
+      }
+    }
+    const settings = repositorySettings(current);
+    if (patch.wiki_branch !== undefined) settings.wikiBranch = patch.wiki_branch;
+    if (patch.enable_prune !== undefined) settings.enablePrune = patch.enable_prune;
+    if (patch.wiki_branch !== undefined || patch.enable_prune !== undefined) data.settings = JSON.stringify(settings);
+
+    const unitChanges = this.unitChanges(current, patch);
+    let mirrorIntervalSecs: number | undefined;
+    if (patch.mirror_interval !== undefined && current.isMirror) {
+      const seconds = parseGoDuration(patch.mirror_interval);
+      if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS)) throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
+      mirrorIntervalSecs = seconds;
+    }
+    await this.prisma.$transaction(async (tx) => {
+      if (Object.keys(data).length > 0) {
+        data.updatedAt = new Date();
+        await tx.repository.update({ where: { id: current.id }, data });
+        if (data.isPrivate !== undefined) await tx.action.updateMany({ where: { repoId: current.id }, data: { isPrivate: data.isPrivate as boolean } });
+      }
+      if (unitChanges.remove.length) await tx.repoUnit.deleteMany({ where: { repoId: current.id, type: { in: unitChanges.remove } } });
+      for (const unit of unitChanges.upsert) {
+        await tx.repoUnit.upsert({
+          where: { repoId_type: { repoId: current.id, type: unit.type } },
+          create: { repoId: current.id, type: unit.type, config: JSON.stringify(unit.config) },
+          update: { config: JSON.stringify(unit.config) },
+        });
+      }
+      if (mirrorIntervalSecs !== undefined) {
+        await tx.mirror.update({ where: { repoId: current.id }, data: { intervalSecs: mirrorIntervalSecs, nextUpdateAt: new Date(Date.now() + mirrorIntervalSecs * 1000) } });
+      }
+    });
+    return (await this.findById(current.id))!;
+  }
+
+  private unitChanges(repo: RepoWithOwner, patch: RepositoryEdit): { upsert: Array<{ type: number; config: object }>; remove: number[] } {
+    const upsert: Array<{ type: number; config: object }> = [];
+    const remove: number[] = [];
+    const existing = (type: number) => {
+      const unit = repo.units.find((u) => u.type === type);
+      return unit ? (JSON.parse(unit.config) as Record<string, unknown>) : undefined;
+    };
+    if (patch.has_issues === true && patch.external_tracker) {
+      const tracker = patch.external_tracker;
+      if (!isHttpUrl(tracker.external_tracker_url ?? '')) throw new ValidationError('External tracker URL not valid');
+      if (tracker.external_tracker_format && !isHttpUrl(tracker.external_tracker_format.replace(/\{[^}]*\}/g, 'x'))) {
+        throw new ValidationError('External tracker URL format not valid');
+      }
+      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...tracker } });
+      remove.push(UnitType.issues);
+    } else if (patch.has_issues === true) {
+      upsert.push({ type: UnitType.issues, config: { ...DEFAULT_ISSUES_CONFIG, ...existing(UnitType.issues), ...patch.internal_tracker } });
+      remove.push(UnitType.extIssues);
+    } else if (patch.has_issues === false) {
+      remove.push(UnitType.issues, UnitType.extIssues);
+    }
+    if (patch.has_wiki === true && patch.external_wiki) {
+      if (!isHttpUrl(patch.external_wiki.external_wiki_url ?? '')) throw new ValidationError('External wiki URL not valid');
+      upsert.push({ type: UnitType.extWiki, config: { external_wiki_url: patch.external_wiki.external_wiki_url } });
+      remove.push(UnitType.wiki);
+    } else if (patch.has_wiki === true) {
+      upsert.push({ type: UnitType.wiki, config: existing(UnitType.wiki) ?? {} });
+      remove.push(UnitType.extWiki);
+    } else if (patch.has_wiki === false) {
+      remove.push(UnitType.wiki, UnitType.extWiki);
+    }
+    const pullsConfig = existing(UnitType.pulls);
+    if (patch.has_pull_requests === false) {
+      remove.push(UnitType.pulls);
+    } else if (patch.has_pull_requests === true || pullsConfig) {
+      const changes = Object.fromEntries(PULLS_EDIT_KEYS.filter((key) => patch[key] !== undefined).map((key) => [key, patch[key]]));
+      if (patch.has_pull_requests === true || Object.keys(changes).length > 0) {
+        upsert.push({ type: UnitType.pulls, config: { ...DEFAULT_PULLS_CONFIG, ...pullsConfig, ...changes } });
+      }
+    }
+    const simple: Array<[boolean | undefined, number]> = [
+      [patch.has_projects, UnitType.projects],
+      [patch.has_releases, UnitType.releases],
+      [patch.has_packages, UnitType.packages],
+      [patch.has_actions, UnitType.actions],
+    ];
+    for (const [enabled, type] of simple) {
+      if (enabled === true && !existing(type)) upsert.push({ type, config: {} });
+      if (enabled === false) remove.push(type);
+    }
+    return { upsert, remove };
+  }
+
+  /** Renames a repository: name rules (422), a free name (422, as Forgejo), the directory, a redirect from the old name. */
+  private async rename(doer: User, repo: RepoWithOwner, newName: string): Promise<RepoWithOwner> {
+    const problem = repoNameProblem(newName);
+    if (problem === 'reserved') throw new ValidationError(`repo name is reserved [name: ${newName}]`);
+    if (problem) throw new ValidationError(`invalid repo name [name: ${newName}]`);
+    const lower = newName.toLowerCase();
+    if (lower !== repo.lowerName) {
+      const taken = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: lower } }, select: { id: true } });
+      if (taken) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
+    }
+    const from = this.dir(repo.ownerName, repo.name);
+    const to = this.dir(repo.ownerName, newName);
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        await tx.repository.update({ where: { id: repo.id }, data: { name: newName, lowerName: lower, updatedAt: new Date() } });
+        await tx.repoRedirect.deleteMany({ where: { ownerId: repo.ownerId, lowerName: lower } });
+        if (lower !== repo.lowerName) {
+          await tx.repoRedirect.upsert({
+            where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: repo.lowerName } },
+            create: { ownerId: repo.ownerId, lowerName: repo.lowerName, redirectRepoId: repo.id },
+            update: { redirectRepoId: repo.id },
+          });
+        }
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
+      throw error;
+    }
+    if (from !== to) moveRepository(from, to);
+    await this.activity.record({ op: 'rename_repo', actorId: doer.id, repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate }, content: repo.name });
+    return (await this.findById(repo.id))!;
+  }
+
+  /** Keeps ownerName and the directories in step when a user or organization is renamed. */
+  async ownerRenamed(ownerId: number, oldName: string, newName: string): Promise<void> {
+    await this.prisma.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
+    renameOwnerDirectory(this.deps.settings.repository.ROOT, oldName, newName);
+  }
+
+  // ---- after git writes ----
+
+  /** Reads size, emptiness and default branch from disk after a push or a mirror fetch. */
+  async refreshFromDisk(repoId: number): Promise<void> {
+    const repo = await this.prisma.repository.findUnique({ where: { id: repoId } });
+    if (!repo) return;
+    const dir = this.dir(repo.ownerName, repo.name);
+    const state = await readRepositoryState(dir);
+    const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty, updatedAt: new Date() };
+    // The first push into an empty repository decides the default branch when the configured one was not pushed.
+    if (state.defaultBranch && state.defaultBranch !== repo.defaultBranch) {
+      const branches = await listBranches(dir);
+      if (!branches.includes(repo.defaultBranch)) {
+        data.defaultBranch = state.defaultBranch;
+        await setHeadBranch(dir, state.defaultBranch);
+      }
+    }
+    await this.prisma.repository.update({ where: { id: repoId }, data });
+  }
+
+  // ---- smart HTTP ----
+
+  /**
+   * Who may fetch or push over smart HTTP (Forgejo: routers/web/repo/githttp.go): fetching needs read on code
+   * (anonymous callers may fetch public repositories), pushing needs write on code and a signed-in caller.
+   * Anonymous callers who need more get 401, so git asks for credentials; signed-in callers without read 404.
+   */
+  async forGit(viewer: User | null, ownerName: string, repoPath: string, push: boolean, publicOnly: boolean): Promise<{ repo: RepoWithOwner; dir: string }> {
+    const repoName = repoPath.toLowerCase().endsWith('.git') ? repoPath.slice(0, -'.git'.length) : repoPath;
+    const repo = await this.find(ownerName, repoName);
+    if (!repo) throw new NotFoundError('Repository not found');
+    const permission = await this.permissions.forRepo(viewer, repo);
+    if (!viewer) {
+      if (push || !canReadCode(permission)) throw new UnauthorizedError('authentication required');
+    } else {
+      if (!canReadCode(permission)) throw new NotFoundError('Repository not found');
+      if (publicOnly && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repositories');
+      if (push) {
+        if (!canWriteCode(permission)) throw new ForbiddenError('User permission denied for writing.');
+        if (repo.isMirror) throw new ForbiddenError('mirror repository is read-only');
+        if (repo.isArchived) throw new ForbiddenError('repo is archived');
+      }
+    }
+    return { repo, dir: this.dir(repo.ownerName, repo.name) };
+  }
+
+  // ---- watch ----
+
+  async watch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<{ repo: RepoWithOwner; createdAt: Date }> {
+    const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
+    const existing = await this.prisma.watch.findUnique({ where: { userId_repoId: { userId: viewer.id, repoId: repo.id } } });
+    if (existing && existing.mode !== 2) return { repo, createdAt: existing.createdAt };
+    const watch = await this.prisma.$transaction(async (tx) => {
+      const row = existing
+        ? await tx.watch.update({ where: { id: existing.id }, data: { mode: 1, updatedAt: new Date() } })
+        : await tx.watch.create({ data: { userId: viewer.id, repoId: repo.id, mode: 1 } });
+      await tx.repository.update({ where: { id: repo.id }, data: { numWatches: { increment: 1 } } });
+      return row;
+    });
+    return { repo, createdAt: watch.createdAt };
+  }
+
+  async unwatch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<void> {
+    const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
+    const existing = await this.prisma.watch.findUnique({ where: { userId_repoId: { userId: viewer.id, repoId: repo.id } } });
+    if (!existing) return;
+    await this.prisma.$transaction(async (tx) => {
+      await tx.watch.delete({ where: { id: existing.id } });
+      // Mode 2 ("don't watch") was not counted.
+      if (existing.mode !== 2) await tx.repository.update({ where: { id: repo.id }, data: { numWatches: { decrement: 1 } } });
+    });
+  }
+}
+
+function fillLicense(text: string, owner: User): string {
+  const year = String(new Date().getUTCFullYear());
+  const holder = owner.fullName || owner.name;
+  return text
+    .replace(/<year>|\[year\]|\[yyyy\]|<yyyy>/gi, year)
+    .replace(/<name of author>|<copyright holders?>|\[fullname\]|\[name of copyright owner\]|<owner>/gi, holder);
+}

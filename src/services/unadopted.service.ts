@@ -1,0 +1,102 @@
+// Repository directories without a database row (Forgejo: services/repository/adopt.go): list, adopt, delete.
+// The file system is read at request time; names that are not valid owner/repo names never become paths.
+import type { User } from '../db/prisma.ts';
+import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
+import { NotFoundError } from '../errors.ts';
+import type { ListOptions } from '../http/pagination.ts';
+import { listRepositoryFolders, readRepositoryState, removeRepository, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
+import type { ServiceDeps } from './index.ts';
+import type { RepoWithOwner } from './repo-permission.service.ts';
+import type { RepositoryService } from './repository.service.ts';
+
+/** A glob as Forgejo's (gobwas/glob) for one half of `owner/repo`: * ? [..] {a,b}. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  let inClass = false;
+  let braces = 0;
+  for (const char of glob) {
+    if (inClass) {
+      source += char === ']' ? ']' : char === '\\' ? '\\\\' : char;
+      if (char === ']') inClass = false;
+    } else if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else if (char === '[') {
+      inClass = true;
+      source += '[';
+    } else if (char === '{') {
+      braces++;
+      source += '(?:';
+    } else if (char === '}' && braces > 0) {
+      braces--;
+      source += ')';
+    } else if (char === ',' && braces > 0) source += '|';
+    else source += char.replace(/[.+^$()|\\/{}]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${source}${inClass ? ']' : ''}${')'.repeat(braces)}$`);
+  } catch {
+    // Forgejo skips an invalid expression and matches everything.
+    return /^.*$/;
+  }
+}
+
+export class UnadoptedService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly repositories: RepositoryService,
+  ) {}
+
+  private get root(): string {
+    return this.deps.settings.repository.ROOT;
+  }
+
+  async list(pattern: string, page: ListOptions): Promise<{ names: string[]; total: number }> {
+    const [ownerGlob, repoGlob] = pattern ? [pattern.split('/')[0], pattern.includes('/') ? pattern.slice(pattern.indexOf('/') + 1) : '*'] : ['*', '*'];
+    const ownerMatch = globToRegExp(ownerGlob);
+    const repoMatch = globToRegExp(repoGlob);
+    const folders = listRepositoryFolders(this.root).filter(
+      ({ owner, name }) =>
+        owner === owner.toLowerCase() && name === name.toLowerCase() && ownerNameProblem(owner) === null && repoNameProblem(name) === null &&
+        ownerMatch.test(owner) && repoMatch.test(name),
+    );
+    if (folders.length === 0) return { names: [], total: 0 };
+    const { prisma } = this.deps.db;
+    const ownerNames = [...new Set(folders.map((f) => f.owner))];
+    const owners = await prisma.user.findMany({ where: { lowerName: { in: ownerNames } }, select: { id: true, lowerName: true } });
+    const ownerIds = new Map(owners.map((o) => [o.lowerName, o.id]));
+    const rows = await prisma.repository.findMany({ where: { ownerId: { in: owners.map((o) => o.id) } }, select: { ownerId: true, lowerName: true } });
+    const known = new Set(rows.map((r) => `${r.ownerId}/${r.lowerName}`));
+    const names = folders
+      .filter(({ owner, name }) => ownerIds.has(owner) && !known.has(`${ownerIds.get(owner)}/${name}`))
+      .map(({ owner, name }) => `${owner}/${name}`);
+    return { names: names.slice(page.skip, page.skip + page.limit), total: names.length };
+  }
+
+  /** The owner and directory of an unadopted repository; 404 for invalid names, unknown owners, rows that exist, or no directory. */
+  private async locate(ownerName: string, repoName: string): Promise<{ owner: User; dir: string }> {
+    if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
+    const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
+    if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
+    const existing = await this.deps.db.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName: repoName.toLowerCase() } }, select: { id: true } });
+    if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
+    if (!repositoryExistsOnDisk(this.root, owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
+    return { owner, dir: repositoryPath(this.root, owner.name, repoName) };
+  }
+
+  /** The directory becomes a private repository of the owner. */
+  async adopt(doer: User, ownerName: string, repoName: string): Promise<RepoWithOwner> {
+    const { owner } = await this.locate(ownerName, repoName);
+    return this.repositories.insert(
+      doer,
+      owner,
+      { name: repoName.toLowerCase(), isPrivate: true, defaultBranch: this.deps.settings.repository.DEFAULT_BRANCH },
+      (dir) => readRepositoryState(dir),
+      { adopt: true },
+    );
+  }
+
+  async delete(ownerName: string, repoName: string): Promise<void> {
+    const { dir } = await this.locate(ownerName, repoName);
+    removeRepository(dir);
+  }
+}

@@ -1,0 +1,289 @@
+// Repository create, get, edit, delete, watch, and the org repository list.
+import fs from 'node:fs';
+import path from 'node:path';
+import { gitOk } from '../helpers/git-client.ts';
+import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alice = await createTestUser(t);
+  bob = await createTestUser(t);
+  admin = await createTestUser(t, { admin: true });
+});
+afterAll(() => t.close());
+
+const repoDir = (owner: string, name: string) => path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+const create = (user: TestUser, body: Record<string, unknown>) => t.request().post('/api/v1/user/repos').set('Authorization', user.auth).send(body);
+
+describe('create', () => {
+  it('creates a bare repository on disk with the default units, a watch and a create_repo activity', async () => {
+    const res = await create(alice, { name: 'First-Repo', description: 'first', private: false }).expect(201);
+    const login = alice.user.name;
+    expect(res.body).toMatchObject({
+      name: 'First-Repo',
+      full_name: `${login}/First-Repo`,
+      description: 'first',
+      empty: true,
+      private: false,
+      default_branch: 'main',
+      clone_url: `http://localhost:3000/${login}/First-Repo.git`,
+      html_url: `http://localhost:3000/${login}/First-Repo`,
+      url: `http://localhost:3000/api/v1/repos/${login}/First-Repo`,
+      permissions: { admin: true, push: true, pull: true },
+      has_issues: true, has_wiki: true, has_pull_requests: true, has_projects: true, has_releases: true, has_packages: true, has_actions: true,
+      watchers_count: 1,
+      owner: { login },
+    });
+    expect(fs.existsSync(path.join(repoDir(login, 'first-repo'), 'HEAD'))).toBe(true);
+    const actions = await t.context.db.prisma.action.findMany({ where: { repoId: res.body.id } });
+    expect(actions.map((a) => a.opType)).toContain(1);
+    expect((await t.context.db.prisma.user.findUnique({ where: { id: alice.user.id } }))!.numRepos).toBe(1);
+  });
+
+  it('auto_init writes a README on the chosen default branch; unknown templates are refused', async () => {
+    const res = await create(alice, { name: 'initialised', auto_init: true, default_branch: 'trunk', description: 'words' }).expect(201);
+    expect(res.body).toMatchObject({ empty: false, default_branch: 'trunk' });
+    await create(alice, { name: 'bad-readme', auto_init: true, readme: 'Nope' }).expect(400);
+    await create(alice, { name: 'bad-gitignore', auto_init: true, gitignores: 'NoSuchTemplate' }).expect(422);
+    await create(alice, { name: 'bad-license', auto_init: true, license: '../../etc/passwd' }).expect(422);
+    await create(alice, { name: 'bad-branch', default_branch: 'a..b' }).expect(422);
+    expect(fs.existsSync(repoDir(alice.user.name, 'bad-readme'))).toBe(false);
+  });
+
+  it('answers 409 for a taken name (any case) and 422 for bad or reserved names', async () => {
+    await create(alice, { name: 'dup' }).expect(201);
+    await create(alice, { name: 'DUP' }).expect(409);
+    for (const name of ['..', '.', '-', 'x.git', 'x.wiki', 'a/b', 'sp ace', '../evil']) {
+      const res = await create(alice, { name });
+      expect([422]).toContain(res.status);
+    }
+  });
+
+  it('enforces max_repo_creation for everyone but admins', async () => {
+    const carol = await createTestUser(t, { fields: { maxRepoCreation: 1 } });
+    await create(carol, { name: 'one' }).expect(201);
+    await create(carol, { name: 'two' }).expect(403);
+    await t.request().post(`/api/v1/admin/users/${carol.user.name}/repos`).set('Authorization', admin.auth).send({ name: 'two' }).expect(201);
+  });
+
+  it('admin create: 404 for an unknown user, 403 for non-admins', async () => {
+    await t.request().post('/api/v1/admin/users/nobody-at-all/repos').set('Authorization', admin.auth).send({ name: 'x' }).expect(404);
+    await t.request().post(`/api/v1/admin/users/${bob.user.name}/repos`).set('Authorization', alice.auth).send({ name: 'x' }).expect(403);
+    await t.request().post('/api/v1/user/repos').send({ name: 'x' }).expect(401);
+  });
+
+  it('org repos: owners and teams that may create; others 403; invisible or missing org 404 (422 on the deprecated route)', async () => {
+    const org = await createTestOrg(t, alice.user);
+    const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'org-repo' }).expect(201);
+    expect(res.body.owner.login).toBe(org.name);
+    // The Owners team includes all repositories.
+    expect(await t.context.db.prisma.teamRepo.count({ where: { repoId: res.body.id } })).toBe(1);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', bob.auth).send({ name: 'nope' }).expect(403);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'org-repo' }).expect(409);
+
+    const { prisma } = t.context.db;
+    const team = await prisma.team.create({ data: { orgId: org.id, name: 'makers', lowerName: 'makers', accessMode: 1, canCreateOrgRepo: true } });
+    await prisma.teamUnit.create({ data: { orgId: org.id, teamId: team.id, type: 1, accessMode: 1 } });
+    await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: bob.user.id } });
+    await prisma.orgUser.create({ data: { orgId: org.id, userId: bob.user.id } });
+    const byTeam = await t.request().post(`/org/${org.name}/repos`.replace(/^/, '/api/v1')).set('Authorization', bob.auth).send({ name: 'by-team' }).expect(201);
+    // A creator without admin access through a team becomes an admin collaborator.
+    expect(byTeam.body.permissions).toEqual({ admin: true, push: true, pull: true });
+
+    const hidden = await createTestOrg(t, alice.user, { visibility: 2 });
+    await t.request().post(`/api/v1/orgs/${hidden.name}/repos`).set('Authorization', bob.auth).send({ name: 'x' }).expect(404);
+    await t.request().post('/api/v1/orgs/no-such-org/repos').set('Authorization', bob.auth).send({ name: 'x' }).expect(404);
+    await t.request().post('/api/v1/org/no-such-org/repos').set('Authorization', bob.auth).send({ name: 'x' }).expect(422);
+  });
+});
+
+describe('get', () => {
+  it('shows public repositories to everyone and private ones only to those with access', async () => {
+    await create(alice, { name: 'visible' }).expect(201);
+    await create(alice, { name: 'hidden', private: true }).expect(201);
+    const anon = await t.request().get(`/api/v1/repos/${alice.user.name}/visible`).expect(200);
+    expect(anon.body.permissions).toEqual({ admin: false, push: false, pull: true });
+    await t.request().get(`/api/v1/repos/${alice.user.name}/hidden`).expect(404);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/hidden`).set('Authorization', bob.auth).expect(404);
+    const asAdmin = await t.request().get(`/api/v1/repos/${alice.user.name}/HIDDEN`).set('Authorization', admin.auth).expect(200);
+    expect(asAdmin.body.permissions.admin).toBe(true);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/nothing`).expect(404);
+  });
+
+  it('gives collaborators their access mode', async () => {
+    const res = await create(alice, { name: 'collab', private: true }).expect(201);
+    await t.context.db.prisma.collaboration.create({ data: { repoId: res.body.id, userId: bob.user.id, accessMode: 2 } });
+    const asBob = await t.request().get(`/api/v1/repos/${alice.user.name}/collab`).set('Authorization', bob.auth).expect(200);
+    expect(asBob.body.permissions).toEqual({ admin: false, push: true, pull: true });
+  });
+
+  it('hides public repositories of private users and orgs from outsiders', async () => {
+    const dave = await createTestUser(t, { fields: { visibility: 2 } });
+    await create(dave, { name: 'pub-of-private' }).expect(201);
+    await t.request().get(`/api/v1/repos/${dave.user.name}/pub-of-private`).set('Authorization', bob.auth).expect(404);
+    await t.request().get(`/api/v1/repos/${dave.user.name}/pub-of-private`).set('Authorization', dave.auth).expect(200);
+    const limited = await createTestUser(t, { fields: { visibility: 1 } });
+    await create(limited, { name: 'pub-of-limited' }).expect(201);
+    await t.request().get(`/api/v1/repos/${limited.user.name}/pub-of-limited`).expect(404);
+    await t.request().get(`/api/v1/repos/${limited.user.name}/pub-of-limited`).set('Authorization', bob.auth).expect(200);
+  });
+
+  it('team units decide per-unit access on org repositories', async () => {
+    const org = await createTestOrg(t, alice.user);
+    const repo = (await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'teamed', private: true }).expect(201)).body;
+    const { prisma } = t.context.db;
+    const erin = await createTestUser(t);
+    const team = await prisma.team.create({ data: { orgId: org.id, name: 'writers', lowerName: 'writers', accessMode: 2 } });
+    await prisma.teamUnit.createMany({ data: [{ orgId: org.id, teamId: team.id, type: 1, accessMode: 2 }, { orgId: org.id, teamId: team.id, type: 2, accessMode: 1 }] });
+    await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: erin.user.id } });
+    await prisma.orgUser.create({ data: { orgId: org.id, userId: erin.user.id } });
+    await t.request().get(`/api/v1/repos/${org.name}/teamed`).set('Authorization', erin.auth).expect(404);
+    await prisma.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repo.id } });
+    const res = await t.request().get(`/api/v1/repos/${org.name}/teamed`).set('Authorization', erin.auth).expect(200);
+    expect(res.body.permissions).toEqual({ admin: false, push: true, pull: true });
+    const asOwner = await t.request().get(`/api/v1/repos/${org.name}/teamed`).set('Authorization', alice.auth).expect(200);
+    expect(asOwner.body.permissions.admin).toBe(true);
+  });
+
+  it('restricted users see only what they were given', async () => {
+    const rita = await createTestUser(t, { fields: { isRestricted: true } });
+    await t.request().get(`/api/v1/repos/${alice.user.name}/visible`).set('Authorization', rita.auth).expect(404);
+    const res = await create(alice, { name: 'for-rita' }).expect(201);
+    await t.context.db.prisma.collaboration.create({ data: { repoId: res.body.id, userId: rita.user.id, accessMode: 1 } });
+    await t.request().get(`/api/v1/repos/${alice.user.name}/for-rita`).set('Authorization', rita.auth).expect(200);
+  });
+});
+
+describe('edit', () => {
+  it('changes only the fields that are set', async () => {
+    await create(alice, { name: 'editable', description: 'keep me', auto_init: true }).expect(201);
+    const res = await t.request().patch(`/api/v1/repos/${alice.user.name}/editable`).set('Authorization', alice.auth).send({ website: 'https://example.com', template: true }).expect(200);
+    expect(res.body).toMatchObject({ description: 'keep me', website: 'https://example.com', template: true, private: false });
+    const priv = await t.request().patch(`/api/v1/repos/${alice.user.name}/editable`).set('Authorization', alice.auth).send({ private: true, description: '' }).expect(200);
+    expect(priv.body).toMatchObject({ description: '', website: 'https://example.com', private: true });
+  });
+
+  it('switches units on and off', async () => {
+    await create(alice, { name: 'units' }).expect(201);
+    const url = `/api/v1/repos/${alice.user.name}/units`;
+    const off = await t.request().patch(url).set('Authorization', alice.auth).send({ has_issues: false, has_wiki: false, has_projects: false, has_actions: false, allow_squash_merge: false }).expect(200);
+    expect(off.body).toMatchObject({ has_issues: false, has_wiki: false, has_projects: false, has_actions: false, has_pull_requests: true, allow_squash_merge: false, allow_rebase: true });
+    expect(off.body.internal_tracker).toBeUndefined();
+    const ext = await t.request().patch(url).set('Authorization', alice.auth).send({ has_issues: true, external_tracker: { external_tracker_url: 'https://tracker.example.com' }, has_wiki: true, external_wiki: { external_wiki_url: 'https://wiki.example.com' } }).expect(200);
+    expect(ext.body).toMatchObject({ has_issues: true, has_wiki: true, external_tracker: { external_tracker_url: 'https://tracker.example.com' }, external_wiki: { external_wiki_url: 'https://wiki.example.com' } });
+    await t.request().patch(url).set('Authorization', alice.auth).send({ has_issues: true, external_tracker: { external_tracker_url: 'not a url' } }).expect(422);
+    const back = await t.request().patch(url).set('Authorization', alice.auth).send({ has_issues: true, internal_tracker: { enable_time_tracker: false } }).expect(200);
+    expect(back.body.internal_tracker).toMatchObject({ enable_time_tracker: false });
+    expect(back.body.external_tracker).toBeUndefined();
+  });
+
+  it('renames the repository and its directory, leaving a redirect; taken or bad names answer 422', async () => {
+    const created = (await create(alice, { name: 'old-name', auto_init: true }).expect(201)).body;
+    await create(alice, { name: 'occupied' }).expect(201);
+    const url = `/api/v1/repos/${alice.user.name}/old-name`;
+    await t.request().patch(url).set('Authorization', alice.auth).send({ name: 'occupied' }).expect(422);
+    await t.request().patch(url).set('Authorization', alice.auth).send({ name: '../escape' }).expect(422);
+    await t.request().patch(url).set('Authorization', alice.auth).send({ name: 'bad.git' }).expect(422);
+    const res = await t.request().patch(url).set('Authorization', alice.auth).send({ name: 'New-Name' }).expect(200);
+    expect(res.body).toMatchObject({ id: created.id, name: 'New-Name', full_name: `${alice.user.name}/New-Name` });
+    expect(fs.existsSync(repoDir(alice.user.name, 'new-name'))).toBe(true);
+    expect(fs.existsSync(repoDir(alice.user.name, 'old-name'))).toBe(false);
+    expect(await t.context.db.prisma.repoRedirect.findFirst({ where: { lowerName: 'old-name', redirectRepoId: created.id } })).not.toBeNull();
+  });
+
+  it('default_branch: set to an existing branch, ignored otherwise', async () => {
+    await create(alice, { name: 'branches', auto_init: true }).expect(201);
+    const url = `/api/v1/repos/${alice.user.name}/branches`;
+    const ignored = await t.request().patch(url).set('Authorization', alice.auth).send({ default_branch: 'missing' }).expect(200);
+    expect(ignored.body.default_branch).toBe('main');
+    await gitOk(['--git-dir', repoDir(alice.user.name, 'branches'), 'branch', 'develop', 'main']);
+    const changed = await t.request().patch(url).set('Authorization', alice.auth).send({ default_branch: 'develop' }).expect(200);
+    expect(changed.body.default_branch).toBe('develop');
+    expect((await gitOk(['--git-dir', repoDir(alice.user.name, 'branches'), 'symbolic-ref', 'HEAD'])).trim()).toBe('refs/heads/develop');
+  });
+
+  it('archives and unarchives; needs repository admin (403) and visibility (404)', async () => {
+    await create(alice, { name: 'archivable' }).expect(201);
+    const url = `/api/v1/repos/${alice.user.name}/archivable`;
+    const archived = await t.request().patch(url).set('Authorization', alice.auth).send({ archived: true }).expect(200);
+    expect(archived.body.archived).toBe(true);
+    expect(archived.body.archived_at).not.toBe('1970-01-01T00:00:00Z');
+    await t.request().patch(url).set('Authorization', bob.auth).send({ description: 'x' }).expect(403);
+    await create(alice, { name: 'private-edit', private: true }).expect(201);
+    await t.request().patch(`/api/v1/repos/${alice.user.name}/private-edit`).set('Authorization', bob.auth).send({ description: 'x' }).expect(404);
+    await t.request().patch(url).send({ description: 'x' }).expect(401);
+  });
+});
+
+describe('delete', () => {
+  it('removes the row and the directory; only owners (403), hidden repos 404', async () => {
+    const created = (await create(alice, { name: 'doomed', auto_init: true }).expect(201)).body;
+    const collaborator = await createTestUser(t);
+    await t.context.db.prisma.collaboration.create({ data: { repoId: created.id, userId: collaborator.user.id, accessMode: 3 } });
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', collaborator.auth).expect(403);
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', bob.auth).expect(403);
+    const before = (await t.context.db.prisma.user.findUnique({ where: { id: alice.user.id } }))!.numRepos;
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', alice.auth).expect(204);
+    expect(fs.existsSync(repoDir(alice.user.name, 'doomed'))).toBe(false);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/doomed`).expect(404);
+    expect((await t.context.db.prisma.user.findUnique({ where: { id: alice.user.id } }))!.numRepos).toBe(before - 1);
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', alice.auth).expect(404);
+  });
+});
+
+describe('watch', () => {
+  it('subscribes and unsubscribes, counting watchers', async () => {
+    await create(alice, { name: 'watched' }).expect(201);
+    const url = `/api/v1/repos/${alice.user.name}/watched/subscription`;
+    const res = await t.request().put(url).set('Authorization', bob.auth).expect(200);
+    expect(res.body).toMatchObject({ subscribed: true, ignored: false, repository_url: `http://localhost:3000/api/v1/repos/${alice.user.name}/watched`, url: `http://localhost:3000/api/v1/repos/${alice.user.name}/watched/subscription` });
+    await t.request().put(url).set('Authorization', bob.auth).expect(200);
+    let repo = (await t.request().get(`/api/v1/repos/${alice.user.name}/watched`).expect(200)).body;
+    expect(repo.watchers_count).toBe(2);
+    await t.request().delete(url).set('Authorization', bob.auth).expect(204);
+    repo = (await t.request().get(`/api/v1/repos/${alice.user.name}/watched`).expect(200)).body;
+    expect(repo.watchers_count).toBe(1);
+    await t.request().put(url).expect(401);
+    await create(alice, { name: 'unwatchable', private: true }).expect(201);
+    await t.request().put(`/api/v1/repos/${alice.user.name}/unwatchable/subscription`).set('Authorization', bob.auth).expect(404);
+  });
+});
+
+describe('org repository list', () => {
+  it('lists by id what the caller can see, counting only that; invisible orgs 404', async () => {
+    const org = await createTestOrg(t, alice.user, { name: uniqueName('listorg') });
+    for (const [name, isPrivate] of [['a-pub', false], ['b-priv', true], ['c-pub', false]] as const) {
+      await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name, private: isPrivate }).expect(201);
+    }
+    const outsider = await t.request().get(`/api/v1/orgs/${org.name}/repos`).set('Authorization', bob.auth).expect(200);
+    expect(outsider.body.map((r: { name: string }) => r.name)).toEqual(['a-pub', 'c-pub']);
+    expect(outsider.headers['x-total-count']).toBe('2');
+    const member = await t.request().get(`/api/v1/orgs/${org.name}/repos?limit=2`).set('Authorization', alice.auth).expect(200);
+    expect(member.body.map((r: { name: string }) => r.name)).toEqual(['a-pub', 'b-priv']);
+    expect(member.headers['x-total-count']).toBe('3');
+    expect(member.headers.link).toMatch(/rel="next"/);
+    const hidden = await createTestOrg(t, alice.user, { visibility: 2 });
+    await t.request().get(`/api/v1/orgs/${hidden.name}/repos`).set('Authorization', bob.auth).expect(404);
+    await t.request().get('/api/v1/orgs/no-such-org/repos').expect(404);
+  });
+});
+
+describe('owner rename', () => {
+  it('moves the directories and the owner name of every repository', async () => {
+    const frank = await createTestUser(t);
+    await create(frank, { name: 'moves', auto_init: true }).expect(201);
+    const newName = uniqueName('renamed');
+    await t.context.db.prisma.user.update({ where: { id: frank.user.id }, data: { name: newName, lowerName: newName.toLowerCase() } });
+    await t.context.services.repositories.ownerRenamed(frank.user.id, frank.user.name, newName);
+    expect(fs.existsSync(repoDir(newName, 'moves'))).toBe(true);
+    expect(fs.existsSync(repoDir(frank.user.name, 'moves'))).toBe(false);
+    const res = await t.request().get(`/api/v1/repos/${newName}/moves`).expect(200);
+    expect(res.body.full_name).toBe(`${newName}/moves`);
+  });
+});

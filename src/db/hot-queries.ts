@@ -12,7 +12,28 @@ export interface TokenCandidate {
   user: User;
 }
 
+/** Orders of the admin user list, Forgejo's names. */
+export const USER_LIST_ORDERS = {
+  oldest: '"createdAt" ASC, "id" ASC',
+  newest: '"createdAt" DESC, "id" DESC',
+  alphabetically: '"lowerName" ASC',
+  reversealphabetically: '"lowerName" DESC',
+  recentupdate: '"updatedAt" DESC, "id" DESC',
+  leastupdate: '"updatedAt" ASC, "id" ASC',
+} as const;
+export type UserListOrder = keyof typeof USER_LIST_ORDERS;
+
+export interface UserListQuery {
+  sourceId?: number;
+  loginName?: string;
+  order: UserListOrder;
+  limit: number;
+  offset: number;
+}
+
 export interface HotQueries {
+  /** One page of individual users and the total, for the admin user list. */
+  listIndividualUsers(query: UserListQuery): Promise<{ users: User[]; total: number }>;
   tokensByLastEight(lastEight: string): Promise<TokenCandidate[]>;
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
@@ -34,6 +55,29 @@ const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
+
+/** The WHERE clause and its values for a user list; statements are cached per clause shape. */
+function userListFilter(query: UserListQuery): { key: string; where: string; values: unknown[] } {
+  const conditions = ['"type" = 0'];
+  const values: unknown[] = [];
+  if (query.sourceId !== undefined) {
+    values.push(query.sourceId);
+    conditions.push(`"loginSourceId" = $${values.length}`);
+  }
+  if (query.loginName !== undefined) {
+    values.push(query.loginName);
+    conditions.push(`"loginName" = $${values.length}`);
+  }
+  return { key: `${query.sourceId !== undefined ? 's' : ''}${query.loginName !== undefined ? 'l' : ''}`, where: conditions.join(' AND '), values };
+}
+
+function userListSql(filter: { where: string; values: unknown[] }, order: UserListOrder): { page: string; count: string } {
+  const n = filter.values.length;
+  return {
+    page: `SELECT * FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    count: `SELECT COUNT(*) AS "total" FROM "User" WHERE ${filter.where}`,
+  };
+}
 
 function sqliteDate(value: unknown): Date | null {
   return value === null || value === undefined ? null : new Date(value as string);
@@ -61,7 +105,20 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userByName = positional(USER_BY_NAME_SQL);
   const userById = positional(USER_BY_ID_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const cached = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = positional(sql)));
+    return statement;
+  };
   return {
+    async listIndividualUsers(query) {
+      const filter = userListFilter(query);
+      const sql = userListSql(filter, query.order);
+      const rows = cached(sql.page).all(...filter.values, query.limit, query.offset) as Record<string, unknown>[];
+      const { total } = cached(sql.count).get(...filter.values) as { total: number };
+      return { users: rows.map(sqliteUser), total };
+    },
     async tokensByLastEight(lastEight) {
       return (tokens.all(lastEight) as Record<string, unknown>[]).map((row) => ({
         tokenId: row.tokenId as number,
@@ -94,6 +151,16 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
   // Named statements are parsed once per connection and reused.
   const run = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
   return {
+    async listIndividualUsers(query) {
+      const filter = userListFilter(query);
+      const sql = userListSql(filter, query.order);
+      const name = `anvil_user_list_${filter.key}_${query.order}`;
+      const [page, count] = await Promise.all([
+        run(name, sql.page, [...filter.values, query.limit, query.offset]),
+        run(`${name}_count`, sql.count, filter.values),
+      ]);
+      return { users: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
+    },
     async tokensByLastEight(lastEight) {
       const { rows } = await run('anvil_tokens_by_last_eight', TOKEN_SQL, [lastEight]);
       return rows.map((row) => ({

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { type RepositoryDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
+import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
   commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
   removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
@@ -32,7 +32,7 @@ export const DEFAULT_PULLS_CONFIG = {
   default_update_style: 'merge',
   default_allow_maintainer_edit: false,
 };
-const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
+export const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
   { type: UnitType.code, config: {} },
   { type: UnitType.issues, config: DEFAULT_ISSUES_CONFIG },
   { type: UnitType.pulls, config: DEFAULT_PULLS_CONFIG },
@@ -201,17 +201,17 @@ export class RepositoryService {
 
   /** Everything the Repository converter needs for each repository, in a fixed number of queries. */
   async details(viewer: User | null, repos: readonly RepoWithOwner[], fixedPermission?: RepoPermission): Promise<RepositoryDetails[]> {
-    const ids = repos.map((repo) => repo.id);
-    const [permissions, { mirrors, releases }] = await Promise.all([
+    const [permissions, withExtras] = await Promise.all([
       fixedPermission ? null : this.permissions.forRepos(viewer, repos),
-      this.extras(ids),
+      this.withExtras(repos),
     ]);
-    return repos.map((repo) => ({
-      repo,
-      permission: fixedPermission ?? permissions!.get(repo.id)!,
-      mirror: mirrors.get(repo.id) ?? null,
-      releaseCount: releases.get(repo.id) ?? 0,
-    }));
+    return withExtras.map((details) => ({ ...details, permission: fixedPermission ?? permissions!.get(details.repo.id)! }));
+  }
+
+  /** What the Repository converter needs but the permission, for answers that show none (activity feeds). */
+  async withExtras(repos: readonly RepoWithOwner[]): Promise<RepositoryRecordDetails[]> {
+    const { mirrors, releases } = await this.extras(repos.map((repo) => repo.id));
+    return repos.map((repo) => ({ repo, mirror: mirrors.get(repo.id) ?? null, releaseCount: releases.get(repo.id) ?? 0 }));
   }
 
   // ---- creation ----

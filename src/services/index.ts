@@ -38,7 +38,7 @@ export function createServices(deps: ServiceDeps) {
   const orgs = new OrgService(deps, ownerAccess);
   const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),

@@ -14,6 +14,8 @@ import {
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './index.ts';
+import type { OrgService } from './org.service.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
 import {
   canReadCode, canWriteCode, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission, type RepoPermissionService, type RepoWithOwner,
 } from './repo-permission.service.ts';
@@ -154,6 +156,8 @@ export class RepositoryService {
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
+    private readonly orgs: OrgService,
+    private readonly ownerAccess: OwnerAccessService,
   ) {}
 
   private get prisma() {
@@ -223,11 +227,11 @@ export class RepositoryService {
   /** POST /orgs/{org}/repos; the deprecated /org/{org}/repos answers 422 instead of 404 for a missing org. */
   async createForOrg(doer: User, orgName: string, input: NewRepository, missingOrg: 'notFound' | 'invalid' = 'notFound'): Promise<RepoWithOwner> {
     const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
-    if (!org || org.type !== 1 || !(await this.canSeeOwner(doer, org))) {
+    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(doer, org))) {
       if (missingOrg === 'invalid') throw new ValidationError(`org does not exist [name: ${orgName}]`);
       throw new NotFoundError(`org does not exist [name: ${orgName}]`);
     }
-    if (!doer.isAdmin && !(await this.canCreateOrgRepo(org.id, doer.id))) {
+    if (!doer.isAdmin && !(await this.orgs.canCreateRepo(org.id, doer.id))) {
       throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
     }
     return this.create(doer, org, input);
@@ -237,19 +241,6 @@ export class RepositoryService {
     const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
     if (!owner) throw new NotFoundError(`user does not exist [name: ${username}]`);
     return this.create(doer, owner, input);
-  }
-
-  private async canSeeOwner(viewer: User, owner: User): Promise<boolean> {
-    if (viewer.isAdmin || viewer.id === owner.id || owner.visibility === 0) return true;
-    if (owner.visibility === 1 && !viewer.isRestricted) return true;
-    return (await this.prisma.orgUser.count({ where: { orgId: owner.id, userId: viewer.id } })) > 0;
-  }
-
-  async canCreateOrgRepo(orgId: number, userId: number): Promise<boolean> {
-    const teams = await this.prisma.team.count({
-      where: { orgId, members: { some: { userId } }, OR: [{ canCreateOrgRepo: true }, { accessMode: AccessMode.owner }] },
-    });
-    return teams > 0;
   }
 
   /** Creates a repository with Forgejo's options: README, .gitignore and licence when auto_init is set. */

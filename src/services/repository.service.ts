@@ -363,15 +363,16 @@ export class RepositoryService {
   }
 
   /**
-   * Teams that include all repositories get the new one, as do the creator's teams that may create repositories;
-   * a creator without admin access through a team becomes an admin collaborator (Forgejo does the same).
+   * The creator's teams that may create repositories get the new one; teams that include all repositories
+   * cover it through their flag, without a TeamRepo row (as TeamService keeps them). A creator without admin
+   * access through a team becomes an admin collaborator (Forgejo does the same).
    */
   private async grantTeams(tx: Prisma.TransactionClient, orgId: number, doer: User, repoId: number): Promise<void> {
     const teams = await tx.team.findMany({
       where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId: doer.id } } }] },
-      select: { id: true, accessMode: true, members: { where: { userId: doer.id }, select: { id: true } } },
+      select: { id: true, accessMode: true, includesAllRepositories: true, members: { where: { userId: doer.id }, select: { id: true } } },
     });
-    for (const team of teams) {
+    for (const team of teams.filter((candidate) => !candidate.includesAllRepositories)) {
       await tx.teamRepo.create({ data: { orgId, teamId: team.id, repoId } });
       await tx.team.update({ where: { id: team.id }, data: { numRepos: { increment: 1 } } });
     }

@@ -82,8 +82,9 @@ describe('create', () => {
     const org = await createTestOrg(t, alice.user);
     const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'org-repo' }).expect(201);
     expect(res.body.owner.login).toBe(org.name);
-    // The Owners team includes all repositories.
-    expect(await t.context.db.prisma.teamRepo.count({ where: { repoId: res.body.id } })).toBe(1);
+    // The Owners team includes all repositories through its flag: no TeamRepo row.
+    expect(await t.context.db.prisma.teamRepo.count({ where: { repoId: res.body.id } })).toBe(0);
+    expect(res.body.permissions).toEqual({ admin: true, push: true, pull: true });
     const canCreate = async () => (await t.request().get(`/api/v1/users/${bob.user.name}/orgs/${org.name}/permissions`).set('Authorization', bob.auth).expect(200)).body.can_create_repository;
     expect(await canCreate()).toBe(false);
     await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', bob.auth).send({ name: 'nope' }).expect(403);

@@ -1,43 +1,17 @@
 import type { components } from '../../generated/api.d.ts';
-import type { Repository, User } from '../db/prisma.ts';
+import { AccessMode } from '../domain/access.ts';
 import { opTypeName } from '../domain/activity.ts';
 import type { FeedEntry } from '../services/org-feed.service.ts';
+import { type ApiRepository, type RepositoryRecordDetails, toRepository } from './repository.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
 
 export type ApiActivity = components['schemas']['Activity'];
-type ApiRepository = components['schemas']['Repository'];
 
-/** The repository as a feed shows it: the identifying fields, with no permissions (Forgejo passes none). */
-function feedRepository(repo: Repository & { owner: User }, view: UserView): ApiRepository {
-  const fullName = `${repo.owner.name}/${repo.name}`;
-  return {
-    id: repo.id,
-    name: repo.name,
-    full_name: fullName,
-    owner: toUser(repo.owner, view),
-    description: repo.description,
-    private: repo.isPrivate,
-    fork: repo.isFork,
-    template: repo.isTemplate,
-    mirror: repo.isMirror,
-    archived: repo.isArchived,
-    empty: repo.isEmpty,
-    html_url: `${view.rootUrl}${fullName}`,
-    url: `${view.rootUrl}api/v1/repos/${fullName}`,
-    clone_url: `${view.rootUrl}${fullName}.git`,
-    link: '',
-    website: repo.website,
-    default_branch: repo.defaultBranch,
-    avatar_url: '',
-    stars_count: repo.numStars,
-    forks_count: repo.numForks,
-    watchers_count: repo.numWatches,
-    open_issues_count: repo.numIssues - repo.numClosedIssues,
-    created_at: isoTime(repo.createdAt),
-    updated_at: isoTime(repo.updatedAt),
-    permissions: { admin: false, push: false, pull: false },
-  };
+/** Forgejo shows a feed's repository with no permission for anyone (services/convert ToActivity). */
+function feedRepository(details: RepositoryRecordDetails, view: UserView): ApiRepository {
+  const permission = { mode: AccessMode.none, unitModes: null, units: details.repo.units.map((unit) => unit.type) };
+  return toRepository({ ...details, permission }, view);
 }
 
 export function toActivity(entry: FeedEntry, view: UserView): ApiActivity {

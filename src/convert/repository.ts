@@ -15,6 +15,9 @@ export interface RepositoryDetails {
   releaseCount?: number;
 }
 
+/** A repository with what its record shows besides the viewer's permission. */
+export type RepositoryRecordDetails = Omit<RepositoryDetails, 'permission'>;
+
 /** Settings kept in Repository.settings (JSON). */
 export interface RepositorySettings {
   objectFormat?: 'sha1' | 'sha256';

@@ -1,18 +1,20 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { Caller } from '../auth/caller.ts';
-import type { Prisma, Repository, User } from '../db/prisma.ts';
+import type { RepositoryRecordDetails } from '../convert/repository.ts';
+import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgService, Page } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import { repoInclude, type RepositoryService } from './repository.service.ts';
 
 export type Action = Prisma.ActionModel;
 
 export interface FeedEntry {
   action: Action;
   actUser: User | null;
-  repo: (Repository & { owner: User }) | null;
+  repo: RepositoryRecordDetails | null;
 }
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
@@ -28,6 +30,7 @@ export class OrgFeedService {
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
+    private readonly repositories: RepositoryService,
   ) {}
 
   private get prisma() {
@@ -64,10 +67,10 @@ export class OrgFeedService {
     ]);
     const [users, repos] = await Promise.all([
       this.prisma.user.findMany({ where: { id: { in: [...new Set(actions.map((a) => a.actUserId))] } } }),
-      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))] } }, include: { owner: true } }),
+      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))] } }, include: repoInclude }),
     ]);
     const userById = new Map(users.map((u) => [u.id, u]));
-    const repoById = new Map(repos.map((r) => [r.id, r]));
+    const repoById = new Map((await this.repositories.withExtras(repos)).map((r) => [r.repo.id, r]));
     return {
       items: actions.map((action) => ({ action, actUser: userById.get(action.actUserId) ?? null, repo: repoById.get(action.repoId) ?? null })),
       total,

@@ -7,13 +7,15 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
-import { type RepositoryDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
+import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
   commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
   removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './index.ts';
+import type { OrgService } from './org.service.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
 import {
   canReadCode, canWriteCode, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission, type RepoPermissionService, type RepoWithOwner,
 } from './repo-permission.service.ts';
@@ -32,7 +34,7 @@ export const DEFAULT_PULLS_CONFIG = {
   default_update_style: 'merge',
   default_allow_maintainer_edit: false,
 };
-const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
+export const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
   { type: UnitType.code, config: {} },
   { type: UnitType.issues, config: DEFAULT_ISSUES_CONFIG },
   { type: UnitType.pulls, config: DEFAULT_PULLS_CONFIG },
@@ -154,6 +156,8 @@ export class RepositoryService {
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
+    private readonly orgs: OrgService,
+    private readonly ownerAccess: OwnerAccessService,
   ) {}
 
   private get prisma() {
@@ -201,17 +205,17 @@ export class RepositoryService {
 
   /** Everything the Repository converter needs for each repository, in a fixed number of queries. */
   async details(viewer: User | null, repos: readonly RepoWithOwner[], fixedPermission?: RepoPermission): Promise<RepositoryDetails[]> {
-    const ids = repos.map((repo) => repo.id);
-    const [permissions, { mirrors, releases }] = await Promise.all([
+    const [permissions, withExtras] = await Promise.all([
       fixedPermission ? null : this.permissions.forRepos(viewer, repos),
-      this.extras(ids),
+      this.withExtras(repos),
     ]);
-    return repos.map((repo) => ({
-      repo,
-      permission: fixedPermission ?? permissions!.get(repo.id)!,
-      mirror: mirrors.get(repo.id) ?? null,
-      releaseCount: releases.get(repo.id) ?? 0,
-    }));
+    return withExtras.map((details) => ({ ...details, permission: fixedPermission ?? permissions!.get(details.repo.id)! }));
+  }
+
+  /** What the Repository converter needs but the permission, for answers that show none (activity feeds). */
+  async withExtras(repos: readonly RepoWithOwner[]): Promise<RepositoryRecordDetails[]> {
+    const { mirrors, releases } = await this.extras(repos.map((repo) => repo.id));
+    return repos.map((repo) => ({ repo, mirror: mirrors.get(repo.id) ?? null, releaseCount: releases.get(repo.id) ?? 0 }));
   }
 
   // ---- creation ----
@@ -223,11 +227,11 @@ export class RepositoryService {
   /** POST /orgs/{org}/repos; the deprecated /org/{org}/repos answers 422 instead of 404 for a missing org. */
   async createForOrg(doer: User, orgName: string, input: NewRepository, missingOrg: 'notFound' | 'invalid' = 'notFound'): Promise<RepoWithOwner> {
     const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
-    if (!org || org.type !== 1 || !(await this.canSeeOwner(doer, org))) {
+    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(doer, org))) {
       if (missingOrg === 'invalid') throw new ValidationError(`org does not exist [name: ${orgName}]`);
       throw new NotFoundError(`org does not exist [name: ${orgName}]`);
     }
-    if (!doer.isAdmin && !(await this.canCreateOrgRepo(org.id, doer.id))) {
+    if (!doer.isAdmin && !(await this.orgs.canCreateRepo(org.id, doer.id))) {
       throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
     }
     return this.create(doer, org, input);
@@ -237,19 +241,6 @@ export class RepositoryService {
     const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
     if (!owner) throw new NotFoundError(`user does not exist [name: ${username}]`);
     return this.create(doer, owner, input);
-  }
-
-  private async canSeeOwner(viewer: User, owner: User): Promise<boolean> {
-    if (viewer.isAdmin || viewer.id === owner.id || owner.visibility === 0) return true;
-    if (owner.visibility === 1 && !viewer.isRestricted) return true;
-    return (await this.prisma.orgUser.count({ where: { orgId: owner.id, userId: viewer.id } })) > 0;
-  }
-
-  async canCreateOrgRepo(orgId: number, userId: number): Promise<boolean> {
-    const teams = await this.prisma.team.count({
-      where: { orgId, members: { some: { userId } }, OR: [{ canCreateOrgRepo: true }, { accessMode: AccessMode.owner }] },
-    });
-    return teams > 0;
   }
 
   /** Creates a repository with Forgejo's options: README, .gitignore and licence when auto_init is set. */
@@ -372,15 +363,16 @@ export class RepositoryService {
   }
 
   /**
-   * Teams that include all repositories get the new one, as do the creator's teams that may create repositories;
-   * a creator without admin access through a team becomes an admin collaborator (Forgejo does the same).
+   * The creator's teams that may create repositories get the new one; teams that include all repositories
+   * cover it through their flag, without a TeamRepo row (as TeamService keeps them). A creator without admin
+   * access through a team becomes an admin collaborator (Forgejo does the same).
    */
   private async grantTeams(tx: Prisma.TransactionClient, orgId: number, doer: User, repoId: number): Promise<void> {
     const teams = await tx.team.findMany({
       where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId: doer.id } } }] },
-      select: { id: true, accessMode: true, members: { where: { userId: doer.id }, select: { id: true } } },
+      select: { id: true, accessMode: true, includesAllRepositories: true, members: { where: { userId: doer.id }, select: { id: true } } },
     });
-    for (const team of teams) {
+    for (const team of teams.filter((candidate) => !candidate.includesAllRepositories)) {
       await tx.teamRepo.create({ data: { orgId, teamId: team.id, repoId } });
       await tx.team.update({ where: { id: team.id }, data: { numRepos: { increment: 1 } } });
     }

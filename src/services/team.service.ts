@@ -3,8 +3,9 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Prisma, Repository, Team, User } from '../db/prisma.ts';
-import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
+import type { RepositoryDetails } from '../convert/repository.ts';
+import type { Prisma, Team, User } from '../db/prisma.ts';
+import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
@@ -12,6 +13,8 @@ import type { ServiceDeps } from './index.ts';
 import type { FeedEntry } from './org-feed.service.ts';
 import type { OrgService } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
+import { repoInclude, type RepositoryService } from './repository.service.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
 
@@ -27,18 +30,6 @@ export interface TeamInput {
 
 export interface TeamWithUnits extends Team {
   units: TeamUnitGrant[];
-}
-
-export interface RepositoryPermission {
-  admin: boolean;
-  push: boolean;
-  pull: boolean;
-}
-
-export interface TeamRepository {
-  repo: Repository;
-  owner: User;
-  permission: RepositoryPermission;
 }
 
 interface OrgRole {
@@ -85,6 +76,8 @@ export class TeamService {
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
     private readonly orgs: OrgService,
+    private readonly permissions: RepoPermissionService,
+    private readonly repositories: RepositoryService,
   ) {}
 
   private get prisma() {
@@ -141,50 +134,16 @@ export class TeamService {
     return (await this.prisma.teamUser.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { id: true } })) !== null;
   }
 
-  /**
-   * The caller's permission on repositories of one organization, as far as teams decide it: site admins and
-   * org owners have everything; otherwise the teams covering a repository give their level (admin) and their
-   * code unit (push, pull); public repositories can be pulled by anyone.
-   */
-  private async repoPermissions(doer: User, org: User, repos: readonly Repository[]): Promise<Map<number, RepositoryPermission>> {
-    const result = new Map<number, RepositoryPermission>();
-    const everything = { admin: true, push: true, pull: true };
-    if (doer.isAdmin) {
-      for (const repo of repos) result.set(repo.id, everything);
-      return result;
-    }
-    const teams = await this.prisma.team.findMany({
-      where: { orgId: org.id, members: { some: { userId: doer.id } } },
-      select: {
-        id: true,
-        accessMode: true,
-        includesAllRepositories: true,
-        units: { where: { type: UnitType.code }, select: { accessMode: true } },
-        repos: { where: { repoId: { in: repos.map((repo) => repo.id) } }, select: { repoId: true } },
-      },
-    });
-    for (const repo of repos) {
-      const covering = teams.filter((team) => team.accessMode === AccessMode.owner || team.includesAllRepositories || team.repos.some((row) => row.repoId === repo.id));
-      const level = Math.max(AccessMode.none, ...covering.map((team) => team.accessMode));
-      const code = Math.max(AccessMode.none, ...covering.map((team) => team.accessMode >= AccessMode.admin ? team.accessMode : team.units[0]?.accessMode ?? AccessMode.none));
-      const admin = level >= AccessMode.admin;
-      const push = admin || code >= AccessMode.write;
-      result.set(repo.id, { admin, push, pull: push || code >= AccessMode.read || !repo.isPrivate });
-    }
-    return result;
-  }
-
-  private async repoInOrg(org: User, repoName: string): Promise<Repository> {
+  private async repoInOrg(org: User, repoName: string): Promise<RepoWithOwner> {
     const repoNotFound = () => new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
     const lowerName = lookupKey(repoName, repoNotFound);
-    const repo = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: org.id, lowerName } } });
+    const repo = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: org.id, lowerName } }, include: repoInclude });
     if (!repo) throw repoNotFound();
     return repo;
   }
 
-  private async requireRepoAdmin(doer: User, org: User, repo: Repository): Promise<void> {
-    const permission = (await this.repoPermissions(doer, org, [repo])).get(repo.id);
-    if (!permission?.admin) throw new ForbiddenError('Must have admin-level access to the repository');
+  private async requireRepoAdmin(doer: User, repo: RepoWithOwner): Promise<void> {
+    if (!isRepoAdmin(await this.permissions.forRepo(doer, repo))) throw new ForbiddenError('Must have admin-level access to the repository');
   }
 
   private async withUnits(team: Team): Promise<TeamWithUnits> {
@@ -404,36 +363,35 @@ export class TeamService {
     return team.includesAllRepositories ? { ownerId: team.orgId } : { ownerId: team.orgId, teamRepos: { some: { teamId: team.id } } };
   }
 
-  async listRepos(caller: Caller | null, id: number, page: ListOptions): Promise<{ repos: TeamRepository[]; total: number }> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
+  /** The team's repositories with the caller's own permission on each (not the team's). */
+  async listRepos(caller: Caller | null, id: number, page: ListOptions): Promise<{ repos: RepositoryDetails[]; total: number }> {
+    const { team, doer } = await this.teamFor(caller, id, 'member');
     const where = this.teamRepoFilter(team);
     const [repos, total] = await Promise.all([
-      this.prisma.repository.findMany({ where, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.prisma.repository.findMany({ where, include: repoInclude, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
       this.prisma.repository.count({ where }),
     ]);
-    const permissions = await this.repoPermissions(doer, org, repos);
-    return { repos: repos.map((repo) => ({ repo, owner: org, permission: permissions.get(repo.id)! })), total };
+    return { repos: await this.repositories.details(doer, repos), total };
   }
 
-  private async teamHasRepo(team: Team, repo: Repository): Promise<boolean> {
+  private async teamHasRepo(team: Team, repo: RepoWithOwner): Promise<boolean> {
     if (repo.ownerId !== team.orgId) return false;
     if (team.includesAllRepositories) return true;
     return (await this.prisma.teamRepo.findUnique({ where: { teamId_repoId: { teamId: team.id, repoId: repo.id } }, select: { id: true } })) !== null;
   }
 
   /** The repository is looked up in the team's organization; the `{org}` path segment is not used (as Forgejo). */
-  async getRepo(caller: Caller | null, id: number, repoName: string): Promise<TeamRepository> {
+  async getRepo(caller: Caller | null, id: number, repoName: string): Promise<RepositoryDetails> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     const repo = await this.repoInOrg(org, repoName);
     if (!(await this.teamHasRepo(team, repo))) throw new NotFoundError();
-    const permissions = await this.repoPermissions(doer, org, [repo]);
-    return { repo, owner: org, permission: permissions.get(repo.id)! };
+    return (await this.repositories.details(doer, [repo]))[0];
   }
 
   async addRepo(caller: Caller | null, id: number, repoName: string): Promise<void> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     const repo = await this.repoInOrg(org, repoName);
-    await this.requireRepoAdmin(doer, org, repo);
+    await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) return;
     await this.prisma.$transaction(async (tx) => {
       if (await tx.teamRepo.findUnique({ where: { teamId_repoId: { teamId: team.id, repoId: repo.id } }, select: { id: true } })) return;
@@ -446,7 +404,7 @@ export class TeamService {
   async removeRepo(caller: Caller | null, id: number, repoName: string): Promise<void> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     const repo = await this.repoInOrg(org, repoName);
-    await this.requireRepoAdmin(doer, org, repo);
+    await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) {
       throw new ValidationError('the team includes all repositories of the organization: switch includes_all_repositories off first');
     }
@@ -483,16 +441,14 @@ export class TeamService {
     ]);
     const [actors, repos] = await Promise.all([
       this.prisma.user.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.actUserId))] } } }),
-      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.repoId))] } } }),
+      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.repoId))] } }, include: repoInclude }),
     ]);
-    const activities = actions.map((action) => {
-      const repo = repos.find((candidate) => candidate.id === action.repoId);
-      return {
-        action,
-        actUser: actors.find((user) => user.id === action.actUserId) ?? null,
-        repo: repo ? { ...repo, owner: org } : null,
-      };
-    });
+    const repoById = new Map((await this.repositories.withExtras(repos)).map((details) => [details.repo.id, details]));
+    const activities = actions.map((action) => ({
+      action,
+      actUser: actors.find((user) => user.id === action.actUserId) ?? null,
+      repo: repoById.get(action.repoId) ?? null,
+    }));
     return { activities, total };
   }
 }

@@ -82,8 +82,11 @@ describe('create', () => {
     const org = await createTestOrg(t, alice.user);
     const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'org-repo' }).expect(201);
     expect(res.body.owner.login).toBe(org.name);
-    // The Owners team includes all repositories.
-    expect(await t.context.db.prisma.teamRepo.count({ where: { repoId: res.body.id } })).toBe(1);
+    // The Owners team includes all repositories through its flag: no TeamRepo row.
+    expect(await t.context.db.prisma.teamRepo.count({ where: { repoId: res.body.id } })).toBe(0);
+    expect(res.body.permissions).toEqual({ admin: true, push: true, pull: true });
+    const canCreate = async () => (await t.request().get(`/api/v1/users/${bob.user.name}/orgs/${org.name}/permissions`).set('Authorization', bob.auth).expect(200)).body.can_create_repository;
+    expect(await canCreate()).toBe(false);
     await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', bob.auth).send({ name: 'nope' }).expect(403);
     await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'org-repo' }).expect(409);
 
@@ -92,12 +95,18 @@ describe('create', () => {
     await prisma.teamUnit.create({ data: { orgId: org.id, teamId: team.id, type: 1, accessMode: 1 } });
     await prisma.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: bob.user.id } });
     await prisma.orgUser.create({ data: { orgId: org.id, userId: bob.user.id } });
+    // The permissions endpoint and creation follow the same rule.
+    expect(await canCreate()).toBe(true);
     const byTeam = await t.request().post(`/org/${org.name}/repos`.replace(/^/, '/api/v1')).set('Authorization', bob.auth).send({ name: 'by-team' }).expect(201);
     // A creator without admin access through a team becomes an admin collaborator.
     expect(byTeam.body.permissions).toEqual({ admin: true, push: true, pull: true });
 
     const hidden = await createTestOrg(t, alice.user, { visibility: 2 });
     await t.request().post(`/api/v1/orgs/${hidden.name}/repos`).set('Authorization', bob.auth).send({ name: 'x' }).expect(404);
+    // Restricted users see only organizations they belong to (the one visibility rule of GET /orgs/{org}).
+    const restricted = await createTestUser(t, { fields: { isRestricted: true } });
+    await t.request().get(`/api/v1/orgs/${org.name}`).set('Authorization', restricted.auth).expect(404);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', restricted.auth).send({ name: 'x' }).expect(404);
     await t.request().post('/api/v1/orgs/no-such-org/repos').set('Authorization', bob.auth).send({ name: 'x' }).expect(404);
     await t.request().post('/api/v1/org/no-such-org/repos').set('Authorization', bob.auth).send({ name: 'x' }).expect(422);
   });

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import type { Repository, User } from '../../src/db/prisma.ts';
+import { DEFAULT_UNITS } from '../../src/services/repository.service.ts';
 import { createTestOrg, createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -31,10 +32,14 @@ async function addMember(teamId: number, owner: TestUser, user: User): Promise<v
   await t.request().put(`/api/v1/teams/${teamId}/members/${user.name}`).set('Authorization', owner.auth).expect(204);
 }
 
+/** A repository row with the units a created repository has (no disk, no feed entry, no team rows). */
 async function createRepo(org: User, options: { isPrivate?: boolean; name?: string } = {}): Promise<Repository> {
   const name = options.name ?? uniqueName('repo');
   return t.context.db.prisma.repository.create({
-    data: { ownerId: org.id, ownerName: org.name, name, lowerName: name.toLowerCase(), isPrivate: options.isPrivate ?? true },
+    data: {
+      ownerId: org.id, ownerName: org.name, name, lowerName: name.toLowerCase(), isPrivate: options.isPrivate ?? true,
+      units: { create: DEFAULT_UNITS.map((unit) => ({ type: unit.type, config: JSON.stringify(unit.config) })) },
+    },
   });
 }
 
@@ -516,6 +521,26 @@ describe('team repositories', () => {
     await t.request().put(repoPath(writeTeam.id!, other)).set('Authorization', siteAdmin.auth).expect(204);
   });
 
+  it('decides admin access and the listed permissions with the repository permission rule: collaborations count', async () => {
+    const team = await createTeam(org, owner, { permission: 'read', units: ['repo.code'] });
+    const member = await createTestUser(t);
+    await addMember(team.id!, owner, member.user);
+    const repo = await createRepo(org);
+    await t.request().put(repoPath(team.id!, repo)).set('Authorization', owner.auth).expect(204);
+    const listed = async () => (await t.request().get(repoPath(team.id!, repo)).set('Authorization', member.auth).expect(200)).body.permissions;
+    expect(await listed()).toEqual({ admin: false, push: false, pull: true });
+    await t.request().delete(repoPath(team.id!, repo)).set('Authorization', member.auth).expect(403);
+
+    // An admin collaborator (as the creator of an org repository becomes) has admin access to the repository.
+    await t.context.db.prisma.collaboration.create({ data: { repoId: repo.id, userId: member.user.id, accessMode: 3 } });
+    expect(await listed()).toEqual({ admin: true, push: true, pull: true });
+    const list = await t.request().get(`/api/v1/teams/${team.id}/repos`).set('Authorization', member.auth).expect(200);
+    expect(list.body[0].permissions).toEqual({ admin: true, push: true, pull: true });
+    const repoGet = await t.request().get(`/api/v1/repos/${org.name}/${repo.name}`).set('Authorization', member.auth).expect(200);
+    expect(list.body[0]).toEqual(repoGet.body);
+    await t.request().delete(repoPath(team.id!, repo)).set('Authorization', member.auth).expect(204);
+  });
+
   it('an includes-all team covers every org repository, also later ones, without a row per repository', async () => {
     const team = await createTeam(org, owner, { permission: 'read', units: ['repo.code'], includes_all_repositories: true });
     const member = await createTestUser(t);
@@ -591,6 +616,8 @@ describe('team activity feed', () => {
     ]);
     expect(res.headers['x-total-count']).toBe('2');
     expect(res.body[0]).toMatchObject({ is_private: true, repo_id: inTeam.id, repo: { id: inTeam.id }, act_user: { login: owner.user.name }, user_id: org.id });
+    // The full repository record, with no permission for anyone (as Forgejo's feeds).
+    expect(res.body[0].repo).toMatchObject({ has_issues: true, default_merge_style: 'merge', permissions: { admin: false, push: false, pull: false } });
 
     const day = await t.request().get(`/api/v1/teams/${team.id}/activities/feeds?date=2024-03-01`).set('Authorization', member.auth).expect(200);
     expect(day.body.map((entry: { created: string }) => entry.created)).toEqual(['2024-03-01T10:00:00Z']);

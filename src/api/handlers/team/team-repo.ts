@@ -1,6 +1,6 @@
 // Repositories of a team (Forgejo: routers/api/v1/org/team.go). The `{org}` segment is not used: the
 // repository is looked up in the team's organization.
-import { toRepositorySummary } from '../../../convert/repository-summary.ts';
+import { toRepository } from '../../../convert/repository.ts';
 import type { Handler } from '../../route.ts';
 import { userView } from '../../view.ts';
 
@@ -8,12 +8,12 @@ export const orgListTeamRepos: Handler<'orgListTeamRepos'> = async (ctx) => {
   const page = ctx.listOptions();
   const { repos, total } = await ctx.app.services.teams.listRepos(ctx.caller, ctx.params.id, page);
   const view = userView(ctx);
-  ctx.sendPage(200, repos.map(({ repo, owner, permission }) => toRepositorySummary(repo, owner, permission, view)), page, total);
+  ctx.sendPage(200, repos.map((repo) => toRepository(repo, view)), page, total);
 };
 
 export const orgListTeamRepo: Handler<'orgListTeamRepo'> = async (ctx) => {
-  const { repo, owner, permission } = await ctx.app.services.teams.getRepo(ctx.caller, ctx.params.id, ctx.params.repo);
-  ctx.send(200, toRepositorySummary(repo, owner, permission, userView(ctx)));
+  const repo = await ctx.app.services.teams.getRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  ctx.send(200, toRepository(repo, userView(ctx)));
 };
 
 export const orgAddTeamRepository: Handler<'orgAddTeamRepository'> = async (ctx) => {

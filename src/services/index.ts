@@ -39,6 +39,7 @@ export function createServices(deps: ServiceDeps) {
   const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
   const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
+  const orgFeeds = new OrgFeedService(deps, orgs, ownerAccess, repositories);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -48,12 +49,12 @@ export function createServices(deps: ServiceDeps) {
     mailer: new MailerService(deps),
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
-    teams: new TeamService(deps, ownerAccess, orgs, repoPermissions, repositories),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps, orgs),
     orgBlocks: new OrgBlockService(deps, orgs, orgMembers),
-    orgFeeds: new OrgFeedService(deps, orgs, ownerAccess, repositories),
+    orgFeeds,
+    teams: new TeamService(deps, ownerAccess, orgs, repoPermissions, repositories, orgFeeds),
     webhooks: new WebhookService(deps, orgs),
     avatars: new AvatarService(deps, orgs),
     repoPermissions,

@@ -45,10 +45,7 @@ export class OrgFeedService {
   async list(caller: Caller | null, orgName: string, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const org = await this.orgs.resolve(caller, orgName);
     const viewer = caller?.user ?? null;
-    const conditions: Prisma.ActionWhereInput[] = [{ userId: org.id }, { isDeleted: false }];
-    const day = dayRange(date);
-    if (day) conditions.push({ createdAt: day });
-
+    const conditions: Prisma.ActionWhereInput[] = [];
     if (!viewer?.isAdmin) {
       const isMember = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
       if (!isMember) conditions.push({ isPrivate: false });
@@ -56,11 +53,25 @@ export class OrgFeedService {
         const privateRepoIds = await this.reachablePrivateRepoIds(org.id, viewer.id);
         if (privateRepoIds !== 'all') conditions.push({ OR: [{ isPrivate: false }, { repoId: { in: privateRepoIds } }] });
       }
-      const hiddenActors = await this.hiddenActors(org.id, viewer);
-      if (hiddenActors.length > 0) conditions.push({ actUserId: { notIn: hiddenActors } });
     }
+    return this.page(org.id, viewer, conditions, date, page);
+  }
 
-    const where: Prisma.ActionWhereInput = { AND: conditions };
+  /** A team's feed (the caller's access to the team already checked): private activity always, the team's repositories only. */
+  async listForTeam(viewer: User, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
+    return this.page(orgId, viewer, [{ repoId: { in: repoIds } }], date, page);
+  }
+
+  /** One page of the organization's feed rows matching `conditions`, newest first, without hidden actors. */
+  private async page(orgId: number, viewer: User | null, conditions: Prisma.ActionWhereInput[], date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
+    const all: Prisma.ActionWhereInput[] = [{ userId: orgId }, { isDeleted: false }, ...conditions];
+    const day = dayRange(date);
+    if (day) all.push({ createdAt: day });
+    if (!viewer?.isAdmin) {
+      const hiddenActors = await this.hiddenActors(orgId, viewer);
+      if (hiddenActors.length > 0) all.push({ actUserId: { notIn: hiddenActors } });
+    }
+    const where: Prisma.ActionWhereInput = { AND: all };
     const [actions, total] = await Promise.all([
       this.prisma.action.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.limit }),
       this.prisma.action.count({ where }),

@@ -10,7 +10,7 @@ import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } fro
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
-import type { FeedEntry } from './org-feed.service.ts';
+import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
 import type { OrgService } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
@@ -46,7 +46,6 @@ interface TeamContext {
 const TEAM_NAME_PATTERN = /^[\w.-]+$/;
 const MAX_TEAM_FIELD_LENGTH = 255;
 const UNITS_SELECT = { units: { select: { type: true, accessMode: true } } } as const;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The Owners team is the org's owner-level team; its name decides it in Forgejo, so it is never renamed. */
 function isOwnerTeam(team: Team): boolean {
@@ -78,6 +77,7 @@ export class TeamService {
     private readonly orgs: OrgService,
     private readonly permissions: RepoPermissionService,
     private readonly repositories: RepositoryService,
+    private readonly orgFeeds: OrgFeedService,
   ) {}
 
   private get prisma() {
@@ -424,31 +424,7 @@ export class TeamService {
   async feeds(caller: Caller | null, id: number, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     const repoIds = (await this.prisma.repository.findMany({ where: this.teamRepoFilter(team), select: { id: true } })).map((repo) => repo.id);
-    const where: Prisma.ActionWhereInput = { userId: org.id, repoId: { in: repoIds }, isDeleted: false };
-    const day = date ? Date.parse(`${date}T00:00:00Z`) : NaN;
-    if (!Number.isNaN(day)) where.createdAt = { gte: new Date(day), lt: new Date(day + DAY_MS) };
-    if (!doer.isAdmin) {
-      const actorIds = (await this.prisma.action.findMany({ where, distinct: ['actUserId'], select: { actUserId: true } })).map((row) => row.actUserId);
-      const hidden = await this.prisma.user.findMany({
-        where: { id: { in: actorIds, notIn: [doer.id, org.id] }, OR: [{ hideActivity: true }, { visibility: Visibility.private }] },
-        select: { id: true },
-      });
-      if (hidden.length > 0) where.actUserId = { notIn: hidden.map((user) => user.id) };
-    }
-    const [actions, total] = await Promise.all([
-      this.prisma.action.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.limit }),
-      this.prisma.action.count({ where }),
-    ]);
-    const [actors, repos] = await Promise.all([
-      this.prisma.user.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.actUserId))] } } }),
-      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((action) => action.repoId))] } }, include: repoInclude }),
-    ]);
-    const repoById = new Map((await this.repositories.withExtras(repos)).map((details) => [details.repo.id, details]));
-    const activities = actions.map((action) => ({
-      action,
-      actUser: actors.find((user) => user.id === action.actUserId) ?? null,
-      repo: repoById.get(action.repoId) ?? null,
-    }));
-    return { activities, total };
+    const { items, total } = await this.orgFeeds.listForTeam(doer, org.id, repoIds, date, page);
+    return { activities: items, total };
   }
 }

@@ -22,22 +22,22 @@ function teamInput(body: RequestBody<'orgCreateTeam'> | RequestBody<'orgEditTeam
 export const orgListTeams: Handler<'orgListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
   const { teams, total } = await ctx.app.services.teams.listOrgTeams(ctx.caller, ctx.params.org, page);
-  ctx.sendPage(200, teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL)), page, total);
+  ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx))), page, total);
 };
 
 export const orgCreateTeam: Handler<'orgCreateTeam'> = async (ctx) => {
   const { team, org } = await ctx.app.services.teams.create(ctx.caller, ctx.params.org, teamInput(ctx.body));
-  ctx.send(201, toTeam(team, ctx.app.settings.server.ROOT_URL, org));
+  ctx.send(201, toTeam(team, userView(ctx), org));
 };
 
 export const orgGetTeam: Handler<'orgGetTeam'> = async (ctx) => {
   const { team, org } = await ctx.app.services.teams.get(ctx.caller, ctx.params.id);
-  ctx.send(200, toTeam(team, ctx.app.settings.server.ROOT_URL, org));
+  ctx.send(200, toTeam(team, userView(ctx), org));
 };
 
 export const orgEditTeam: Handler<'orgEditTeam'> = async (ctx) => {
   const team = await ctx.app.services.teams.edit(ctx.caller, ctx.params.id, teamInput(ctx.body));
-  ctx.send(200, toTeam(team, ctx.app.settings.server.ROOT_URL));
+  ctx.send(200, toTeam(team, userView(ctx)));
 };
 
 export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
@@ -51,7 +51,7 @@ export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
   const includeDesc = ctx.query.include_desc === undefined || String(ctx.query.include_desc) !== 'false';
   try {
     const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.caller, ctx.params.org, ctx.query.q ?? '', includeDesc, page);
-    ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL)) }, page, total);
+    ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, userView(ctx))) }, page, total);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     ctx.app.log.error({ err: error }, 'team search failed');
@@ -62,7 +62,7 @@ export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
 export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
   const { teams, total } = await ctx.app.services.teams.listUserTeams(ctx.doer(), page);
-  ctx.sendPage(200, teams.map((team) => toTeam(team, ctx.app.settings.server.ROOT_URL, team.org)), page, total);
+  ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx), team.org)), page, total);
 };
 
 export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = async (ctx) => {

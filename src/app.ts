@@ -28,11 +28,19 @@ function authenticate(app: AppContext): RequestHandler {
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-/** Forgejo reads a body as JSON whatever its declared type, unless it is text, a form or a protocol stream. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Forgejo reads an API body as JSON whatever its declared type, and an absent body as an empty object, so a
+ * missing body fails validation like `{}` does instead of as an unsupported media type.
+ */
 function assumeJsonBodies(): RequestHandler {
   return (req, _res, next) => {
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !req.headers['content-type'] && req.path.startsWith('/api/v1/')) req.headers['content-type'] = 'application/json';
+    if (BODY_METHODS.has(req.method) && !req.headers['content-type'] && req.path.startsWith('/api/v1/')) {
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      req.headers['content-type'] = 'application/json';
+      if (!hasBody) req.body = {};
+    }
     next();
   };
 }

@@ -35,15 +35,15 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const activity = new ActivityService(deps);
   const ownerAccess = new OwnerAccessService(deps);
-  const orgs = new OrgService(deps, ownerAccess);
-  const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
   const repositories = new RepositoryService(deps, activity, repoPermissions);
+  const orgs = new OrgService(deps, ownerAccess, repositories);
+  const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity,
-    users: new UserService(deps),
+    users: new UserService(deps, repositories),
     ownerAccess,
     mailer: new MailerService(deps),
     publicKeys: new PublicKeyService(deps),

@@ -4,13 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { deleteRepositoryRows } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
   commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
-  removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
+  removeOwnerDirectory, removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './index.ts';
@@ -390,28 +391,7 @@ export class RepositoryService {
 
   /** Removes a repository row and everything that points at it, and fixes the counters. */
   private async removeRecord(repo: RepoWithOwner): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const [teamRepos, stars] = await Promise.all([
-        tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } }),
-        tx.star.findMany({ where: { repoId: repo.id }, select: { userId: true } }),
-      ]);
-      if (teamRepos.length) await tx.team.updateMany({ where: { id: { in: teamRepos.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
-      if (stars.length) await tx.user.updateMany({ where: { id: { in: stars.map((s) => s.userId) } }, data: { numStars: { decrement: 1 } } });
-      await tx.star.deleteMany({ where: { repoId: repo.id } });
-      await tx.watch.deleteMany({ where: { repoId: repo.id } });
-      await tx.action.deleteMany({ where: { repoId: repo.id } });
-      await tx.notification.deleteMany({ where: { repoId: repo.id } });
-      await tx.repoRedirect.deleteMany({ where: { redirectRepoId: repo.id } });
-      await tx.release.deleteMany({ where: { repoId: repo.id } });
-      await tx.label.deleteMany({ where: { repoId: repo.id } });
-      await tx.milestone.deleteMany({ where: { repoId: repo.id } });
-      await tx.webhook.deleteMany({ where: { repoId: repo.id } });
-      await tx.secret.deleteMany({ where: { repoId: repo.id } });
-      await tx.actionVariable.deleteMany({ where: { repoId: repo.id } });
-      await tx.package.updateMany({ where: { repoId: repo.id }, data: { repoId: 0 } });
-      await tx.repository.delete({ where: { id: repo.id } });
-      await tx.user.update({ where: { id: repo.ownerId }, data: { numRepos: { decrement: 1 } } });
-    });
+    await this.prisma.$transaction((tx) => deleteRepositoryRows(tx, [repo.id]));
   }
 
   // ---- delete ----
@@ -557,6 +537,7 @@ export class RepositoryService {
     }
     const from = this.dir(repo.ownerName, repo.name);
     const to = this.dir(repo.ownerName, newName);
+    let moved = false;
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.repository.update({ where: { id: repo.id }, data: { name: newName, lowerName: lower, updatedAt: new Date() } });
@@ -568,20 +549,49 @@ export class RepositoryService {
             update: { redirectRepoId: repo.id },
           });
         }
+        // The folder moves last, inside the transaction, and back if the transaction does not commit.
+        if (from !== to) moved = moveRepository(from, to);
       });
     } catch (error) {
+      if (moved) {
+        try {
+          moveRepository(to, from);
+        } catch (moveError) {
+          this.deps.log.error({ err: moveError, from: to, to: from }, 'moving a repository folder back failed');
+        }
+      }
       if (isUniqueViolation(error)) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
       throw error;
     }
-    if (from !== to) moveRepository(from, to);
     await this.activity.record({ op: 'rename_repo', actorId: doer.id, repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate }, content: repo.name });
     return (await this.findById(repo.id))!;
   }
 
-  /** Keeps ownerName and the directories in step when a user or organization is renamed. */
-  async ownerRenamed(ownerId: number, oldName: string, newName: string): Promise<void> {
-    await this.prisma.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
-    renameOwnerDirectory(this.deps.settings.repository.ROOT, oldName, newName);
+  /**
+   * Keeps ownerName and the owner's folder in step when a user or organization is renamed. Call it inside the
+   * transaction that renames the owner, as its last step; if that transaction does not commit, call the
+   * returned function to move the folder back (Forgejo: services/user RenameUser).
+   */
+  async ownerRenamed(tx: Prisma.TransactionClient, ownerId: number, oldName: string, newName: string): Promise<() => void> {
+    await tx.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
+    const root = this.deps.settings.repository.ROOT;
+    const moved = renameOwnerDirectory(root, oldName, newName);
+    return () => {
+      if (!moved) return;
+      try {
+        renameOwnerDirectory(root, newName, oldName);
+      } catch (error) {
+        this.deps.log.error({ err: error, from: newName, to: oldName }, 'moving an owner folder back failed');
+      }
+    };
+  }
+
+  /** Removes the folders of deleted owners, after their rows were deleted (deleteRepositoryRows). */
+  async ownersDeleted(ownerNames: readonly string[]): Promise<void> {
+    const root = this.deps.settings.repository.ROOT;
+    await Promise.all(
+      ownerNames.map((name) => removeOwnerDirectory(root, name).catch((error) => this.deps.log.error({ err: error, owner: name }, 'removing an owner folder failed'))),
+    );
   }
 
   // ---- after git writes ----

@@ -235,6 +235,33 @@ describe('delete', () => {
     expect((await t.context.db.prisma.user.findUnique({ where: { id: alice.user.id } }))!.numRepos).toBe(before - 1);
     await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', alice.auth).expect(404);
   });
+
+  it('removes every row that names the repository, fixes the counters and unlinks packages', async () => {
+    const { prisma } = t.context.db;
+    const org = await createTestOrg(t, alice.user);
+    const repo = (await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'cluttered' }).expect(201)).body;
+    const ownersTeam = await prisma.team.findFirstOrThrow({ where: { orgId: org.id, lowerName: 'owners' } });
+    const teamReposBefore = ownersTeam.numRepos;
+    await prisma.star.create({ data: { userId: bob.user.id, repoId: repo.id } });
+    await prisma.user.update({ where: { id: bob.user.id }, data: { numStars: 1 } });
+    const issue = await prisma.issue.create({ data: { repoId: repo.id, index: 1, posterId: bob.user.id, title: 'x' } });
+    await prisma.issueWatch.create({ data: { userId: bob.user.id, issueId: issue.id } });
+    await prisma.attachment.create({ data: { uuid: uniqueName('att'), repoId: repo.id, name: 'a.txt' } });
+    await prisma.actionArtifact.create({ data: { repoId: repo.id, ownerId: org.id, name: 'artifact' } });
+    await prisma.actionRunnerToken.create({ data: { token: uniqueName('runner'), ownerId: org.id, repoId: repo.id } });
+    const pkg = await prisma.package.create({ data: { ownerId: org.id, repoId: repo.id, type: 'generic', name: 'linked', lowerName: 'linked' } });
+
+    await t.request().delete(`/api/v1/repos/${org.name}/cluttered`).set('Authorization', alice.auth).expect(204);
+
+    const byRepo = { where: { repoId: repo.id } };
+    expect(await Promise.all([
+      prisma.star.count(byRepo), prisma.issue.count(byRepo), prisma.attachment.count(byRepo), prisma.actionArtifact.count(byRepo),
+      prisma.actionRunnerToken.count(byRepo), prisma.teamRepo.count(byRepo), prisma.issueWatch.count({ where: { issueId: issue.id } }),
+    ])).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } })).numStars).toBe(0);
+    expect((await prisma.team.findUniqueOrThrow({ where: { id: ownersTeam.id } })).numRepos).toBe(teamReposBefore - 1);
+    expect(await prisma.package.findUniqueOrThrow({ where: { id: pkg.id } })).toMatchObject({ repoId: 0 });
+  });
 });
 
 describe('watch', () => {
@@ -274,16 +301,39 @@ describe('org repository list', () => {
   });
 });
 
-describe('owner rename', () => {
-  it('moves the directories and the owner name of every repository', async () => {
+describe('renamed owners and repositories', () => {
+  const renameUser = (name: string, newName: string) =>
+    t.request().post(`/api/v1/admin/users/${name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(204);
+
+  it('a user rename moves the folder and the owner name of every repository; the old owner name answers 307', async () => {
     const frank = await createTestUser(t);
     await create(frank, { name: 'moves', auto_init: true }).expect(201);
-    const newName = uniqueName('renamed');
-    await t.context.db.prisma.user.update({ where: { id: frank.user.id }, data: { name: newName, lowerName: newName.toLowerCase() } });
-    await t.context.services.repositories.ownerRenamed(frank.user.id, frank.user.name, newName);
-    expect(fs.existsSync(repoDir(newName, 'moves'))).toBe(true);
-    expect(fs.existsSync(repoDir(frank.user.name, 'moves'))).toBe(false);
+    await create(frank, { name: 'also-moves' }).expect(201);
+    const newName = uniqueName('Renamed');
+    await renameUser(frank.user.name, newName);
+    for (const name of ['moves', 'also-moves']) {
+      expect(fs.existsSync(repoDir(newName, name))).toBe(true);
+      expect(fs.existsSync(repoDir(frank.user.name, name))).toBe(false);
+    }
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, frank.user.lowerName))).toBe(false);
+    const rows = await t.context.db.prisma.repository.findMany({ where: { ownerId: frank.user.id }, select: { ownerName: true } });
+    expect(rows).toEqual([{ ownerName: newName }, { ownerName: newName }]);
     const res = await t.request().get(`/api/v1/repos/${newName}/moves`).expect(200);
     expect(res.body.full_name).toBe(`${newName}/moves`);
+    const old = await t.request().get(`/api/v1/repos/${frank.user.name}/moves?x=1`).expect(307);
+    expect(old.headers.location).toBe(`/api/v1/repos/${newName}/moves?x=1`);
+  });
+
+  it('a failed user rename leaves rows and folders where they were', async () => {
+    const gina = await createTestUser(t);
+    await create(gina, { name: 'stays', auto_init: true }).expect(201);
+    // The target folder is occupied by a file, so moving the folder fails after the rows were written.
+    const newName = uniqueName('blocked');
+    fs.writeFileSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase()), 'not a folder');
+    await t.request().post(`/api/v1/admin/users/${gina.user.name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(500);
+    expect(fs.existsSync(repoDir(gina.user.name, 'stays'))).toBe(true);
+    expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: gina.user.id } })).name).toBe(gina.user.name);
+    expect((await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: gina.user.id } })).ownerName).toBe(gina.user.name);
+    await t.request().get(`/api/v1/repos/${gina.user.name}/stays`).expect(200);
   });
 });

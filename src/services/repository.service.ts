@@ -350,6 +350,8 @@ export class RepositoryService {
           },
         });
         await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
+        // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
+        await tx.repoRedirect.deleteMany({ where: { ownerId: owner.id, lowerName: repo.lowerName } });
         await tx.watch.create({ data: { userId: doer.id, repoId: repo.id, mode: 1 } });
         if (owner.type === 1) await this.grantTeams(tx, owner.id, doer, repo.id);
         return tx.repository.findUniqueOrThrow({ where: { id: repo.id }, include: repoInclude });
@@ -592,6 +594,13 @@ export class RepositoryService {
     await Promise.all(
       ownerNames.map((name) => removeOwnerDirectory(root, name).catch((error) => this.deps.log.error({ err: error, owner: name }, 'removing an owner folder failed'))),
     );
+  }
+
+  /** The repository a renamed one's old name leads to (Forgejo: repo_model.LookupRedirect); null when none. */
+  async renamedTo(ownerId: number, oldName: string): Promise<{ ownerName: string; name: string } | null> {
+    const redirect = await this.prisma.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName: oldName.toLowerCase() } } });
+    if (!redirect) return null;
+    return this.prisma.repository.findUnique({ where: { id: redirect.redirectRepoId }, select: { ownerName: true, name: true } });
   }
 
   // ---- after git writes ----

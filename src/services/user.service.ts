@@ -97,12 +97,11 @@ export class UserService {
     return owner;
   }
 
-  /** The current name of the user or organization that used to be called `name`, if it was renamed. */
-  async renamedTo(name: string): Promise<string | null> {
+  /** The user or organization that used to be called `name`, if it was renamed. */
+  async renamedTo(name: string): Promise<User | null> {
     const redirect = await this.deps.db.prisma.userRedirect.findUnique({ where: { lowerName: name.toLowerCase() } });
     if (!redirect) return null;
-    const owner = await this.deps.db.hot.userById(redirect.redirectUserId);
-    return owner?.name ?? null;
+    return this.deps.db.hot.userById(redirect.redirectUserId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */

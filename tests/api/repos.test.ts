@@ -304,6 +304,8 @@ describe('org repository list', () => {
 describe('renamed owners and repositories', () => {
   const renameUser = (name: string, newName: string) =>
     t.request().post(`/api/v1/admin/users/${name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(204);
+  const renameRepo = (owner: TestUser, ownerName: string, name: string, newName: string) =>
+    t.request().patch(`/api/v1/repos/${ownerName}/${name}`).set('Authorization', owner.auth).send({ name: newName }).expect(200);
 
   it('a user rename moves the folder and the owner name of every repository; the old owner name answers 307', async () => {
     const frank = await createTestUser(t);
@@ -335,5 +337,47 @@ describe('renamed owners and repositories', () => {
     expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: gina.user.id } })).name).toBe(gina.user.name);
     expect((await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: gina.user.id } })).ownerName).toBe(gina.user.name);
     await t.request().get(`/api/v1/repos/${gina.user.name}/stays`).expect(200);
+  });
+
+  it('a renamed repository answers 307 under its old name, for every operation below it, query kept', async () => {
+    await create(alice, { name: 'before-rename' }).expect(201);
+    await renameRepo(alice, alice.user.name, 'before-rename', 'After-Rename');
+    const get = await t.request().get(`/api/v1/repos/${alice.user.name}/BEFORE-rename?a=1&b=two`).expect(307);
+    expect(get.headers.location).toBe(`/api/v1/repos/${alice.user.name}/After-Rename?a=1&b=two`);
+    const put = await t.request().put(`/api/v1/repos/${alice.user.name}/before-rename/subscription`).set('Authorization', bob.auth).expect(307);
+    expect(put.headers.location).toBe(`/api/v1/repos/${alice.user.name}/After-Rename/subscription`);
+    // Before the token check, as Forgejo's repository assignment runs first.
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/before-rename`).expect(307);
+    // The redirect belongs to the owner: the same name under someone else is simply missing.
+    await t.request().get(`/api/v1/repos/${bob.user.name}/before-rename`).expect(404);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/never-existed`).expect(404);
+    // Not a repository lookup: the unadopted-folder operations take the name as it is.
+    await t.request().delete(`/api/v1/admin/unadopted/${alice.user.name}/before-rename`).set('Authorization', admin.auth).expect(404);
+  });
+
+  it('combines an owner redirect with a repository redirect into one 307', async () => {
+    const hank = await createTestUser(t);
+    await create(hank, { name: 'first-name' }).expect(201);
+    await renameRepo(hank, hank.user.name, 'first-name', 'second-name');
+    const newOwner = uniqueName('hank');
+    await renameUser(hank.user.name, newOwner);
+    const res = await t.request().get(`/api/v1/repos/${hank.user.name}/first-name`).expect(307);
+    expect(res.headers.location).toBe(`/api/v1/repos/${newOwner}/second-name`);
+    const ownerOnly = await t.request().get(`/api/v1/repos/${hank.user.name}/second-name`).expect(307);
+    expect(ownerOnly.headers.location).toBe(`/api/v1/repos/${newOwner}/second-name`);
+  });
+
+  it('a new repository under the old name ends the redirect; deleting a repository ends its redirects', async () => {
+    await create(alice, { name: 'reused' }).expect(201);
+    await renameRepo(alice, alice.user.name, 'reused', 'moved-on');
+    await create(alice, { name: 'reused', description: 'the new one' }).expect(201);
+    expect((await t.request().get(`/api/v1/repos/${alice.user.name}/reused`).expect(200)).body.description).toBe('the new one');
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/reused`).set('Authorization', alice.auth).expect(204);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/reused`).expect(404);
+
+    await renameRepo(alice, alice.user.name, 'moved-on', 'moved-again');
+    await t.request().get(`/api/v1/repos/${alice.user.name}/moved-on`).expect(307);
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/moved-again`).set('Authorization', alice.auth).expect(204);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/moved-on`).expect(404);
   });
 });

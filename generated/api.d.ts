@@ -3274,6 +3274,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -3294,6 +3301,13 @@ export interface operations {
         responses: {
             /** @description Pack data */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3321,6 +3335,13 @@ export interface operations {
         responses: {
             /** @description Advertisement */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3380,6 +3401,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -3407,6 +3435,13 @@ export interface operations {
                 content: {
                     "application/octet-stream": string;
                 };
+            };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -3438,6 +3473,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
@@ -3462,6 +3504,13 @@ export interface operations {
         responses: {
             /** @description Deleted */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6125,7 +6174,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Repository"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6150,7 +6199,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6179,7 +6228,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Repository"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6209,7 +6258,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Issue"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6242,7 +6291,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Comment"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6269,7 +6318,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["WatchInfo"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;
@@ -6294,7 +6343,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
-            /** @description The owner was renamed: the same request under the new name */
+            /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
                     [name: string]: unknown;

@@ -37,6 +37,7 @@ export interface HotQueries {
   tokensByLastEight(lastEight: string): Promise<TokenCandidate[]>;
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
+  repositoryExists(ownerId: number, lowerName: string): Promise<boolean>;
   touchToken(id: number, at: Date): Promise<void>;
 }
 
@@ -54,6 +55,7 @@ const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."
   FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenLastEight" = $1`;
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
+const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
 /** The WHERE clause and its values for a user list; statements are cached per clause shape. */
@@ -104,6 +106,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const tokens = positional(TOKEN_SQL);
   const userByName = positional(USER_BY_NAME_SQL);
   const userById = positional(USER_BY_ID_SQL);
+  const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const cached = (sql: string) => {
@@ -135,6 +138,9 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     async userById(id) {
       const row = userById.get(id) as Record<string, unknown> | undefined;
       return row ? sqliteUser(row) : null;
+    },
+    async repositoryExists(ownerId, lowerName) {
+      return repositoryExists.get(ownerId, lowerName) !== undefined;
     },
     async touchToken(id, at) {
       touch.run(sqliteTimestamp(at), id);
@@ -178,6 +184,10 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     async userById(id) {
       const { rows } = await run('anvil_user_by_id', USER_BY_ID_SQL, [id]);
       return rows[0] ? postgresUser(rows[0]) : null;
+    },
+    async repositoryExists(ownerId, lowerName) {
+      const { rows } = await run('anvil_repository_exists', REPOSITORY_EXISTS_SQL, [ownerId, lowerName]);
+      return rows.length > 0;
     },
     async touchToken(id, at) {
       await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);

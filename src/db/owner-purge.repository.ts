@@ -1,34 +1,18 @@
 // Removal of everything that belongs to users or organizations, inside the caller's transaction: their
-// repositories (with every row that names them), packages, actions data and hooks. Files on disk are the
-// caller's business (it removes them after the commit).
+// repositories (through the same function as a single repository's deletion), packages, actions data and hooks.
+// Files on disk are the caller's business (it removes them after the commit).
 import type { Prisma } from './prisma.ts';
+import { deleteRepositoryRows } from './repository-rows.repository.ts';
 
 type Tx = Prisma.TransactionClient;
 
-/** Rows keyed by repository id that the schema does not cascade. */
-async function deleteRepositoryRows(tx: Tx, repoIds: number[]): Promise<void> {
-  if (repoIds.length === 0) return;
-  const byRepo = { repoId: { in: repoIds } };
-  const issueIds = (await tx.issue.findMany({ where: byRepo, select: { id: true } })).map((issue) => issue.id);
-  await tx.issueWatch.deleteMany({ where: { issueId: { in: issueIds } } });
-  await Promise.all([
-    tx.star.deleteMany({ where: byRepo }),
-    tx.watch.deleteMany({ where: byRepo }),
-    tx.notification.deleteMany({ where: byRepo }),
-    tx.action.deleteMany({ where: byRepo }),
-    tx.webhook.deleteMany({ where: byRepo }),
-    tx.label.deleteMany({ where: byRepo }),
-    tx.milestone.deleteMany({ where: byRepo }),
-    tx.release.deleteMany({ where: byRepo }),
-    tx.attachment.deleteMany({ where: byRepo }),
-    tx.secret.deleteMany({ where: byRepo }),
-    tx.actionVariable.deleteMany({ where: byRepo }),
-    tx.actionArtifact.deleteMany({ where: byRepo }),
-    tx.actionRunnerToken.deleteMany({ where: byRepo }),
-    tx.repoRedirect.deleteMany({ where: { redirectRepoId: { in: repoIds } } }),
+/** What an owner must not own to be deleted without purging (Forgejo: ErrUserOwnRepos, ErrUserOwnPackages). */
+export async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: number; packages: number }> {
+  const [repositories, packages] = await Promise.all([
+    tx.repository.count({ where: { ownerId } }),
+    tx.package.count({ where: { ownerId } }),
   ]);
-  // Issues, units, collaborations, team links and mirrors cascade with the repository.
-  await tx.repository.deleteMany({ where: { id: { in: repoIds } } });
+  return { repositories, packages };
 }
 
 /** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */

@@ -135,18 +135,26 @@ export function removeRepository(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-export function moveRepository(from: string, to: string): void {
-  if (!fs.existsSync(from)) return;
+/** Moves a repository folder; false when there was nothing to move. */
+export function moveRepository(from: string, to: string): boolean {
+  if (!fs.existsSync(from)) return false;
   fs.mkdirSync(path.dirname(to), { recursive: true });
   fs.renameSync(from, to);
+  return true;
 }
 
-/** Moves every repository of an owner when the owner is renamed. */
-export function renameOwnerDirectory(root: string, oldName: string, newName: string): void {
+/** Moves every repository of an owner when the owner is renamed; false when there was nothing to move. */
+export function renameOwnerDirectory(root: string, oldName: string, newName: string): boolean {
   const from = ownerPath(root, oldName);
   const to = ownerPath(root, newName);
-  if (from === to || !fs.existsSync(from)) return;
+  if (from === to || !fs.existsSync(from)) return false;
   fs.renameSync(from, to);
+  return true;
+}
+
+/** Removes an owner's folder with every repository in it (and anything unadopted beside them). */
+export async function removeOwnerDirectory(root: string, owner: string): Promise<void> {
+  await fs.promises.rm(ownerPath(root, owner), { recursive: true, force: true });
 }
 
 /** A fresh folder under the root for work that is moved into place only when it succeeded. */

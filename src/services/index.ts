@@ -13,6 +13,7 @@ import { OrgLabelService } from './org-label.service.ts';
 import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
+import { OwnerStorageService } from './owner-storage.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
@@ -35,7 +36,8 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const activity = new ActivityService(deps);
   const ownerAccess = new OwnerAccessService(deps);
-  const orgs = new OrgService(deps, ownerAccess);
+  const ownerStorage = new OwnerStorageService(deps);
+  const orgs = new OrgService(deps, ownerAccess, ownerStorage);
   const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
   const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
@@ -44,7 +46,7 @@ export function createServices(deps: ServiceDeps) {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity,
-    users: new UserService(deps),
+    users: new UserService(deps, repositories, ownerStorage),
     ownerAccess,
     mailer: new MailerService(deps),
     publicKeys: new PublicKeyService(deps),

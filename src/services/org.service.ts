@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { countOwnedData } from '../db/owner-purge.repository.ts';
 import { AccessMode, UNITS, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
@@ -12,6 +13,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import type { OwnerStorageService } from './owner-storage.service.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
 const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
@@ -69,6 +71,7 @@ export class OrgService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
+    private readonly ownerStorage: OwnerStorageService,
   ) {}
 
   private get prisma() {
@@ -247,27 +250,29 @@ export class OrgService {
   /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
   async delete(caller: Caller, name: string): Promise<void> {
     const org = await this.resolve(caller, name, 'owner');
-    const [repos, packages] = await Promise.all([
-      this.prisma.repository.count({ where: { ownerId: org.id } }),
-      this.prisma.package.count({ where: { ownerId: org.id } }),
-    ]);
-    // Forgejo answers 500 for both.
-    if (repos > 0) throw new ValidationError(`organization ${org.name} still owns ${repos} repositories; delete or transfer them first`);
-    if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
-    await this.prisma.$transaction([
-      this.prisma.label.deleteMany({ where: { orgId: org.id } }),
-      this.prisma.webhook.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-      this.prisma.action.deleteMany({ where: { userId: org.id } }),
-      this.prisma.userBlocking.deleteMany({ where: { OR: [{ blockerId: org.id }, { blockeeId: org.id }] } }),
-      this.prisma.follow.deleteMany({ where: { OR: [{ userId: org.id }, { followId: org.id }] } }),
-      this.prisma.secret.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-      this.prisma.actionVariable.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-      this.prisma.actionRunnerToken.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-      this.prisma.userRedirect.deleteMany({ where: { redirectUserId: org.id } }),
-      this.prisma.quotaGroupUser.deleteMany({ where: { userId: org.id } }),
+    await this.prisma.$transaction(async (tx) => {
+      // Checked inside the transaction: the repositories would otherwise cascade with the row, leaving their folders.
+      const { repositories, packages } = await countOwnedData(tx, org.id);
+      // Forgejo answers 500 for both.
+      if (repositories > 0) throw new ValidationError(`organization ${org.name} still owns ${repositories} repositories; delete or transfer them first`);
+      if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
+      await Promise.all([
+        tx.label.deleteMany({ where: { orgId: org.id } }),
+        tx.webhook.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+        tx.action.deleteMany({ where: { userId: org.id } }),
+        tx.userBlocking.deleteMany({ where: { OR: [{ blockerId: org.id }, { blockeeId: org.id }] } }),
+        tx.follow.deleteMany({ where: { OR: [{ userId: org.id }, { followId: org.id }] } }),
+        tx.secret.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+        tx.actionVariable.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+        tx.actionRunnerToken.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
+        tx.userRedirect.deleteMany({ where: { redirectUserId: org.id } }),
+        tx.quotaGroupUser.deleteMany({ where: { userId: org.id } }),
+      ]);
       // Teams, their units and members, and memberships go with the row.
-      this.prisma.user.delete({ where: { id: org.id } }),
-    ]);
+      await tx.user.delete({ where: { id: org.id } });
+    });
+    // Whatever is left in its folder (unadopted repositories) would otherwise show up under a later owner of the name.
+    await this.ownerStorage.ownersDeleted([org.lowerName]);
     if (org.avatar) fs.rmSync(path.join(this.deps.settings.server.APP_DATA_PATH, 'avatars', org.avatar), { force: true });
   }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { deleteRepositoryRows } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
@@ -340,6 +341,8 @@ export class RepositoryService {
           },
         });
         await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
+        // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
+        await tx.repoRedirect.deleteMany({ where: { ownerId: owner.id, lowerName: repo.lowerName } });
         await tx.watch.create({ data: { userId: doer.id, repoId: repo.id, mode: 1 } });
         if (owner.type === 1) await this.grantTeams(tx, owner.id, doer, repo.id);
         return tx.repository.findUniqueOrThrow({ where: { id: repo.id }, include: repoInclude });
@@ -382,28 +385,7 @@ export class RepositoryService {
 
   /** Removes a repository row and everything that points at it, and fixes the counters. */
   private async removeRecord(repo: RepoWithOwner): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const [teamRepos, stars] = await Promise.all([
-        tx.teamRepo.findMany({ where: { repoId: repo.id }, select: { teamId: true } }),
-        tx.star.findMany({ where: { repoId: repo.id }, select: { userId: true } }),
-      ]);
-      if (teamRepos.length) await tx.team.updateMany({ where: { id: { in: teamRepos.map((t) => t.teamId) } }, data: { numRepos: { decrement: 1 } } });
-      if (stars.length) await tx.user.updateMany({ where: { id: { in: stars.map((s) => s.userId) } }, data: { numStars: { decrement: 1 } } });
-      await tx.star.deleteMany({ where: { repoId: repo.id } });
-      await tx.watch.deleteMany({ where: { repoId: repo.id } });
-      await tx.action.deleteMany({ where: { repoId: repo.id } });
-      await tx.notification.deleteMany({ where: { repoId: repo.id } });
-      await tx.repoRedirect.deleteMany({ where: { redirectRepoId: repo.id } });
-      await tx.release.deleteMany({ where: { repoId: repo.id } });
-      await tx.label.deleteMany({ where: { repoId: repo.id } });
-      await tx.milestone.deleteMany({ where: { repoId: repo.id } });
-      await tx.webhook.deleteMany({ where: { repoId: repo.id } });
-      await tx.secret.deleteMany({ where: { repoId: repo.id } });
-      await tx.actionVariable.deleteMany({ where: { repoId: repo.id } });
-      await tx.package.updateMany({ where: { repoId: repo.id }, data: { repoId: 0 } });
-      await tx.repository.delete({ where: { id: repo.id } });
-      await tx.user.update({ where: { id: repo.ownerId }, data: { numRepos: { decrement: 1 } } });
-    });
+    await this.prisma.$transaction((tx) => deleteRepositoryRows(tx, [repo.id]));
   }
 
   // ---- delete ----
@@ -549,6 +531,7 @@ export class RepositoryService {
     }
     const from = this.dir(repo.ownerName, repo.name);
     const to = this.dir(repo.ownerName, newName);
+    let moved = false;
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.repository.update({ where: { id: repo.id }, data: { name: newName, lowerName: lower, updatedAt: new Date() } });
@@ -560,20 +543,48 @@ export class RepositoryService {
             update: { redirectRepoId: repo.id },
           });
         }
+        // The folder moves last, inside the transaction, and back if the transaction does not commit.
+        if (from !== to) moved = moveRepository(from, to);
       });
     } catch (error) {
+      if (moved) {
+        try {
+          moveRepository(to, from);
+        } catch (moveError) {
+          this.deps.log.error({ err: moveError, from: to, to: from }, 'moving a repository folder back failed');
+        }
+      }
       if (isUniqueViolation(error)) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
       throw error;
     }
-    if (from !== to) moveRepository(from, to);
     await this.activity.record({ op: 'rename_repo', actorId: doer.id, repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate }, content: repo.name });
     return (await this.findById(repo.id))!;
   }
 
-  /** Keeps ownerName and the directories in step when a user or organization is renamed. */
-  async ownerRenamed(ownerId: number, oldName: string, newName: string): Promise<void> {
-    await this.prisma.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
-    renameOwnerDirectory(this.deps.settings.repository.ROOT, oldName, newName);
+  /**
+   * Keeps ownerName and the owner's folder in step when a user or organization is renamed. Call it inside the
+   * transaction that renames the owner, as its last step; if that transaction does not commit, call the
+   * returned function to move the folder back (Forgejo: services/user RenameUser).
+   */
+  async ownerRenamed(tx: Prisma.TransactionClient, ownerId: number, oldName: string, newName: string): Promise<() => void> {
+    await tx.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
+    const root = this.deps.settings.repository.ROOT;
+    const moved = renameOwnerDirectory(root, oldName, newName);
+    return () => {
+      if (!moved) return;
+      try {
+        renameOwnerDirectory(root, newName, oldName);
+      } catch (error) {
+        this.deps.log.error({ err: error, from: newName, to: oldName }, 'moving an owner folder back failed');
+      }
+    };
+  }
+
+  /** The repository a renamed one's old name leads to (Forgejo: repo_model.LookupRedirect); null when none. */
+  async renamedTo(ownerId: number, oldName: string): Promise<{ ownerName: string; name: string } | null> {
+    const redirect = await this.prisma.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName: oldName.toLowerCase() } } });
+    if (!redirect) return null;
+    return this.prisma.repository.findUnique({ where: { id: redirect.redirectRepoId }, select: { ownerName: true, name: true } });
   }
 
   // ---- after git writes ----

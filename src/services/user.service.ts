@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { deletePersonalRows, purgeOwnedData } from '../db/owner-purge.repository.ts';
+import { countOwnedData, deletePersonalRows, purgeOwnedData } from '../db/owner-purge.repository.ts';
 import { Visibility } from '../domain/access.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
@@ -14,6 +14,8 @@ import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
+import type { OwnerStorageService } from './owner-storage.service.ts';
+import type { RepositoryService } from './repository.service.ts';
 
 export interface NewUser {
   username: string;
@@ -70,7 +72,11 @@ export interface WithWarning<T> {
 
 
 export class UserService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly repositories: RepositoryService,
+    private readonly ownerStorage: OwnerStorageService,
+  ) {}
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
@@ -86,12 +92,11 @@ export class UserService {
     return owner;
   }
 
-  /** The current name of the user or organization that used to be called `name`, if it was renamed. */
-  async renamedTo(name: string): Promise<string | null> {
+  /** The user or organization that used to be called `name`, if it was renamed. */
+  async renamedTo(name: string): Promise<User | null> {
     const redirect = await this.deps.db.prisma.userRedirect.findUnique({ where: { lowerName: name.toLowerCase() } });
     if (!redirect) return null;
-    const owner = await this.deps.db.hot.userById(redirect.redirectUserId);
-    return owner?.name ?? null;
+    return this.deps.db.hot.userById(redirect.redirectUserId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */
@@ -207,12 +212,10 @@ export class UserService {
 
     const removedOwners = await prisma.$transaction(async (tx) => {
       if (target.isAdmin && (await this.isLastAdmin(tx, target))) throw new ValidationError('can not delete the last admin user');
-      const owned = { ownerId: target.id };
       if (!purge) {
-        const [repos, memberships, packages] = await Promise.all([
-          tx.repository.count({ where: owned }),
+        const [{ repositories: repos, packages }, memberships] = await Promise.all([
+          countOwnedData(tx, target.id),
           tx.orgUser.count({ where: { userId: target.id } }),
-          tx.package.count({ where: owned }),
         ]);
         if (repos > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
         if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
@@ -237,26 +240,22 @@ export class UserService {
     if (newName === target.name) return;
     this.checkName(newName);
     const newLower = newName.toLowerCase();
-    const caseOnly = newLower === target.lowerName;
-    const root = this.deps.settings.repository.ROOT;
-    const oldDir = path.join(root, target.lowerName);
-    const newDir = path.join(root, newLower);
-    let movedDirectory = false;
+    let moveFolderBack = () => {};
     try {
       await prisma.$transaction(async (tx) => {
         await tx.user.update({ where: { id: target.id }, data: { name: newName, lowerName: newLower, updatedAt: new Date() } });
-        await tx.repository.updateMany({ where: { ownerId: target.id }, data: { ownerName: newName } });
-        if (caseOnly) return;
-        await tx.userRedirect.deleteMany({ where: { lowerName: newLower } });
-        await tx.userRedirect.upsert({
-          where: { lowerName: target.lowerName },
-          create: { lowerName: target.lowerName, redirectUserId: target.id },
-          update: { redirectUserId: target.id },
-        });
-        movedDirectory = await moveIfPresent(oldDir, newDir);
+        if (newLower !== target.lowerName) {
+          await tx.userRedirect.deleteMany({ where: { lowerName: newLower } });
+          await tx.userRedirect.upsert({
+            where: { lowerName: target.lowerName },
+            create: { lowerName: target.lowerName, redirectUserId: target.id },
+            update: { redirectUserId: target.id },
+          });
+        }
+        moveFolderBack = await this.repositories.ownerRenamed(tx, target.id, target.name, newName);
       });
     } catch (error) {
-      if (movedDirectory) await fs.rename(newDir, oldDir).catch(() => undefined);
+      moveFolderBack();
       if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${newName}]`);
       throw error;
     }
@@ -344,26 +343,13 @@ export class UserService {
     return orgIds.length === 0 ? [] : tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
   }
 
-  /** Repository directories of deleted owners and package blobs nothing refers to any more. */
+  /** Repository folders of deleted owners and package blobs nothing refers to any more. */
   private async removeFiles(ownerLowerNames: string[], blobHashes: string[]): Promise<void> {
     const { settings, log } = this.deps;
-    const paths = [
-      ...ownerLowerNames.map((name) => path.join(settings.repository.ROOT, name)),
-      ...blobHashes.map((hash) => path.join(settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash)),
-    ];
-    await Promise.all(
-      paths.map((target) => fs.rm(target, { recursive: true, force: true }).catch((error) => log.error({ err: error, path: target }, 'removing files failed'))),
-    );
-  }
-}
-
-/** Renames a directory if it exists; false when there was nothing to move. */
-async function moveIfPresent(from: string, to: string): Promise<boolean> {
-  try {
-    await fs.rename(from, to);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
+    const blobPaths = blobHashes.map((hash) => path.join(settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash));
+    await Promise.all([
+      this.ownerStorage.ownersDeleted(ownerLowerNames),
+      ...blobPaths.map((target) => fs.rm(target, { force: true }).catch((error) => log.error({ err: error, path: target }, 'removing files failed'))),
+    ]);
   }
 }

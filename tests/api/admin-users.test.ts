@@ -375,7 +375,7 @@ describe('DELETE /admin/users/{username}', () => {
     const carol = await createTestUser(t);
     await prisma.star.create({ data: { userId: carol.user.id, repoId: first.repo.id } });
     await prisma.follow.create({ data: { userId: carol.user.id, followId: bob.user.id } });
-    await prisma.user.update({ where: { id: carol.user.id }, data: { numFollowing: 1 } });
+    await prisma.user.update({ where: { id: carol.user.id }, data: { numFollowing: 1, numStars: 1 } });
 
     await deleteUser(bob.user.name, '?purge=true').expect(204);
 
@@ -388,7 +388,7 @@ describe('DELETE /admin/users/{username}', () => {
     expect(await prisma.orgUser.count({ where: { userId: bob.user.id } })).toBe(0);
     expect(await prisma.package.count({ where: { ownerId: bob.user.id } })).toBe(0);
     expect(await prisma.star.count({ where: { repoId: first.repo.id } })).toBe(0);
-    expect((await prisma.user.findUniqueOrThrow({ where: { id: carol.user.id } })).numFollowing).toBe(0);
+    expect(await prisma.user.findUniqueOrThrow({ where: { id: carol.user.id } })).toMatchObject({ numFollowing: 0, numStars: 0 });
   });
 });
 

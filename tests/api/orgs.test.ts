@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
 import { addTestOrgMember, createTestOrg, createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -275,6 +277,21 @@ describe('DELETE /orgs/{org}', () => {
     await prisma.package.create({ data: { ownerId: org.id, type: 'generic', name: 'p', lowerName: 'p' } });
     expect((await t.request().delete(`/api/v1/orgs/${org.name}`).set('Authorization', owner.auth).expect(422)).body.message).toMatch(/packages/);
     await t.request().get(`/api/v1/orgs/${org.name}`).expect(200);
+  });
+
+  it('refuses while a repository made through the API exists, deletes once it is gone, folder included', async () => {
+    const owner = await createTestUser(t);
+    const org = await createTestOrg(t, owner.user);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'blocker', auto_init: true }).expect(201);
+    const orgFolder = path.join(t.context.settings.repository.ROOT, org.lowerName);
+    // A folder nobody adopted would otherwise appear under the next owner of the name.
+    fs.mkdirSync(path.join(orgFolder, 'stray.git'));
+    expect((await t.request().delete(`/api/v1/orgs/${org.name}`).set('Authorization', owner.auth).expect(422)).body.message).toMatch(/still owns 1 repositor/);
+    expect(fs.existsSync(path.join(orgFolder, 'blocker.git'))).toBe(true);
+    await t.request().delete(`/api/v1/repos/${org.name}/blocker`).set('Authorization', owner.auth).expect(204);
+    await t.request().delete(`/api/v1/orgs/${org.name}`).set('Authorization', owner.auth).expect(204);
+    await t.request().get(`/api/v1/orgs/${org.name}`).expect(404);
+    expect(fs.existsSync(orgFolder)).toBe(false);
   });
 
   it('is for owners only', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Server } from 'node:http';
-import { createTestUser, createToken, type TestUser } from '../helpers/factories.ts';
+import { createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -166,6 +166,41 @@ describe('push', () => {
     const remote = `${withCredentials(base, alice.token)}${alice.user.name}/frozen.git`;
     await gitOk(['clone', '-q', remote, dir]);
     expect((await commitAndPush(dir, 'late.txt', remote)).code).not.toBe(0);
+  });
+});
+
+describe('renames', () => {
+  it('after a user rename, clones the new path; the old one follows the redirect, in the API and for git', async () => {
+    const admin = await createTestUser(t, { admin: true });
+    const carol = await createTestUser(t);
+    await createRepo(carol, { name: 'travels', auto_init: true, description: 'moving' });
+    const newName = uniqueName('carol');
+    await t.request().post(`/api/v1/admin/users/${carol.user.name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(204);
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase(), 'travels.git'))).toBe(true);
+
+    const fresh = path.join(tempDir(), 'new');
+    await gitOk(['clone', '-q', `${base}${newName}/travels.git`, fresh]);
+    expect(fs.readFileSync(path.join(fresh, 'README.md'), 'utf8')).toBe('# travels\n\nmoving\n');
+    const api = await t.request().get(`/api/v1/repos/${carol.user.name}/travels`).expect(307);
+    expect(api.headers.location).toBe(`/api/v1/repos/${newName}/travels`);
+    const old = path.join(tempDir(), 'old');
+    await gitOk(['clone', '-q', `${base}${carol.user.name}/travels.git`, old]);
+    expect(fs.existsSync(path.join(old, 'README.md'))).toBe(true);
+  });
+
+  it('after a repository rename, the old URL redirects info/refs and git clones and pushes through it', async () => {
+    await createRepo(alice, { name: 'was-called', auto_init: true });
+    await t.request().patch(`/api/v1/repos/${alice.user.name}/was-called`).set('Authorization', alice.auth).send({ name: 'Now-Called' }).expect(200);
+    const refs = await t.request().get(`/${alice.user.name}/was-called.git/info/refs?service=git-upload-pack`).expect(307);
+    expect(refs.headers.location).toBe(`/${alice.user.name}/Now-Called.git/info/refs?service=git-upload-pack`);
+
+    const dir = path.join(tempDir(), 'renamed');
+    await gitOk(['clone', '-q', `${base}${alice.user.name}/was-called.git`, dir]);
+    expect(fs.existsSync(path.join(dir, 'README.md'))).toBe(true);
+    const push = await commitAndPush(dir, 'through-old-url.txt', `${withCredentials(base, alice.token)}${alice.user.name}/was-called.git`);
+    expect(push.code).toBe(0);
+    const ls = await gitOk(['ls-remote', `${base}${alice.user.name}/Now-Called.git`, 'refs/heads/main']);
+    expect(ls.split('\t')[0]).toBe((await gitOk(['rev-parse', 'HEAD'], dir)).trim());
   });
 });
 

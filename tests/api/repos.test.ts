@@ -244,6 +244,35 @@ describe('delete', () => {
     expect((await t.context.db.prisma.user.findUnique({ where: { id: alice.user.id } }))!.numRepos).toBe(before - 1);
     await t.request().delete(`/api/v1/repos/${alice.user.name}/doomed`).set('Authorization', alice.auth).expect(404);
   });
+
+  it('removes every row that names the repository, fixes the counters and unlinks packages', async () => {
+    const { prisma } = t.context.db;
+    const org = await createTestOrg(t, alice.user);
+    const repo = (await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', alice.auth).send({ name: 'cluttered' }).expect(201)).body;
+    // A team that holds the repository by a row (an includes-all team holds none).
+    const team = await prisma.team.create({ data: { orgId: org.id, name: 'holders', lowerName: 'holders', accessMode: 1, numRepos: 1 } });
+    await prisma.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repo.id } });
+    const teamReposBefore = team.numRepos;
+    await prisma.star.create({ data: { userId: bob.user.id, repoId: repo.id } });
+    await prisma.user.update({ where: { id: bob.user.id }, data: { numStars: 1 } });
+    const issue = await prisma.issue.create({ data: { repoId: repo.id, index: 1, posterId: bob.user.id, title: 'x' } });
+    await prisma.issueWatch.create({ data: { userId: bob.user.id, issueId: issue.id } });
+    await prisma.attachment.create({ data: { uuid: uniqueName('att'), repoId: repo.id, name: 'a.txt' } });
+    await prisma.actionArtifact.create({ data: { repoId: repo.id, ownerId: org.id, name: 'artifact' } });
+    await prisma.actionRunnerToken.create({ data: { token: uniqueName('runner'), ownerId: org.id, repoId: repo.id } });
+    const pkg = await prisma.package.create({ data: { ownerId: org.id, repoId: repo.id, type: 'generic', name: 'linked', lowerName: 'linked' } });
+
+    await t.request().delete(`/api/v1/repos/${org.name}/cluttered`).set('Authorization', alice.auth).expect(204);
+
+    const byRepo = { where: { repoId: repo.id } };
+    expect(await Promise.all([
+      prisma.star.count(byRepo), prisma.issue.count(byRepo), prisma.attachment.count(byRepo), prisma.actionArtifact.count(byRepo),
+      prisma.actionRunnerToken.count(byRepo), prisma.teamRepo.count(byRepo), prisma.issueWatch.count({ where: { issueId: issue.id } }),
+    ])).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } })).numStars).toBe(0);
+    expect((await prisma.team.findUniqueOrThrow({ where: { id: team.id } })).numRepos).toBe(teamReposBefore - 1);
+    expect(await prisma.package.findUniqueOrThrow({ where: { id: pkg.id } })).toMatchObject({ repoId: 0 });
+  });
 });
 
 describe('watch', () => {
@@ -283,16 +312,83 @@ describe('org repository list', () => {
   });
 });
 
-describe('owner rename', () => {
-  it('moves the directories and the owner name of every repository', async () => {
+describe('renamed owners and repositories', () => {
+  const renameUser = (name: string, newName: string) =>
+    t.request().post(`/api/v1/admin/users/${name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(204);
+  const renameRepo = (owner: TestUser, ownerName: string, name: string, newName: string) =>
+    t.request().patch(`/api/v1/repos/${ownerName}/${name}`).set('Authorization', owner.auth).send({ name: newName }).expect(200);
+
+  it('a user rename moves the folder and the owner name of every repository; the old owner name answers 307', async () => {
     const frank = await createTestUser(t);
     await create(frank, { name: 'moves', auto_init: true }).expect(201);
-    const newName = uniqueName('renamed');
-    await t.context.db.prisma.user.update({ where: { id: frank.user.id }, data: { name: newName, lowerName: newName.toLowerCase() } });
-    await t.context.services.repositories.ownerRenamed(frank.user.id, frank.user.name, newName);
-    expect(fs.existsSync(repoDir(newName, 'moves'))).toBe(true);
-    expect(fs.existsSync(repoDir(frank.user.name, 'moves'))).toBe(false);
+    await create(frank, { name: 'also-moves' }).expect(201);
+    const newName = uniqueName('Renamed');
+    await renameUser(frank.user.name, newName);
+    for (const name of ['moves', 'also-moves']) {
+      expect(fs.existsSync(repoDir(newName, name))).toBe(true);
+      expect(fs.existsSync(repoDir(frank.user.name, name))).toBe(false);
+    }
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, frank.user.lowerName))).toBe(false);
+    const rows = await t.context.db.prisma.repository.findMany({ where: { ownerId: frank.user.id }, select: { ownerName: true } });
+    expect(rows).toEqual([{ ownerName: newName }, { ownerName: newName }]);
     const res = await t.request().get(`/api/v1/repos/${newName}/moves`).expect(200);
     expect(res.body.full_name).toBe(`${newName}/moves`);
+    const old = await t.request().get(`/api/v1/repos/${frank.user.name}/moves?x=1`).expect(307);
+    expect(old.headers.location).toBe(`/api/v1/repos/${newName}/moves?x=1`);
+  });
+
+  it('a failed user rename leaves rows and folders where they were', async () => {
+    const gina = await createTestUser(t);
+    await create(gina, { name: 'stays', auto_init: true }).expect(201);
+    // The target folder is occupied by a file, so moving the folder fails after the rows were written.
+    const newName = uniqueName('blocked');
+    fs.writeFileSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase()), 'not a folder');
+    await t.request().post(`/api/v1/admin/users/${gina.user.name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(500);
+    expect(fs.existsSync(repoDir(gina.user.name, 'stays'))).toBe(true);
+    expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: gina.user.id } })).name).toBe(gina.user.name);
+    expect((await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: gina.user.id } })).ownerName).toBe(gina.user.name);
+    await t.request().get(`/api/v1/repos/${gina.user.name}/stays`).expect(200);
+  });
+
+  it('a renamed repository answers 307 under its old name, for every operation below it, query kept', async () => {
+    await create(alice, { name: 'before-rename' }).expect(201);
+    await renameRepo(alice, alice.user.name, 'before-rename', 'After-Rename');
+    const get = await t.request().get(`/api/v1/repos/${alice.user.name}/BEFORE-rename?a=1&b=two`).expect(307);
+    expect(get.headers.location).toBe(`/api/v1/repos/${alice.user.name}/After-Rename?a=1&b=two`);
+    const put = await t.request().put(`/api/v1/repos/${alice.user.name}/before-rename/subscription`).set('Authorization', bob.auth).expect(307);
+    expect(put.headers.location).toBe(`/api/v1/repos/${alice.user.name}/After-Rename/subscription`);
+    // Before the token check, as Forgejo's repository assignment runs first.
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/before-rename`).expect(307);
+    // The redirect belongs to the owner: the same name under someone else is simply missing.
+    await t.request().get(`/api/v1/repos/${bob.user.name}/before-rename`).expect(404);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/never-existed`).expect(404);
+    // Not a repository lookup: the unadopted-folder operations take the name as it is.
+    await t.request().delete(`/api/v1/admin/unadopted/${alice.user.name}/before-rename`).set('Authorization', admin.auth).expect(404);
+  });
+
+  it('combines an owner redirect with a repository redirect into one 307', async () => {
+    const hank = await createTestUser(t);
+    await create(hank, { name: 'first-name' }).expect(201);
+    await renameRepo(hank, hank.user.name, 'first-name', 'second-name');
+    const newOwner = uniqueName('hank');
+    await renameUser(hank.user.name, newOwner);
+    const res = await t.request().get(`/api/v1/repos/${hank.user.name}/first-name`).expect(307);
+    expect(res.headers.location).toBe(`/api/v1/repos/${newOwner}/second-name`);
+    const ownerOnly = await t.request().get(`/api/v1/repos/${hank.user.name}/second-name`).expect(307);
+    expect(ownerOnly.headers.location).toBe(`/api/v1/repos/${newOwner}/second-name`);
+  });
+
+  it('a new repository under the old name ends the redirect; deleting a repository ends its redirects', async () => {
+    await create(alice, { name: 'reused' }).expect(201);
+    await renameRepo(alice, alice.user.name, 'reused', 'moved-on');
+    await create(alice, { name: 'reused', description: 'the new one' }).expect(201);
+    expect((await t.request().get(`/api/v1/repos/${alice.user.name}/reused`).expect(200)).body.description).toBe('the new one');
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/reused`).set('Authorization', alice.auth).expect(204);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/reused`).expect(404);
+
+    await renameRepo(alice, alice.user.name, 'moved-on', 'moved-again');
+    await t.request().get(`/api/v1/repos/${alice.user.name}/moved-on`).expect(307);
+    await t.request().delete(`/api/v1/repos/${alice.user.name}/moved-again`).set('Authorization', alice.auth).expect(204);
+    await t.request().get(`/api/v1/repos/${alice.user.name}/moved-on`).expect(404);
   });
 });

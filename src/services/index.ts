@@ -14,6 +14,7 @@ import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
+import { PushService } from './push.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
 import { RepoSearchService } from './repo-search.service.ts';
@@ -40,6 +41,8 @@ export function createServices(deps: ServiceDeps) {
   const repoPermissions = new RepoPermissionService(deps);
   const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
   const orgFeeds = new OrgFeedService(deps, orgs, ownerAccess, repositories);
+  const pushes = new PushService(deps, activity, repositories);
+  const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -60,7 +63,8 @@ export function createServices(deps: ServiceDeps) {
     repoPermissions,
     repositories,
     repoSearch: new RepoSearchService(deps, repoPermissions, ownerAccess),
-    repoMigrations: new RepoMigrationService(deps, repositories),
+    pushes,
+    repoMigrations,
     unadopted: new UnadoptedService(deps, repositories),
   };
 }

@@ -251,3 +251,19 @@ export async function newCommits(dir: string, head: string, exclude: readonly st
     });
   return { commits, total };
 }
+
+/** git gc; Forgejo runs it with [git] GC_ARGS, empty by default. */
+export async function collectGarbage(dir: string, timeoutMs = 10 * 60_000): Promise<void> {
+  await runGit(['--git-dir', dir, 'gc', '--quiet'], { timeoutMs });
+}
+
+/** git fsck; resolves with the problems it reported, or null when the repository is sound. */
+export async function checkIntegrity(dir: string, timeoutMs = 10 * 60_000): Promise<string | null> {
+  try {
+    await runGit(['--git-dir', dir, 'fsck', '--no-progress'], { timeoutMs });
+    return null;
+  } catch (error) {
+    if (error instanceof GitError) return error.stderr.trim() || error.message;
+    throw error;
+  }
+}

@@ -1,7 +1,8 @@
-// Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen; closes cleanly on SIGINT/SIGTERM.
+// Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron; closes cleanly on SIGINT/SIGTERM.
 import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
+import { CronScheduler } from './jobs/scheduler.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -12,10 +13,14 @@ async function main(): Promise<void> {
   const server = app.listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
     log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
   });
+  const scheduler = settings.cron.ENABLED ? new CronScheduler(context.services.cron, log) : null;
+  await scheduler?.start();
   const stop = () => {
     log.info('shutting down');
+    // Running tasks get the same 5 seconds as requests; a lease left behind expires on its own.
+    const stopped = scheduler ? scheduler.stop() : Promise.resolve();
     server.close(() => {
-      context.db.close().finally(() => process.exit(0));
+      stopped.finally(() => context.db.close()).finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   };

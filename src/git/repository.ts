@@ -216,3 +216,62 @@ export function listRepositoryFolders(root: string): Array<{ owner: string; name
   }
   return found;
 }
+
+/** Every ref with the object it points at (`git for-each-ref`), for comparing a repository before and after a write. */
+export async function readRefs(dir: string, prefixes: readonly string[] = ['refs/heads/', 'refs/tags/']): Promise<Map<string, string>> {
+  const output = await runGit(['--git-dir', dir, 'for-each-ref', '--format=%(objectname) %(refname)', ...prefixes]);
+  const refs = new Map<string, string>();
+  for (const line of output.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return refs;
+}
+
+export interface CommitSummary {
+  sha: string;
+  authorName: string;
+  authorEmail: string;
+  committerName: string;
+  committerEmail: string;
+  /** Author date, RFC 3339. */
+  timestamp: string;
+  /** First line of the message. */
+  subject: string;
+}
+
+/**
+ * Commits reachable from `head` and from none of `exclude`, newest first: the first `max` of them and how many
+ * there are. Revisions go through stdin, so any number of excluded refs fits.
+ */
+export async function newCommits(dir: string, head: string, exclude: readonly string[], max: number): Promise<{ commits: CommitSummary[]; total: number }> {
+  const revisions = [head, ...exclude.map((sha) => `^${sha}`)].join('\n') + '\n';
+  const total = Number((await runGit(['--git-dir', dir, 'rev-list', '--count', '--stdin'], { input: revisions })).trim());
+  const format = '%H%x00%an%x00%ae%x00%cn%x00%ce%x00%aI%x00%B%x1e';
+  const output = await runGit(['--git-dir', dir, 'log', `--max-count=${max}`, `--format=${format}`, '--stdin'], { input: revisions });
+  const commits = output
+    .split('\x1e')
+    .map((record) => record.replace(/^\n/, ''))
+    .filter(Boolean)
+    .map((record) => {
+      const [sha, authorName, authorEmail, committerName, committerEmail, timestamp, message] = record.split('\x00');
+      return { sha, authorName, authorEmail, committerName, committerEmail, timestamp, subject: (message ?? '').split('\n')[0] };
+    });
+  return { commits, total };
+}
+
+/** git gc; Forgejo runs it with [git] GC_ARGS, empty by default. */
+export async function collectGarbage(dir: string, timeoutMs = 10 * 60_000): Promise<void> {
+  await runGit(['--git-dir', dir, 'gc', '--quiet'], { timeoutMs });
+}
+
+/** git fsck; resolves with the problems it reported, or null when the repository is sound. */
+export async function checkIntegrity(dir: string, timeoutMs = 10 * 60_000): Promise<string | null> {
+  try {
+    await runGit(['--git-dir', dir, 'fsck', '--no-progress'], { timeoutMs });
+    return null;
+  } catch (error) {
+    if (error instanceof GitError) return error.stderr.trim() || error.message;
+    throw error;
+  }
+}

@@ -3,10 +3,12 @@ import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { cronTasks } from '../jobs/tasks.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { MailerService } from './mailer.service.ts';
 import { AvatarService } from './avatar.service.ts';
+import { CronService } from './cron.service.ts';
 import { OrgBlockService } from './org-block.service.ts';
 import { OrgFeedService } from './org-feed.service.ts';
 import { OrgLabelService } from './org-label.service.ts';
@@ -15,6 +17,8 @@ import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { OwnerStorageService } from './owner-storage.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
+import { PushService } from './push.service.ts';
+import { RepoMaintenanceService } from './repo-maintenance.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
 import { RepoSearchService } from './repo-search.service.ts';
@@ -42,6 +46,9 @@ export function createServices(deps: ServiceDeps) {
   const repoPermissions = new RepoPermissionService(deps);
   const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
   const orgFeeds = new OrgFeedService(deps, orgs, ownerAccess, repositories);
+  const pushes = new PushService(deps, activity, repositories);
+  const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
+  const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -62,7 +69,10 @@ export function createServices(deps: ServiceDeps) {
     repoPermissions,
     repositories,
     repoSearch: new RepoSearchService(deps, repoPermissions, ownerAccess),
-    repoMigrations: new RepoMigrationService(deps, repositories),
+    pushes,
+    repoMigrations,
+    maintenance,
+    cron: new CronService(deps, cronTasks(deps.settings), { maintenance, log: deps.log }),
     unadopted: new UnadoptedService(deps, repositories),
   };
 }

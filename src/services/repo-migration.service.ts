@@ -14,6 +14,7 @@ import {
 } from '../git/repository.ts';
 import { GitError } from '../git/run.ts';
 import type { ServiceDeps } from './index.ts';
+import type { PushService } from './push.service.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import { parseGoDuration, type RepositoryService } from './repository.service.ts';
 
@@ -67,6 +68,7 @@ export class RepoMigrationService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
+    private readonly pushes: PushService,
   ) {}
 
   async migrate(doer: User, input: MigrateInput): Promise<RepoWithOwner> {
@@ -190,19 +192,32 @@ export class RepoMigrationService {
     return { url: resolved, publicUrl: resolved, remote: { allowProtocols: ['file'] } };
   }
 
-  /** Fetches a pull mirror from its origin (the update_mirrors task calls this) and refreshes what the database knows. */
+  /**
+   * Fetches a pull mirror from its origin (the update_mirrors task calls this), refreshes what the database knows,
+   * records mirror_sync_* feed actions for the refs that changed and schedules the next update, also after a
+   * failed fetch, so a broken origin is retried on the mirror's interval rather than on every run.
+   */
   async updateMirror(repoId: number): Promise<void> {
     const { prisma } = this.deps.db;
     const repo = await prisma.repository.findUnique({ where: { id: repoId }, include: { mirror: true } });
     if (!repo || !repo.isMirror || !repo.mirror) throw new NotFoundError('mirror not found');
-    const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
-    const url = await remoteUrl(dir);
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-    const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url)) : { allowProtocols: ['file'] };
-    await fetchMirror(dir, remote);
-    await this.repositories.refreshFromDisk(repo.id);
-    const now = new Date();
-    await prisma.mirror.update({ where: { repoId }, data: { updatedAt: now, nextUpdateAt: new Date(now.getTime() + repo.mirror.intervalSecs * 1000) } });
+    const intervalMs = repo.mirror.intervalSecs * 1000;
+    let synced = false;
+    try {
+      const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
+      const url = await remoteUrl(dir);
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+      const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url)) : { allowProtocols: ['file'] };
+      const sync = await this.pushes.beginMirrorSync(repo, dir);
+      await fetchMirror(dir, remote);
+      await this.repositories.refreshFromDisk(repo.id);
+      await sync.finish();
+      synced = true;
+    } finally {
+      const now = new Date();
+      const nextUpdateAt = new Date(now.getTime() + intervalMs);
+      await prisma.mirror.update({ where: { repoId }, data: synced ? { updatedAt: now, nextUpdateAt } : { nextUpdateAt } });
+    }
   }
 }
 

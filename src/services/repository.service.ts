@@ -595,7 +595,8 @@ export class RepositoryService {
     if (!repo) return;
     const dir = this.dir(repo.ownerName, repo.name);
     const state = await readRepositoryState(dir);
-    const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty, updatedAt: new Date() };
+    const gitSize = BigInt(state.size);
+    const data: Prisma.RepositoryUpdateInput = { size: gitSize + repo.lfsSize, gitSize, isEmpty: state.isEmpty, updatedAt: new Date() };
     // The first push into an empty repository decides the default branch when the configured one was not pushed.
     if (state.defaultBranch && state.defaultBranch !== repo.defaultBranch) {
       const branches = await listBranches(dir);
@@ -605,6 +606,14 @@ export class RepositoryService {
       }
     }
     await this.prisma.repository.update({ where: { id: repoId }, data });
+  }
+
+  /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */
+  async removeMissing(repoId: number): Promise<boolean> {
+    const repo = await this.prisma.repository.findUnique({ where: { id: repoId }, include: repoInclude });
+    if (!repo || repositoryExistsOnDisk(this.deps.settings.repository.ROOT, repo.ownerName, repo.name)) return false;
+    await this.removeRecord(repo);
+    return true;
   }
 
   // ---- smart HTTP ----

@@ -1,5 +1,7 @@
 // Routes for actions. An operation bound to notImplemented() answers 501 until it is built.
-import { notImplemented, type RouteGroup } from '../route.ts';
+import { reqSiteAdmin } from '../guards.ts';
+import { adminCronList, adminCronRun } from '../handlers/admin/cron.ts';
+import { notImplemented, route, type RouteGroup } from '../route.ts';
 
 export type ActionsOperation =
   | 'adminCronList'
@@ -16,8 +18,8 @@ export type ActionsOperation =
   | 'updateOrgVariable';
 
 export const actionsRoutes: RouteGroup<ActionsOperation> = {
-  adminCronList: notImplemented(),
-  adminCronRun: notImplemented(),
+  adminCronList: route([reqSiteAdmin()], adminCronList),
+  adminCronRun: route([reqSiteAdmin()], adminCronRun),
   adminGetRunnerRegistrationToken: notImplemented(),
   createOrgVariable: notImplemented(),
   deleteOrgSecret: notImplemented(),

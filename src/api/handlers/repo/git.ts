@@ -28,5 +28,6 @@ export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
 
 export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const { repo, dir } = await gitTarget(ctx, 'receive-pack');
-  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', () => ctx.app.services.repositories.refreshFromDisk(repo.id));
+  const push = await ctx.app.services.pushes.beginPush(ctx.doer(), repo, dir);
+  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', () => push.finish());
 };

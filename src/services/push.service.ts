@@ -1,0 +1,122 @@
+// Feed actions for what a push or a mirror sync changed. Changes are found by comparing `git for-each-ref`
+// before and after the write. Content follows Forgejo's PushCommits JSON (modules/repository/push.go) as the
+// feed stores it: at most FEED_MAX_COMMITS commits, newest first, each with its first message line; `Len` is the
+// number of new commits; `CompareURL` is `owner/repo/compare/old...new` for updated branches. Tags and deletions
+// carry the same shape with no commits, creations by a mirror sync carry no content.
+import type { User } from '../db/prisma.ts';
+import { type ActivityOpType } from '../domain/activity.ts';
+import { diffRefs, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
+import { type CommitSummary, newCommits, readRefs } from '../git/repository.ts';
+import type { ActivityService } from './activity.service.ts';
+import type { ServiceDeps } from './index.ts';
+import type { RepositoryService } from './repository.service.ts';
+
+/** Forgejo's [ui] FEED_MAX_COMMIT_NUM default. */
+const FEED_MAX_COMMITS = 5;
+
+export interface PushedRepo {
+  id: number;
+  ownerId: number;
+  ownerName: string;
+  name: string;
+  isPrivate: boolean;
+}
+
+/** A write in progress: `finish()` once git has written, to bring the database and the feeds up to date. */
+export interface PendingPush {
+  finish(): Promise<void>;
+}
+
+interface PushCommitJson {
+  Sha1: string;
+  Message: string;
+  AuthorEmail: string;
+  AuthorName: string;
+  CommitterEmail: string;
+  CommitterName: string;
+  Timestamp: string;
+}
+
+function toPushCommit(commit: CommitSummary): PushCommitJson {
+  return {
+    Sha1: commit.sha,
+    Message: commit.subject,
+    AuthorEmail: commit.authorEmail,
+    AuthorName: commit.authorName,
+    CommitterEmail: commit.committerEmail,
+    CommitterName: commit.committerName,
+    Timestamp: commit.timestamp,
+  };
+}
+
+const NO_COMMITS = JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: '', Len: 0 });
+
+export class PushService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly activity: ActivityService,
+    private readonly repositories: RepositoryService,
+  ) {}
+
+  /** Before a smart-HTTP receive-pack by `pusher`: remembers the refs; `finish()` refreshes the row and records the feed. */
+  async beginPush(pusher: User, repo: PushedRepo, dir: string): Promise<PendingPush> {
+    const before = await readRefs(dir);
+    return {
+      finish: async () => {
+        try {
+          await this.repositories.refreshFromDisk(repo.id);
+          await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
+        } catch (error) {
+          this.deps.log.error({ err: error, repoId: repo.id }, 'updating after a push failed');
+          throw error;
+        }
+      },
+    };
+  }
+
+  /** Before a mirror fetch: the same, with mirror_sync_* actions by the repository owner (as Forgejo does). */
+  async beginMirrorSync(repo: PushedRepo, dir: string): Promise<PendingPush> {
+    const before = await readRefs(dir);
+    return { finish: () => this.recordChanges(repo, dir, before, repo.ownerId, mirrorSyncOpType) };
+  }
+
+  private async recordChanges(
+    repo: PushedRepo,
+    dir: string,
+    before: Map<string, string>,
+    actorId: number,
+    opTypeOf: (change: RefChange) => ActivityOpType | null,
+  ): Promise<void> {
+    const changes = diffRefs(before, await readRefs(dir));
+    for (const change of changes) {
+      const op = opTypeOf(change);
+      if (!op) continue;
+      try {
+        await this.activity.record({
+          op,
+          actorId,
+          repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate },
+          refName: change.ref,
+          content: await this.content(op, repo, dir, change, [...before.values()]),
+        });
+      } catch (error) {
+        // A feed entry is not worth failing a push that git already accepted.
+        this.deps.log.error({ err: error, repoId: repo.id, ref: change.ref }, 'recording push activity failed');
+      }
+    }
+  }
+
+  private async content(op: ActivityOpType, repo: PushedRepo, dir: string, change: RefChange, refsBefore: string[]): Promise<string> {
+    if (op === 'mirror_sync_create' || op === 'mirror_sync_delete') return '';
+    if (change.newSha === null || isTagRef(change.ref)) return NO_COMMITS;
+    const exclude = change.oldSha ? [change.oldSha] : refsBefore;
+    const { commits, total } = await newCommits(dir, change.newSha, exclude, FEED_MAX_COMMITS);
+    const pushCommits = commits.map(toPushCommit);
+    return JSON.stringify({
+      Commits: pushCommits,
+      HeadCommit: pushCommits.find((commit) => commit.Sha1 === change.newSha) ?? null,
+      CompareURL: change.oldSha ? `${repo.ownerName}/${repo.name}/compare/${change.oldSha}...${change.newSha}` : '',
+      Len: total,
+    });
+  }
+}

@@ -1,0 +1,146 @@
+// Work the cron tasks do over every repository (Forgejo: services/mirror/mirror.go Update,
+// services/repository/check.go GitFsckRepos/GitGcRepos/ReinitMissingRepositories/DeleteMissingRepositories,
+// services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Prisma } from '../db/prisma.ts';
+import { checkIntegrity, collectGarbage, initBare, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
+import type { ServiceDeps } from './index.ts';
+import type { RepoMigrationService } from './repo-migration.service.ts';
+import type { RepositoryService } from './repository.service.ts';
+
+const BATCH = 100;
+
+type RepoRow = { id: number; ownerName: string; name: string; defaultBranch: string };
+
+export interface MaintenanceResult {
+  done: number;
+  failed: number;
+}
+
+export class RepoMaintenanceService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly repositories: RepositoryService,
+    private readonly migrations: RepoMigrationService,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  private get root(): string {
+    return this.deps.settings.repository.ROOT;
+  }
+
+  /** Every repository in id order, a batch at a time. */
+  private async *allRepositories(where: Prisma.RepositoryWhereInput = {}): AsyncGenerator<RepoRow> {
+    let afterId = 0;
+    for (;;) {
+      const batch = await this.prisma.repository.findMany({
+        where: { ...where, id: { gt: afterId } },
+        select: { id: true, ownerName: true, name: true, defaultBranch: true },
+        orderBy: { id: 'asc' },
+        take: BATCH,
+      });
+      yield* batch;
+      if (batch.length < BATCH) return;
+      afterId = batch[batch.length - 1].id;
+    }
+  }
+
+  private async forEach(task: string, where: Prisma.RepositoryWhereInput, work: (repo: RepoRow) => Promise<boolean>): Promise<MaintenanceResult> {
+    const result: MaintenanceResult = { done: 0, failed: 0 };
+    for await (const repo of this.allRepositories(where)) {
+      try {
+        if (await work(repo)) result.done++;
+      } catch (error) {
+        result.failed++;
+        this.deps.log.warn({ err: error, task, repo: `${repo.ownerName}/${repo.name}` }, 'repository maintenance failed');
+      }
+    }
+    return result;
+  }
+
+  private onDisk(repo: RepoRow): boolean {
+    return repositoryExistsOnDisk(this.root, repo.ownerName, repo.name);
+  }
+
+  /** update_mirrors: fetches every pull mirror whose next update is due (an interval of 0 means manual sync only). */
+  async updateDueMirrors(now = new Date()): Promise<MaintenanceResult> {
+    return this.forEach('update_mirrors', { isMirror: true, mirror: { is: { nextUpdateAt: { lte: now }, intervalSecs: { gt: 0 } } } }, async (repo) => {
+      await this.migrations.updateMirror(repo.id);
+      return true;
+    });
+  }
+
+  /** check_repo_stats: sizes, emptiness and default branch read again from disk. */
+  async checkStats(): Promise<MaintenanceResult> {
+    return this.forEach('check_repo_stats', {}, async (repo) => {
+      if (!this.onDisk(repo)) return false;
+      await this.repositories.refreshFromDisk(repo.id);
+      return true;
+    });
+  }
+
+  /** git_gc_repos: git gc in every repository, then the sizes again. */
+  async collectGarbage(): Promise<MaintenanceResult> {
+    return this.forEach('git_gc_repos', {}, async (repo) => {
+      if (!this.onDisk(repo)) return false;
+      await collectGarbage(repositoryPath(this.root, repo.ownerName, repo.name));
+      await this.repositories.refreshFromDisk(repo.id);
+      return true;
+    });
+  }
+
+  /** repo_health_check: git fsck in every repository; problems are logged (Forgejo writes system notices). */
+  async checkHealth(): Promise<MaintenanceResult> {
+    return this.forEach('repo_health_check', { isEmpty: false }, async (repo) => {
+      if (!this.onDisk(repo)) throw new Error('repository directory is missing');
+      const problems = await checkIntegrity(repositoryPath(this.root, repo.ownerName, repo.name));
+      if (problems) throw new Error(`git fsck: ${problems}`);
+      return true;
+    });
+  }
+
+  /** reinit_missing_repos: an empty bare repository for every row whose directory is gone. */
+  async reinitMissing(): Promise<MaintenanceResult> {
+    return this.forEach('reinit_missing_repos', {}, async (repo) => {
+      if (this.onDisk(repo)) return false;
+      await initBare(repositoryPath(this.root, repo.ownerName, repo.name), { defaultBranch: repo.defaultBranch });
+      await this.repositories.refreshFromDisk(repo.id);
+      return true;
+    });
+  }
+
+  /** delete_missing_repos: removes the rows of repositories whose directory is gone. */
+  async deleteMissing(): Promise<MaintenanceResult> {
+    return this.forEach('delete_missing_repos', {}, async (repo) => !this.onDisk(repo) && this.repositories.removeMissing(repo.id));
+  }
+
+  /** delete_old_actions: feed actions older than the cut-off. */
+  async deleteOldActions(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
+    const { count } = await this.prisma.action.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - olderThanSecs * 1000) } } });
+    return { done: count, failed: 0 };
+  }
+
+  /** cleanup_packages: package blobs no file refers to any more, older than the cut-off, rows and files. */
+  async deleteUnreferencedBlobs(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
+    const blobs = await this.prisma.packageBlob.findMany({
+      where: { files: { none: {} }, createdAt: { lt: new Date(now.getTime() - olderThanSecs * 1000) } },
+      select: { id: true, hashSha256: true },
+    });
+    await this.prisma.packageBlob.deleteMany({ where: { id: { in: blobs.map((blob) => blob.id) }, files: { none: {} } } });
+    const result: MaintenanceResult = { done: 0, failed: 0 };
+    for (const { hashSha256: hash } of blobs.filter((blob) => /^[0-9a-f]{64}$/.test(blob.hashSha256))) {
+      try {
+        await fs.rm(path.join(this.deps.settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash), { force: true });
+        result.done++;
+      } catch (error) {
+        result.failed++;
+        this.deps.log.warn({ err: error, blob: hash }, 'removing a package blob failed');
+      }
+    }
+    return result;
+  }
+}

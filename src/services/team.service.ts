@@ -164,16 +164,18 @@ export class TeamService {
   }
 
   /** Name (and description unless `includeDesc` is false) contains `q`; non-admins find only their own teams. */
-  async searchOrgTeams(caller: Caller | null, orgName: string, q: string, includeDesc: boolean, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
+  async searchOrgTeams(caller: Caller | null, orgName: string, q: string, includeDesc: boolean | undefined, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
     const { org, doer } = await this.orgForMember(caller, orgName);
     const keyword = q.trim().toLowerCase();
+    // Rule 19: descriptions are searched unless include_desc says otherwise.
+    const searchDescriptions = includeDesc ?? true;
     const candidates = await this.prisma.team.findMany({
       where: { orgId: org.id, ...(doer.isAdmin ? {} : { members: { some: { userId: doer.id } } }) },
       select: { id: true, lowerName: true, description: true },
     });
     // Descriptions have no lower-cased column; matching here keeps it case-insensitive on every database.
     const matching = candidates
-      .filter((team) => team.lowerName.includes(keyword) || (includeDesc && team.description.toLowerCase().includes(keyword)))
+      .filter((team) => team.lowerName.includes(keyword) || (searchDescriptions && team.description.toLowerCase().includes(keyword)))
       .sort((a, b) => (a.lowerName < b.lowerName ? -1 : a.lowerName > b.lowerName ? 1 : a.id - b.id));
     const pageIds = matching.slice(page.skip, page.skip + page.limit).map((team) => team.id);
     const teams = await this.prisma.team.findMany({ where: { id: { in: pageIds } }, include: UNITS_SELECT });

@@ -48,9 +48,8 @@ export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
 /** The contract gives search failures their own body, `{ok: false, error}`; refusals stay ordinary errors. */
 export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
   const page = ctx.listOptions();
-  const includeDesc = ctx.query.include_desc === undefined || String(ctx.query.include_desc) !== 'false';
   try {
-    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.caller, ctx.params.org, ctx.query.q ?? '', includeDesc, page);
+    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.caller, ctx.params.org, ctx.query.q ?? '', ctx.query.include_desc, page);
     ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, userView(ctx))) }, page, total);
   } catch (error) {
     if (error instanceof ApiError) throw error;

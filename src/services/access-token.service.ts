@@ -6,6 +6,7 @@ import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
 import type { AccessToken, User } from '../db/prisma.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
+import { AccessTokenRepository } from '../db/access-token.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { ServiceDeps } from './index.ts';
 
@@ -15,7 +16,11 @@ export interface NewAccessToken {
 }
 
 export class AccessTokenService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly tokens: AccessTokenRepository;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.tokens = new AccessTokenRepository(deps.db.prisma);
+  }
 
   private async ownerFor(caller: Caller, username: string): Promise<User> {
     const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
@@ -37,9 +42,7 @@ export class AccessTokenService {
     }
     const secret = newAccessToken();
     try {
-      const token = await this.deps.db.prisma.accessToken.create({
-        data: { userId: owner.id, name, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope },
-      });
+      const token = await this.tokens.create(owner.id, { name, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope });
       return { token, secret };
     } catch (error) {
       if (isUniqueViolation(error)) throw new BadRequestError('access token name has been used already');
@@ -49,11 +52,7 @@ export class AccessTokenService {
 
   async list(caller: Caller, username: string, page: ListOptions): Promise<{ tokens: AccessToken[]; total: number }> {
     const owner = await this.ownerFor(caller, username);
-    const where = { userId: owner.id };
-    const [tokens, total] = await Promise.all([
-      this.deps.db.prisma.accessToken.findMany({ where, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
-      this.deps.db.prisma.accessToken.count({ where }),
-    ]);
+    const [tokens, total] = await Promise.all([this.tokens.listByUser(owner.id, page), this.tokens.countByUser(owner.id)]);
     return { tokens, total };
   }
 
@@ -61,12 +60,10 @@ export class AccessTokenService {
   async delete(caller: Caller, username: string, idOrName: string): Promise<void> {
     const owner = await this.ownerFor(caller, username);
     const id = /^\d+$/.test(idOrName) ? Number(idOrName) : null;
-    const matches = await this.deps.db.prisma.accessToken.findMany({
-      where: { userId: owner.id, OR: [...(id !== null && id <= 2 ** 31 - 1 ? [{ id }] : []), { name: idOrName }] },
-      select: { id: true },
-    });
+    // Ids beyond the integer column cannot match and would make the query fail.
+    const matches = await this.tokens.findIdsByIdOrName(owner.id, id !== null && id <= 2 ** 31 - 1 ? id : null, idOrName);
     if (matches.length === 0) throw new NotFoundError('access token does not exist');
     if (matches.length > 1) throw new ValidationError('multiple matches for token name');
-    await this.deps.db.prisma.accessToken.delete({ where: { id: matches[0].id } });
+    await this.tokens.delete(owner.id, matches[0]);
   }
 }

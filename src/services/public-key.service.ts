@@ -2,6 +2,7 @@
 // across the whole site; titles are unique per user.
 import type { Models, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ServiceDeps } from './index.ts';
@@ -12,10 +13,13 @@ export type PublicKey = Models.PublicKeyModel;
 const USER_KEY = 'user';
 
 export class PublicKeyService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly keys: PublicKeyRepository;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.keys = new PublicKeyRepository(deps.db.prisma);
+  }
 
   async create(owner: User, title: string, keyText: string): Promise<PublicKey> {
-    const { prisma } = this.deps.db;
     let parsed;
     try {
       parsed = parseSshPublicKey(keyText);
@@ -30,15 +34,13 @@ export class PublicKeyService {
     const name = title.trim();
     if (name === '') throw new ValidationError('[Title]: Required');
     const [sameKey, sameTitle] = await Promise.all([
-      prisma.publicKey.findUnique({ where: { fingerprint: parsed.fingerprint }, select: { id: true } }),
-      prisma.publicKey.findFirst({ where: { ownerId: owner.id, name }, select: { id: true } }),
+      this.keys.existsWithFingerprint(parsed.fingerprint),
+      this.keys.ownerHasTitle(owner.id, name),
     ]);
     if (sameKey) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
     if (sameTitle) throw new ValidationError(`public key name already exists [name: ${name}]`);
     try {
-      return await prisma.publicKey.create({
-        data: { ownerId: owner.id, name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY },
-      });
+      return await this.keys.create(owner.id, { name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
       throw error;
@@ -47,11 +49,10 @@ export class PublicKeyService {
 
   /** Deletes a key of `owner`: 404 when there is no such key, 403 when it belongs to someone else. */
   async delete(owner: User, id: number): Promise<void> {
-    const { prisma } = this.deps.db;
-    const key = await prisma.publicKey.findUnique({ where: { id }, select: { ownerId: true } });
-    if (!key) throw new NotFoundError(`public key does not exist [id: ${id}]`);
-    if (key.ownerId !== owner.id) throw new ForbiddenError('You do not have access to this key');
-    await prisma.publicKey.deleteMany({ where: { id, ownerId: owner.id } });
+    const ownerId = await this.keys.findOwnerId(id);
+    if (ownerId === null) throw new NotFoundError(`public key does not exist [id: ${id}]`);
+    if (ownerId !== owner.id) throw new ForbiddenError('You do not have access to this key');
+    await this.keys.delete(owner.id, id);
   }
 
   /** [ssh.minimum_key_sizes]; 0 or less switches the check off for that algorithm. */

@@ -1,0 +1,38 @@
+// Personal access tokens, always scoped by the user who owns them.
+import type { AccessToken, DbClient } from './prisma.ts';
+
+export interface AccessTokenFields {
+  name: string;
+  tokenHash: string;
+  tokenLastEight: string;
+  scope: string;
+}
+
+export class AccessTokenRepository {
+  constructor(private readonly client: DbClient) {}
+
+  create(userId: number, fields: AccessTokenFields): Promise<AccessToken> {
+    return this.client.accessToken.create({ data: { userId, ...fields } });
+  }
+
+  listByUser(userId: number, page: { skip: number; limit: number }): Promise<AccessToken[]> {
+    return this.client.accessToken.findMany({ where: { userId }, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit });
+  }
+
+  countByUser(userId: number): Promise<number> {
+    return this.client.accessToken.count({ where: { userId } });
+  }
+
+  /** Ids of the user's tokens with this id (when given) or this name. */
+  async findIdsByIdOrName(userId: number, id: number | null, name: string): Promise<number[]> {
+    const rows = await this.client.accessToken.findMany({
+      where: { userId, OR: [...(id !== null ? [{ id }] : []), { name }] },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  async delete(userId: number, id: number): Promise<void> {
+    await this.client.accessToken.deleteMany({ where: { id, userId } });
+  }
+}

@@ -1,0 +1,35 @@
+// SSH public keys of users; fingerprints are unique across the site, titles per owner.
+import type { DbClient, Models } from './prisma.ts';
+
+export interface PublicKeyFields {
+  name: string;
+  fingerprint: string;
+  content: string;
+  keyType: string;
+}
+
+export class PublicKeyRepository {
+  constructor(private readonly client: DbClient) {}
+
+  async existsWithFingerprint(fingerprint: string): Promise<boolean> {
+    return (await this.client.publicKey.findUnique({ where: { fingerprint }, select: { id: true } })) !== null;
+  }
+
+  async ownerHasTitle(ownerId: number, name: string): Promise<boolean> {
+    return (await this.client.publicKey.findFirst({ where: { ownerId, name }, select: { id: true } })) !== null;
+  }
+
+  create(ownerId: number, fields: PublicKeyFields): Promise<Models.PublicKeyModel> {
+    return this.client.publicKey.create({ data: { ownerId, ...fields } });
+  }
+
+  /** The owner of a key, or null when there is no key with this id. */
+  async findOwnerId(id: number): Promise<number | null> {
+    const key = await this.client.publicKey.findUnique({ where: { id }, select: { ownerId: true } });
+    return key?.ownerId ?? null;
+  }
+
+  async delete(ownerId: number, id: number): Promise<void> {
+    await this.client.publicKey.deleteMany({ where: { id, ownerId } });
+  }
+}

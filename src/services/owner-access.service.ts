@@ -1,16 +1,20 @@
 // Who may see a user or an organization (Forgejo: models/organization HasOrgOrUserVisible).
 // Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
 // Restricted users see only organizations they belong to. Administrators and the owner see everything.
+import { OrgMembershipRepository } from '../db/org-membership.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { Visibility } from '../domain/access.ts';
 import type { ServiceDeps } from './index.ts';
 
 export class OwnerAccessService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly memberships: OrgMembershipRepository;
 
-  async isOrgMember(orgId: number, userId: number): Promise<boolean> {
-    const membership = await this.deps.db.prisma.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } });
-    return membership !== null;
+  constructor(deps: ServiceDeps) {
+    this.memberships = new OrgMembershipRepository(deps.db.prisma);
+  }
+
+  isOrgMember(orgId: number, userId: number): Promise<boolean> {
+    return this.memberships.exists(orgId, userId);
   }
 
   async canSee(viewer: User | null, owner: User): Promise<boolean> {

@@ -1,12 +1,17 @@
+import { HealthRepository } from '../db/health.repository.ts';
 import type { ServiceDeps } from './index.ts';
 
 export class SystemService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly health: HealthRepository;
+
+  constructor(deps: ServiceDeps) {
+    this.health = new HealthRepository(deps.db.prisma);
+  }
 
   /** Whether the database answers a trivial query. */
   async databaseHealthy(): Promise<boolean> {
     try {
-      await this.deps.db.prisma.$queryRawUnsafe('SELECT 1');
+      await this.health.ping();
       return true;
     } catch {
       return false;

@@ -1,0 +1,54 @@
+// E-mail addresses of users; an address (lower-cased) belongs to one user only.
+import type { DbClient, Models, Prisma } from './prisma.ts';
+import type { DatabaseTarget } from './target.ts';
+
+export type EmailWithOwner = Models.EmailAddressModel & { user: { name: string } };
+
+export class EmailAddressRepository {
+  constructor(
+    private readonly client: DbClient,
+    /** Full names have no lower-cased copy: PostgreSQL needs the insensitive mode, SQLite's LIKE already is. */
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
+
+  findByAddress(email: string): Promise<Models.EmailAddressModel | null> {
+    return this.client.emailAddress.findUnique({ where: { lowerEmail: email.toLowerCase() } });
+  }
+
+  /** The address becomes the user's primary one: an existing address of the user is promoted, a new one added. */
+  async makePrimary(userId: number, email: string): Promise<void> {
+    const lowerEmail = email.toLowerCase();
+    await this.client.emailAddress.updateMany({ where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } }, data: { isPrimary: false } });
+    await this.client.emailAddress.upsert({
+      where: { lowerEmail },
+      create: { userId, email, lowerEmail, isPrimary: true, isActivated: true },
+      update: { email, isPrimary: true, isActivated: true },
+    });
+  }
+
+  /** Addresses of individual users by address; a keyword matches the address, user name or full name. */
+  async searchOfIndividuals(keyword: string, page: { skip: number; limit: number }): Promise<{ emails: EmailWithOwner[]; total: number }> {
+    const where: Prisma.EmailAddressWhereInput = { user: { type: 0 } };
+    const trimmed = keyword.trim();
+    if (trimmed !== '') {
+      const lower = trimmed.toLowerCase();
+      const fullName = this.provider === 'postgresql' ? { contains: trimmed, mode: 'insensitive' } : { contains: trimmed };
+      where.OR = [
+        { lowerEmail: { contains: lower } },
+        { user: { lowerName: { contains: lower } } },
+        { user: { fullName: fullName as Prisma.StringFilter } },
+      ];
+    }
+    const [emails, total] = await Promise.all([
+      this.client.emailAddress.findMany({
+        where,
+        include: { user: { select: { name: true } } },
+        orderBy: [{ lowerEmail: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
+      this.client.emailAddress.count({ where }),
+    ]);
+    return { emails, total };
+  }
+}

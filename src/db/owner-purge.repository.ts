@@ -1,10 +1,37 @@
 // Removal of everything that belongs to users or organizations, inside the caller's transaction: their
 // repositories (through the same function as a single repository's deletion), packages, actions data and hooks.
 // Files on disk are the caller's business (it removes them after the commit).
-import type { Prisma } from './prisma.ts';
+import type { Prisma, User } from './prisma.ts';
 import { deleteRepositoryRows } from './repository-rows.repository.ts';
 
 type Tx = Prisma.TransactionClient;
+
+/** The functions below bound to one transaction, plus the lookups a purge starts from. */
+export class OwnerPurgeRepository {
+  constructor(private readonly tx: Tx) {}
+
+  countOwnedData(ownerId: number): Promise<{ repositories: number; packages: number }> {
+    return countOwnedData(this.tx, ownerId);
+  }
+
+  purgeOwnedData(ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+    return purgeOwnedData(this.tx, ownerIds);
+  }
+
+  deletePersonalRows(userId: number): Promise<void> {
+    return deletePersonalRows(this.tx, userId);
+  }
+
+  /** Organizations whose Owners team has this user as its only member. */
+  async findOrgsOnlyOwnedBy(userId: number): Promise<User[]> {
+    const ownerTeams = await this.tx.team.findMany({
+      where: { lowerName: 'owners', members: { some: { userId } } },
+      select: { orgId: true, _count: { select: { members: true } } },
+    });
+    const orgIds = ownerTeams.filter((team) => team._count.members === 1).map((team) => team.orgId);
+    return orgIds.length === 0 ? [] : this.tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
+  }
+}
 
 /** What an owner must not own to be deleted without purging (Forgejo: ErrUserOwnRepos, ErrUserOwnPackages). */
 export async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: number; packages: number }> {

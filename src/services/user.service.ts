@@ -4,8 +4,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
+import { EmailAddressRepository } from '../db/email-address.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { countOwnedData, deletePersonalRows, purgeOwnedData } from '../db/owner-purge.repository.ts';
+import { LoginSourceRepository } from '../db/login-source.repository.ts';
+import { OrgMembershipRepository } from '../db/org-membership.repository.ts';
+import { OwnerPurgeRepository } from '../db/owner-purge.repository.ts';
+import { UserRepository } from '../db/user.repository.ts';
 import { Visibility } from '../domain/access.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
@@ -72,11 +76,19 @@ export interface WithWarning<T> {
 
 
 export class UserService {
+  private readonly users: UserRepository;
+  private readonly emails: EmailAddressRepository;
+  private readonly loginSources: LoginSourceRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly ownerStorage: OwnerStorageService,
-  ) {}
+  ) {
+    this.users = new UserRepository(deps.db.prisma);
+    this.emails = new EmailAddressRepository(deps.db.prisma, deps.db.provider);
+    this.loginSources = new LoginSourceRepository(deps.db.prisma);
+  }
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
@@ -94,9 +106,9 @@ export class UserService {
 
   /** The user or organization that used to be called `name`, if it was renamed. */
   async renamedTo(name: string): Promise<User | null> {
-    const redirect = await this.deps.db.prisma.userRedirect.findUnique({ where: { lowerName: name.toLowerCase() } });
-    if (!redirect) return null;
-    return this.deps.db.hot.userById(redirect.redirectUserId);
+    const targetId = await this.users.findRedirectTarget(name.toLowerCase());
+    if (targetId === null) return null;
+    return this.deps.db.hot.userById(targetId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */
@@ -105,7 +117,7 @@ export class UserService {
   }
 
   async createWithWarning(input: NewUser): Promise<WithWarning<User>> {
-    const { settings, db } = this.deps;
+    const { settings } = this.deps;
     const loginType = await this.loginTypeOf(input.sourceId ?? 0);
     if (loginType === LoginType.plain) this.checkPassword(input.password);
     this.checkName(input.username);
@@ -116,39 +128,35 @@ export class UserService {
     const lowerName = input.username.toLowerCase();
     let user: User;
     try {
-      user = await db.prisma.user.create({
-        data: {
-          name: input.username,
-          lowerName,
-          fullName: input.fullName ?? '',
-          email: input.email,
-          passwordHash,
-          isAdmin: input.isAdmin ?? false,
-          isActive: true,
-          isRestricted: input.restricted ?? false,
-          visibility,
-          allowCreateOrganization: settings.service.DEFAULT_ALLOW_CREATE_ORGANIZATION,
-          mustChangePassword: input.mustChangePassword ?? true,
-          loginType,
-          loginSourceId: input.sourceId ?? 0,
-          loginName: input.loginName || input.username,
-          ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
-          emails: { create: { email: input.email, lowerEmail: input.email.toLowerCase(), isPrimary: true, isActivated: true } },
-        },
+      user = await this.users.createWithPrimaryEmail({
+        name: input.username,
+        lowerName,
+        fullName: input.fullName ?? '',
+        email: input.email,
+        passwordHash,
+        isAdmin: input.isAdmin ?? false,
+        isActive: true,
+        isRestricted: input.restricted ?? false,
+        visibility,
+        allowCreateOrganization: settings.service.DEFAULT_ALLOW_CREATE_ORGANIZATION,
+        mustChangePassword: input.mustChangePassword ?? true,
+        loginType,
+        loginSourceId: input.sourceId ?? 0,
+        loginName: input.loginName || input.username,
+        ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const nameTaken = await db.prisma.user.findUnique({ where: { lowerName }, select: { id: true } });
+      const nameTaken = await this.users.existsWithLowerName(lowerName);
       throw new ValidationError(nameTaken ? `user already exists [name: ${input.username}]` : `e-mail already in use [email: ${input.email}]`);
     }
     // The name names a real account again: an old redirect from it would never be followed.
-    await db.prisma.userRedirect.deleteMany({ where: { lowerName } });
+    await this.users.deleteRedirectFrom(lowerName);
     return { value: user, warning: this.emailDomainWarning(input.email) };
   }
 
   /** Applies the present fields (admin edit). */
   async edit(target: User, changes: UserChanges): Promise<WithWarning<User>> {
-    const { prisma } = this.deps.db;
     if ((changes.sourceId === undefined) !== (changes.loginName === undefined)) {
       throw new ValidationError('source_id and login_name must be specified together');
     }
@@ -166,7 +174,7 @@ export class UserService {
     const email = changes.email;
     if (email !== undefined) {
       if (!isValidEmail(email)) throw new BadRequestError(`e-mail invalid [email: ${email}]`);
-      const existing = await prisma.emailAddress.findUnique({ where: { lowerEmail: email.toLowerCase() } });
+      const existing = await this.emails.findByAddress(email);
       if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
       data.email = email;
     }
@@ -190,12 +198,13 @@ export class UserService {
     if (visibility !== undefined) data.visibility = visibility;
     data.updatedAt = new Date();
 
-    const user = await prisma.$transaction(async (tx) => {
-      if (changes.admin === false && target.isAdmin && (await this.isLastAdmin(tx, target))) {
+    const user = await this.deps.db.prisma.$transaction(async (tx) => {
+      const users = new UserRepository(tx);
+      if (changes.admin === false && target.isAdmin && (await this.isLastAdmin(users, target))) {
         throw new BadRequestError('can not remove the last admin user');
       }
-      if (email !== undefined) await this.makePrimaryEmail(tx, target.id, email);
-      return tx.user.update({ where: { id: target.id }, data });
+      if (email !== undefined) await new EmailAddressRepository(tx, this.deps.db.provider).makePrimary(target.id, email);
+      return users.update(target.id, data);
     });
     return { value: user, warning: email !== undefined ? this.emailDomainWarning(email) : null };
   }
@@ -206,28 +215,28 @@ export class UserService {
    * was the last owner of are deleted (Forgejo: services/user DeleteUser).
    */
   async delete(doer: User, target: User, purge: boolean): Promise<void> {
-    const { prisma } = this.deps.db;
     if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
 
-    const removedOwners = await prisma.$transaction(async (tx) => {
-      if (target.isAdmin && (await this.isLastAdmin(tx, target))) throw new ValidationError('can not delete the last admin user');
+    const removedOwners = await this.deps.db.prisma.$transaction(async (tx) => {
+      const users = new UserRepository(tx);
+      const ownerPurge = new OwnerPurgeRepository(tx);
+      if (target.isAdmin && (await this.isLastAdmin(users, target))) throw new ValidationError('can not delete the last admin user');
       if (!purge) {
         const [{ repositories: repos, packages }, memberships] = await Promise.all([
-          countOwnedData(tx, target.id),
-          tx.orgUser.count({ where: { userId: target.id } }),
+          ownerPurge.countOwnedData(target.id),
+          new OrgMembershipRepository(tx).countByUser(target.id),
         ]);
         if (repos > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
         if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
         if (packages > 0) throw new ValidationError(`user still has ownership of packages [uid: ${target.id}]`);
       }
-      const orphanedOrgs = purge ? await this.orgsOnlyOwnedBy(tx, target.id) : [];
+      const orphanedOrgs = purge ? await ownerPurge.findOrgsOnlyOwnedBy(target.id) : [];
       const owners = [target, ...orphanedOrgs];
-      const { orphanBlobHashes } = await purgeOwnedData(tx, owners.map((owner) => owner.id));
-      await deletePersonalRows(tx, target.id);
-      await tx.userRedirect.deleteMany({ where: { redirectUserId: { in: orphanedOrgs.map((org) => org.id) } } });
-      // Emails, tokens, keys, settings, teams and memberships cascade with the account.
-      await tx.user.deleteMany({ where: { id: { in: owners.map((owner) => owner.id) } } });
+      const { orphanBlobHashes } = await ownerPurge.purgeOwnedData(owners.map((owner) => owner.id));
+      await ownerPurge.deletePersonalRows(target.id);
+      await users.deleteRedirectsTo(orphanedOrgs.map((org) => org.id));
+      await users.deleteByIds(owners.map((owner) => owner.id));
       return { lowerNames: owners.map((owner) => owner.lowerName), orphanBlobHashes };
     });
     await this.removeFiles(removedOwners.lowerNames, removedOwners.orphanBlobHashes);
@@ -235,22 +244,18 @@ export class UserService {
 
   /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
   async rename(target: User, newName: string): Promise<void> {
-    const { prisma } = this.deps.db;
     if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
     if (newName === target.name) return;
     this.checkName(newName);
     const newLower = newName.toLowerCase();
     let moveFolderBack = () => {};
     try {
-      await prisma.$transaction(async (tx) => {
-        await tx.user.update({ where: { id: target.id }, data: { name: newName, lowerName: newLower, updatedAt: new Date() } });
+      await this.deps.db.prisma.$transaction(async (tx) => {
+        const users = new UserRepository(tx);
+        await users.rename(target.id, newName);
         if (newLower !== target.lowerName) {
-          await tx.userRedirect.deleteMany({ where: { lowerName: newLower } });
-          await tx.userRedirect.upsert({
-            where: { lowerName: target.lowerName },
-            create: { lowerName: target.lowerName, redirectUserId: target.id },
-            update: { redirectUserId: target.id },
-          });
+          await users.deleteRedirectFrom(newLower);
+          await users.redirect(target.lowerName, target.id);
         }
         moveFolderBack = await this.repositories.ownerRenamed(tx, target.id, target.name, newName);
       });
@@ -299,7 +304,7 @@ export class UserService {
   /** 0 is the built-in plain source; any other id must name a login source. */
   private async loginTypeOf(sourceId: number): Promise<number> {
     if (sourceId === 0) return LoginType.plain;
-    const source = await this.deps.db.prisma.loginSource.findUnique({ where: { id: sourceId } });
+    const source = await this.loginSources.findById(sourceId);
     if (!source) throw new ValidationError(`login source does not exist [id: ${sourceId}]`);
     return source.type;
   }
@@ -317,30 +322,8 @@ export class UserService {
     return `the domain of user email ${email} conflicts with EMAIL_DOMAIN_ALLOWLIST or EMAIL_DOMAIN_BLOCKLIST`;
   }
 
-  private async isLastAdmin(tx: Prisma.TransactionClient, user: User): Promise<boolean> {
-    const others = await tx.user.count({ where: { type: 0, isAdmin: true, id: { not: user.id } } });
-    return others === 0;
-  }
-
-  /** The address becomes the primary one: an existing address of the user is promoted, a new one added. */
-  private async makePrimaryEmail(tx: Prisma.TransactionClient, userId: number, email: string): Promise<void> {
-    const lowerEmail = email.toLowerCase();
-    await tx.emailAddress.updateMany({ where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } }, data: { isPrimary: false } });
-    await tx.emailAddress.upsert({
-      where: { lowerEmail },
-      create: { userId, email, lowerEmail, isPrimary: true, isActivated: true },
-      update: { email, isPrimary: true, isActivated: true },
-    });
-  }
-
-  /** Organizations whose Owners team has this user as its only member. */
-  private async orgsOnlyOwnedBy(tx: Prisma.TransactionClient, userId: number): Promise<User[]> {
-    const ownerTeams = await tx.team.findMany({
-      where: { lowerName: 'owners', members: { some: { userId } } },
-      select: { orgId: true, _count: { select: { members: true } } },
-    });
-    const orgIds = ownerTeams.filter((team) => team._count.members === 1).map((team) => team.orgId);
-    return orgIds.length === 0 ? [] : tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
+  private async isLastAdmin(users: UserRepository, user: User): Promise<boolean> {
+    return (await users.countAdminsExcept(user.id)) === 0;
   }
 
   /** Repository folders of deleted owners and package blobs nothing refers to any more. */

@@ -1,0 +1,59 @@
+// Accounts (individual users and organizations share the User table) and the redirects left by renames.
+import type { DbClient, Prisma, User } from './prisma.ts';
+
+export class UserRepository {
+  constructor(private readonly client: DbClient) {}
+
+  /** Creates an account together with its primary, activated e-mail address. */
+  createWithPrimaryEmail(account: Omit<Prisma.UserCreateInput, 'emails'>): Promise<User> {
+    const email = account.email ?? '';
+    return this.client.user.create({
+      data: { ...account, emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } } },
+    });
+  }
+
+  async existsWithLowerName(lowerName: string): Promise<boolean> {
+    return (await this.client.user.findUnique({ where: { lowerName }, select: { id: true } })) !== null;
+  }
+
+  update(id: number, data: Prisma.UserUpdateInput): Promise<User> {
+    return this.client.user.update({ where: { id }, data });
+  }
+
+  rename(id: number, name: string): Promise<User> {
+    return this.client.user.update({ where: { id }, data: { name, lowerName: name.toLowerCase(), updatedAt: new Date() } });
+  }
+
+  /** Individual administrators other than this user. */
+  countAdminsExcept(userId: number): Promise<number> {
+    return this.client.user.count({ where: { type: 0, isAdmin: true, id: { not: userId } } });
+  }
+
+  /** Deletes the accounts; their emails, tokens, keys, settings, teams and memberships cascade. */
+  async deleteByIds(ids: readonly number[]): Promise<void> {
+    await this.client.user.deleteMany({ where: { id: { in: [...ids] } } });
+  }
+
+  /** The id of the account a former name now redirects to. */
+  async findRedirectTarget(lowerName: string): Promise<number | null> {
+    const redirect = await this.client.userRedirect.findUnique({ where: { lowerName } });
+    return redirect?.redirectUserId ?? null;
+  }
+
+  /** Points a former name at an account, replacing any older redirect from that name. */
+  async redirect(lowerName: string, userId: number): Promise<void> {
+    await this.client.userRedirect.upsert({
+      where: { lowerName },
+      create: { lowerName, redirectUserId: userId },
+      update: { redirectUserId: userId },
+    });
+  }
+
+  async deleteRedirectFrom(lowerName: string): Promise<void> {
+    await this.client.userRedirect.deleteMany({ where: { lowerName } });
+  }
+
+  async deleteRedirectsTo(userIds: readonly number[]): Promise<void> {
+    await this.client.userRedirect.deleteMany({ where: { redirectUserId: { in: [...userIds] } } });
+  }
+}

@@ -4,7 +4,7 @@
 import type { ListOptions } from '../http/pagination.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
 
-/** The rows of one team unit grant. */
+/** A unit grant as a team stores it. */
 export interface TeamUnitRow {
   type: number;
   accessMode: number;

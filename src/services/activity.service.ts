@@ -1,5 +1,6 @@
 // Records activity. One action is written to the feed of the actor, of the repository owner (when that is
 // another user or an organization) and of each watcher, so a feed is one indexed query on Action.userId.
+import { ActivityRepository } from '../db/activity.repository.ts';
 import { type ActivityOpType, opTypeNumber } from '../domain/activity.ts';
 import type { ServiceDeps } from './index.ts';
 
@@ -13,14 +14,17 @@ export interface NewActivity {
 }
 
 export class ActivityService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly activities: ActivityRepository;
+
+  constructor(deps: ServiceDeps) {
+    this.activities = new ActivityRepository(deps.db.prisma);
+  }
 
   async record(activity: NewActivity): Promise<void> {
-    const { prisma } = this.deps.db;
-    const watchers = await prisma.watch.findMany({ where: { repoId: activity.repo.id, mode: { in: [1, 3] } }, select: { userId: true } });
-    const feedOwners = new Set<number>([activity.actorId, activity.repo.ownerId, ...watchers.map((w) => w.userId)]);
-    await prisma.action.createMany({
-      data: [...feedOwners].map((userId) => ({
+    const watcherIds = await this.activities.feedWatcherIds(activity.repo.id);
+    const feedOwners = new Set<number>([activity.actorId, activity.repo.ownerId, ...watcherIds]);
+    await this.activities.createMany(
+      [...feedOwners].map((userId) => ({
         userId,
         opType: opTypeNumber(activity.op),
         actUserId: activity.actorId,
@@ -30,6 +34,6 @@ export class ActivityService {
         isPrivate: activity.repo.isPrivate,
         content: activity.content ?? '',
       })),
-    });
+    );
   }
 }

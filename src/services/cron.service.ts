@@ -4,6 +4,7 @@
 // A scheduled run also moves nextRunAt in that same update, so another process does not repeat the slot.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { CronTaskRepository } from '../db/cron-task.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { NotFoundError } from '../errors.ts';
 import { type CronTaskDefinition, type TaskContext } from '../jobs/tasks.ts';
@@ -31,22 +32,20 @@ export class CronService {
   private readonly running = new Set<Promise<void>>();
   /** Names this process's leases with: host, pid and a random part (several apps may share one process in tests). */
   readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly cronTasks: CronTaskRepository;
 
   constructor(
-    private readonly deps: ServiceDeps,
+    deps: ServiceDeps,
     definitions: readonly CronTaskDefinition[],
     private readonly context: TaskContext,
   ) {
+    this.cronTasks = new CronTaskRepository(deps.db.prisma);
     for (const definition of definitions) this.tasks.set(definition.name, { definition, schedule: parseSchedule(definition.schedule) });
-  }
-
-  private get prisma() {
-    return this.deps.db.prisma;
   }
 
   /** GET /admin/cron: every registered task in registration order. */
   async list(now = new Date()): Promise<CronTaskStatus[]> {
-    const rows = await this.prisma.cronTask.findMany({ where: { name: { in: [...this.tasks.keys()] } } });
+    const rows = await this.cronTasks.findByNames([...this.tasks.keys()]);
     const byName = new Map(rows.map((row) => [row.name, row]));
     return [...this.tasks.values()].map(({ definition, schedule }) => {
       const row = byName.get(definition.name);
@@ -80,27 +79,22 @@ export class CronService {
 
   /** Creates the rows of the enabled tasks with their first nextRunAt (the scheduler calls this once at start). */
   async prepareSchedule(now = new Date()): Promise<void> {
-    const rows = await this.prisma.cronTask.findMany({ where: { name: { in: [...this.tasks.keys()] } } });
+    const rows = await this.cronTasks.findByNames([...this.tasks.keys()]);
     const byName = new Map(rows.map((row) => [row.name, row]));
     for (const task of this.tasks.values()) {
       if (!task.definition.enabled) continue;
       const row = byName.get(task.definition.name);
       if (!row) await this.ensureRow(task, task.schedule.next(now));
-      else if (!row.nextRunAt) {
-        await this.prisma.cronTask.updateMany({ where: { name: row.name, nextRunAt: null }, data: { nextRunAt: task.schedule.next(now) } });
-      }
+      else if (!row.nextRunAt) await this.cronTasks.setMissingNextRun(row.name, task.schedule.next(now));
     }
   }
 
   /** Starts every enabled task that is due and not running anywhere; does not wait for them. */
   async startDue(now = new Date()): Promise<string[]> {
     const enabled = [...this.tasks.values()].filter((task) => task.definition.enabled).map((task) => task.definition.name);
-    const due = await this.prisma.cronTask.findMany({
-      where: { name: { in: enabled }, nextRunAt: { lte: now }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
-      select: { name: true },
-    });
+    const due = await this.cronTasks.dueNames(enabled, now);
     const started: string[] = [];
-    for (const { name } of due) {
+    for (const name of due) {
       const task = this.tasks.get(name)!;
       if (await this.acquire(task, now, true)) {
         started.push(name);
@@ -122,7 +116,7 @@ export class CronService {
 
   private async ensureRow(task: RegisteredTask, nextRunAt: Date | null = null): Promise<void> {
     try {
-      await this.prisma.cronTask.upsert({ where: { name: task.definition.name }, create: { name: task.definition.name, nextRunAt }, update: {} });
+      await this.cronTasks.ensure(task.definition.name, nextRunAt);
     } catch (error) {
       // Another process created it at the same moment.
       if (!isUniqueViolation(error)) throw error;
@@ -131,31 +125,17 @@ export class CronService {
 
   /** The lease, the run count and the run time in one conditional update. */
   private async acquire(task: RegisteredTask, now: Date, scheduled: boolean): Promise<boolean> {
-    const { count } = await this.prisma.cronTask.updateMany({
-      where: {
-        name: task.definition.name,
-        OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
-        ...(scheduled ? { nextRunAt: { lte: now } } : {}),
-      },
-      data: {
-        lockedUntil: new Date(now.getTime() + LEASE_MS),
-        lockedBy: this.holder,
-        execTimes: { increment: 1 },
-        lastRunAt: now,
-        ...(scheduled ? { nextRunAt: task.schedule.next(now) } : {}),
-      },
-    });
-    return count === 1;
+    const lockedUntil = new Date(now.getTime() + LEASE_MS);
+    return this.cronTasks.acquireLease(task.definition.name, this.holder, now, lockedUntil, scheduled ? task.schedule.next(now) : undefined);
   }
 
   /** Runs the body under the lease, renewing it, and always gives it back. */
   private async execute(task: RegisteredTask): Promise<void> {
     const name = task.definition.name;
     const log = this.context.log.child({ task: name });
-    const mine = { name, lockedBy: this.holder };
     const renew = setInterval(() => {
-      this.prisma.cronTask
-        .updateMany({ where: mine, data: { lockedUntil: new Date(Date.now() + LEASE_MS) } })
+      this.cronTasks
+        .renewLease(name, this.holder, new Date(Date.now() + LEASE_MS))
         .catch((error: unknown) => log.error({ err: error }, 'renewing the cron lease failed'));
     }, LEASE_MS / 3);
     renew.unref();
@@ -167,7 +147,7 @@ export class CronService {
       log.error({ err: error }, 'cron task failed');
     } finally {
       clearInterval(renew);
-      await this.prisma.cronTask.updateMany({ where: mine, data: { lockedUntil: null, lockedBy: '' } }).catch((error: unknown) => {
+      await this.cronTasks.releaseLease(name, this.holder).catch((error: unknown) => {
         log.error({ err: error }, 'releasing the cron lease failed');
       });
     }

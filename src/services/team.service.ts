@@ -5,6 +5,7 @@
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { RepositoryDetails } from '../convert/repository.ts';
 import type { Prisma, Team, User } from '../db/prisma.ts';
+import { TeamRepository } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
@@ -14,7 +15,7 @@ import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
 import type { OrgService } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
-import { repoInclude, type RepositoryService } from './repository.service.ts';
+import type { RepositoryService } from './repository.service.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
 
@@ -45,7 +46,6 @@ interface TeamContext {
 
 const TEAM_NAME_PATTERN = /^[\w.-]+$/;
 const MAX_TEAM_FIELD_LENGTH = 255;
-const UNITS_SELECT = { units: { select: { type: true, accessMode: true } } } as const;
 
 /** The Owners team is the org's owner-level team; its name decides it in Forgejo, so it is never renamed. */
 function isOwnerTeam(team: Team): boolean {
@@ -71,6 +71,8 @@ function validateTeamFields(input: TeamInput, creating: boolean): void {
 }
 
 export class TeamService {
+  private readonly teams: TeamRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
@@ -78,10 +80,8 @@ export class TeamService {
     private readonly permissions: RepoPermissionService,
     private readonly repositories: RepositoryService,
     private readonly orgFeeds: OrgFeedService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.teams = new TeamRepository(deps.db.prisma);
   }
 
   // ---- who may do what ----
@@ -115,7 +115,7 @@ export class TeamService {
    * (`owner`: only admins and owners); other org members get 403, everybody else 404.
    */
   private async teamFor(caller: Caller | null, id: number, need: 'member' | 'owner'): Promise<TeamContext> {
-    const team = await this.prisma.team.findUnique({ where: { id } });
+    const team = await this.teams.findById(id);
     if (!team) throw new NotFoundError('GetTeamById', [`team does not exist [org_id 0, team_id ${id}, name: ]`]);
     if (!caller) throw new UnauthorizedError('token is required');
     const org = await this.deps.db.hot.userById(team.orgId);
@@ -125,19 +125,15 @@ export class TeamService {
     if (doer.isAdmin) return { team, org, doer };
     const role = await this.orgRole(org.id, doer.id);
     if (role.owner) return { team, org, doer };
-    if (need === 'member' && (await this.isTeamMember(team.id, doer.id))) return { team, org, doer };
+    if (need === 'member' && (await this.teams.isMember(team.id, doer.id))) return { team, org, doer };
     if (!role.member) throw new NotFoundError();
     throw new ForbiddenError(need === 'owner' ? 'Must be an organization owner' : 'Must be a team member');
-  }
-
-  private async isTeamMember(teamId: number, userId: number): Promise<boolean> {
-    return (await this.prisma.teamUser.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { id: true } })) !== null;
   }
 
   private async repoInOrg(org: User, repoName: string): Promise<RepoWithOwner> {
     const repoNotFound = () => new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
     const lowerName = lookupKey(repoName, repoNotFound);
-    const repo = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: org.id, lowerName } }, include: repoInclude });
+    const repo = await this.teams.findOrgRepository(org.id, lowerName);
     if (!repo) throw repoNotFound();
     return repo;
   }
@@ -147,20 +143,14 @@ export class TeamService {
   }
 
   private async withUnits(team: Team): Promise<TeamWithUnits> {
-    const units = await this.prisma.teamUnit.findMany({ where: { teamId: team.id }, select: { type: true, accessMode: true } });
-    return { ...team, units };
+    return { ...team, units: await this.teams.listUnits(team.id) };
   }
 
   // ---- teams ----
 
   async listOrgTeams(caller: Caller | null, orgName: string, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
     const { org } = await this.orgForMember(caller, orgName);
-    const where = { orgId: org.id };
-    const [teams, total] = await Promise.all([
-      this.prisma.team.findMany({ where, include: UNITS_SELECT, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
-      this.prisma.team.count({ where }),
-    ]);
-    return { teams, total };
+    return this.teams.pageByOrg(org.id, page);
   }
 
   /** Name (and description unless `includeDesc` is false) contains `q`; non-admins find only their own teams. */
@@ -169,27 +159,19 @@ export class TeamService {
     const keyword = q.trim().toLowerCase();
     // Rule 19: descriptions are searched unless include_desc says otherwise.
     const searchDescriptions = includeDesc ?? true;
-    const candidates = await this.prisma.team.findMany({
-      where: { orgId: org.id, ...(doer.isAdmin ? {} : { members: { some: { userId: doer.id } } }) },
-      select: { id: true, lowerName: true, description: true },
-    });
+    const candidates = await this.teams.listSearchFields(org.id, doer.isAdmin ? null : doer.id);
     // Descriptions have no lower-cased column; matching here keeps it case-insensitive on every database.
     const matching = candidates
       .filter((team) => team.lowerName.includes(keyword) || (searchDescriptions && team.description.toLowerCase().includes(keyword)))
       .sort((a, b) => (a.lowerName < b.lowerName ? -1 : a.lowerName > b.lowerName ? 1 : a.id - b.id));
     const pageIds = matching.slice(page.skip, page.skip + page.limit).map((team) => team.id);
-    const teams = await this.prisma.team.findMany({ where: { id: { in: pageIds } }, include: UNITS_SELECT });
+    const teams = await this.teams.findManyWithUnits(pageIds);
     teams.sort((a, b) => pageIds.indexOf(a.id) - pageIds.indexOf(b.id));
     return { teams, total: matching.length };
   }
 
   async listUserTeams(doer: User, page: ListOptions): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
-    const where = { members: { some: { userId: doer.id } } };
-    const [teams, total] = await Promise.all([
-      this.prisma.team.findMany({ where, include: { ...UNITS_SELECT, org: true }, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
-      this.prisma.team.count({ where }),
-    ]);
-    return { teams, total };
+    return this.teams.pageByMember(doer.id, page);
   }
 
   async get(caller: Caller | null, id: number): Promise<{ team: TeamWithUnits; org: User }> {
@@ -208,19 +190,18 @@ export class TeamService {
     // Forgejo answers 500 here; it is the caller's mistake.
     if (!units) throw new ValidationError('units permission should not be empty: give units or units_map, or permission admin');
     await this.ensureNameFree(org.id, name);
-    const team = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.team.create({
-        data: {
-          orgId: org.id,
-          name,
-          lowerName: name.toLowerCase(),
-          description: input.description ?? '',
-          accessMode,
-          includesAllRepositories: input.includesAllRepositories ?? false,
-          canCreateOrgRepo: input.canCreateOrgRepo ?? false,
-        },
+    const team = await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      const created = await teams.create({
+        orgId: org.id,
+        name,
+        lowerName: name.toLowerCase(),
+        description: input.description ?? '',
+        accessMode,
+        includesAllRepositories: input.includesAllRepositories ?? false,
+        canCreateOrgRepo: input.canCreateOrgRepo ?? false,
       });
-      await tx.teamUnit.createMany({ data: units.map((unit) => ({ orgId: org.id, teamId: created.id, ...unit })) });
+      await teams.addUnits(org.id, created.id, units);
       return created;
     });
     return { team: { ...team, units }, org };
@@ -228,8 +209,7 @@ export class TeamService {
 
   private async ensureNameFree(orgId: number, name: string, exceptTeamId?: number): Promise<void> {
     const lowerName = name.toLowerCase();
-    const existing = await this.prisma.team.findFirst({ where: { orgId, lowerName, ...(exceptTeamId ? { id: { not: exceptTeamId } } : {}) }, select: { id: true } });
-    if (existing) throw new ValidationError(`team already exists [org_id: ${orgId}, name: ${lowerName}]`);
+    if (await this.teams.existsByLowerName(orgId, lowerName, exceptTeamId)) throw new ValidationError(`team already exists [org_id: ${orgId}, name: ${lowerName}]`);
   }
 
   /**
@@ -260,25 +240,22 @@ export class TeamService {
       includesAllRepositories,
       updatedAt: new Date(),
     };
-    await this.prisma.$transaction(async (tx) => {
-      if (units) {
-        await tx.teamUnit.deleteMany({ where: { teamId: team.id } });
-        await tx.teamUnit.createMany({ data: units.map((unit) => ({ orgId: org.id, teamId: team.id, ...unit })) });
-      }
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      if (units) await teams.replaceUnits(org.id, team.id, units);
       if (includesAllRepositories && !team.includesAllRepositories) {
         // The flag covers every repository; explicit rows would only duplicate it.
-        await tx.teamRepo.deleteMany({ where: { teamId: team.id } });
+        await teams.replaceRepositoryLinks(org.id, team.id, []);
         data.numRepos = 0;
       } else if (!includesAllRepositories && team.includesAllRepositories) {
         // Leaving "all repositories" keeps the repositories the team had, as Forgejo's rows would.
-        const repos = await tx.repository.findMany({ where: { ownerId: org.id }, select: { id: true } });
-        await tx.teamRepo.deleteMany({ where: { teamId: team.id } });
-        await tx.teamRepo.createMany({ data: repos.map((repo) => ({ orgId: org.id, teamId: team.id, repoId: repo.id })) });
-        data.numRepos = repos.length;
+        const repoIds = await teams.orgRepositoryIds(org.id);
+        await teams.replaceRepositoryLinks(org.id, team.id, repoIds);
+        data.numRepos = repoIds.length;
       }
-      await tx.team.update({ where: { id: team.id }, data });
+      await teams.update(team.id, data);
     });
-    const updated = await this.prisma.team.findUniqueOrThrow({ where: { id: team.id } });
+    const updated = await this.teams.findByIdOrThrow(team.id);
     return this.withUnits(updated);
   }
 
@@ -286,16 +263,12 @@ export class TeamService {
   async delete(caller: Caller | null, id: number): Promise<void> {
     const { team, org } = await this.teamFor(caller, id, 'owner');
     if (isOwnerTeam(team)) throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
-    await this.prisma.$transaction(async (tx) => {
-      const members = await tx.teamUser.findMany({ where: { teamId: team.id }, select: { userId: true } });
-      await tx.team.delete({ where: { id: team.id } });
-      await this.dropMembershipsWithoutTeam(tx, org.id, members.map((member) => member.userId));
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      const memberIds = await teams.memberIds(team.id);
+      await teams.delete(team.id);
+      await teams.dropOrgMembershipsWithoutTeam(org.id, memberIds);
     });
-  }
-
-  private async dropMembershipsWithoutTeam(tx: Prisma.TransactionClient, orgId: number, userIds: number[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await tx.orgUser.deleteMany({ where: { orgId, userId: { in: userIds }, user: { is: { teamUsers: { none: { orgId } } } } } });
   }
 
   // ---- members ----
@@ -303,12 +276,7 @@ export class TeamService {
   async listMembers(caller: Caller | null, id: number, page: ListOptions): Promise<{ users: User[]; total: number }> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
     if (!doer.isAdmin && !(await this.orgRole(org.id, doer.id)).member) throw new NotFoundError();
-    const where = { teamUsers: { some: { teamId: team.id } } };
-    const [users, total] = await Promise.all([
-      this.prisma.user.findMany({ where, orderBy: [{ fullName: 'asc' }, { lowerName: 'asc' }], skip: page.skip, take: page.limit }),
-      this.prisma.user.count({ where }),
-    ]);
-    return { users, total };
+    return this.teams.pageMembers(team.id, page);
   }
 
   private async userByName(name: string): Promise<User> {
@@ -321,7 +289,7 @@ export class TeamService {
   async getMember(caller: Caller | null, id: number, username: string): Promise<User> {
     const { team } = await this.teamFor(caller, id, 'member');
     const user = await this.userByName(username);
-    if (!(await this.isTeamMember(team.id, user.id))) throw new NotFoundError();
+    if (!(await this.teams.isMember(team.id, user.id))) throw new NotFoundError();
     return user;
   }
 
@@ -331,15 +299,11 @@ export class TeamService {
     const user = await this.userByName(username);
     if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
     await this.orgs.assertNotBlocked(org.id, user.id);
-    await this.prisma.$transaction(async (tx) => {
-      if (await tx.teamUser.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, select: { id: true } })) return;
-      await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: user.id } });
-      await tx.team.update({ where: { id: team.id }, data: { numMembers: { increment: 1 } } });
-      await tx.orgUser.upsert({
-        where: { userId_orgId: { userId: user.id, orgId: org.id } },
-        create: { userId: user.id, orgId: org.id, isPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE },
-        update: {},
-      });
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      if (await teams.isMember(team.id, user.id)) return;
+      await teams.addMember(org.id, team.id, user.id);
+      await teams.ensureOrgMembership(org.id, user.id, this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE);
     });
   }
 
@@ -347,39 +311,31 @@ export class TeamService {
   async removeMember(caller: Caller | null, id: number, username: string): Promise<void> {
     const { team, org } = await this.teamFor(caller, id, 'owner');
     const user = await this.userByName(username);
-    await this.prisma.$transaction(async (tx) => {
-      const removed = await tx.teamUser.deleteMany({ where: { teamId: team.id, userId: user.id } });
-      if (removed.count === 0) return;
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      if ((await teams.deleteMember(team.id, user.id)) === 0) return;
       // Updating the team row first serialises concurrent removals, so the count below sees the others' work.
-      const updated = await tx.team.update({ where: { id: team.id }, data: { numMembers: { decrement: 1 } } });
-      const remaining = await tx.teamUser.count({ where: { teamId: team.id } });
+      const updated = await teams.decrementMemberCount(team.id);
+      const remaining = await teams.countMembers(team.id);
       if (remaining === 0 && isOwnerTeam(team)) throw new ValidationError('cannot remove the last member of the Owners team: an organization needs an owner');
-      if (updated.numMembers !== remaining) await tx.team.update({ where: { id: team.id }, data: { numMembers: remaining } });
-      await this.dropMembershipsWithoutTeam(tx, org.id, [user.id]);
+      if (updated.numMembers !== remaining) await teams.setMemberCount(team.id, remaining);
+      await teams.dropOrgMembershipsWithoutTeam(org.id, [user.id]);
     });
   }
 
   // ---- repositories ----
 
-  private teamRepoFilter(team: Team): Prisma.RepositoryWhereInput {
-    return team.includesAllRepositories ? { ownerId: team.orgId } : { ownerId: team.orgId, teamRepos: { some: { teamId: team.id } } };
-  }
-
   /** The team's repositories with the caller's own permission on each (not the team's). */
   async listRepos(caller: Caller | null, id: number, page: ListOptions): Promise<{ repos: RepositoryDetails[]; total: number }> {
     const { team, doer } = await this.teamFor(caller, id, 'member');
-    const where = this.teamRepoFilter(team);
-    const [repos, total] = await Promise.all([
-      this.prisma.repository.findMany({ where, include: repoInclude, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
-      this.prisma.repository.count({ where }),
-    ]);
+    const { repos, total } = await this.teams.pageRepositories(team, page);
     return { repos: await this.repositories.details(doer, repos), total };
   }
 
   private async teamHasRepo(team: Team, repo: RepoWithOwner): Promise<boolean> {
     if (repo.ownerId !== team.orgId) return false;
     if (team.includesAllRepositories) return true;
-    return (await this.prisma.teamRepo.findUnique({ where: { teamId_repoId: { teamId: team.id, repoId: repo.id } }, select: { id: true } })) !== null;
+    return this.teams.hasRepositoryLink(team.id, repo.id);
   }
 
   /** The repository is looked up in the team's organization; the `{org}` path segment is not used (as Forgejo). */
@@ -395,10 +351,10 @@ export class TeamService {
     const repo = await this.repoInOrg(org, repoName);
     await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) return;
-    await this.prisma.$transaction(async (tx) => {
-      if (await tx.teamRepo.findUnique({ where: { teamId_repoId: { teamId: team.id, repoId: repo.id } }, select: { id: true } })) return;
-      await tx.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repo.id } });
-      await tx.team.update({ where: { id: team.id }, data: { numRepos: { increment: 1 } } });
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const teams = new TeamRepository(tx);
+      if (await teams.hasRepositoryLink(team.id, repo.id)) return;
+      await teams.addRepositoryLink(org.id, team.id, repo.id);
     });
   }
 
@@ -410,10 +366,7 @@ export class TeamService {
     if (team.includesAllRepositories) {
       throw new ValidationError('the team includes all repositories of the organization: switch includes_all_repositories off first');
     }
-    await this.prisma.$transaction(async (tx) => {
-      const removed = await tx.teamRepo.deleteMany({ where: { teamId: team.id, repoId: repo.id } });
-      if (removed.count > 0) await tx.team.update({ where: { id: team.id }, data: { numRepos: { decrement: 1 } } });
-    });
+    await this.deps.db.prisma.$transaction((tx) => new TeamRepository(tx).removeRepositoryLink(team.id, repo.id));
   }
 
   // ---- activity ----
@@ -425,7 +378,7 @@ export class TeamService {
    */
   async feeds(caller: Caller | null, id: number, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
     const { team, org, doer } = await this.teamFor(caller, id, 'member');
-    const repoIds = (await this.prisma.repository.findMany({ where: this.teamRepoFilter(team), select: { id: true } })).map((repo) => repo.id);
+    const repoIds = await this.teams.repositoryIds(team);
     const { items, total } = await this.orgFeeds.listForTeam(doer, org.id, repoIds, date, page);
     return { activities: items, total };
   }

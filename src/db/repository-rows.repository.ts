@@ -88,6 +88,10 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUnique({ where: { id }, include: repoInclude });
   }
 
+  getById(id: number) {
+    return this.client.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
+  }
+
   findRowById(id: number) {
     return this.client.repository.findUnique({ where: { id } });
   }

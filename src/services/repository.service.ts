@@ -352,7 +352,7 @@ export class RepositoryService {
         await repos.removeRedirect(owner.id, repo.lowerName);
         await new RepoWatchRepository(tx).create(doer.id, repo.id, 1);
         if (owner.type === 1) await this.grantTeams(new RepoAccessRepository(tx), owner.id, doer, repo.id);
-        return (await repos.findById(repo.id))!;
+        return repos.getById(repo.id);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError(REPO_EXISTS_MESSAGE);

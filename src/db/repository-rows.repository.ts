@@ -1,7 +1,26 @@
-// Deleting repositories from the database, inside the caller's transaction: every row that names them and the
-// counters that counted them. One function for deleting one repository and for purging an owner's all.
-// The directories are the caller's business (it removes them after the commit).
-import type { Prisma } from './prisma.ts';
+// The Repository rows with their units, redirects and counters. Deleting repositories removes every row that
+// names them and fixes the counters that counted them, inside the caller's transaction: one function for
+// deleting one repository and for purging an owner's all. The directories are the caller's business.
+import type { DbClient, Prisma } from './prisma.ts';
+
+/** The relations every repository answer needs. */
+export const repoInclude = { owner: true, units: true } as const;
+
+export interface NewRepositoryRow {
+  ownerId: number;
+  ownerName: string;
+  name: string;
+  lowerName: string;
+  description: string;
+  website: string;
+  originalUrl: string;
+  isPrivate: boolean;
+  isTemplate: boolean;
+  isMirror: boolean;
+  defaultBranch: string;
+  settings: string;
+  numWatches: number;
+}
 
 type Tx = Prisma.TransactionClient;
 
@@ -56,4 +75,132 @@ export async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): 
   ]);
   // Issues, units, collaborations, team links and mirrors cascade with the repository.
   await tx.repository.deleteMany({ where: { id: { in: ids } } });
+}
+
+export class RepositoryRowsRepository {
+  constructor(private readonly client: DbClient) {}
+
+  findByOwnerAndName(ownerLowerName: string, lowerName: string) {
+    return this.client.repository.findFirst({ where: { lowerName, owner: { lowerName: ownerLowerName } }, include: repoInclude });
+  }
+
+  findById(id: number) {
+    return this.client.repository.findUnique({ where: { id }, include: repoInclude });
+  }
+
+  getById(id: number) {
+    return this.client.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
+  }
+
+  findRowById(id: number) {
+    return this.client.repository.findUnique({ where: { id } });
+  }
+
+  findWithMirror(id: number) {
+    return this.client.repository.findUnique({ where: { id }, include: { mirror: true } });
+  }
+
+  findIdByOwner(ownerId: number, lowerName: string) {
+    return this.client.repository.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName } }, select: { id: true } });
+  }
+
+  findFullName(id: number) {
+    return this.client.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } });
+  }
+
+  countMatching(where: Prisma.RepositoryWhereInput) {
+    return this.client.repository.count({ where });
+  }
+
+  listMatching(where: Prisma.RepositoryWhereInput, orderBy: Prisma.RepositoryOrderByWithRelationInput[], skip: number, take: number) {
+    return this.client.repository.findMany({ where, include: repoInclude, orderBy, skip, take });
+  }
+
+  /** A batch of repositories after the given id, in id order, with what maintenance tasks need. */
+  listBatchAfter(where: Prisma.RepositoryWhereInput, afterId: number, take: number) {
+    return this.client.repository.findMany({
+      where: { ...where, id: { gt: afterId } },
+      select: { id: true, ownerName: true, name: true, defaultBranch: true },
+      orderBy: { id: 'asc' },
+      take,
+    });
+  }
+
+  listNamesByOwners(ownerIds: number[]) {
+    return this.client.repository.findMany({ where: { ownerId: { in: ownerIds } }, select: { ownerId: true, lowerName: true } });
+  }
+
+  listOwnersByLowerNames(lowerNames: string[]) {
+    return this.client.user.findMany({ where: { lowerName: { in: lowerNames } }, select: { id: true, lowerName: true } });
+  }
+
+  async listStarredIds(userId: number): Promise<number[]> {
+    const stars = await this.client.star.findMany({ where: { userId }, select: { repoId: true } });
+    return stars.map((star) => star.repoId);
+  }
+
+  async countReleases(repoIds: readonly number[]): Promise<Map<number, number>> {
+    const counts = await this.client.release.groupBy({ by: ['repoId'], where: { repoId: { in: [...repoIds] } }, _count: { _all: true } });
+    return new Map(counts.map((count) => [count.repoId, count._count._all]));
+  }
+
+  /** The row with the given units, and its mirror when there is one. */
+  createWithUnits(row: NewRepositoryRow, units: ReadonlyArray<{ type: number; config: string }>, mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date }) {
+    return this.client.repository.create({
+      data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
+    });
+  }
+
+  incrementOwnerRepoCount(ownerId: number) {
+    return this.client.user.update({ where: { id: ownerId }, data: { numRepos: { increment: 1 } } });
+  }
+
+  update(id: number, data: Prisma.RepositoryUpdateInput) {
+    return this.client.repository.update({ where: { id }, data });
+  }
+
+  updateWithDetails(id: number, data: Prisma.RepositoryUpdateInput) {
+    return this.client.repository.update({ where: { id }, data, include: repoInclude });
+  }
+
+  setOwnerName(ownerId: number, ownerName: string) {
+    return this.client.repository.updateMany({ where: { ownerId }, data: { ownerName } });
+  }
+
+  changeWatchCount(id: number, delta: 1 | -1) {
+    return this.client.repository.update({ where: { id }, data: { numWatches: delta > 0 ? { increment: 1 } : { decrement: 1 } } });
+  }
+
+  removeUnits(repoId: number, types: number[]) {
+    return this.client.repoUnit.deleteMany({ where: { repoId, type: { in: types } } });
+  }
+
+  saveUnit(repoId: number, type: number, config: string) {
+    return this.client.repoUnit.upsert({
+      where: { repoId_type: { repoId, type } },
+      create: { repoId, type, config },
+      update: { config },
+    });
+  }
+
+  findRedirect(ownerId: number, lowerName: string) {
+    return this.client.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName } } });
+  }
+
+  removeRedirect(ownerId: number, lowerName: string) {
+    return this.client.repoRedirect.deleteMany({ where: { ownerId, lowerName } });
+  }
+
+  saveRedirect(ownerId: number, lowerName: string, redirectRepoId: number) {
+    return this.client.repoRedirect.upsert({
+      where: { ownerId_lowerName: { ownerId, lowerName } },
+      create: { ownerId, lowerName, redirectRepoId },
+      update: { redirectRepoId },
+    });
+  }
+
+  /** Call it inside a transaction: it deletes from many tables. */
+  deleteWithRelatedRows(repoIds: readonly number[]) {
+    return deleteRepositoryRows(this.client, repoIds);
+  }
 }

@@ -3,7 +3,10 @@
 // services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FeedActionRepository } from '../db/feed-action.repository.ts';
+import { PackageBlobRepository } from '../db/package-blob.repository.ts';
 import type { Prisma } from '../db/prisma.ts';
+import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { checkIntegrity, collectGarbage, initBare, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
 import type { ServiceDeps } from './index.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
@@ -19,14 +22,18 @@ export interface MaintenanceResult {
 }
 
 export class RepoMaintenanceService {
+  private readonly repos: RepositoryRowsRepository;
+  private readonly feedActions: FeedActionRepository;
+  private readonly packageBlobs: PackageBlobRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly migrations: RepoMigrationService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+    this.feedActions = new FeedActionRepository(deps.db.prisma);
+    this.packageBlobs = new PackageBlobRepository(deps.db.prisma);
   }
 
   private get root(): string {
@@ -37,12 +44,7 @@ export class RepoMaintenanceService {
   private async *allRepositories(where: Prisma.RepositoryWhereInput = {}): AsyncGenerator<RepoRow> {
     let afterId = 0;
     for (;;) {
-      const batch = await this.prisma.repository.findMany({
-        where: { ...where, id: { gt: afterId } },
-        select: { id: true, ownerName: true, name: true, defaultBranch: true },
-        orderBy: { id: 'asc' },
-        take: BATCH,
-      });
+      const batch = await this.repos.listBatchAfter(where, afterId, BATCH);
       yield* batch;
       if (batch.length < BATCH) return;
       afterId = batch[batch.length - 1].id;
@@ -120,17 +122,14 @@ export class RepoMaintenanceService {
 
   /** delete_old_actions: feed actions older than the cut-off. */
   async deleteOldActions(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
-    const { count } = await this.prisma.action.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - olderThanSecs * 1000) } } });
+    const { count } = await this.feedActions.deleteOlderThan(new Date(now.getTime() - olderThanSecs * 1000));
     return { done: count, failed: 0 };
   }
 
   /** cleanup_packages: package blobs no file refers to any more, older than the cut-off, rows and files. */
   async deleteUnreferencedBlobs(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
-    const blobs = await this.prisma.packageBlob.findMany({
-      where: { files: { none: {} }, createdAt: { lt: new Date(now.getTime() - olderThanSecs * 1000) } },
-      select: { id: true, hashSha256: true },
-    });
-    await this.prisma.packageBlob.deleteMany({ where: { id: { in: blobs.map((blob) => blob.id) }, files: { none: {} } } });
+    const blobs = await this.packageBlobs.listUnreferencedBefore(new Date(now.getTime() - olderThanSecs * 1000));
+    await this.packageBlobs.deleteUnreferenced(blobs.map((blob) => blob.id));
     const result: MaintenanceResult = { done: 0, failed: 0 };
     for (const { hashSha256: hash } of blobs.filter((blob) => /^[0-9a-f]{64}$/.test(blob.hashSha256))) {
       try {

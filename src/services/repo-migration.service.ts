@@ -5,7 +5,10 @@ import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { MirrorRepository } from '../db/mirror.repository.ts';
 import type { User } from '../db/prisma.ts';
+import { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {
@@ -65,11 +68,19 @@ interface CloneSource {
 }
 
 export class RepoMigrationService {
+  private readonly repos: RepositoryRowsRepository;
+  private readonly mirrors: MirrorRepository;
+  private readonly access: RepoAccessRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly pushes: PushService,
-  ) {}
+  ) {
+    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+    this.mirrors = new MirrorRepository(deps.db.prisma);
+    this.access = new RepoAccessRepository(deps.db.prisma);
+  }
 
   async migrate(doer: User, input: MigrateInput): Promise<RepoWithOwner> {
     const { settings } = this.deps;
@@ -121,7 +132,7 @@ export class RepoMigrationService {
     if (!doer.isAdmin) {
       if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
       if (owner.type === 1) {
-        const ownerTeams = await this.deps.db.prisma.team.count({ where: { orgId: owner.id, accessMode: AccessMode.owner, members: { some: { userId: doer.id } } } });
+        const ownerTeams = await this.access.countTeamsWithMember(owner.id, AccessMode.owner, doer.id);
         if (ownerTeams === 0) throw new ForbiddenError('Given user is not owner of organization.');
       }
     }
@@ -198,8 +209,7 @@ export class RepoMigrationService {
    * failed fetch, so a broken origin is retried on the mirror's interval rather than on every run.
    */
   async updateMirror(repoId: number): Promise<void> {
-    const { prisma } = this.deps.db;
-    const repo = await prisma.repository.findUnique({ where: { id: repoId }, include: { mirror: true } });
+    const repo = await this.repos.findWithMirror(repoId);
     if (!repo || !repo.isMirror || !repo.mirror) throw new NotFoundError('mirror not found');
     const intervalMs = repo.mirror.intervalSecs * 1000;
     let synced = false;
@@ -216,7 +226,7 @@ export class RepoMigrationService {
     } finally {
       const now = new Date();
       const nextUpdateAt = new Date(now.getTime() + intervalMs);
-      await prisma.mirror.update({ where: { repoId }, data: synced ? { updatedAt: now, nextUpdateAt } : { nextUpdateAt } });
+      await this.mirrors.schedule(repoId, nextUpdateAt, synced ? now : undefined);
     }
   }
 }

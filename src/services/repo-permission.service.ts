@@ -8,6 +8,7 @@
 // - a public repository gives read to every signed-in user who is not restricted.
 // readableWhere() is the same rule as a Prisma filter, so lists and counts never show what get would hide.
 import type { Models, Prisma, Repository, User } from '../db/prisma.ts';
+import { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import type { RepoPermission } from '../domain/repo-permission.ts';
 
@@ -33,7 +34,11 @@ interface ViewerFacts {
 }
 
 export class RepoPermissionService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly access: RepoAccessRepository;
+
+  constructor(deps: ServiceDeps) {
+    this.access = new RepoAccessRepository(deps.db.prisma);
+  }
 
   async forRepo(viewer: User | null, repo: RepoWithOwner): Promise<RepoPermission> {
     return (await this.forRepos(viewer, [repo])).get(repo.id)!;
@@ -48,24 +53,12 @@ export class RepoPermissionService {
   }
 
   private async viewerFacts(viewer: User, repos: readonly RepoWithOwner[]): Promise<ViewerFacts> {
-    const { prisma } = this.deps.db;
     const repoIds = repos.map((repo) => repo.id);
     const orgIds = [...new Set(repos.filter((repo) => repo.owner.type === 1).map((repo) => repo.ownerId))];
     const [collaborations, memberships, teams] = await Promise.all([
-      repoIds.length ? prisma.collaboration.findMany({ where: { userId: viewer.id, repoId: { in: repoIds } }, select: { repoId: true, accessMode: true } }) : [],
-      orgIds.length ? prisma.orgUser.findMany({ where: { userId: viewer.id, orgId: { in: orgIds } }, select: { orgId: true } }) : [],
-      orgIds.length
-        ? prisma.team.findMany({
-            where: { orgId: { in: orgIds }, members: { some: { userId: viewer.id } } },
-            select: {
-              orgId: true,
-              accessMode: true,
-              includesAllRepositories: true,
-              units: { select: { type: true, accessMode: true } },
-              repos: { where: { repoId: { in: repoIds } }, select: { repoId: true } },
-            },
-          })
-        : [],
+      repoIds.length ? this.access.listCollaborations(viewer.id, repoIds) : [],
+      orgIds.length ? this.access.listMemberOrgIds(viewer.id, orgIds) : [],
+      orgIds.length ? this.access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
     ]);
     return {
       collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),

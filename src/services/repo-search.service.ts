@@ -1,13 +1,13 @@
 // GET /repos/search and GET /orgs/{org}/repos (Forgejo: models/repo/repo_list.go SearchRepositoryCondition).
 // Visibility comes from the permission module's readableWhere(), so X-Total-Count never counts hidden rows.
 import type { Prisma, User } from '../db/prisma.ts';
+import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { Visibility } from '../domain/access.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
-import { repoInclude } from './repository.service.ts';
 
 export interface RepoSearchQuery {
   q?: string;
@@ -46,33 +46,36 @@ export interface RepoPage {
 }
 
 export class RepoSearchService {
+  private readonly repos: RepositoryRowsRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly permissions: RepoPermissionService,
     private readonly ownerAccess: OwnerAccessService,
-  ) {}
+  ) {
+    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+  }
 
   async search(viewer: User | null, publicOnly: boolean, query: RepoSearchQuery, page: ListOptions): Promise<RepoPage> {
     const where = await this.searchWhere(viewer, publicOnly, query);
     const order = this.searchOrder(query);
-    const { prisma } = this.deps.db;
     const priority = query.priority_owner_id && query.priority_owner_id > 0 ? query.priority_owner_id : 0;
-    const total = await prisma.repository.count({ where });
+    const total = await this.repos.countMatching(where);
     if (!priority) {
-      const repos = await prisma.repository.findMany({ where, include: repoInclude, orderBy: [...order, { id: 'asc' }], skip: page.skip, take: page.limit });
+      const repos = await this.repos.listMatching(where, [...order, { id: 'asc' }], page.skip, page.limit);
       return { repos, total };
     }
     // priority_owner_id: that owner's repositories first, then the rest in the requested order.
     const first: Prisma.RepositoryWhereInput = { AND: [where, { ownerId: priority }] };
     const rest: Prisma.RepositoryWhereInput = { AND: [where, { ownerId: { not: priority } }] };
-    const firstCount = await prisma.repository.count({ where: first });
+    const firstCount = await this.repos.countMatching(first);
     const repos: RepoWithOwner[] = [];
     if (page.skip < firstCount) {
-      repos.push(...(await prisma.repository.findMany({ where: first, include: repoInclude, orderBy: [...order, { id: 'asc' }], skip: page.skip, take: page.limit })));
+      repos.push(...(await this.repos.listMatching(first, [...order, { id: 'asc' }], page.skip, page.limit)));
     }
     if (repos.length < page.limit) {
       const skip = Math.max(0, page.skip - firstCount);
-      repos.push(...(await prisma.repository.findMany({ where: rest, include: repoInclude, orderBy: [...order, { id: 'asc' }], skip, take: page.limit - repos.length })));
+      repos.push(...(await this.repos.listMatching(rest, [...order, { id: 'asc' }], skip, page.limit - repos.length)));
     }
     return { repos, total };
   }
@@ -104,8 +107,7 @@ export class RepoSearchService {
     if (query.template !== undefined) and.push({ isTemplate: query.template });
     if (query.archived !== undefined) and.push({ isArchived: query.archived });
     if (query.starredBy && query.starredBy > 0) {
-      const stars = await this.deps.db.prisma.star.findMany({ where: { userId: query.starredBy }, select: { repoId: true } });
-      and.push({ id: { in: stars.map((star) => star.repoId) } });
+      and.push({ id: { in: await this.repos.listStarredIds(query.starredBy) } });
     }
 
     let collaborate: boolean | undefined = query.exclusive ? false : undefined;
@@ -180,11 +182,7 @@ export class RepoSearchService {
     const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
     if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(viewer, org))) throw new NotFoundError(`org does not exist [name: ${orgName}]`);
     const where: Prisma.RepositoryWhereInput = { AND: [{ ownerId: org.id }, this.permissions.readableWhere(viewer, publicOnly)] };
-    const { prisma } = this.deps.db;
-    const [repos, total] = await Promise.all([
-      prisma.repository.findMany({ where, include: repoInclude, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
-      prisma.repository.count({ where }),
-    ]);
+    const [repos, total] = await Promise.all([this.repos.listMatching(where, [{ id: 'asc' }], page.skip, page.limit), this.repos.countMatching(where)]);
     return { repos, total };
   }
 }

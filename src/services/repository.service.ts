@@ -4,7 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { deleteRepositoryRows } from '../db/repository-rows.repository.ts';
+import { FeedActionRepository } from '../db/feed-action.repository.ts';
+import { MirrorRepository } from '../db/mirror.repository.ts';
+import { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
+import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
@@ -50,7 +54,7 @@ const MIN_MIRROR_INTERVAL_SECS = 600;
 export const REPO_EXISTS_MESSAGE = 'The repository with the same name already exists.';
 const ASSETS_DIR = path.resolve(__dirname, '../../assets');
 
-export const repoInclude = { owner: true, units: true } as const;
+export { repoInclude } from '../db/repository-rows.repository.ts';
 
 export interface NewRepository {
   name: string;
@@ -153,13 +157,21 @@ export function readTemplate(kind: 'gitignore' | 'license' | 'label', name: stri
 }
 
 export class RepositoryService {
+  private readonly repos: RepositoryRowsRepository;
+  private readonly watches: RepoWatchRepository;
+  private readonly mirrors: MirrorRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
     private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
-  ) {}
+  ) {
+    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+    this.watches = new RepoWatchRepository(deps.db.prisma);
+    this.mirrors = new MirrorRepository(deps.db.prisma);
+  }
 
   private get prisma() {
     return this.deps.db.prisma;
@@ -171,14 +183,11 @@ export class RepositoryService {
 
   /** A repository by owner and name (case-insensitive), with owner and units; null when there is none. */
   async find(ownerName: string, repoName: string): Promise<RepoWithOwner | null> {
-    return this.prisma.repository.findFirst({
-      where: { lowerName: repoName.toLowerCase(), owner: { lowerName: ownerName.toLowerCase() } },
-      include: repoInclude,
-    });
+    return this.repos.findByOwnerAndName(ownerName.toLowerCase(), repoName.toLowerCase());
   }
 
   async findById(id: number): Promise<RepoWithOwner | null> {
-    return this.prisma.repository.findUnique({ where: { id }, include: repoInclude });
+    return this.repos.findById(id);
   }
 
   /** The repository as the viewer may see it: 404 when it is absent or hidden, 403 for public-only tokens on private ones. */
@@ -195,13 +204,10 @@ export class RepositoryService {
   async extras(repoIds: readonly number[]): Promise<{ mirrors: Map<number, Models.MirrorModel>; releases: Map<number, number> }> {
     if (repoIds.length === 0) return { mirrors: new Map(), releases: new Map() };
     const [mirrors, releases] = await Promise.all([
-      this.prisma.mirror.findMany({ where: { repoId: { in: [...repoIds] } } }),
-      this.prisma.release.groupBy({ by: ['repoId'], where: { repoId: { in: [...repoIds] } }, _count: { _all: true } }),
+      this.mirrors.listByRepoIds(repoIds),
+      this.repos.countReleases(repoIds),
     ]);
-    return {
-      mirrors: new Map(mirrors.map((m) => [m.repoId, m])),
-      releases: new Map(releases.map((r) => [r.repoId, r._count._all])),
-    };
+    return { mirrors: new Map(mirrors.map((m) => [m.repoId, m])), releases };
   }
 
   /** Everything the Repository converter needs for each repository, in a fixed number of queries. */
@@ -303,7 +309,7 @@ export class RepositoryService {
       const limit = owner.maxRepoCreation <= -1 ? this.deps.settings.repository.MAX_CREATION_LIMIT : owner.maxRepoCreation;
       if (limit > -1 && owner.numRepos >= limit) throw new ForbiddenError(`You have already reached your limit of ${limit} repositories.`);
     }
-    if (await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName: name.toLowerCase() } }, select: { id: true } })) {
+    if (await this.repos.findIdByOwner(owner.id, name.toLowerCase())) {
       throw new ConflictError(REPO_EXISTS_MESSAGE);
     }
   }
@@ -321,8 +327,9 @@ export class RepositoryService {
     let created: RepoWithOwner;
     try {
       created = await this.prisma.$transaction(async (tx) => {
-        const repo = await tx.repository.create({
-          data: {
+        const repos = new RepositoryRowsRepository(tx);
+        const repo = await repos.createWithUnits(
+          {
             ownerId: owner.id,
             ownerName: owner.name,
             name: record.name,
@@ -336,16 +343,16 @@ export class RepositoryService {
             defaultBranch: record.defaultBranch,
             settings: JSON.stringify(record.settings ?? {}),
             numWatches: 1,
-            units: { create: DEFAULT_UNITS.map((unit) => ({ type: unit.type, config: JSON.stringify(unit.config) })) },
-            ...(record.mirror ? { mirror: { create: { intervalSecs: record.mirror.intervalSecs, remoteAddress: record.mirror.remoteAddress, nextUpdateAt: new Date(Date.now() + record.mirror.intervalSecs * 1000) } } } : {}),
           },
-        });
-        await tx.user.update({ where: { id: owner.id }, data: { numRepos: { increment: 1 } } });
+          DEFAULT_UNITS.map((unit) => ({ type: unit.type, config: JSON.stringify(unit.config) })),
+          record.mirror && { ...record.mirror, nextUpdateAt: new Date(Date.now() + record.mirror.intervalSecs * 1000) },
+        );
+        await repos.incrementOwnerRepoCount(owner.id);
         // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
-        await tx.repoRedirect.deleteMany({ where: { ownerId: owner.id, lowerName: repo.lowerName } });
-        await tx.watch.create({ data: { userId: doer.id, repoId: repo.id, mode: 1 } });
-        if (owner.type === 1) await this.grantTeams(tx, owner.id, doer, repo.id);
-        return tx.repository.findUniqueOrThrow({ where: { id: repo.id }, include: repoInclude });
+        await repos.removeRedirect(owner.id, repo.lowerName);
+        await new RepoWatchRepository(tx).create(doer.id, repo.id, 1);
+        if (owner.type === 1) await this.grantTeams(new RepoAccessRepository(tx), owner.id, doer, repo.id);
+        return repos.getById(repo.id);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError(REPO_EXISTS_MESSAGE);
@@ -355,7 +362,7 @@ export class RepositoryService {
       const state = await prepareDisk(dir);
       const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty };
       if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
-      created = await this.prisma.repository.update({ where: { id: created.id }, data, include: repoInclude });
+      created = await this.repos.updateWithDetails(created.id, data);
     } catch (error) {
       await this.removeRecord(created);
       if (!options.adopt) removeRepository(dir);
@@ -370,22 +377,18 @@ export class RepositoryService {
    * cover it through their flag, without a TeamRepo row (as TeamService keeps them). A creator without admin
    * access through a team becomes an admin collaborator (Forgejo does the same).
    */
-  private async grantTeams(tx: Prisma.TransactionClient, orgId: number, doer: User, repoId: number): Promise<void> {
-    const teams = await tx.team.findMany({
-      where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId: doer.id } } }] },
-      select: { id: true, accessMode: true, includesAllRepositories: true, members: { where: { userId: doer.id }, select: { id: true } } },
-    });
+  private async grantTeams(access: RepoAccessRepository, orgId: number, doer: User, repoId: number): Promise<void> {
+    const teams = await access.listTeamsForNewRepo(orgId, doer.id);
     for (const team of teams.filter((candidate) => !candidate.includesAllRepositories)) {
-      await tx.teamRepo.create({ data: { orgId, teamId: team.id, repoId } });
-      await tx.team.update({ where: { id: team.id }, data: { numRepos: { increment: 1 } } });
+      await access.addTeamRepo(orgId, team.id, repoId);
     }
     const adminThroughTeam = teams.some((team) => team.members.length > 0 && team.accessMode >= AccessMode.admin);
-    if (!doer.isAdmin && !adminThroughTeam) await tx.collaboration.create({ data: { repoId, userId: doer.id, accessMode: AccessMode.admin } });
+    if (!doer.isAdmin && !adminThroughTeam) await access.addCollaborator(repoId, doer.id, AccessMode.admin);
   }
 
   /** Removes a repository row and everything that points at it, and fixes the counters. */
   private async removeRecord(repo: RepoWithOwner): Promise<void> {
-    await this.prisma.$transaction((tx) => deleteRepositoryRows(tx, [repo.id]));
+    await this.prisma.$transaction((tx) => new RepositoryRowsRepository(tx).deleteWithRelatedRows([repo.id]));
   }
 
   // ---- delete ----
@@ -446,21 +449,16 @@ export class RepositoryService {
       mirrorIntervalSecs = seconds;
     }
     await this.prisma.$transaction(async (tx) => {
+      const repos = new RepositoryRowsRepository(tx);
       if (Object.keys(data).length > 0) {
         data.updatedAt = new Date();
-        await tx.repository.update({ where: { id: current.id }, data });
-        if (data.isPrivate !== undefined) await tx.action.updateMany({ where: { repoId: current.id }, data: { isPrivate: data.isPrivate as boolean } });
+        await repos.update(current.id, data);
+        if (data.isPrivate !== undefined) await new FeedActionRepository(tx).setRepoPrivacy(current.id, data.isPrivate as boolean);
       }
-      if (unitChanges.remove.length) await tx.repoUnit.deleteMany({ where: { repoId: current.id, type: { in: unitChanges.remove } } });
-      for (const unit of unitChanges.upsert) {
-        await tx.repoUnit.upsert({
-          where: { repoId_type: { repoId: current.id, type: unit.type } },
-          create: { repoId: current.id, type: unit.type, config: JSON.stringify(unit.config) },
-          update: { config: JSON.stringify(unit.config) },
-        });
-      }
+      if (unitChanges.remove.length) await repos.removeUnits(current.id, unitChanges.remove);
+      for (const unit of unitChanges.upsert) await repos.saveUnit(current.id, unit.type, JSON.stringify(unit.config));
       if (mirrorIntervalSecs !== undefined) {
-        await tx.mirror.update({ where: { repoId: current.id }, data: { intervalSecs: mirrorIntervalSecs, nextUpdateAt: new Date(Date.now() + mirrorIntervalSecs * 1000) } });
+        await new MirrorRepository(tx).setInterval(current.id, mirrorIntervalSecs, new Date(Date.now() + mirrorIntervalSecs * 1000));
       }
     });
     return (await this.findById(current.id))!;
@@ -526,7 +524,7 @@ export class RepositoryService {
     if (problem) throw new ValidationError(`invalid repo name [name: ${newName}]`);
     const lower = newName.toLowerCase();
     if (lower !== repo.lowerName) {
-      const taken = await this.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: lower } }, select: { id: true } });
+      const taken = await this.repos.findIdByOwner(repo.ownerId, lower);
       if (taken) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
     }
     const from = this.dir(repo.ownerName, repo.name);
@@ -534,15 +532,10 @@ export class RepositoryService {
     let moved = false;
     try {
       await this.prisma.$transaction(async (tx) => {
-        await tx.repository.update({ where: { id: repo.id }, data: { name: newName, lowerName: lower, updatedAt: new Date() } });
-        await tx.repoRedirect.deleteMany({ where: { ownerId: repo.ownerId, lowerName: lower } });
-        if (lower !== repo.lowerName) {
-          await tx.repoRedirect.upsert({
-            where: { ownerId_lowerName: { ownerId: repo.ownerId, lowerName: repo.lowerName } },
-            create: { ownerId: repo.ownerId, lowerName: repo.lowerName, redirectRepoId: repo.id },
-            update: { redirectRepoId: repo.id },
-          });
-        }
+        const repos = new RepositoryRowsRepository(tx);
+        await repos.update(repo.id, { name: newName, lowerName: lower, updatedAt: new Date() });
+        await repos.removeRedirect(repo.ownerId, lower);
+        if (lower !== repo.lowerName) await repos.saveRedirect(repo.ownerId, repo.lowerName, repo.id);
         // The folder moves last, inside the transaction, and back if the transaction does not commit.
         if (from !== to) moved = moveRepository(from, to);
       });
@@ -567,7 +560,7 @@ export class RepositoryService {
    * returned function to move the folder back (Forgejo: services/user RenameUser).
    */
   async ownerRenamed(tx: Prisma.TransactionClient, ownerId: number, oldName: string, newName: string): Promise<() => void> {
-    await tx.repository.updateMany({ where: { ownerId }, data: { ownerName: newName } });
+    await new RepositoryRowsRepository(tx).setOwnerName(ownerId, newName);
     const root = this.deps.settings.repository.ROOT;
     const moved = renameOwnerDirectory(root, oldName, newName);
     return () => {
@@ -582,16 +575,16 @@ export class RepositoryService {
 
   /** The repository a renamed one's old name leads to (Forgejo: repo_model.LookupRedirect); null when none. */
   async renamedTo(ownerId: number, oldName: string): Promise<{ ownerName: string; name: string } | null> {
-    const redirect = await this.prisma.repoRedirect.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName: oldName.toLowerCase() } } });
+    const redirect = await this.repos.findRedirect(ownerId, oldName.toLowerCase());
     if (!redirect) return null;
-    return this.prisma.repository.findUnique({ where: { id: redirect.redirectRepoId }, select: { ownerName: true, name: true } });
+    return this.repos.findFullName(redirect.redirectRepoId);
   }
 
   // ---- after git writes ----
 
   /** Reads size, emptiness and default branch from disk after a push or a mirror fetch. */
   async refreshFromDisk(repoId: number): Promise<void> {
-    const repo = await this.prisma.repository.findUnique({ where: { id: repoId } });
+    const repo = await this.repos.findRowById(repoId);
     if (!repo) return;
     const dir = this.dir(repo.ownerName, repo.name);
     const state = await readRepositoryState(dir);
@@ -605,12 +598,12 @@ export class RepositoryService {
         await setHeadBranch(dir, state.defaultBranch);
       }
     }
-    await this.prisma.repository.update({ where: { id: repoId }, data });
+    await this.repos.update(repoId, data);
   }
 
   /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */
   async removeMissing(repoId: number): Promise<boolean> {
-    const repo = await this.prisma.repository.findUnique({ where: { id: repoId }, include: repoInclude });
+    const repo = await this.repos.findById(repoId);
     if (!repo || repositoryExistsOnDisk(this.deps.settings.repository.ROOT, repo.ownerName, repo.name)) return false;
     await this.removeRecord(repo);
     return true;
@@ -646,13 +639,12 @@ export class RepositoryService {
 
   async watch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<{ repo: RepoWithOwner; createdAt: Date }> {
     const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
-    const existing = await this.prisma.watch.findUnique({ where: { userId_repoId: { userId: viewer.id, repoId: repo.id } } });
+    const existing = await this.watches.find(viewer.id, repo.id);
     if (existing && existing.mode !== 2) return { repo, createdAt: existing.createdAt };
     const watch = await this.prisma.$transaction(async (tx) => {
-      const row = existing
-        ? await tx.watch.update({ where: { id: existing.id }, data: { mode: 1, updatedAt: new Date() } })
-        : await tx.watch.create({ data: { userId: viewer.id, repoId: repo.id, mode: 1 } });
-      await tx.repository.update({ where: { id: repo.id }, data: { numWatches: { increment: 1 } } });
+      const watches = new RepoWatchRepository(tx);
+      const row = existing ? await watches.setMode(existing.id, 1) : await watches.create(viewer.id, repo.id, 1);
+      await new RepositoryRowsRepository(tx).changeWatchCount(repo.id, 1);
       return row;
     });
     return { repo, createdAt: watch.createdAt };
@@ -660,12 +652,12 @@ export class RepositoryService {
 
   async unwatch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<void> {
     const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
-    const existing = await this.prisma.watch.findUnique({ where: { userId_repoId: { userId: viewer.id, repoId: repo.id } } });
+    const existing = await this.watches.find(viewer.id, repo.id);
     if (!existing) return;
     await this.prisma.$transaction(async (tx) => {
-      await tx.watch.delete({ where: { id: existing.id } });
+      await new RepoWatchRepository(tx).delete(existing.id);
       // Mode 2 ("don't watch") was not counted.
-      if (existing.mode !== 2) await tx.repository.update({ where: { id: repo.id }, data: { numWatches: { decrement: 1 } } });
+      if (existing.mode !== 2) await new RepositoryRowsRepository(tx).changeWatchCount(repo.id, -1);
     });
   }
 }

@@ -1,6 +1,7 @@
 // Repository directories without a database row (Forgejo: services/repository/adopt.go): list, adopt, delete.
 // The file system is read at request time; names that are not valid owner/repo names never become paths.
 import type { User } from '../db/prisma.ts';
+import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
@@ -41,10 +42,14 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 export class UnadoptedService {
+  private readonly repos: RepositoryRowsRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
-  ) {}
+  ) {
+    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+  }
 
   private get root(): string {
     return this.deps.settings.repository.ROOT;
@@ -60,11 +65,10 @@ export class UnadoptedService {
         ownerMatch.test(owner) && repoMatch.test(name),
     );
     if (folders.length === 0) return { names: [], total: 0 };
-    const { prisma } = this.deps.db;
     const ownerNames = [...new Set(folders.map((f) => f.owner))];
-    const owners = await prisma.user.findMany({ where: { lowerName: { in: ownerNames } }, select: { id: true, lowerName: true } });
+    const owners = await this.repos.listOwnersByLowerNames(ownerNames);
     const ownerIds = new Map(owners.map((o) => [o.lowerName, o.id]));
-    const rows = await prisma.repository.findMany({ where: { ownerId: { in: owners.map((o) => o.id) } }, select: { ownerId: true, lowerName: true } });
+    const rows = await this.repos.listNamesByOwners(owners.map((o) => o.id));
     const known = new Set(rows.map((r) => `${r.ownerId}/${r.lowerName}`));
     const names = folders
       .filter(({ owner, name }) => ownerIds.has(owner) && !known.has(`${ownerIds.get(owner)}/${name}`))
@@ -77,7 +81,7 @@ export class UnadoptedService {
     if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
     const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
     if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
-    const existing = await this.deps.db.prisma.repository.findUnique({ where: { ownerId_lowerName: { ownerId: owner.id, lowerName: repoName.toLowerCase() } }, select: { id: true } });
+    const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
     if (!repositoryExistsOnDisk(this.root, owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
     return { owner, dir: repositoryPath(this.root, owner.name, repoName) };

@@ -1,0 +1,50 @@
+// The rows that give users access to repositories: collaborations, org memberships and the teams of an org
+// as they apply to its repositories.
+import type { DbClient } from './prisma.ts';
+
+export class RepoAccessRepository {
+  constructor(private readonly client: DbClient) {}
+
+  listCollaborations(userId: number, repoIds: number[]) {
+    return this.client.collaboration.findMany({ where: { userId, repoId: { in: repoIds } }, select: { repoId: true, accessMode: true } });
+  }
+
+  listMemberOrgIds(userId: number, orgIds: number[]) {
+    return this.client.orgUser.findMany({ where: { userId, orgId: { in: orgIds } }, select: { orgId: true } });
+  }
+
+  /** The user's teams in these orgs, with their unit modes and which of these repositories they hold. */
+  listMemberTeams(userId: number, orgIds: number[], repoIds: number[]) {
+    return this.client.team.findMany({
+      where: { orgId: { in: orgIds }, members: { some: { userId } } },
+      select: {
+        orgId: true,
+        accessMode: true,
+        includesAllRepositories: true,
+        units: { select: { type: true, accessMode: true } },
+        repos: { where: { repoId: { in: repoIds } }, select: { repoId: true } },
+      },
+    });
+  }
+
+  /** Teams of the org that include all repositories or that the user belongs to and may create repositories in. */
+  listTeamsForNewRepo(orgId: number, userId: number) {
+    return this.client.team.findMany({
+      where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId } } }] },
+      select: { id: true, accessMode: true, includesAllRepositories: true, members: { where: { userId }, select: { id: true } } },
+    });
+  }
+
+  async addTeamRepo(orgId: number, teamId: number, repoId: number): Promise<void> {
+    await this.client.teamRepo.create({ data: { orgId, teamId, repoId } });
+    await this.client.team.update({ where: { id: teamId }, data: { numRepos: { increment: 1 } } });
+  }
+
+  addCollaborator(repoId: number, userId: number, accessMode: number) {
+    return this.client.collaboration.create({ data: { repoId, userId, accessMode } });
+  }
+
+  countTeamsWithMember(orgId: number, accessMode: number, userId: number) {
+    return this.client.team.count({ where: { orgId, accessMode, members: { some: { userId } } } });
+  }
+}

@@ -69,9 +69,8 @@ export class OrgFeedService {
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
   private async page(orgId: number, viewer: User | null, filter: FeedFilter, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const day = dayRange(date);
-    if (day) filter.createdBetween = day;
-    if (!viewer?.isAdmin) filter.excludedActorIds = await this.hiddenActors(orgId, viewer);
-    const { items: actions, total } = await this.feeds.list(orgId, filter, page);
+    const excludedActorIds = viewer?.isAdmin ? undefined : await this.hiddenActors(orgId, viewer);
+    const { items: actions, total } = await this.feeds.list(orgId, { ...filter, createdBetween: day ?? undefined, excludedActorIds }, page);
     const [users, repos] = await Promise.all([
       this.feeds.usersByIds([...new Set(actions.map((a) => a.actUserId))]),
       this.feeds.repositoriesByIds([...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))], repoInclude),

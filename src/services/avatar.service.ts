@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Caller } from '../auth/caller.ts';
+import { OrgRepository } from '../db/org.repository.ts';
 import { decodeImage, jimp } from '../domain/image.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './index.ts';
@@ -23,10 +24,14 @@ function decodeBase64(text: string): Buffer | null {
 }
 
 export class AvatarService {
+  private readonly orgRows: OrgRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
-  ) {}
+  ) {
+    this.orgRows = new OrgRepository(deps.db.prisma);
+  }
 
   private get directory(): string {
     return path.join(this.deps.settings.server.APP_DATA_PATH, 'avatars');
@@ -41,7 +46,7 @@ export class AvatarService {
     const hash = createHash('sha256').update(`${org.id}-`).update(png).digest('hex');
     fs.mkdirSync(this.directory, { recursive: true });
     fs.writeFileSync(path.join(this.directory, hash), png);
-    await this.deps.db.prisma.user.update({ where: { id: org.id }, data: { avatar: hash } });
+    await this.orgRows.setAvatar(org.id, hash);
     if (org.avatar && org.avatar !== hash) fs.rmSync(path.join(this.directory, org.avatar), { force: true });
   }
 
@@ -49,7 +54,7 @@ export class AvatarService {
   async deleteOrgAvatar(caller: Caller, orgName: string): Promise<void> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
     if (!org.avatar) return;
-    await this.deps.db.prisma.user.update({ where: { id: org.id }, data: { avatar: '' } });
+    await this.orgRows.setAvatar(org.id, '');
     fs.rmSync(path.join(this.directory, org.avatar), { force: true });
   }
 

@@ -1,5 +1,6 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
 import type { Caller } from '../auth/caller.ts';
+import { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
@@ -10,24 +11,19 @@ import type { OrgService, Page } from './org.service.ts';
 export type UserBlocking = Prisma.UserBlockingModel;
 
 export class OrgBlockService {
+  private readonly blocks: OrgBlockRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly members: OrgMemberService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.blocks = new OrgBlockRepository(deps.db.prisma);
   }
 
   async list(caller: Caller, orgName: string, page: ListOptions): Promise<Page<UserBlocking>> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
-    const where = { blockerId: org.id };
-    const [items, total] = await Promise.all([
-      this.prisma.userBlocking.findMany({ where, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
-      this.prisma.userBlocking.count({ where }),
-    ]);
-    return { items, total };
+    return this.blocks.list(org.id, page);
   }
 
   private async target(username: string): Promise<User> {
@@ -44,22 +40,15 @@ export class OrgBlockService {
   async block(caller: Caller, orgName: string, username: string): Promise<void> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
     const user = await this.target(username);
-    const existing = await this.prisma.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: org.id, blockeeId: user.id } } });
-    if (existing) return;
+    if (await this.blocks.isBlocked(org.id, user.id)) return;
     // Refuses (422) when the user is the last owner, before anything changes.
     await this.members.removeFromOrg(org, user);
-    const repoIds = (await this.prisma.repository.findMany({ where: { ownerId: org.id }, select: { id: true } })).map((r) => r.id);
-    await this.prisma.$transaction([
-      this.prisma.userBlocking.create({ data: { blockerId: org.id, blockeeId: user.id } }),
-      this.prisma.follow.deleteMany({ where: { OR: [{ userId: user.id, followId: org.id }, { userId: org.id, followId: user.id }] } }),
-      this.prisma.watch.deleteMany({ where: { userId: user.id, repoId: { in: repoIds } } }),
-      this.prisma.collaboration.deleteMany({ where: { userId: user.id, repoId: { in: repoIds } } }),
-    ]);
+    await this.deps.db.prisma.$transaction((tx) => new OrgBlockRepository(tx).blockAndSever(org.id, user.id));
   }
 
   async unblock(caller: Caller, orgName: string, username: string): Promise<void> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
     const user = await this.target(username);
-    await this.prisma.userBlocking.deleteMany({ where: { blockerId: org.id, blockeeId: user.id } });
+    await this.blocks.unblock(org.id, user.id);
   }
 }

@@ -2,6 +2,8 @@
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { Caller } from '../auth/caller.ts';
 import type { RepositoryRecordDetails } from '../convert/repository.ts';
+import { type FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
+import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
@@ -18,23 +20,25 @@ export interface FeedEntry {
 }
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
-function dayRange(date: string | undefined): { gte: Date; lt: Date } | null {
+function dayRange(date: string | undefined): { from: Date; to: Date } | null {
   if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
   const start = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(start.getTime())) return null;
-  return { gte: start, lt: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
+  return { from: start, to: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }
 
 export class OrgFeedService {
+  private readonly feeds: OrgFeedRepository;
+  private readonly members: OrgMemberRepository;
+
   constructor(
-    private readonly deps: ServiceDeps,
+    deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
     private readonly repositories: RepositoryService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.feeds = new OrgFeedRepository(deps.db.prisma);
+    this.members = new OrgMemberRepository(deps.db.prisma);
   }
 
   /**
@@ -45,40 +49,31 @@ export class OrgFeedService {
   async list(caller: Caller | null, orgName: string, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const org = await this.orgs.resolve(caller, orgName);
     const viewer = caller?.user ?? null;
-    const conditions: Prisma.ActionWhereInput[] = [];
+    const filter: FeedFilter = {};
     if (!viewer?.isAdmin) {
       const isMember = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
-      if (!isMember) conditions.push({ isPrivate: false });
+      if (!isMember) filter.privateRowsOfRepoIds = [];
       else {
         const privateRepoIds = await this.reachablePrivateRepoIds(org.id, viewer.id);
-        if (privateRepoIds !== 'all') conditions.push({ OR: [{ isPrivate: false }, { repoId: { in: privateRepoIds } }] });
+        if (privateRepoIds !== 'all') filter.privateRowsOfRepoIds = privateRepoIds;
       }
     }
-    return this.page(org.id, viewer, conditions, date, page);
+    return this.page(org.id, viewer, filter, date, page);
   }
 
   /** A team's feed (the caller's access to the team already checked): private activity always, the team's repositories only. */
   async listForTeam(viewer: User, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
-    return this.page(orgId, viewer, [{ repoId: { in: repoIds } }], date, page);
+    return this.page(orgId, viewer, { repoIds }, date, page);
   }
 
-  /** One page of the organization's feed rows matching `conditions`, newest first, without hidden actors. */
-  private async page(orgId: number, viewer: User | null, conditions: Prisma.ActionWhereInput[], date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
-    const all: Prisma.ActionWhereInput[] = [{ userId: orgId }, { isDeleted: false }, ...conditions];
+  /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
+  private async page(orgId: number, viewer: User | null, filter: FeedFilter, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const day = dayRange(date);
-    if (day) all.push({ createdAt: day });
-    if (!viewer?.isAdmin) {
-      const hiddenActors = await this.hiddenActors(orgId, viewer);
-      if (hiddenActors.length > 0) all.push({ actUserId: { notIn: hiddenActors } });
-    }
-    const where: Prisma.ActionWhereInput = { AND: all };
-    const [actions, total] = await Promise.all([
-      this.prisma.action.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.limit }),
-      this.prisma.action.count({ where }),
-    ]);
+    const excludedActorIds = viewer?.isAdmin ? undefined : await this.hiddenActors(orgId, viewer);
+    const { items: actions, total } = await this.feeds.list(orgId, { ...filter, createdBetween: day ?? undefined, excludedActorIds }, page);
     const [users, repos] = await Promise.all([
-      this.prisma.user.findMany({ where: { id: { in: [...new Set(actions.map((a) => a.actUserId))] } } }),
-      this.prisma.repository.findMany({ where: { id: { in: [...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))] } }, include: repoInclude }),
+      this.feeds.usersByIds([...new Set(actions.map((a) => a.actUserId))]),
+      this.feeds.repositoriesByIds([...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))], repoInclude),
     ]);
     const userById = new Map(users.map((u) => [u.id, u]));
     const repoById = new Map((await this.repositories.withExtras(repos)).map((r) => [r.repo.id, r]));
@@ -90,18 +85,13 @@ export class OrgFeedService {
 
   /** Private repositories of the organization a member reaches, or 'all' through a team that covers every one. */
   private async reachablePrivateRepoIds(orgId: number, userId: number): Promise<number[] | 'all'> {
-    const teams = await this.prisma.teamUser.findMany({ where: { orgId, userId }, select: { teamId: true, team: { select: { includesAllRepositories: true } } } });
-    if (teams.some((t) => t.team.includesAllRepositories)) return 'all';
-    const [teamRepos, collaborations] = await Promise.all([
-      this.prisma.teamRepo.findMany({ where: { teamId: { in: teams.map((t) => t.teamId) } }, select: { repoId: true } }),
-      this.prisma.collaboration.findMany({ where: { userId, repo: { ownerId: orgId } }, select: { repoId: true } }),
-    ]);
-    return [...new Set([...teamRepos, ...collaborations].map((r) => r.repoId))];
+    const teams = await this.members.teamsOf(orgId, userId);
+    if (teams.some((team) => team.includesAllRepositories)) return 'all';
+    return this.members.repoIdsReachedThrough(orgId, userId, teams.map((team) => team.teamId));
   }
 
   private async hiddenActors(orgId: number, viewer: User | null): Promise<number[]> {
-    const actorRows = await this.prisma.action.findMany({ where: { userId: orgId }, distinct: ['actUserId'], select: { actUserId: true } });
-    const actors = await this.prisma.user.findMany({ where: { id: { in: actorRows.map((r) => r.actUserId) } } });
+    const actors = await this.feeds.actors(orgId);
     const hidden: number[] = [];
     for (const actor of actors) {
       if (viewer?.id === actor.id) continue;

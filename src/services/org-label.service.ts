@@ -1,5 +1,6 @@
 // Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
 import type { Caller } from '../auth/caller.ts';
+import { LabelRepository } from '../db/label.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
@@ -19,13 +20,6 @@ export interface NewLabel {
 
 export type LabelChanges = Partial<NewLabel>;
 
-const ORDER: Record<LabelSort, Prisma.LabelOrderByWithRelationInput[]> = {
-  alphabetically: [{ name: 'asc' }, { id: 'asc' }],
-  reversealphabetically: [{ name: 'desc' }, { id: 'asc' }],
-  leastissues: [{ numIssues: 'asc' }, { id: 'asc' }],
-  mostissues: [{ numIssues: 'desc' }, { id: 'asc' }],
-};
-
 function colorOrFail(color: string): string {
   const normalised = normaliseLabelColor(color);
   if (!normalised) throw new ValidationError(`[Color]: bad color code: ${color.trim()}`);
@@ -37,38 +31,30 @@ function checkName(name: string): void {
 }
 
 export class OrgLabelService {
+  private readonly labels: LabelRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.labels = new LabelRepository(deps.db.prisma);
   }
 
   async list(caller: Caller | null, orgName: string, sort: LabelSort, page: ListOptions): Promise<{ org: User } & Page<Label>> {
     const org = await this.orgs.resolve(caller, orgName);
-    const where = { orgId: org.id };
-    const [items, total] = await Promise.all([
-      this.prisma.label.findMany({ where, orderBy: ORDER[sort], skip: page.skip, take: page.limit }),
-      this.prisma.label.count({ where }),
-    ]);
-    return { org, items, total };
+    return { org, ...(await this.labels.listOfOrg(org.id, sort, page)) };
   }
 
   async create(caller: Caller, orgName: string, input: NewLabel): Promise<{ org: User; label: Label }> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
     checkName(input.name);
     const color = colorOrFail(input.color);
-    const label = await this.prisma.label.create({
-      data: {
-        orgId: org.id,
-        name: input.name,
-        color,
-        description: input.description ?? '',
-        exclusive: input.exclusive ?? false,
-        archivedAt: input.is_archived ? new Date() : null,
-      },
+    const label = await this.labels.createForOrg(org.id, {
+      name: input.name,
+      color,
+      description: input.description ?? '',
+      exclusive: input.exclusive ?? false,
+      archivedAt: input.is_archived ? new Date() : null,
     });
     return { org, label };
   }
@@ -76,19 +62,20 @@ export class OrgLabelService {
   /** Rule 8: an integer segment is an id, anything else a name. */
   async get(caller: Caller, orgName: string, idOrName: string): Promise<{ org: User; label: Label }> {
     const org = await this.orgs.resolve(caller, orgName);
-    let where: Prisma.LabelWhereInput = { orgId: org.id, name: idOrName };
+    let label: Label | null;
     if (/^-?\d+$/.test(idOrName)) {
       const id = Number(idOrName);
       if (Math.abs(id) > 2 ** 31 - 1) throw new NotFoundError();
-      where = { orgId: org.id, id };
+      label = await this.labels.findInOrg(org.id, id);
+    } else {
+      label = await this.labels.findInOrgByName(org.id, idOrName);
     }
-    const label = await this.prisma.label.findFirst({ where });
     if (!label) throw new NotFoundError();
     return { org, label };
   }
 
   private async labelOf(org: User, id: number): Promise<Label> {
-    const label = await this.prisma.label.findFirst({ where: { orgId: org.id, id } });
+    const label = await this.labels.findInOrg(org.id, id);
     if (!label) throw new NotFoundError();
     return label;
   }
@@ -99,17 +86,13 @@ export class OrgLabelService {
     const current = await this.labelOf(org, id);
     if (changes.name !== undefined) checkName(changes.name);
     const archive = changes.is_archived === true;
-    const label = await this.prisma.label.update({
-      where: { id: current.id },
-      data: {
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.exclusive !== undefined ? { exclusive: changes.exclusive } : {}),
-        ...(changes.color !== undefined ? { color: colorOrFail(changes.color) } : {}),
-        ...(changes.description !== undefined ? { description: changes.description } : {}),
-        // Only a newly archived label gets a new date.
-        archivedAt: archive ? (current.archivedAt ?? new Date()) : null,
-        updatedAt: new Date(),
-      },
+    const label = await this.labels.updateInOrg(org.id, current.id, {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.exclusive !== undefined ? { exclusive: changes.exclusive } : {}),
+      ...(changes.color !== undefined ? { color: colorOrFail(changes.color) } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      // Only a newly archived label gets a new date.
+      archivedAt: archive ? (current.archivedAt ?? new Date()) : null,
     });
     return { org, label };
   }
@@ -117,9 +100,6 @@ export class OrgLabelService {
   async delete(caller: Caller, orgName: string, id: number): Promise<void> {
     const org = await this.orgs.resolve(caller, orgName, 'owner');
     const label = await this.labelOf(org, id);
-    await this.prisma.$transaction([
-      this.prisma.issueLabel.deleteMany({ where: { labelId: label.id } }),
-      this.prisma.label.delete({ where: { id: label.id } }),
-    ]);
+    await this.deps.db.prisma.$transaction((tx) => new LabelRepository(tx).deleteInOrg(org.id, label.id));
   }
 }

@@ -1,7 +1,8 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
 import type { Caller } from '../auth/caller.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+import { OrgMemberRepository } from '../db/org-member.repository.ts';
+import type { User } from '../db/prisma.ts';
 import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
@@ -13,14 +14,14 @@ import type { OwnerAccessService } from './owner-access.service.ts';
 export type MemberCheck = { kind: 'member' } | { kind: 'redirect'; location: string };
 
 export class OrgMemberService {
+  private readonly members: OrgMemberRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.members = new OrgMemberRepository(deps.db.prisma);
   }
 
   private async userByName(name: string): Promise<User> {
@@ -34,7 +35,7 @@ export class OrgMemberService {
     const org = await this.orgs.resolve(caller, orgName);
     const viewer = caller?.user ?? null;
     const everyone = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
-    return this.page(org.id, everyone, page);
+    return this.members.listMembers(org.id, everyone, page);
   }
 
   /**
@@ -43,16 +44,7 @@ export class OrgMemberService {
    */
   async listPublic(caller: Caller | null, orgName: string, page: ListOptions): Promise<Page<User>> {
     const org = await this.orgs.resolve(caller, orgName);
-    return this.page(org.id, false, page);
-  }
-
-  private async page(orgId: number, includeConcealed: boolean, page: ListOptions): Promise<Page<User>> {
-    const where: Prisma.UserWhereInput = { orgMemberships: { some: { orgId, ...(includeConcealed ? {} : { isPublic: true }) } } };
-    const [items, total] = await Promise.all([
-      this.prisma.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
-      this.prisma.user.count({ where }),
-    ]);
-    return { items, total };
+    return this.members.listMembers(org.id, false, page);
   }
 
   /** Rule 10: members and admins get the answer, the user themself a 404, anyone else the public check. */
@@ -72,7 +64,7 @@ export class OrgMemberService {
   async assertPublicMember(caller: Caller | null, orgName: string, username: string): Promise<void> {
     const org = await this.orgs.resolve(caller, orgName);
     const user = await this.userByName(username);
-    const membership = await this.prisma.orgUser.findUnique({ where: { userId_orgId: { userId: user.id, orgId: org.id } }, select: { isPublic: true } });
+    const membership = await this.members.findMembership(org.id, user.id);
     if (membership?.isPublic !== true) throw new NotFoundError();
   }
 
@@ -81,7 +73,7 @@ export class OrgMemberService {
     const org = await this.orgs.resolve(caller, orgName, 'member');
     const user = await this.userByName(username);
     if (user.id !== caller.user.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
-    const { count } = await this.prisma.orgUser.updateMany({ where: { orgId: org.id, userId: user.id }, data: { isPublic } });
+    const count = await this.members.setPublicity(org.id, user.id, isPublic);
     // An admin who is not a member passes the membership gate but has no membership to change.
     if (count === 0) throw new NotFoundError(`${user.name} is not a member of ${org.name}`);
   }
@@ -95,19 +87,15 @@ export class OrgMemberService {
 
   /** Removes a user from an organization's teams and membership; refuses to leave it without an owner. */
   async removeFromOrg(org: User, user: User): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      const teams = await tx.teamUser.findMany({ where: { orgId: org.id, userId: user.id }, select: { teamId: true, team: { select: { accessMode: true } } } });
-      if (teams.some((t) => t.team.accessMode >= AccessMode.owner)) {
-        const owners = await tx.teamUser.count({ where: { orgId: org.id, team: { accessMode: { gte: AccessMode.owner } } } });
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const members = new OrgMemberRepository(tx);
+      const teams = await members.teamsOf(org.id, user.id);
+      if (teams.some((team) => team.accessMode >= AccessMode.owner)) {
+        const owners = await members.countOwnerTeamMemberships(org.id);
         // Forgejo answers 500 here.
         if (owners <= 1) throw new ValidationError(`${user.name} is the last owner of ${org.name} and cannot be removed`);
       }
-      const teamIds = teams.map((t) => t.teamId);
-      if (teamIds.length > 0) {
-        await tx.teamUser.deleteMany({ where: { orgId: org.id, userId: user.id } });
-        await tx.team.updateMany({ where: { id: { in: teamIds } }, data: { numMembers: { decrement: 1 } } });
-      }
-      await tx.orgUser.deleteMany({ where: { orgId: org.id, userId: user.id } });
+      await members.removeMember(org.id, user.id, teams.map((team) => team.teamId));
     });
   }
 }

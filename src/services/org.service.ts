@@ -3,10 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { OrgBlockRepository } from '../db/org-block.repository.ts';
+import { OrgMemberRepository } from '../db/org-member.repository.ts';
+import { type OrgListFilter, OrgRepository } from '../db/org.repository.ts';
 import { countOwnedData } from '../db/owner-purge.repository.ts';
-import { AccessMode, UNITS, Visibility } from '../domain/access.ts';
+import type { User } from '../db/prisma.ts';
+import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
@@ -68,14 +71,18 @@ function checkFields(fields: OrgFields): void {
 }
 
 export class OrgService {
+  private readonly orgs: OrgRepository;
+  private readonly members: OrgMemberRepository;
+  private readonly blocks: OrgBlockRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
     private readonly ownerStorage: OwnerStorageService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.orgs = new OrgRepository(deps.db.prisma);
+    this.members = new OrgMemberRepository(deps.db.prisma);
+    this.blocks = new OrgBlockRepository(deps.db.prisma);
   }
 
   /** An organization by name, whoever asks; 404 when there is none. */
@@ -106,8 +113,8 @@ export class OrgService {
    * owner level), none when they are in no team. Team and permission code build on this one rule.
    */
   async accessLevel(orgId: number, userId: number): Promise<number> {
-    const memberships = await this.prisma.teamUser.findMany({ where: { orgId, userId }, select: { team: { select: { accessMode: true } } } });
-    return memberships.reduce<number>((level, m) => Math.max(level, m.team.accessMode), AccessMode.none);
+    const teams = await this.members.teamsOf(orgId, userId);
+    return teams.reduce<number>((level, team) => Math.max(level, team.accessMode), AccessMode.none);
   }
 
   async isOwner(orgId: number, userId: number): Promise<boolean> {
@@ -116,11 +123,7 @@ export class OrgService {
 
   /** Owners, and members of a team that may create repositories. */
   async canCreateRepo(orgId: number, userId: number): Promise<boolean> {
-    const team = await this.prisma.teamUser.findFirst({
-      where: { orgId, userId, team: { OR: [{ canCreateOrgRepo: true }, { accessMode: { gte: AccessMode.owner } }] } },
-      select: { id: true },
-    });
-    return team !== null;
+    return this.members.isInRepoCreatingTeam(orgId, userId);
   }
 
   canCreateOrganization(user: User): boolean {
@@ -152,12 +155,10 @@ export class OrgService {
     if (problem === 'pattern') throw new ValidationError(`name pattern is not allowed [pattern: ${name}]`);
     checkFields(input);
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const org = await tx.user.create({
-          data: {
-            type: 1,
+      return await this.deps.db.prisma.$transaction(async (tx) =>
+        new OrgRepository(tx).createWithOwnersTeam(
+          {
             name,
-            lowerName: name.toLowerCase(),
             fullName: input.full_name ?? '',
             email: input.email ?? '',
             description: input.description ?? '',
@@ -165,25 +166,10 @@ export class OrgService {
             location: input.location ?? '',
             visibility: input.visibility ? VISIBILITY_BY_NAME[input.visibility] : Visibility.public,
             repoAdminChangeTeamAccess: input.repo_admin_change_team_access ?? false,
-            maxRepoCreation: -1,
           },
-        });
-        const team = await tx.team.create({
-          data: {
-            orgId: org.id,
-            name: OWNER_TEAM_NAME,
-            lowerName: OWNER_TEAM_NAME.toLowerCase(),
-            accessMode: AccessMode.owner,
-            includesAllRepositories: true,
-            canCreateOrgRepo: true,
-            numMembers: 1,
-          },
-        });
-        await tx.teamUnit.createMany({ data: UNITS.map((unit) => ({ orgId: org.id, teamId: team.id, type: unit.type, accessMode: AccessMode.owner })) });
-        await tx.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owner.id } });
-        await tx.orgUser.create({ data: { orgId: org.id, userId: owner.id, isPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE } });
-        return org;
-      });
+          { name: OWNER_TEAM_NAME, ownerId: owner.id, ownerMembershipPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE },
+        ),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${name}]`);
       throw error;
@@ -198,14 +184,14 @@ export class OrgService {
       visibilities.push(Visibility.limited);
       if (viewer.isAdmin) visibilities.push(Visibility.private);
     }
-    const where: Prisma.UserWhereInput = { type: 1, visibility: { in: visibilities } };
-    if (viewer?.isRestricted && !viewer.isAdmin) where.orgMembers = { some: { userId: viewer.id } };
-    return this.page(where, page);
+    const filter: OrgListFilter = { visibilities };
+    if (viewer?.isRestricted && !viewer.isAdmin) filter.memberId = viewer.id;
+    return this.orgs.list(filter, page);
   }
 
   /** GET /admin/orgs: every organization. */
   async listAll(page: ListOptions): Promise<Page<User>> {
-    return this.page({ type: 1 }, page);
+    return this.orgs.list({}, page);
   }
 
   /** The organizations of a user: all of them for the user themself and admins, else public ones with public membership. */
@@ -214,62 +200,37 @@ export class OrgService {
     const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
     if (!user || !(await this.ownerAccess.canSee(viewer, user))) throw new NotFoundError(`user does not exist [name: ${username}]`);
     const everything = viewer !== null && (viewer.isAdmin || viewer.id === user.id);
-    const where: Prisma.UserWhereInput = everything
-      ? { type: 1, orgMembers: { some: { userId: user.id } } }
-      : { type: 1, visibility: Visibility.public, orgMembers: { some: { userId: user.id, isPublic: true } } };
-    return this.page(where, page);
-  }
-
-  private async page(where: Prisma.UserWhereInput, page: ListOptions): Promise<Page<User>> {
-    const [items, total] = await Promise.all([
-      this.prisma.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
-      this.prisma.user.count({ where }),
-    ]);
-    return { items, total };
+    const filter: OrgListFilter = everything
+      ? { memberId: user.id }
+      : { visibilities: [Visibility.public], memberId: user.id, publicMembershipOnly: true };
+    return this.orgs.list(filter, page);
   }
 
   /** PATCH /orgs/{org} (rule 3): the four text fields are always written; the rest only when sent. */
   async edit(caller: Caller, name: string, input: OrgFields): Promise<User> {
     const org = await this.resolve(caller, name, 'owner');
     checkFields(input);
-    return this.prisma.user.update({
-      where: { id: org.id },
-      data: {
-        fullName: input.full_name ?? '',
-        description: input.description ?? '',
-        website: input.website ?? '',
-        location: input.location ?? '',
-        ...(input.email !== undefined ? { email: input.email } : {}),
-        ...(input.visibility ? { visibility: VISIBILITY_BY_NAME[input.visibility] } : {}),
-        ...(input.repo_admin_change_team_access !== undefined ? { repoAdminChangeTeamAccess: input.repo_admin_change_team_access } : {}),
-        updatedAt: new Date(),
-      },
+    return this.orgs.updateProfile(org.id, {
+      fullName: input.full_name ?? '',
+      description: input.description ?? '',
+      website: input.website ?? '',
+      location: input.location ?? '',
+      ...(input.email !== undefined ? { email: input.email } : {}),
+      ...(input.visibility ? { visibility: VISIBILITY_BY_NAME[input.visibility] } : {}),
+      ...(input.repo_admin_change_team_access !== undefined ? { repoAdminChangeTeamAccess: input.repo_admin_change_team_access } : {}),
     });
   }
 
   /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
   async delete(caller: Caller, name: string): Promise<void> {
     const org = await this.resolve(caller, name, 'owner');
-    await this.prisma.$transaction(async (tx) => {
+    await this.deps.db.prisma.$transaction(async (tx) => {
       // Checked inside the transaction: the repositories would otherwise cascade with the row, leaving their folders.
       const { repositories, packages } = await countOwnedData(tx, org.id);
       // Forgejo answers 500 for both.
       if (repositories > 0) throw new ValidationError(`organization ${org.name} still owns ${repositories} repositories; delete or transfer them first`);
       if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
-      await Promise.all([
-        tx.label.deleteMany({ where: { orgId: org.id } }),
-        tx.webhook.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-        tx.action.deleteMany({ where: { userId: org.id } }),
-        tx.userBlocking.deleteMany({ where: { OR: [{ blockerId: org.id }, { blockeeId: org.id }] } }),
-        tx.follow.deleteMany({ where: { OR: [{ userId: org.id }, { followId: org.id }] } }),
-        tx.secret.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-        tx.actionVariable.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-        tx.actionRunnerToken.deleteMany({ where: { ownerId: org.id, repoId: 0 } }),
-        tx.userRedirect.deleteMany({ where: { redirectUserId: org.id } }),
-        tx.quotaGroupUser.deleteMany({ where: { userId: org.id } }),
-      ]);
-      // Teams, their units and members, and memberships go with the row.
-      await tx.user.delete({ where: { id: org.id } });
+      await new OrgRepository(tx).deleteWithOwnRows(org.id);
     });
     // Whatever is left in its folder (unadopted repositories) would otherwise show up under a later owner of the name.
     await this.ownerStorage.ownersDeleted([org.lowerName]);
@@ -297,7 +258,6 @@ export class OrgService {
 
   /** Team and membership changes call this: a user the organization blocked cannot join it (403, as Forgejo). */
   async assertNotBlocked(orgId: number, userId: number): Promise<void> {
-    const block = await this.prisma.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: orgId, blockeeId: userId } }, select: { id: true } });
-    if (block) throw new ForbiddenError('the user is blocked by the organization');
+    if (await this.blocks.isBlocked(orgId, userId)) throw new ForbiddenError('the user is blocked by the organization');
   }
 }

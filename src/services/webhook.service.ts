@@ -2,6 +2,7 @@
 // lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
 import type { Caller } from '../auth/caller.ts';
 import type { Prisma, User } from '../db/prisma.ts';
+import { type HookRowChanges, WebhookRepository } from '../db/webhook.repository.ts';
 import {
   hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
@@ -37,13 +38,13 @@ function slackMeta(config: Record<string, string>, channel: string): string {
 }
 
 export class WebhookService {
+  private readonly hooks: WebhookRepository;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
-  ) {}
-
-  private get prisma() {
-    return this.deps.db.prisma;
+  ) {
+    this.hooks = new WebhookRepository(deps.db.prisma);
   }
 
   private async orgScope(caller: Caller, orgName: string): Promise<{ org: User; scope: HookScope }> {
@@ -55,7 +56,7 @@ export class WebhookService {
   private static readonly INSTANCE: HookScope = { ownerId: 0, repoId: 0, instance: true };
 
   private async find(scope: HookScope, id: number): Promise<Webhook> {
-    const hook = await this.prisma.webhook.findFirst({ where: { id, ownerId: scope.ownerId, repoId: scope.repoId } });
+    const hook = await this.hooks.find(scope, id);
     if (!hook) throw new NotFoundError();
     return hook;
   }
@@ -83,29 +84,25 @@ export class WebhookService {
       meta = slackMeta(config, channel);
     }
     const branchFilter = input.branch_filter ?? '';
-    return this.prisma.webhook.create({
-      data: {
-        ownerId: scope.ownerId,
-        repoId: scope.repoId,
-        isSystemWebhook,
-        type: input.type,
-        url: config.url,
-        httpMethod: 'POST',
-        contentType,
-        secret: config.secret ?? '',
-        events: JSON.stringify(hookEventsFromList(input.events, branchFilter)),
-        meta,
-        branchFilter,
-        authorization: input.authorization_header ?? '',
-        isActive: input.active ?? false,
-      },
+    return this.hooks.create(scope, {
+      isSystemWebhook,
+      type: input.type,
+      url: config.url,
+      httpMethod: 'POST',
+      contentType,
+      secret: config.secret ?? '',
+      events: JSON.stringify(hookEventsFromList(input.events, branchFilter)),
+      meta,
+      branchFilter,
+      authorization: input.authorization_header ?? '',
+      isActive: input.active ?? false,
     });
   }
 
   /** Edits as Forgejo does: config keys present change; events are replaced (empty means push). */
   private async editIn(scope: HookScope, id: number, changes: HookChanges): Promise<Webhook> {
     const hook = await this.find(scope, id);
-    const data: Prisma.WebhookUpdateInput = { updatedAt: new Date() };
+    const data: HookRowChanges = {};
     const config = changes.config;
     if (config) {
       if (config.url !== undefined) {
@@ -129,17 +126,12 @@ export class WebhookService {
     data.branchFilter = branchFilter;
     data.authorization = changes.authorization_header ?? '';
     if (changes.active !== undefined) data.isActive = changes.active;
-    return this.prisma.webhook.update({ where: { id: hook.id }, data });
+    return this.hooks.update(scope, hook.id, data);
   }
 
   async listOrg(caller: Caller, orgName: string, page: ListOptions): Promise<{ org: User } & Page<Webhook>> {
     const { org, scope } = await this.orgScope(caller, orgName);
-    const where = { ownerId: scope.ownerId, repoId: 0 };
-    const [items, total] = await Promise.all([
-      this.prisma.webhook.findMany({ where, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit }),
-      this.prisma.webhook.count({ where }),
-    ]);
-    return { org, items, total };
+    return { org, ...(await this.hooks.list(scope, page)) };
   }
 
   async createOrg(caller: Caller, orgName: string, input: NewHook): Promise<{ org: User; hook: Webhook }> {
@@ -159,12 +151,12 @@ export class WebhookService {
 
   async deleteOrg(caller: Caller, orgName: string, id: number): Promise<void> {
     const { scope } = await this.orgScope(caller, orgName);
-    await this.prisma.webhook.delete({ where: { id: (await this.find(scope, id)).id } });
+    await this.hooks.delete(scope, (await this.find(scope, id)).id);
   }
 
   /** GET /admin/hooks: system hooks only, all of them (Forgejo does not page this list). */
   async listSystem(): Promise<Webhook[]> {
-    return this.prisma.webhook.findMany({ where: { ownerId: 0, repoId: 0, isSystemWebhook: true }, orderBy: { id: 'asc' } });
+    return this.hooks.listSystemHooks();
   }
 
   /** A system hook when `config.is_system_webhook` is true, else a default hook copied into new repositories. */
@@ -182,6 +174,6 @@ export class WebhookService {
   }
 
   async deleteInstance(id: number): Promise<void> {
-    await this.prisma.webhook.delete({ where: { id: (await this.getInstance(id)).id } });
+    await this.hooks.delete(WebhookService.INSTANCE, (await this.getInstance(id)).id);
   }
 }

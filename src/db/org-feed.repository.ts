@@ -1,0 +1,53 @@
+// The activity feed rows of an organization (Action rows whose feed owner is the organization), with the
+// users and repositories they name.
+import type { ListOptions } from '../http/pagination.ts';
+import type { DbClient, Prisma, User } from './prisma.ts';
+
+type Action = Prisma.ActionModel;
+
+/** Which feed rows a page shows; every field left out does not narrow it. */
+export interface FeedFilter {
+  /** Public rows, and private ones only of these repositories. */
+  privateRowsOfRepoIds?: number[];
+  /** Rows of these repositories only. */
+  repoIds?: number[];
+  /** Rows created in [from, to). */
+  createdBetween?: { from: Date; to: Date };
+  excludedActorIds?: number[];
+}
+
+export class OrgFeedRepository {
+  constructor(private readonly client: DbClient) {}
+
+  /** One page of the organization's rows that are not deleted, newest first, and how many match. */
+  async list(orgId: number, filter: FeedFilter, page: ListOptions): Promise<{ items: Action[]; total: number }> {
+    const all: Prisma.ActionWhereInput[] = [{ userId: orgId }, { isDeleted: false }];
+    if (filter.privateRowsOfRepoIds) {
+      const repoIds = filter.privateRowsOfRepoIds;
+      all.push(repoIds.length > 0 ? { OR: [{ isPrivate: false }, { repoId: { in: repoIds } }] } : { isPrivate: false });
+    }
+    if (filter.repoIds) all.push({ repoId: { in: filter.repoIds } });
+    if (filter.createdBetween) all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });
+    if (filter.excludedActorIds && filter.excludedActorIds.length > 0) all.push({ actUserId: { notIn: filter.excludedActorIds } });
+    const where: Prisma.ActionWhereInput = { AND: all };
+    const [items, total] = await Promise.all([
+      this.client.action.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.limit }),
+      this.client.action.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  /** Everyone who acted in the organization's feed, deleted rows included. */
+  async actors(orgId: number): Promise<User[]> {
+    const rows = await this.client.action.findMany({ where: { userId: orgId }, distinct: ['actUserId'], select: { actUserId: true } });
+    return this.client.user.findMany({ where: { id: { in: rows.map((row) => row.actUserId) } } });
+  }
+
+  async usersByIds(ids: number[]): Promise<User[]> {
+    return this.client.user.findMany({ where: { id: { in: ids } } });
+  }
+
+  async repositoriesByIds<I extends Prisma.RepositoryInclude>(ids: number[], include: I): Promise<Prisma.RepositoryGetPayload<{ include: I }>[]> {
+    return this.client.repository.findMany({ where: { id: { in: ids } }, include }) as Promise<Prisma.RepositoryGetPayload<{ include: I }>[]>;
+  }
+}

@@ -6,6 +6,16 @@ import type { DbClient, Prisma, User } from './prisma.ts';
 export class OrgMemberRepository {
   constructor(private readonly client: DbClient) {}
 
+  async exists(orgId: number, userId: number): Promise<boolean> {
+    const membership = await this.client.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } });
+    return membership !== null;
+  }
+
+  /** How many organizations the user belongs to. */
+  countByUser(userId: number): Promise<number> {
+    return this.client.orgUser.count({ where: { userId } });
+  }
+
   /** One page of the organization's members by lower name (public memberships only unless asked), and the count. */
   async listMembers(orgId: number, includeConcealed: boolean, page: ListOptions): Promise<{ items: User[]; total: number }> {
     const where: Prisma.UserWhereInput = { orgMemberships: { some: { orgId, ...(includeConcealed ? {} : { isPublic: true }) } } };

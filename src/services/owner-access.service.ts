@@ -1,16 +1,16 @@
 // Who may see a user or an organization (Forgejo: models/organization HasOrgOrUserVisible).
 // Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
 // Restricted users see only organizations they belong to. Administrators and the owner see everything.
-import { OrgMembershipRepository } from '../db/org-membership.repository.ts';
+import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { Visibility } from '../domain/access.ts';
 import type { ServiceDeps } from './index.ts';
 
 export class OwnerAccessService {
-  private readonly memberships: OrgMembershipRepository;
+  private readonly memberships: OrgMemberRepository;
 
   constructor(deps: ServiceDeps) {
-    this.memberships = new OrgMembershipRepository(deps.db.prisma);
+    this.memberships = new OrgMemberRepository(deps.db.prisma);
   }
 
   isOrgMember(orgId: number, userId: number): Promise<boolean> {

@@ -7,7 +7,7 @@ import type { UserListOrder } from '../db/hot-queries.ts';
 import { EmailAddressRepository } from '../db/email-address.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { LoginSourceRepository } from '../db/login-source.repository.ts';
-import { OrgMembershipRepository } from '../db/org-membership.repository.ts';
+import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import { OwnerPurgeRepository } from '../db/owner-purge.repository.ts';
 import { UserRepository } from '../db/user.repository.ts';
 import { Visibility } from '../domain/access.ts';
@@ -225,7 +225,7 @@ export class UserService {
       if (!purge) {
         const [{ repositories: repos, packages }, memberships] = await Promise.all([
           ownerPurge.countOwnedData(target.id),
-          new OrgMembershipRepository(tx).countByUser(target.id),
+          new OrgMemberRepository(tx).countByUser(target.id),
         ]);
         if (repos > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
         if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);

@@ -233,6 +233,6 @@ export class RepoMigrationService {
 
 function migrationError(error: GitError): ValidationError {
   const detail = withoutCredentials(error.stderr.trim() || error.message);
-  if (/Authentication failed|could not read Username|Bad credentials|401/.test(detail)) return new ValidationError(`Authentication failed: ${detail}.`);
+  if (/Authentication failed|could not read Username|Bad credentials|returned error: 401\b/.test(detail)) return new ValidationError(`Authentication failed: ${detail}.`);
   return new ValidationError(`Migration failed: ${detail}.`);
 }

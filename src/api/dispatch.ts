@@ -29,6 +29,8 @@ export function dispatch(app: AppContext): RequestHandler {
         }
       }
       if (!caller && settings.service.REQUIRE_SIGNIN_VIEW && !OPEN_WITHOUT_SIGN_IN.has(operationId)) {
+        // git only sends credentials after a 401 challenge; API clients get Forgejo's 403.
+        if (operation.rawBody) throw new UnauthorizedError('sign in to use git');
         throw new ForbiddenError('Only signed in user is allowed to call APIs.');
       }
       const redirectTo = await ownerRedirectUrl(app, operation, req);

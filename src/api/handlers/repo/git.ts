@@ -1,17 +1,11 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack.
 import { isPublicOnly } from '../../../auth/caller.ts';
-import { ForbiddenError, UnauthorizedError } from '../../../errors.ts';
+import { ForbiddenError } from '../../../errors.ts';
 import { advertiseRefs, type GitService, serviceRpc } from '../../../git/smart-http.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 
-async function gitTarget(ctx: RequestContext<'gitInfoRefs' | 'gitUploadPack' | 'gitReceivePack'>, service: GitService) {
-  try {
-    return await ctx.app.services.repositories.forGit(ctx.caller?.user ?? null, ctx.params.owner, ctx.params.repo, service === 'receive-pack', isPublicOnly(ctx.caller));
-  } catch (error) {
-    // The challenge makes git ask for credentials and try again.
-    if (error instanceof UnauthorizedError) ctx.res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
-    throw error;
-  }
+function gitTarget(ctx: RequestContext<'gitInfoRefs' | 'gitUploadPack' | 'gitReceivePack'>, service: GitService) {
+  return ctx.app.services.repositories.forGit(ctx.caller?.user ?? null, ctx.params.owner, ctx.params.repo, service === 'receive-pack', isPublicOnly(ctx.caller));
 }
 
 export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {

@@ -41,6 +41,7 @@ export function createServices(deps: ServiceDeps) {
   const activity = new ActivityService(deps);
   const ownerAccess = new OwnerAccessService(deps);
   const ownerStorage = new OwnerStorageService(deps);
+  const mailer = new MailerService(deps);
   const orgs = new OrgService(deps, ownerAccess, ownerStorage);
   const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
@@ -53,9 +54,9 @@ export function createServices(deps: ServiceDeps) {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     activity,
-    users: new UserService(deps, repositories, ownerStorage),
+    users: new UserService(deps, repositories, ownerStorage, mailer),
     ownerAccess,
-    mailer: new MailerService(deps),
+    mailer,
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
     orgs,

@@ -18,7 +18,7 @@ import {
 import { GitError } from '../git/run.ts';
 import type { ServiceDeps } from './index.ts';
 import type { PushService } from './push.service.ts';
-import type { RepoWithOwner } from './repo-permission.service.ts';
+import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
 import { parseGoDuration, type RepositoryService } from './repository.service.ts';
 
 export interface MigrateInput {
@@ -82,7 +82,8 @@ export class RepoMigrationService {
     this.access = new RepoAccessRepository(deps.db.prisma);
   }
 
-  async migrate(doer: User, input: MigrateInput): Promise<RepoWithOwner> {
+  /** Clones the source into a new repository; Forgejo answers a migration with admin permissions on it. */
+  async migrate(doer: User, input: MigrateInput): Promise<{ repo: RepoWithOwner; permission: RepoPermission }> {
     const { settings } = this.deps;
     const owner = await this.targetOwner(doer, input);
     if (settings.repository.DISABLE_MIGRATIONS) throw new ForbiddenError('the site administrator has disabled migrations');
@@ -97,7 +98,7 @@ export class RepoMigrationService {
     try {
       await cloneMirror(source.url, staging, source.remote);
       if (!input.mirror) await removeOrigin(staging);
-      return await this.repositories.insert(
+      const repo = await this.repositories.insert(
         doer,
         owner,
         {
@@ -114,6 +115,7 @@ export class RepoMigrationService {
           return readRepositoryState(dir);
         },
       );
+      return { repo, permission: { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) } };
     } catch (error) {
       if (error instanceof GitError) throw migrationError(error);
       throw error;

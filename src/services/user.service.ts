@@ -18,6 +18,7 @@ import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../http/pagination.ts';
 import type { ServiceDeps } from './index.ts';
+import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -35,6 +36,8 @@ export interface NewUser {
   visibility?: string;
   /** Back-dates the account: sets both the creation and the update time. */
   createdAt?: Date;
+  /** Queue a registration notice to the new user (rule 7). */
+  sendNotify?: boolean;
 }
 
 /** Fields an administrator may change; absent fields stay as they are. */
@@ -84,6 +87,7 @@ export class UserService {
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly ownerStorage: OwnerStorageService,
+    private readonly mailer: MailerService,
   ) {
     this.users = new UserRepository(deps.db.prisma);
     this.emails = new EmailAddressRepository(deps.db.prisma, deps.db.provider);
@@ -152,6 +156,7 @@ export class UserService {
     }
     // The name names a real account again: an old redirect from it would never be followed.
     await this.users.deleteRedirectFrom(lowerName);
+    if (input.sendNotify) this.mailer.queueRegistrationNotice(user);
     return { value: user, warning: this.emailDomainWarning(input.email) };
   }
 

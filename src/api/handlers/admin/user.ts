@@ -12,9 +12,8 @@ function sendWarning(ctx: RequestContext<any>, warning: string | null): void {
 }
 
 export const adminCreateUser: Handler<'adminCreateUser'> = async (ctx) => {
-  const { users, mailer } = ctx.app.services;
   const body = ctx.body;
-  const { value: user, warning } = await users.createWithWarning({
+  const { value: user, warning } = await ctx.app.services.users.createWithWarning({
     username: body.username,
     email: body.email,
     password: body.password ?? '',
@@ -25,8 +24,8 @@ export const adminCreateUser: Handler<'adminCreateUser'> = async (ctx) => {
     restricted: body.restricted,
     visibility: body.visibility,
     createdAt: body.created_at ? new Date(body.created_at) : undefined,
+    sendNotify: body.send_notify,
   });
-  if (body.send_notify) mailer.queueRegistrationNotice(user);
   sendWarning(ctx, warning);
   ctx.send(201, toUser(user, userView(ctx)));
 };

@@ -1,8 +1,7 @@
 // Repositories: create, get, edit, delete, search, org listing, migrate, watch.
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { repoApiUrl } from '../../../convert/repository.ts';
-import { isoTime } from '../../../convert/time.ts';
-import { AccessMode } from '../../../domain/access.ts';
+import { toWatchInfo } from '../../../convert/watch.ts';
 import type { NewRepository } from '../../../services/repository.service.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 import { presentRepo, presentRepos } from './present.ts';
@@ -75,22 +74,13 @@ export const orgListRepos: Handler<'orgListRepos'> = async (ctx) => {
 };
 
 export const repoMigrate: Handler<'repoMigrate'> = async (ctx) => {
-  const repo = await ctx.app.services.repoMigrations.migrate(ctx.doer(), ctx.body);
-  // Forgejo answers a migration with admin permissions.
-  ctx.send(201, await presentRepo(ctx, repo, { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) }));
+  const { repo, permission } = await ctx.app.services.repoMigrations.migrate(ctx.doer(), ctx.body);
+  ctx.send(201, await presentRepo(ctx, repo, permission));
 };
 
 export const userCurrentPutSubscription: Handler<'userCurrentPutSubscription'> = async (ctx) => {
   const { repo, createdAt } = await ctx.app.services.repositories.watch(ctx.doer(), ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
-  const repositoryUrl = repoApiUrl(ctx.app.settings.server.ROOT_URL, repo);
-  ctx.send(200, {
-    subscribed: true,
-    ignored: false,
-    reason: null,
-    created_at: isoTime(createdAt),
-    url: `${repositoryUrl}/subscription`,
-    repository_url: repositoryUrl,
-  });
+  ctx.send(200, toWatchInfo(repoApiUrl(ctx.app.settings.server.ROOT_URL, repo), createdAt));
 };
 
 export const userCurrentDeleteSubscription: Handler<'userCurrentDeleteSubscription'> = async (ctx) => {

@@ -46,3 +46,11 @@ export class QuotaExceededError extends ApiError {
 export class InternalError extends ApiError {
   readonly status = 500;
 }
+
+/** A renamed user, organization or repository: 307 to the same request under the current names. */
+export class RenamedRedirect extends ApiError {
+  readonly status = 307;
+  constructor(readonly location: string) {
+    super('moved');
+  }
+}

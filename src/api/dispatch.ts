@@ -1,16 +1,18 @@
 // Runs the operation the validator matched: token scopes, the sign-in-to-view rule, guards, then the handler.
+// The guards resolve the path's resources (src/api/assignment.ts) and decide access (src/api/guards.ts).
 import type { RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import type { AppContext } from '../app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, InternalError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { listOptions, setPaginationHeaders } from '../http/pagination.ts';
-import { ownerRedirectUrl } from './owner-redirect.ts';
 import { REGISTRY } from './registry.ts';
-import type { RequestContext, Route } from './route.ts';
+import type { Assigned, RequestContext, Route } from './route.ts';
+import type { OrgRole } from '../services/org.service.ts';
 
 const MAX_DATABASE_ID = 2 ** 31 - 1;
-const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getVersion', 'getApiContract']);
+/** With REQUIRE_SIGNIN_VIEW every /api/v1 route refuses anonymous callers; health and the contract stay open. */
+const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getApiContract']);
 
 export function dispatch(app: AppContext): RequestHandler {
   const { settings } = app;
@@ -33,12 +35,6 @@ export function dispatch(app: AppContext): RequestHandler {
         if (operation.rawBody) throw new UnauthorizedError('sign in to use git');
         throw new ForbiddenError('Only signed in user is allowed to call APIs.');
       }
-      const redirectTo = await ownerRedirectUrl(app, operation, req);
-      if (redirectTo) {
-        res.status(307).setHeader('Location', redirectTo);
-        res.end();
-        return;
-      }
       const params: Record<string, string | number> = { ...req.openapi?.pathParams };
       for (const name of operation.integerPathParams) {
         const value = Number(params[name]);
@@ -46,6 +42,9 @@ export function dispatch(app: AppContext): RequestHandler {
         if (!Number.isSafeInteger(value) || Math.abs(value) > MAX_DATABASE_ID) throw new NotFoundError();
         params[name] = value;
       }
+      const assigned: Assigned = {};
+      const missing = (what: string) => new InternalError(`${operationId}: the route resolves no ${what}`);
+      let orgRole: Promise<OrgRole> | undefined;
       const ctx: RequestContext<any> = {
         operationId,
         params: params as never,
@@ -55,9 +54,19 @@ export function dispatch(app: AppContext): RequestHandler {
         app,
         req,
         res,
+        assigned,
         doer() {
           if (!caller) throw new UnauthorizedError('token is required');
           return caller.user;
+        },
+        user: () => assigned.user ?? throwError(missing('user')),
+        org: () => assigned.org ?? throwError(missing('organization')),
+        team: () => assigned.team ?? throwError(missing('team')),
+        repo: () => assigned.repo ?? throwError(missing('repository')),
+        orgRole() {
+          if (!caller) return Promise.resolve({ member: false, owner: false });
+          orgRole ??= app.services.orgs.roleOf(ctx.org().id, caller.user.id);
+          return orgRole;
         },
         listOptions: (defaultLimit?: number) => listOptions(req.query as { page?: number; limit?: number }, settings.api, defaultLimit),
         publicUrl: () => new URL(req.originalUrl.replace(/^\/+/, ''), settings.server.ROOT_URL),
@@ -77,4 +86,8 @@ export function dispatch(app: AppContext): RequestHandler {
       next(error);
     }
   };
+}
+
+function throwError(error: Error): never {
+  throw error;
 }

@@ -1,6 +1,10 @@
-// Guard factories, named after Forgejo's middleware chain (routers/api/v1/api.go).
+// Role guards over what the assignment guards resolved (src/api/assignment.ts), named after Forgejo's
+// middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
-import type { Guard } from './route.ts';
+import {
+  canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
+} from '../domain/repo-permission.ts';
+import type { Guard, RequestContext } from './route.ts';
 
 /** Signed in by any method. */
 export function reqToken(): Guard {
@@ -16,9 +20,99 @@ export function reqSiteAdmin(): Guard {
   };
 }
 
+/** Signed in with the account's password over basic auth (Forgejo: reqBasicOrRevProxyAuth): token creation. */
+export function reqBasicAuth(): Guard {
+  return (ctx) => {
+    if (ctx.caller?.method !== 'basic-password') throw new UnauthorizedError('auth required');
+  };
+}
+
+/** The `{username}` of the path is the caller, or the caller is a site admin. */
+export function reqSelfOrAdmin(): Guard {
+  return (ctx) => {
+    const doer = ctx.doer();
+    if (!doer.isAdmin && doer.id !== ctx.user().id) throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
+  };
+}
+
 /** Sections that can be switched off: their routes then do not exist. */
 export function reqFeature(feature: 'quota' | 'federation'): Guard {
   return (ctx) => {
     if (!ctx.app.settings[feature].ENABLED) throw new NotFoundError();
+  };
+}
+
+/** Outside an organization's path (`/teams/{id}`), a role the caller lacks hides the team: 404, not 403. */
+function refuseInOrg(ctx: RequestContext, message: string): never {
+  if (ctx.assigned.team) throw new NotFoundError();
+  throw new ForbiddenError(message);
+}
+
+export function reqOrgMembership(): Guard {
+  return async (ctx) => {
+    if (ctx.doer().isAdmin) return;
+    if (!(await ctx.orgRole()).member) refuseInOrg(ctx, 'Must be an organization member');
+  };
+}
+
+export function reqOrgOwnership(): Guard {
+  return async (ctx) => {
+    if (ctx.doer().isAdmin) return;
+    if (!(await ctx.orgRole()).owner) refuseInOrg(ctx, 'Must be an organization owner');
+  };
+}
+
+/** Site admins, owners of the team's organization and the team's members; other org members 403, the rest 404. */
+export function reqTeamMembership(): Guard {
+  return async (ctx) => {
+    const doer = ctx.doer();
+    if (doer.isAdmin) return;
+    const role = await ctx.orgRole();
+    if (role.owner || (await ctx.app.services.teams.isMember(ctx.team().id, doer.id))) return;
+    if (role.member) throw new ForbiddenError('Must be a team member');
+    throw new NotFoundError();
+  };
+}
+
+function reqRepoPermission(allowed: (permission: RepoPermission) => boolean, message: string): Guard {
+  return (ctx) => {
+    const { permission } = ctx.repo();
+    if (!ctx.caller?.user.isAdmin && !allowed(permission)) throw new ForbiddenError(message);
+  };
+}
+
+/** The owning user, an owner of the owning organization, or a site admin (Forgejo: reqOwner). */
+export function reqRepoOwner(): Guard {
+  return reqRepoPermission(isRepoOwner, 'Must be owner of the repository (or the organization).');
+}
+
+export function reqRepoAdmin(): Guard {
+  return reqRepoPermission(isRepoAdmin, 'Must have admin access to the repository.');
+}
+
+export function reqRepoWriter(unitType: number): Guard {
+  return reqRepoPermission((p) => canWriteUnit(p, unitType) || isRepoAdmin(p), 'user should have a permission to write to a repo');
+}
+
+export function reqRepoReader(unitType: number): Guard {
+  return reqRepoPermission((p) => canReadUnit(p, unitType) || isRepoAdmin(p), 'user should have specific read permission or be a repo admin or a site admin');
+}
+
+export function reqAnyRepoReader(): Guard {
+  return reqRepoPermission(hasAccess, 'user should have any permission to read repository');
+}
+
+/**
+ * git smart HTTP (Forgejo: routers/web/repo/githttp.go): fetching needs read on code, pushing (receive-pack,
+ * or its ref advertisement) write on code and a signed-in caller. An anonymous caller who needs more is
+ * challenged (401) so git asks for credentials; a signed-in one without read gets 404.
+ */
+export function reqGitAccess(): Guard {
+  return (ctx) => {
+    const push = ctx.operationId === 'gitReceivePack' || (ctx.query as { service?: string }).service === 'git-receive-pack';
+    const { permission } = ctx.repo();
+    if (!ctx.caller && (push || !canReadCode(permission))) throw new UnauthorizedError('authentication required');
+    if (!canReadCode(permission)) throw new NotFoundError('Repository not found');
+    if (push && !canWriteCode(permission)) throw new ForbiddenError('User permission denied for writing.');
   };
 }

@@ -5,8 +5,24 @@ import type {
 } from '../../generated/operations.ts';
 import type { AppContext } from '../app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { User } from '../db/prisma.ts';
+import type { Team, User } from '../db/prisma.ts';
 import { type ListOptions } from '../http/pagination.ts';
+import type { OrgRole } from '../services/org.service.ts';
+import type { RepoPermission, RepoWithOwner } from '../services/repo-permission.service.ts';
+
+export interface AssignedRepo {
+  readonly repo: RepoWithOwner;
+  /** The caller's permission on it. */
+  readonly permission: RepoPermission;
+}
+
+/** What the route's assignment guards resolved from the path (src/api/assignment.ts). */
+export interface Assigned {
+  user?: User;
+  org?: User;
+  team?: Team;
+  repo?: AssignedRepo;
+}
 
 export interface RequestContext<Op extends OperationId = OperationId> {
   readonly operationId: Op;
@@ -17,8 +33,19 @@ export interface RequestContext<Op extends OperationId = OperationId> {
   readonly app: AppContext;
   readonly req: Request;
   readonly res: Response;
+  readonly assigned: Assigned;
   /** The signed-in user; throws 401 for anonymous callers. */
   doer(): User;
+  /** The `{username}` user of the path, as userAssignment() resolved it. */
+  user(): User;
+  /** The organization of the path (`{org}`, or the team's), as orgAssignment()/teamAssignment() resolved it. */
+  org(): User;
+  /** The `{id}` team of the path, as teamAssignment() resolved it. */
+  team(): Team;
+  /** The `{owner}/{repo}` repository of the path and the caller's permission, as repoAssignment() resolved it. */
+  repo(): AssignedRepo;
+  /** The caller's membership and ownership of org(); computed once per request. */
+  orgRole(): Promise<OrgRole>;
   /** page/limit of a list operation, clamped to the configured maximum. */
   listOptions(defaultLimit?: number): ListOptions;
   /** The request URL as the public root URL names it (for Link headers). */

@@ -1,6 +1,6 @@
 // Labels of organizations (rows with orgId set), each query scoped by the organization.
 import type { LabelSort } from '../domain/label.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 type Label = Prisma.LabelModel;

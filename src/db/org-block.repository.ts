@@ -1,5 +1,5 @@
 // Users an organization blocks (UserBlocking rows whose blocker is the organization) and what a block ends.
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 export class OrgBlockRepository {

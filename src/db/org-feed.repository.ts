@@ -1,6 +1,6 @@
 // The activity feed rows of an organization (Action rows whose feed owner is the organization), with the
 // users and repositories they name.
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 type Action = Prisma.ActionModel;

@@ -1,6 +1,6 @@
 // Membership of organizations: OrgUser rows and the team memberships (TeamUser) inside one organization.
 import { AccessMode } from '../domain/access.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class OrgMemberRepository {

@@ -84,6 +84,10 @@ export class RepositoryRowsRepository {
     return this.client.repository.findFirst({ where: { lowerName, owner: { lowerName: ownerLowerName } }, include: repoInclude });
   }
 
+  findInOwner(ownerId: number, lowerName: string) {
+    return this.client.repository.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName } }, include: repoInclude });
+  }
+
   findById(id: number) {
     return this.client.repository.findUnique({ where: { id }, include: repoInclude });
   }

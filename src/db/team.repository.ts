@@ -1,7 +1,7 @@
 // Teams of organizations: the Team rows with their units (TeamUnit), members (TeamUser) and repository links
 // (TeamRepo), the counters on Team that count them, and the org memberships that team membership implies.
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
 
 /** A unit grant as a team stores it. */
@@ -39,8 +39,9 @@ export class TeamRepository {
     return { teams, total };
   }
 
-  async pageByMember(userId: number, page: ListOptions) {
-    const where = { members: { some: { userId } } };
+  /** The user's teams, in organizations of the given visibilities when `orgVisibilities` is set. */
+  async pageByMember(userId: number, orgVisibilities: number[] | null, page: ListOptions) {
+    const where = { members: { some: { userId } }, ...(orgVisibilities ? { org: { visibility: { in: orgVisibilities } } } : {}) };
     const [teams, total] = await Promise.all([
       this.client.team.findMany({ where, include: { ...UNITS_SELECT, org: true }, orderBy: BY_NAME, skip: page.skip, take: page.limit }),
       this.client.team.count({ where }),

@@ -1,6 +1,6 @@
 // Webhook configurations, each query scoped by where the hook belongs: an owner and a repository, both 0 for
 // the instance's hooks, repository 0 for an organization's.
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 type Webhook = Prisma.WebhookModel;

@@ -1,13 +1,10 @@
 // page/limit list options and the X-Total-Count / Link headers, in Forgejo's format.
 import type { Response } from 'express';
+import type { ListOptions } from '../domain/page.ts';
 
 const MAX_OFFSET = 2 ** 31 - 1;
 
-export interface ListOptions {
-  page: number;
-  limit: number;
-  skip: number;
-}
+export type { ListOptions } from '../domain/page.ts';
 
 export interface PagingSettings {
   DEFAULT_PAGING_NUM: number;

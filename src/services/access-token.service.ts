@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller.ts';
 import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
 import type { AccessToken, User } from '../db/prisma.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import { AccessTokenRepository } from '../db/access-token.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { ServiceDeps } from './index.ts';

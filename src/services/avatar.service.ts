@@ -1,14 +1,13 @@
 // Uploaded avatars (stored as 290×290 PNG under <APP_DATA_PATH>/avatars/<hash>) and generated default avatars
 // (Forgejo: services/user/avatar.go, modules/avatar).
+import type { User } from '../db/prisma.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Caller } from '../auth/caller.ts';
 import { OrgRepository } from '../db/org.repository.ts';
 import { decodeImage, jimp } from '../domain/image.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OrgService } from './org.service.ts';
 
 /** Forgejo's DefaultAvatarSize and its upload limits (AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH/HEIGHT). */
 export const AVATAR_SIZE = 290;
@@ -28,7 +27,6 @@ export class AvatarService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly orgs: OrgService,
   ) {
     this.orgRows = new OrgRepository(deps.db.prisma);
   }
@@ -38,8 +36,7 @@ export class AvatarService {
   }
 
   /** POST /orgs/{org}/avatar. */
-  async uploadOrgAvatar(caller: Caller, orgName: string, base64: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async uploadOrgAvatar(org: User, base64: string): Promise<void> {
     const data = decodeBase64(base64 ?? '');
     if (!data) throw new BadRequestError('image is not valid base64');
     const png = await this.toAvatarPng(data);
@@ -51,8 +48,7 @@ export class AvatarService {
   }
 
   /** DELETE /orgs/{org}/avatar: back to the generated default. */
-  async deleteOrgAvatar(caller: Caller, orgName: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async deleteOrgAvatar(org: User): Promise<void> {
     if (!org.avatar) return;
     await this.orgRows.setAvatar(org.id, '');
     fs.rmSync(path.join(this.directory, org.avatar), { force: true });

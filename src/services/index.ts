@@ -43,10 +43,10 @@ export function createServices(deps: ServiceDeps) {
   const ownerStorage = new OwnerStorageService(deps);
   const mailer = new MailerService(deps);
   const orgs = new OrgService(deps, ownerAccess, ownerStorage);
-  const orgMembers = new OrgMemberService(deps, orgs, ownerAccess);
+  const orgMembers = new OrgMemberService(deps, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, ownerAccess);
-  const orgFeeds = new OrgFeedService(deps, orgs, ownerAccess, repositories);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs);
+  const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
   const pushes = new PushService(deps, activity, repositories);
   const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
@@ -61,15 +61,15 @@ export function createServices(deps: ServiceDeps) {
     userEmails: new UserEmailService(deps),
     orgs,
     orgMembers,
-    orgLabels: new OrgLabelService(deps, orgs),
-    orgBlocks: new OrgBlockService(deps, orgs, orgMembers),
+    orgLabels: new OrgLabelService(deps),
+    orgBlocks: new OrgBlockService(deps, orgMembers),
     orgFeeds,
-    teams: new TeamService(deps, ownerAccess, orgs, repoPermissions, repositories, orgFeeds),
-    webhooks: new WebhookService(deps, orgs),
-    avatars: new AvatarService(deps, orgs),
+    teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
+    webhooks: new WebhookService(deps),
+    avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
-    repoSearch: new RepoSearchService(deps, repoPermissions, ownerAccess),
+    repoSearch: new RepoSearchService(deps, repoPermissions),
     pushes,
     repoMigrations,
     maintenance,

@@ -1,12 +1,10 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
-import type { Caller } from '../auth/caller.ts';
 import { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgMemberService } from './org-member.service.ts';
-import type { OrgService, Page } from './org.service.ts';
 
 export type UserBlocking = Prisma.UserBlockingModel;
 
@@ -15,14 +13,12 @@ export class OrgBlockService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly orgs: OrgService,
     private readonly members: OrgMemberService,
   ) {
     this.blocks = new OrgBlockRepository(deps.db.prisma);
   }
 
-  async list(caller: Caller, orgName: string, page: ListOptions): Promise<Page<UserBlocking>> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async list(org: User, page: ListOptions): Promise<Page<UserBlocking>> {
     return this.blocks.list(org.id, page);
   }
 
@@ -37,8 +33,7 @@ export class OrgBlockService {
    * Blocks a user: they leave the organization's teams (and so the organization), their follows, watches of
    * its repositories and collaborations on them end. Blocking twice is a silent success.
    */
-  async block(caller: Caller, orgName: string, username: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async block(org: User, username: string): Promise<void> {
     const user = await this.target(username);
     if (await this.blocks.isBlocked(org.id, user.id)) return;
     // Refuses (422) when the user is the last owner, before anything changes.
@@ -46,8 +41,7 @@ export class OrgBlockService {
     await this.deps.db.prisma.$transaction((tx) => new OrgBlockRepository(tx).blockAndSever(org.id, user.id));
   }
 
-  async unblock(caller: Caller, orgName: string, username: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async unblock(org: User, username: string): Promise<void> {
     const user = await this.target(username);
     await this.blocks.unblock(org.id, user.id);
   }

@@ -1,13 +1,11 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
-import type { Caller } from '../auth/caller.ts';
 import type { RepositoryRecordDetails } from '../convert/repository.ts';
 import { type FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
 import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OrgService, Page } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude, type RepositoryService } from './repository.service.ts';
 
@@ -33,7 +31,6 @@ export class OrgFeedService {
 
   constructor(
     deps: ServiceDeps,
-    private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
     private readonly repositories: RepositoryService,
   ) {
@@ -46,9 +43,7 @@ export class OrgFeedService {
    * reach through their teams or as collaborators. Actors who hide their activity or whom the caller may not see
    * are left out. Newest first; `date` keeps one day.
    */
-  async list(caller: Caller | null, orgName: string, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
-    const org = await this.orgs.resolve(caller, orgName);
-    const viewer = caller?.user ?? null;
+  async list(viewer: User | null, org: User, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const filter: FeedFilter = {};
     if (!viewer?.isAdmin) {
       const isMember = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));

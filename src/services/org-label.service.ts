@@ -1,12 +1,10 @@
 // Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
-import type { Caller } from '../auth/caller.ts';
 import { LabelRepository } from '../db/label.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OrgService, Page } from './org.service.ts';
 
 export type Label = Prisma.LabelModel;
 
@@ -35,18 +33,15 @@ export class OrgLabelService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly orgs: OrgService,
   ) {
     this.labels = new LabelRepository(deps.db.prisma);
   }
 
-  async list(caller: Caller | null, orgName: string, sort: LabelSort, page: ListOptions): Promise<{ org: User } & Page<Label>> {
-    const org = await this.orgs.resolve(caller, orgName);
+  async list(org: User, sort: LabelSort, page: ListOptions): Promise<{ org: User } & Page<Label>> {
     return { org, ...(await this.labels.listOfOrg(org.id, sort, page)) };
   }
 
-  async create(caller: Caller, orgName: string, input: NewLabel): Promise<{ org: User; label: Label }> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async create(org: User, input: NewLabel): Promise<{ org: User; label: Label }> {
     checkName(input.name);
     const color = colorOrFail(input.color);
     const label = await this.labels.createForOrg(org.id, {
@@ -60,8 +55,7 @@ export class OrgLabelService {
   }
 
   /** Rule 8: an integer segment is an id, anything else a name. */
-  async get(caller: Caller, orgName: string, idOrName: string): Promise<{ org: User; label: Label }> {
-    const org = await this.orgs.resolve(caller, orgName);
+  async get(org: User, idOrName: string): Promise<{ org: User; label: Label }> {
     let label: Label | null;
     if (/^-?\d+$/.test(idOrName)) {
       const id = Number(idOrName);
@@ -81,8 +75,7 @@ export class OrgLabelService {
   }
 
   /** Rule 9: only the fields sent change, except is_archived, which is true only when sent true. */
-  async edit(caller: Caller, orgName: string, id: number, changes: LabelChanges): Promise<{ org: User; label: Label }> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async edit(org: User, id: number, changes: LabelChanges): Promise<{ org: User; label: Label }> {
     const current = await this.labelOf(org, id);
     if (changes.name !== undefined) checkName(changes.name);
     const archive = changes.is_archived === true;
@@ -97,8 +90,7 @@ export class OrgLabelService {
     return { org, label };
   }
 
-  async delete(caller: Caller, orgName: string, id: number): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async delete(org: User, id: number): Promise<void> {
     const label = await this.labelOf(org, id);
     await this.deps.db.prisma.$transaction((tx) => new LabelRepository(tx).deleteInOrg(org.id, label.id));
   }

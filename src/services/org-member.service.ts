@@ -1,13 +1,11 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
-import type { Caller } from '../auth/caller.ts';
 import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OrgService, Page } from './org.service.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 
 /** How the member check of rule 10 answers when it does not fail with 404. */
@@ -18,7 +16,6 @@ export class OrgMemberService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly orgs: OrgService,
     private readonly ownerAccess: OwnerAccessService,
   ) {
     this.members = new OrgMemberRepository(deps.db.prisma);
@@ -31,9 +28,7 @@ export class OrgMemberService {
   }
 
   /** Rule 7: every member for members and admins, public members for everyone else. */
-  async list(caller: Caller | null, orgName: string, page: ListOptions): Promise<Page<User>> {
-    const org = await this.orgs.resolve(caller, orgName);
-    const viewer = caller?.user ?? null;
+  async list(viewer: User | null, org: User, page: ListOptions): Promise<Page<User>> {
     const everyone = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
     return this.members.listMembers(org.id, everyone, page);
   }
@@ -42,16 +37,13 @@ export class OrgMemberService {
    * Public members only, for every caller. (Forgejo also shows concealed members to site admins here; a list
    * named public never does in Anvil.)
    */
-  async listPublic(caller: Caller | null, orgName: string, page: ListOptions): Promise<Page<User>> {
-    const org = await this.orgs.resolve(caller, orgName);
+  async listPublic(org: User, page: ListOptions): Promise<Page<User>> {
     return this.members.listMembers(org.id, false, page);
   }
 
   /** Rule 10: members and admins get the answer, the user themself a 404, anyone else the public check. */
-  async check(caller: Caller, orgName: string, username: string): Promise<MemberCheck> {
-    const org = await this.orgs.resolve(caller, orgName);
+  async check(viewer: User, org: User, username: string): Promise<MemberCheck> {
     const user = await this.userByName(username);
-    const viewer = caller.user;
     if (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id))) {
       if (await this.ownerAccess.isOrgMember(org.id, user.id)) return { kind: 'member' };
       throw new NotFoundError();
@@ -61,26 +53,23 @@ export class OrgMemberService {
   }
 
   /** 404 unless the user is a public member. */
-  async assertPublicMember(caller: Caller | null, orgName: string, username: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName);
+  async assertPublicMember(org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
     const membership = await this.members.findMembership(org.id, user.id);
     if (membership?.isPublic !== true) throw new NotFoundError();
   }
 
   /** Rule 11: only the caller's own membership. */
-  async setPublicity(caller: Caller, orgName: string, username: string, isPublic: boolean): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'member');
+  async setPublicity(viewer: User, org: User, username: string, isPublic: boolean): Promise<void> {
     const user = await this.userByName(username);
-    if (user.id !== caller.user.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
+    if (user.id !== viewer.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
     const count = await this.members.setPublicity(org.id, user.id, isPublic);
     // An admin who is not a member passes the membership gate but has no membership to change.
     if (count === 0) throw new NotFoundError(`${user.name} is not a member of ${org.name}`);
   }
 
   /** DELETE /orgs/{org}/members/{username}: out of every team and the organization; never the last owner. */
-  async remove(caller: Caller, orgName: string, username: string): Promise<void> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  async remove(org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
     await this.removeFromOrg(org, user);
   }

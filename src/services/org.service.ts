@@ -13,7 +13,7 @@ import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
@@ -22,8 +22,10 @@ export const OWNER_TEAM_NAME = 'Owners';
 const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
 export type VisibilityName = keyof typeof VISIBILITY_BY_NAME;
 
-/** What a route needs of the caller beyond seeing the organization. */
-export type OrgRole = 'see' | 'member' | 'owner';
+export interface OrgRole {
+  readonly member: boolean;
+  readonly owner: boolean;
+}
 
 export interface OrgFields {
   full_name?: string;
@@ -45,11 +47,6 @@ export interface OrgPermissions {
   is_admin: boolean;
   is_owner: boolean;
   can_create_repository: boolean;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /** Forgejo's binding limits on the organization forms, checked in this order. */
@@ -85,27 +82,11 @@ export class OrgService {
     this.blocks = new OrgBlockRepository(deps.db.prisma);
   }
 
-  /** An organization by name, whoever asks; 404 when there is none. */
-  async getByName(name: string): Promise<User> {
-    const org = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!org || org.type !== 1) throw new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
-    return org;
-  }
-
-  /**
-   * The organization a `/orgs/{org}/…` route acts on. An organization the caller may not see is 404 whatever the
-   * route; a public-only token reaches public organizations only; then the role the route needs.
-   */
-  async resolve(caller: Caller | null, name: string, role: OrgRole = 'see'): Promise<User> {
-    const org = await this.getByName(name);
-    const viewer = caller?.user ?? null;
-    if (!(await this.ownerAccess.canSee(viewer, org))) throw new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
-    if (isPublicOnly(caller) && org.visibility !== Visibility.public) throw new ForbiddenError('token scope is limited to public users');
-    if (role === 'see' || viewer?.isAdmin) return org;
-    if (!viewer) throw new NotFoundError();
-    if (role === 'owner' && !(await this.isOwner(org.id, viewer.id))) throw new ForbiddenError('Must be an organization owner');
-    if (role === 'member' && !(await this.ownerAccess.isOrgMember(org.id, viewer.id))) throw new ForbiddenError('Must be an organization member');
-    return org;
+  /** The caller's place in an organization: member (of any team, or listed) and owner (in an owner-level team). */
+  async roleOf(orgId: number, userId: number): Promise<OrgRole> {
+    const [listed, level] = await Promise.all([this.ownerAccess.isOrgMember(orgId, userId), this.accessLevel(orgId, userId)]);
+    const owner = level >= AccessMode.owner;
+    return { member: listed || owner, owner };
   }
 
   /**
@@ -115,10 +96,6 @@ export class OrgService {
   async accessLevel(orgId: number, userId: number): Promise<number> {
     const teams = await this.members.teamsOf(orgId, userId);
     return teams.reduce<number>((level, team) => Math.max(level, team.accessMode), AccessMode.none);
-  }
-
-  async isOwner(orgId: number, userId: number): Promise<boolean> {
-    return (await this.accessLevel(orgId, userId)) >= AccessMode.owner;
   }
 
   /** Owners, and members of a team that may create repositories. */
@@ -137,9 +114,8 @@ export class OrgService {
   }
 
   /** POST /admin/users/{username}/orgs: an organization owned by that user (the form's email is not used). */
-  async createForUser(username: string, input: NewOrg): Promise<User> {
-    const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!owner || owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${username}]`);
+  async createForUser(owner: User, input: NewOrg): Promise<User> {
+    if (owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${owner.name}]`);
     // Forgejo answers 500 here; the target user's missing right is the caller's mistake.
     if (!this.canCreateOrganization(owner)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
     return this.createFor(owner, { ...input, email: undefined, repo_admin_change_team_access: undefined });
@@ -194,21 +170,22 @@ export class OrgService {
     return this.orgs.list({}, page);
   }
 
-  /** The organizations of a user: all of them for the user themself and admins, else public ones with public membership. */
-  async listOfUser(caller: Caller | null, username: string, page: ListOptions): Promise<Page<User>> {
+  /**
+   * The organizations of a user: all of them for the user themself and admins, else public ones with public
+   * membership. A public-only token sees public organizations only.
+   */
+  async listOfUser(caller: Caller | null, user: User, page: ListOptions): Promise<Page<User>> {
     const viewer = caller?.user ?? null;
-    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!user || !(await this.ownerAccess.canSee(viewer, user))) throw new NotFoundError(`user does not exist [name: ${username}]`);
     const everything = viewer !== null && (viewer.isAdmin || viewer.id === user.id);
     const filter: OrgListFilter = everything
       ? { memberId: user.id }
       : { visibilities: [Visibility.public], memberId: user.id, publicMembershipOnly: true };
+    if (isPublicOnly(caller)) filter.visibilities = [Visibility.public];
     return this.orgs.list(filter, page);
   }
 
   /** PATCH /orgs/{org} (rule 3): the four text fields are always written; the rest only when sent. */
-  async edit(caller: Caller, name: string, input: OrgFields): Promise<User> {
-    const org = await this.resolve(caller, name, 'owner');
+  async edit(org: User, input: OrgFields): Promise<User> {
     checkFields(input);
     return this.orgs.updateProfile(org.id, {
       fullName: input.full_name ?? '',
@@ -222,8 +199,7 @@ export class OrgService {
   }
 
   /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
-  async delete(caller: Caller, name: string): Promise<void> {
-    const org = await this.resolve(caller, name, 'owner');
+  async delete(org: User): Promise<void> {
     await this.deps.db.prisma.$transaction(async (tx) => {
       // Checked inside the transaction: the repositories would otherwise cascade with the row, leaving their folders.
       const { repositories, packages } = await countOwnedData(tx, org.id);
@@ -239,12 +215,9 @@ export class OrgService {
 
   /**
    * GET /users/{username}/orgs/{org}/permissions (rule 6). Whether the *user* can see the organization decides
-   * the 404; the caller must be able to see it too, so the call reveals nothing about hidden organizations.
+   * the 404 (the caller's own sight of both was decided by the route's guards).
    */
-  async permissionsOf(caller: Caller, username: string, orgName: string): Promise<OrgPermissions> {
-    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!user || !(await this.ownerAccess.canSee(caller.user, user))) throw new NotFoundError(`user does not exist [name: ${username}]`);
-    const org = await this.resolve(caller, orgName);
+  async permissionsOf(user: User, org: User): Promise<OrgPermissions> {
     if (!(await this.ownerAccess.canSee(user, org))) throw new NotFoundError('HasOrgOrUserVisible');
     const level = await this.accessLevel(org.id, user.id);
     return {

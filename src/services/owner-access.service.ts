@@ -1,9 +1,8 @@
-// Who may see a user or an organization (Forgejo: models/organization HasOrgOrUserVisible).
-// Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
-// Restricted users see only organizations they belong to. Administrators and the owner see everything.
+// Whether a viewer may see a user or an organization: membership from the database, then the pure rule of
+// src/domain/owner-visibility.ts.
 import { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { Visibility } from '../domain/access.ts';
+import { canSeeOwner, visibilityDependsOnMembership } from '../domain/owner-visibility.ts';
 import type { ServiceDeps } from './index.ts';
 
 export class OwnerAccessService {
@@ -18,12 +17,7 @@ export class OwnerAccessService {
   }
 
   async canSee(viewer: User | null, owner: User): Promise<boolean> {
-    if (viewer && (viewer.isAdmin || viewer.id === owner.id)) return true;
-    const isOrg = owner.type === 1;
-    if (viewer?.isRestricted) return isOrg ? this.isOrgMember(owner.id, viewer.id) : owner.visibility === Visibility.public;
-    if (owner.visibility === Visibility.public) return true;
-    if (!viewer) return false;
-    if (owner.visibility === Visibility.limited) return true;
-    return isOrg && this.isOrgMember(owner.id, viewer.id);
+    const isMember = visibilityDependsOnMembership(viewer, owner) && (await this.isOrgMember(owner.id, viewer!.id));
+    return canSeeOwner(viewer, owner, isMember);
   }
 }

@@ -3,10 +3,9 @@
 import type { Prisma, User } from '../db/prisma.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { Visibility } from '../domain/access.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import { ValidationError } from '../errors.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OwnerAccessService } from './owner-access.service.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 
 export interface RepoSearchQuery {
@@ -51,7 +50,6 @@ export class RepoSearchService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly permissions: RepoPermissionService,
-    private readonly ownerAccess: OwnerAccessService,
   ) {
     this.repos = new RepositoryRowsRepository(deps.db.prisma);
   }
@@ -178,9 +176,7 @@ export class RepoSearchService {
   }
 
   /** GET /orgs/{org}/repos: the org's repositories the caller can read, by id. */
-  async listOrgRepos(viewer: User | null, publicOnly: boolean, orgName: string, page: ListOptions): Promise<RepoPage> {
-    const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
-    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(viewer, org))) throw new NotFoundError(`org does not exist [name: ${orgName}]`);
+  async listOrgRepos(viewer: User | null, publicOnly: boolean, org: User, page: ListOptions): Promise<RepoPage> {
     const where: Prisma.RepositoryWhereInput = { AND: [{ ownerId: org.id }, this.permissions.readableWhere(viewer, publicOnly)] };
     const [repos, total] = await Promise.all([this.repos.listMatching(where, [{ id: 'asc' }], page.skip, page.limit), this.repos.countMatching(where)]);
     return { repos, total };

@@ -11,7 +11,7 @@ import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
   commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
@@ -20,10 +20,7 @@ import {
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgService } from './org.service.ts';
-import type { OwnerAccessService } from './owner-access.service.ts';
-import {
-  canReadCode, canWriteCode, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission, type RepoPermissionService, type RepoWithOwner,
-} from './repo-permission.service.ts';
+import type { RepoPermission, RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 
 export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
 export const DEFAULT_PULLS_CONFIG = {
@@ -166,7 +163,6 @@ export class RepositoryService {
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
     private readonly orgs: OrgService,
-    private readonly ownerAccess: OwnerAccessService,
   ) {
     this.repos = new RepositoryRowsRepository(deps.db.prisma);
     this.watches = new RepoWatchRepository(deps.db.prisma);
@@ -190,14 +186,9 @@ export class RepositoryService {
     return this.repos.findById(id);
   }
 
-  /** The repository as the viewer may see it: 404 when it is absent or hidden, 403 for public-only tokens on private ones. */
-  async getVisible(viewer: User | null, ownerName: string, repoName: string, publicOnly = false): Promise<{ repo: RepoWithOwner; permission: RepoPermission }> {
-    const repo = await this.find(ownerName, repoName);
-    if (!repo) throw new NotFoundError();
-    const permission = await this.permissions.forRepo(viewer, repo);
-    if (!hasAccess(permission)) throw new NotFoundError();
-    if (publicOnly && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repositories');
-    return { repo, permission };
+  /** A repository of this owner by name (case-insensitive), with owner and units; null when there is none. */
+  async findInOwner(owner: User, repoName: string): Promise<RepoWithOwner | null> {
+    return this.repos.findInOwner(owner.id, repoName.toLowerCase());
   }
 
   /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */
@@ -231,23 +222,12 @@ export class RepositoryService {
     return this.create(doer, doer, input);
   }
 
-  /** POST /orgs/{org}/repos; the deprecated /org/{org}/repos answers 422 instead of 404 for a missing org. */
-  async createForOrg(doer: User, orgName: string, input: NewRepository, missingOrg: 'notFound' | 'invalid' = 'notFound'): Promise<RepoWithOwner> {
-    const org = await this.deps.db.hot.userByLowerName(orgName.toLowerCase());
-    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(doer, org))) {
-      if (missingOrg === 'invalid') throw new ValidationError(`org does not exist [name: ${orgName}]`);
-      throw new NotFoundError(`org does not exist [name: ${orgName}]`);
-    }
+  /** POST /orgs/{org}/repos: org owners and members of a team that may create repositories. */
+  async createForOrg(doer: User, org: User, input: NewRepository): Promise<RepoWithOwner> {
     if (!doer.isAdmin && !(await this.orgs.canCreateRepo(org.id, doer.id))) {
       throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
     }
     return this.create(doer, org, input);
-  }
-
-  async createForUserByAdmin(doer: User, username: string, input: NewRepository): Promise<RepoWithOwner> {
-    const owner = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!owner) throw new NotFoundError(`user does not exist [name: ${username}]`);
-    return this.create(doer, owner, input);
   }
 
   /** Creates a repository with Forgejo's options: README, .gitignore and licence when auto_init is set. */
@@ -393,18 +373,14 @@ export class RepositoryService {
 
   // ---- delete ----
 
-  async delete(viewer: User, ownerName: string, repoName: string): Promise<void> {
-    const { repo, permission } = await this.getVisible(viewer, ownerName, repoName);
-    if (!isRepoOwner(permission)) throw new ForbiddenError('Must be owner of the repository (or the organization) to delete it.');
+  async delete(repo: RepoWithOwner): Promise<void> {
     await this.removeRecord(repo);
     removeRepository(this.dir(repo.ownerName, repo.name));
   }
 
   // ---- edit ----
 
-  async edit(viewer: User, ownerName: string, repoName: string, patch: RepositoryEdit): Promise<RepoWithOwner> {
-    const { repo, permission } = await this.getVisible(viewer, ownerName, repoName);
-    if (!isRepoAdmin(permission)) throw new ForbiddenError('Must have admin access to the repository to edit it.');
+  async edit(viewer: User, repo: RepoWithOwner, patch: RepositoryEdit): Promise<RepoWithOwner> {
     let current = repo;
     if (patch.name !== undefined && patch.name !== repo.name) current = await this.rename(viewer, current, patch.name);
 
@@ -574,10 +550,10 @@ export class RepositoryService {
   }
 
   /** The repository a renamed one's old name leads to (Forgejo: repo_model.LookupRedirect); null when none. */
-  async renamedTo(ownerId: number, oldName: string): Promise<{ ownerName: string; name: string } | null> {
+  async renamedTo(ownerId: number, oldName: string): Promise<RepoWithOwner | null> {
     const redirect = await this.repos.findRedirect(ownerId, oldName.toLowerCase());
     if (!redirect) return null;
-    return this.repos.findFullName(redirect.redirectRepoId);
+    return this.repos.findById(redirect.redirectRepoId);
   }
 
   // ---- after git writes ----
@@ -611,34 +587,20 @@ export class RepositoryService {
 
   // ---- smart HTTP ----
 
-  /**
-   * Who may fetch or push over smart HTTP (Forgejo: routers/web/repo/githttp.go): fetching needs read on code
-   * (anonymous callers may fetch public repositories), pushing needs write on code and a signed-in caller.
-   * Anonymous callers who need more get 401, so git asks for credentials; signed-in callers without read 404.
-   */
-  async forGit(viewer: User | null, ownerName: string, repoPath: string, push: boolean, publicOnly: boolean): Promise<{ repo: RepoWithOwner; dir: string }> {
-    const repoName = repoPath.toLowerCase().endsWith('.git') ? repoPath.slice(0, -'.git'.length) : repoPath;
-    const repo = await this.find(ownerName, repoName);
-    if (!repo) throw new NotFoundError('Repository not found');
-    const permission = await this.permissions.forRepo(viewer, repo);
-    if (!viewer) {
-      if (push || !canReadCode(permission)) throw new UnauthorizedError('authentication required');
-    } else {
-      if (!canReadCode(permission)) throw new NotFoundError('Repository not found');
-      if (publicOnly && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repositories');
-      if (push) {
-        if (!canWriteCode(permission)) throw new ForbiddenError('User permission denied for writing.');
-        if (repo.isMirror) throw new ForbiddenError('mirror repository is read-only');
-        if (repo.isArchived) throw new ForbiddenError('repo is archived');
-      }
-    }
-    return { repo, dir: this.dir(repo.ownerName, repo.name) };
+  /** Where git finds the repository. */
+  gitDirectory(repo: RepoWithOwner): string {
+    return this.dir(repo.ownerName, repo.name);
+  }
+
+  /** Pushing into a mirror or an archived repository is refused whatever the caller's permission. */
+  assertPushable(repo: RepoWithOwner): void {
+    if (repo.isMirror) throw new ForbiddenError('mirror repository is read-only');
+    if (repo.isArchived) throw new ForbiddenError('repo is archived');
   }
 
   // ---- watch ----
 
-  async watch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<{ repo: RepoWithOwner; createdAt: Date }> {
-    const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
+  async watch(viewer: User, repo: RepoWithOwner): Promise<{ repo: RepoWithOwner; createdAt: Date }> {
     const existing = await this.watches.find(viewer.id, repo.id);
     if (existing && existing.mode !== 2) return { repo, createdAt: existing.createdAt };
     const watch = await this.prisma.$transaction(async (tx) => {
@@ -650,8 +612,7 @@ export class RepositoryService {
     return { repo, createdAt: watch.createdAt };
   }
 
-  async unwatch(viewer: User, ownerName: string, repoName: string, publicOnly: boolean): Promise<void> {
-    const { repo } = await this.getVisible(viewer, ownerName, repoName, publicOnly);
+  async unwatch(viewer: User, repo: RepoWithOwner): Promise<void> {
     const existing = await this.watches.find(viewer.id, repo.id);
     if (!existing) return;
     await this.prisma.$transaction(async (tx) => {

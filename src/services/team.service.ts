@@ -8,12 +8,11 @@ import type { Prisma, Team, User } from '../db/prisma.ts';
 import { TeamRepository } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
 import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
 import type { OrgService } from './org.service.ts';
-import type { OwnerAccessService } from './owner-access.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -33,16 +32,7 @@ export interface TeamWithUnits extends Team {
   units: TeamUnitGrant[];
 }
 
-interface OrgRole {
-  member: boolean;
-  owner: boolean;
-}
 
-interface TeamContext {
-  team: Team;
-  org: User;
-  doer: User;
-}
 
 const TEAM_NAME_PATTERN = /^[\w.-]+$/;
 const MAX_TEAM_FIELD_LENGTH = 255;
@@ -75,7 +65,6 @@ export class TeamService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly ownerAccess: OwnerAccessService,
     private readonly orgs: OrgService,
     private readonly permissions: RepoPermissionService,
     private readonly repositories: RepositoryService,
@@ -84,50 +73,15 @@ export class TeamService {
     this.teams = new TeamRepository(deps.db.prisma);
   }
 
-  // ---- who may do what ----
-
-  /** Org membership and ownership (owner = member of an owner-level team). The one place that decides both. */
-  private async orgRole(orgId: number, userId: number): Promise<OrgRole> {
-    const [member, owner] = await Promise.all([this.ownerAccess.isOrgMember(orgId, userId), this.orgs.isOwner(orgId, userId)]);
-    return { member: member || owner, owner };
-  }
-
-  /** Public-only tokens reach public organizations only. */
-  private checkPublicOnly(caller: Caller, org: User): void {
-    if (isPublicOnly(caller) && org.visibility !== Visibility.public) throw new ForbiddenError('token scope is limited to public orgs');
-  }
-
-  /** `/orgs/{org}/teams*`: 404 for an org the caller cannot see, 401 anonymous, 403 for non-members. */
-  private async orgForMember(caller: Caller | null, orgName: string): Promise<{ org: User; doer: User; role: OrgRole }> {
-    const orgNotFound = () => new NotFoundError('GetOrgByName', [`org does not exist [name: ${orgName}]`]);
-    const org = await this.deps.db.hot.userByLowerName(lookupKey(orgName, orgNotFound));
-    if (!org || org.type !== 1 || !(await this.ownerAccess.canSee(caller?.user ?? null, org))) throw orgNotFound();
-    if (!caller) throw new UnauthorizedError('token is required');
-    this.checkPublicOnly(caller, org);
-    const doer = caller.user;
-    const role = await this.orgRole(org.id, doer.id);
-    if (!doer.isAdmin && !role.member) throw new ForbiddenError('Must be an organization member');
-    return { org, doer, role };
-  }
-
-  /**
-   * `/teams/{id}*`: a missing team is 404 for anyone; then site admins, org owners and team members pass
-   * (`owner`: only admins and owners); other org members get 403, everybody else 404.
-   */
-  private async teamFor(caller: Caller | null, id: number, need: 'member' | 'owner'): Promise<TeamContext> {
+  /** A team and its organization, for the `/teams/{id}` routes; null when there is none. */
+  async findWithOrg(id: number): Promise<{ team: Team; org: User } | null> {
     const team = await this.teams.findById(id);
-    if (!team) throw new NotFoundError('GetTeamById', [`team does not exist [org_id 0, team_id ${id}, name: ]`]);
-    if (!caller) throw new UnauthorizedError('token is required');
-    const org = await this.deps.db.hot.userById(team.orgId);
-    if (!org) throw new NotFoundError();
-    this.checkPublicOnly(caller, org);
-    const doer = caller.user;
-    if (doer.isAdmin) return { team, org, doer };
-    const role = await this.orgRole(org.id, doer.id);
-    if (role.owner) return { team, org, doer };
-    if (need === 'member' && (await this.teams.isMember(team.id, doer.id))) return { team, org, doer };
-    if (!role.member) throw new NotFoundError();
-    throw new ForbiddenError(need === 'owner' ? 'Must be an organization owner' : 'Must be a team member');
+    const org = team && (await this.deps.db.hot.userById(team.orgId));
+    return team && org ? { team, org } : null;
+  }
+
+  isMember(teamId: number, userId: number): Promise<boolean> {
+    return this.teams.isMember(teamId, userId);
   }
 
   private async repoInOrg(org: User, repoName: string): Promise<RepoWithOwner> {
@@ -148,14 +102,12 @@ export class TeamService {
 
   // ---- teams ----
 
-  async listOrgTeams(caller: Caller | null, orgName: string, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
-    const { org } = await this.orgForMember(caller, orgName);
+  async listOrgTeams(org: User, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
     return this.teams.pageByOrg(org.id, page);
   }
 
   /** Name (and description unless `includeDesc` is false) contains `q`; non-admins find only their own teams. */
-  async searchOrgTeams(caller: Caller | null, orgName: string, q: string, includeDesc: boolean | undefined, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
-    const { org, doer } = await this.orgForMember(caller, orgName);
+  async searchOrgTeams(doer: User, org: User, q: string, includeDesc: boolean | undefined, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
     const keyword = q.trim().toLowerCase();
     // Rule 19: descriptions are searched unless include_desc says otherwise.
     const searchDescriptions = includeDesc ?? true;
@@ -170,18 +122,16 @@ export class TeamService {
     return { teams, total: matching.length };
   }
 
-  async listUserTeams(doer: User, page: ListOptions): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
-    return this.teams.pageByMember(doer.id, page);
+  /** The caller's teams; a public-only token sees those of public organizations only. */
+  async listUserTeams(caller: Caller, page: ListOptions): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
+    return this.teams.pageByMember(caller.user.id, isPublicOnly(caller) ? [Visibility.public] : null, page);
   }
 
-  async get(caller: Caller | null, id: number): Promise<{ team: TeamWithUnits; org: User }> {
-    const { team, org } = await this.teamFor(caller, id, 'member');
-    return { team: await this.withUnits(team), org };
+  async get(team: Team): Promise<TeamWithUnits> {
+    return this.withUnits(team);
   }
 
-  async create(caller: Caller | null, orgName: string, input: TeamInput): Promise<{ team: TeamWithUnits; org: User }> {
-    const { org, doer, role } = await this.orgForMember(caller, orgName);
-    if (!doer.isAdmin && !role.owner) throw new ForbiddenError('Must be an organization owner');
+  async create(org: User, input: TeamInput): Promise<TeamWithUnits> {
     validateTeamFields(input, true);
     const name = input.name!;
     const unitsMap = knownUnitsMap(input.unitsMap);
@@ -204,7 +154,7 @@ export class TeamService {
       await teams.addUnits(org.id, created.id, units);
       return created;
     });
-    return { team: { ...team, units }, org };
+    return { ...team, units };
   }
 
   private async ensureNameFree(orgId: number, name: string, exceptTeamId?: number): Promise<void> {
@@ -216,8 +166,7 @@ export class TeamService {
    * Only fields that are sent change. Permission and includes_all_repositories change only together with
    * `permission` and never on the Owners team, which also always may create repositories and keeps its units.
    */
-  async edit(caller: Caller | null, id: number, input: TeamInput): Promise<TeamWithUnits> {
-    const { team, org } = await this.teamFor(caller, id, 'owner');
+  async edit(team: Team, org: User, input: TeamInput): Promise<TeamWithUnits> {
     validateTeamFields(input, false);
     const owners = isOwnerTeam(team);
     const name = input.name ? input.name : team.name;
@@ -260,8 +209,7 @@ export class TeamService {
   }
 
   /** Members left in no team of the organization stop being members. */
-  async delete(caller: Caller | null, id: number): Promise<void> {
-    const { team, org } = await this.teamFor(caller, id, 'owner');
+  async delete(team: Team, org: User): Promise<void> {
     if (isOwnerTeam(team)) throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
     await this.deps.db.prisma.$transaction(async (tx) => {
       const teams = new TeamRepository(tx);
@@ -273,9 +221,7 @@ export class TeamService {
 
   // ---- members ----
 
-  async listMembers(caller: Caller | null, id: number, page: ListOptions): Promise<{ users: User[]; total: number }> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
-    if (!doer.isAdmin && !(await this.orgRole(org.id, doer.id)).member) throw new NotFoundError();
+  async listMembers(team: Team, page: ListOptions): Promise<{ users: User[]; total: number }> {
     return this.teams.pageMembers(team.id, page);
   }
 
@@ -286,16 +232,14 @@ export class TeamService {
     return user;
   }
 
-  async getMember(caller: Caller | null, id: number, username: string): Promise<User> {
-    const { team } = await this.teamFor(caller, id, 'member');
+  async getMember(team: Team, username: string): Promise<User> {
     const user = await this.userByName(username);
     if (!(await this.teams.isMember(team.id, user.id))) throw new NotFoundError();
     return user;
   }
 
   /** Joining a team makes the user an org member when needed; users the org blocks cannot join. */
-  async addMember(caller: Caller | null, id: number, username: string): Promise<void> {
-    const { team, org } = await this.teamFor(caller, id, 'owner');
+  async addMember(team: Team, org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
     if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
     await this.orgs.assertNotBlocked(org.id, user.id);
@@ -308,8 +252,7 @@ export class TeamService {
   }
 
   /** Leaving the last team ends the org membership; the Owners team keeps at least one member. */
-  async removeMember(caller: Caller | null, id: number, username: string): Promise<void> {
-    const { team, org } = await this.teamFor(caller, id, 'owner');
+  async removeMember(team: Team, org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
     await this.deps.db.prisma.$transaction(async (tx) => {
       const teams = new TeamRepository(tx);
@@ -326,8 +269,7 @@ export class TeamService {
   // ---- repositories ----
 
   /** The team's repositories with the caller's own permission on each (not the team's). */
-  async listRepos(caller: Caller | null, id: number, page: ListOptions): Promise<{ repos: RepositoryDetails[]; total: number }> {
-    const { team, doer } = await this.teamFor(caller, id, 'member');
+  async listRepos(doer: User, team: Team, page: ListOptions): Promise<{ repos: RepositoryDetails[]; total: number }> {
     const { repos, total } = await this.teams.pageRepositories(team, page);
     return { repos: await this.repositories.details(doer, repos), total };
   }
@@ -339,15 +281,13 @@ export class TeamService {
   }
 
   /** The repository is looked up in the team's organization; the `{org}` path segment is not used (as Forgejo). */
-  async getRepo(caller: Caller | null, id: number, repoName: string): Promise<RepositoryDetails> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
+  async getRepo(doer: User, team: Team, org: User, repoName: string): Promise<RepositoryDetails> {
     const repo = await this.repoInOrg(org, repoName);
     if (!(await this.teamHasRepo(team, repo))) throw new NotFoundError();
     return (await this.repositories.details(doer, [repo]))[0];
   }
 
-  async addRepo(caller: Caller | null, id: number, repoName: string): Promise<void> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
+  async addRepo(doer: User, team: Team, org: User, repoName: string): Promise<void> {
     const repo = await this.repoInOrg(org, repoName);
     await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) return;
@@ -359,8 +299,7 @@ export class TeamService {
   }
 
   /** Removes the repository from the team only. */
-  async removeRepo(caller: Caller | null, id: number, repoName: string): Promise<void> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
+  async removeRepo(doer: User, team: Team, org: User, repoName: string): Promise<void> {
     const repo = await this.repoInOrg(org, repoName);
     await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) {
@@ -376,8 +315,7 @@ export class TeamService {
    * `date` (YYYY-MM-DD) limits them to that day (UTC). Non-admins do not see actors who hide their activity
    * or are private, except themselves and the organization.
    */
-  async feeds(caller: Caller | null, id: number, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
-    const { team, org, doer } = await this.teamFor(caller, id, 'member');
+  async feeds(doer: User, team: Team, org: User, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
     const repoIds = await this.teams.repositoryIds(team);
     const { items, total } = await this.orgFeeds.listForTeam(doer, org.id, repoIds, date, page);
     return { activities: items, total };

@@ -4,7 +4,7 @@ import type { User } from '../db/prisma.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import { listRepositoryFolders, readRepositoryState, removeRepository, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
 import type { ServiceDeps } from './index.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';

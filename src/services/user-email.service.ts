@@ -1,7 +1,7 @@
 // E-mail addresses of individual users, for administrators (Forgejo: routers/api/v1/admin/email.go,
 // models/user/email_address.go SearchEmails).
 import { EmailAddressRepository, type EmailWithOwner } from '../db/email-address.repository.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
 
 export type { EmailWithOwner } from '../db/email-address.repository.ts';

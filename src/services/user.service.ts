@@ -16,7 +16,7 @@ import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
@@ -99,13 +99,6 @@ export class UserService {
     const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
     if (!user || user.type !== 0) throw new NotFoundError(`user does not exist [name: ${name}]`);
     return user;
-  }
-
-  /** A user or organization by name (case-insensitive), as Forgejo's context user; 404 when there is none. */
-  async getOwnerByName(name: string): Promise<User> {
-    const owner = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!owner) throw new NotFoundError(`user does not exist [name: ${name}]`);
-    return owner;
   }
 
   /** The user or organization that used to be called `name`, if it was renamed. */

@@ -1,15 +1,13 @@
 // Webhook configurations of organizations and the instance (system and default hooks). Only the configuration
 // lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
-import type { Caller } from '../auth/caller.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { type HookRowChanges, WebhookRepository } from '../db/webhook.repository.ts';
 import {
   hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ListOptions } from '../http/pagination.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './index.ts';
-import type { OrgService, Page } from './org.service.ts';
 
 export type Webhook = Prisma.WebhookModel;
 
@@ -40,17 +38,13 @@ function slackMeta(config: Record<string, string>, channel: string): string {
 export class WebhookService {
   private readonly hooks: WebhookRepository;
 
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly orgs: OrgService,
-  ) {
+  constructor(private readonly deps: ServiceDeps) {
     this.hooks = new WebhookRepository(deps.db.prisma);
   }
 
-  private async orgScope(caller: Caller, orgName: string): Promise<{ org: User; scope: HookScope }> {
-    const org = await this.orgs.resolve(caller, orgName, 'owner');
+  private orgScope(org: User): HookScope {
     if (this.deps.settings.security.DISABLE_WEBHOOKS) throw new ForbiddenError('webhooks disabled by administrator');
-    return { org, scope: { ownerId: org.id, repoId: 0, instance: false } };
+    return { ownerId: org.id, repoId: 0, instance: false };
   }
 
   private static readonly INSTANCE: HookScope = { ownerId: 0, repoId: 0, instance: true };
@@ -129,28 +123,28 @@ export class WebhookService {
     return this.hooks.update(scope, hook.id, data);
   }
 
-  async listOrg(caller: Caller, orgName: string, page: ListOptions): Promise<{ org: User } & Page<Webhook>> {
-    const { org, scope } = await this.orgScope(caller, orgName);
+  async listOrg(org: User, page: ListOptions): Promise<{ org: User } & Page<Webhook>> {
+    const scope = this.orgScope(org);
     return { org, ...(await this.hooks.list(scope, page)) };
   }
 
-  async createOrg(caller: Caller, orgName: string, input: NewHook): Promise<{ org: User; hook: Webhook }> {
-    const { org, scope } = await this.orgScope(caller, orgName);
+  async createOrg(org: User, input: NewHook): Promise<{ org: User; hook: Webhook }> {
+    const scope = this.orgScope(org);
     return { org, hook: await this.createIn(scope, input) };
   }
 
-  async getOrg(caller: Caller, orgName: string, id: number): Promise<{ org: User; hook: Webhook }> {
-    const { org, scope } = await this.orgScope(caller, orgName);
+  async getOrg(org: User, id: number): Promise<{ org: User; hook: Webhook }> {
+    const scope = this.orgScope(org);
     return { org, hook: await this.find(scope, id) };
   }
 
-  async editOrg(caller: Caller, orgName: string, id: number, changes: HookChanges): Promise<{ org: User; hook: Webhook }> {
-    const { org, scope } = await this.orgScope(caller, orgName);
+  async editOrg(org: User, id: number, changes: HookChanges): Promise<{ org: User; hook: Webhook }> {
+    const scope = this.orgScope(org);
     return { org, hook: await this.editIn(scope, id, changes) };
   }
 
-  async deleteOrg(caller: Caller, orgName: string, id: number): Promise<void> {
-    const { scope } = await this.orgScope(caller, orgName);
+  async deleteOrg(org: User, id: number): Promise<void> {
+    const scope = this.orgScope(org);
     await this.hooks.delete(scope, (await this.find(scope, id)).id);
   }
 

@@ -55,7 +55,7 @@ export async function createTestOrg(
 ): Promise<User> {
   const name = options.name ?? uniqueName('org');
   const visibility = (['public', 'limited', 'private'] as const)[options.visibility ?? 0];
-  return t.context.services.orgs.createForUser(owner.name, { username: name, visibility });
+  return t.context.services.orgs.createForUser(owner, { username: name, visibility });
 }
 
 /** Adds a user to an organization through a team of the given level (made on first use per level). */

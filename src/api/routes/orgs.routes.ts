@@ -1,6 +1,7 @@
-// Routes for organizations and instance hooks. Visibility and org roles are checked by the services
-// (OrgService.resolve), so an organization the caller may not see is 404 on every route.
-import { reqSiteAdmin, reqToken } from '../guards.ts';
+// Routes for organizations and instance hooks (Forgejo: routers/api/v1/api.go, the /orgs/{org} group).
+// Each route's guards are its access rule: an organization the caller may not see is 404 before anything else.
+import { orgAssignment, userAssignment } from '../assignment.ts';
+import { reqOrgMembership, reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminCreateHook, adminDeleteHook, adminEditHook, adminGetHook, adminListHooks } from '../handlers/admin/hook.ts';
 import { adminCreateOrg, adminGetAllOrgs } from '../handlers/admin/org.ts';
 import { orgDeleteAvatar, orgUpdateAvatar } from '../handlers/org/avatar.ts';
@@ -56,43 +57,47 @@ export type OrgsOperation =
   | 'orgUnblockUser'
   | 'orgUpdateAvatar';
 
+/** `/orgs/{org}/…` as an owner: resolve the organization, then require a signed-in owner. */
+const asOwner = [orgAssignment(), reqToken(), reqOrgOwnership()];
+const asMember = [orgAssignment(), reqToken(), reqOrgMembership()];
+
 export const orgsRoutes: RouteGroup<OrgsOperation> = {
   adminCreateHook: route([reqSiteAdmin()], adminCreateHook),
-  adminCreateOrg: route([reqSiteAdmin()], adminCreateOrg),
+  adminCreateOrg: route([reqSiteAdmin(), userAssignment()], adminCreateOrg),
   adminDeleteHook: route([reqSiteAdmin()], adminDeleteHook),
   adminEditHook: route([reqSiteAdmin()], adminEditHook),
   adminGetAllOrgs: route([reqSiteAdmin()], adminGetAllOrgs),
   adminGetHook: route([reqSiteAdmin()], adminGetHook),
   adminListHooks: route([reqSiteAdmin()], adminListHooks),
-  orgBlockUser: route([reqToken()], orgBlockUser),
-  orgConcealMember: route([reqToken()], orgConcealMember),
+  orgBlockUser: route(asOwner, orgBlockUser),
+  orgConcealMember: route(asMember, orgConcealMember),
   orgCreate: route([reqToken()], orgCreate),
-  orgCreateHook: route([reqToken()], orgCreateHook),
-  orgCreateLabel: route([reqToken()], orgCreateLabel),
-  orgDelete: route([reqToken()], orgDelete),
-  orgDeleteAvatar: route([reqToken()], orgDeleteAvatar),
-  orgDeleteHook: route([reqToken()], orgDeleteHook),
-  orgDeleteLabel: route([reqToken()], orgDeleteLabel),
-  orgDeleteMember: route([reqToken()], orgDeleteMember),
-  orgEdit: route([reqToken()], orgEdit),
-  orgEditHook: route([reqToken()], orgEditHook),
-  orgEditLabel: route([reqToken()], orgEditLabel),
-  orgGet: route([], orgGet),
+  orgCreateHook: route(asOwner, orgCreateHook),
+  orgCreateLabel: route(asOwner, orgCreateLabel),
+  orgDelete: route(asOwner, orgDelete),
+  orgDeleteAvatar: route(asOwner, orgDeleteAvatar),
+  orgDeleteHook: route(asOwner, orgDeleteHook),
+  orgDeleteLabel: route(asOwner, orgDeleteLabel),
+  orgDeleteMember: route(asOwner, orgDeleteMember),
+  orgEdit: route(asOwner, orgEdit),
+  orgEditHook: route(asOwner, orgEditHook),
+  orgEditLabel: route(asOwner, orgEditLabel),
+  orgGet: route([orgAssignment()], orgGet),
   orgGetAll: route([], orgGetAll),
-  orgGetHook: route([reqToken()], orgGetHook),
-  orgGetLabel: route([reqToken()], orgGetLabel),
-  orgGetUserPermissions: route([reqToken()], orgGetUserPermissions),
-  orgIsMember: route([reqToken()], orgIsMember),
-  orgIsPublicMember: route([], orgIsPublicMember),
-  orgListActivityFeeds: route([], orgListActivityFeeds),
-  orgListBlockedUsers: route([reqToken()], orgListBlockedUsers),
+  orgGetHook: route(asOwner, orgGetHook),
+  orgGetLabel: route([orgAssignment(), reqToken()], orgGetLabel),
+  orgGetUserPermissions: route([userAssignment(), reqToken(), orgAssignment()], orgGetUserPermissions),
+  orgIsMember: route([orgAssignment(), reqToken()], orgIsMember),
+  orgIsPublicMember: route([orgAssignment()], orgIsPublicMember),
+  orgListActivityFeeds: route([orgAssignment()], orgListActivityFeeds),
+  orgListBlockedUsers: route(asOwner, orgListBlockedUsers),
   orgListCurrentUserOrgs: route([reqToken()], orgListCurrentUserOrgs),
-  orgListHooks: route([reqToken()], orgListHooks),
-  orgListLabels: route([], orgListLabels),
-  orgListMembers: route([reqToken()], orgListMembers),
-  orgListPublicMembers: route([], orgListPublicMembers),
-  orgListUserOrgs: route([reqToken()], orgListUserOrgs),
-  orgPublicizeMember: route([reqToken()], orgPublicizeMember),
-  orgUnblockUser: route([reqToken()], orgUnblockUser),
-  orgUpdateAvatar: route([reqToken()], orgUpdateAvatar),
+  orgListHooks: route(asOwner, orgListHooks),
+  orgListLabels: route([orgAssignment()], orgListLabels),
+  orgListMembers: route([orgAssignment(), reqToken()], orgListMembers),
+  orgListPublicMembers: route([orgAssignment()], orgListPublicMembers),
+  orgListUserOrgs: route([userAssignment(), reqToken()], orgListUserOrgs),
+  orgPublicizeMember: route(asMember, orgPublicizeMember),
+  orgUnblockUser: route(asOwner, orgUnblockUser),
+  orgUpdateAvatar: route(asOwner, orgUpdateAvatar),
 };

@@ -1,5 +1,6 @@
-// Routes for repos. An operation bound to notImplemented() answers 501 until it is built.
-import { reqSiteAdmin, reqToken } from '../guards.ts';
+// Routes for repositories (Forgejo: routers/api/v1/api.go, the /repos/{username}/{reponame} group) and git smart HTTP.
+import { orgAssignment, repoAssignment, userAssignment } from '../assignment.ts';
+import { reqGitAccess, reqRepoAdmin, reqRepoOwner, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
 import { gitInfoRefs, gitReceivePack, gitUploadPack } from '../handlers/repo/git.ts';
 import {
@@ -28,23 +29,25 @@ export type ReposOperation =
   | 'userCurrentDeleteSubscription'
   | 'userCurrentPutSubscription';
 
+const git = [repoAssignment({ git: true }), reqGitAccess()];
+
 export const reposRoutes: RouteGroup<ReposOperation> = {
   adminAdoptRepository: route([reqSiteAdmin()], adminAdoptRepository),
-  adminCreateRepo: route([reqSiteAdmin()], adminCreateRepo),
+  adminCreateRepo: route([reqSiteAdmin(), userAssignment()], adminCreateRepo),
   adminDeleteUnadoptedRepository: route([reqSiteAdmin()], adminDeleteUnadoptedRepository),
   adminUnadoptedList: route([reqSiteAdmin()], adminUnadoptedList),
   createCurrentUserRepo: route([reqToken()], createCurrentUserRepo),
-  createOrgRepo: route([reqToken()], createOrgRepo),
-  createOrgRepoDeprecated: route([reqToken()], createOrgRepoDeprecated),
-  gitInfoRefs: route([], gitInfoRefs),
-  gitReceivePack: route([], gitReceivePack),
-  gitUploadPack: route([], gitUploadPack),
-  orgListRepos: route([], orgListRepos),
-  repoDelete: route([reqToken()], repoDelete),
-  repoEdit: route([reqToken()], repoEdit),
-  repoGet: route([], repoGet),
+  createOrgRepo: route([orgAssignment(), reqToken()], createOrgRepo),
+  createOrgRepoDeprecated: route([reqToken(), orgAssignment({ missing: 'invalid' })], createOrgRepoDeprecated),
+  gitInfoRefs: route(git, gitInfoRefs),
+  gitReceivePack: route(git, gitReceivePack),
+  gitUploadPack: route(git, gitUploadPack),
+  orgListRepos: route([orgAssignment()], orgListRepos),
+  repoDelete: route([repoAssignment(), reqToken(), reqRepoOwner()], repoDelete),
+  repoEdit: route([repoAssignment(), reqToken(), reqRepoAdmin()], repoEdit),
+  repoGet: route([repoAssignment()], repoGet),
   repoMigrate: route([reqToken()], repoMigrate),
   repoSearch: route([], repoSearch),
-  userCurrentDeleteSubscription: route([reqToken()], userCurrentDeleteSubscription),
-  userCurrentPutSubscription: route([reqToken()], userCurrentPutSubscription),
+  userCurrentDeleteSubscription: route([repoAssignment(), reqToken()], userCurrentDeleteSubscription),
+  userCurrentPutSubscription: route([repoAssignment(), reqToken()], userCurrentPutSubscription),
 };

@@ -1,4 +1,5 @@
-// Routes for users. An operation bound to notImplemented() answers 501 until it is built.
+// Routes for users, their tokens and their administration (Forgejo: routers/api/v1/api.go).
+import { userAssignment } from '../assignment.ts';
 import { reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminGetAllEmails, adminSearchEmails } from '../handlers/admin/email.ts';
 import { adminCreatePublicKey, adminDeleteUserPublicKey } from '../handlers/admin/public-key.ts';
@@ -22,18 +23,21 @@ export type UsersOperation =
   | 'userGetCurrent'
   | 'userGetTokens';
 
+/** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
+const adminOnUser = [reqSiteAdmin(), userAssignment()];
+
 export const usersRoutes: RouteGroup<UsersOperation> = {
-  adminCreatePublicKey: route([reqSiteAdmin()], adminCreatePublicKey),
+  adminCreatePublicKey: route(adminOnUser, adminCreatePublicKey),
   adminCreateUser: route([reqSiteAdmin()], adminCreateUser),
-  adminDeleteUser: route([reqSiteAdmin()], adminDeleteUser),
-  adminDeleteUserPublicKey: route([reqSiteAdmin()], adminDeleteUserPublicKey),
-  adminEditUser: route([reqSiteAdmin()], adminEditUser),
+  adminDeleteUser: route(adminOnUser, adminDeleteUser),
+  adminDeleteUserPublicKey: route(adminOnUser, adminDeleteUserPublicKey),
+  adminEditUser: route(adminOnUser, adminEditUser),
   adminGetAllEmails: route([reqSiteAdmin()], adminGetAllEmails),
-  adminRenameUser: route([reqSiteAdmin()], adminRenameUser),
+  adminRenameUser: route(adminOnUser, adminRenameUser),
   adminSearchEmails: route([reqSiteAdmin()], adminSearchEmails),
   adminSearchUsers: route([reqSiteAdmin()], adminSearchUsers),
-  userCreateToken: route([reqToken()], userCreateToken),
-  userDeleteAccessToken: route([reqToken()], userDeleteAccessToken),
+  userCreateToken: route([userAssignment(), reqToken()], userCreateToken),
+  userDeleteAccessToken: route([userAssignment(), reqToken()], userDeleteAccessToken),
   userGetCurrent: route([reqToken()], userGetCurrent),
-  userGetTokens: route([reqToken()], userGetTokens),
+  userGetTokens: route([userAssignment(), reqToken()], userGetTokens),
 };

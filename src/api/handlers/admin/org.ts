@@ -9,6 +9,6 @@ export const adminGetAllOrgs: Handler<'adminGetAllOrgs'> = async (ctx) => {
 };
 
 export const adminCreateOrg: Handler<'adminCreateOrg'> = async (ctx) => {
-  const org = await ctx.app.services.orgs.createForUser(ctx.params.username, ctx.body);
+  const org = await ctx.app.services.orgs.createForUser(ctx.user(), ctx.body);
   ctx.send(201, toOrganization(org, userView(ctx)));
 };

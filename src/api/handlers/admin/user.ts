@@ -33,7 +33,7 @@ export const adminCreateUser: Handler<'adminCreateUser'> = async (ctx) => {
 export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
   const { users } = ctx.app.services;
   const body = ctx.body ?? {};
-  const target = await users.getOwnerByName(ctx.params.username);
+  const target = ctx.user();
   const { value: user, warning } = await users.edit(target, {
     sourceId: body.source_id,
     loginName: body.login_name,
@@ -61,14 +61,14 @@ export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
 
 export const adminDeleteUser: Handler<'adminDeleteUser'> = async (ctx) => {
   const { users } = ctx.app.services;
-  const target = await users.getOwnerByName(ctx.params.username);
+  const target = ctx.user();
   await users.delete(ctx.doer(), target, String(ctx.query.purge) === 'true');
   ctx.send(204);
 };
 
 export const adminRenameUser: Handler<'adminRenameUser'> = async (ctx) => {
   const { users } = ctx.app.services;
-  const target = await users.getOwnerByName(ctx.params.username);
+  const target = ctx.user();
   await users.rename(target, ctx.body.new_username);
   ctx.send(204);
 };

@@ -1,11 +1,11 @@
 import type { Handler } from '../../route.ts';
 
 export const orgUpdateAvatar: Handler<'orgUpdateAvatar'> = async (ctx) => {
-  await ctx.app.services.avatars.uploadOrgAvatar(ctx.caller!, ctx.params.org, ctx.body.image ?? '');
+  await ctx.app.services.avatars.uploadOrgAvatar(ctx.org(), ctx.body.image ?? '');
   ctx.send(204);
 };
 
 export const orgDeleteAvatar: Handler<'orgDeleteAvatar'> = async (ctx) => {
-  await ctx.app.services.avatars.deleteOrgAvatar(ctx.caller!, ctx.params.org);
+  await ctx.app.services.avatars.deleteOrgAvatar(ctx.org());
   ctx.send(204);
 };

@@ -15,38 +15,38 @@ export const orgCreate: Handler<'orgCreate'> = async (ctx) => {
 };
 
 export const orgGet: Handler<'orgGet'> = async (ctx) => {
-  const org = await ctx.app.services.orgs.resolve(ctx.caller, ctx.params.org);
+  const org = ctx.org();
   ctx.send(200, toOrganization(org, userView(ctx)));
 };
 
 export const orgEdit: Handler<'orgEdit'> = async (ctx) => {
-  const org = await ctx.app.services.orgs.edit(ctx.caller!, ctx.params.org, ctx.body);
+  const org = await ctx.app.services.orgs.edit(ctx.org(), ctx.body);
   ctx.send(200, toOrganization(org, userView(ctx)));
 };
 
 export const orgDelete: Handler<'orgDelete'> = async (ctx) => {
-  await ctx.app.services.orgs.delete(ctx.caller!, ctx.params.org);
+  await ctx.app.services.orgs.delete(ctx.org());
   ctx.send(204);
 };
 
 export const orgListCurrentUserOrgs: Handler<'orgListCurrentUserOrgs'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.doer().name, page);
+  const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.doer(), page);
   ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
 };
 
 export const orgListUserOrgs: Handler<'orgListUserOrgs'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.params.username, page);
+  const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.user(), page);
   ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
 };
 
 export const orgGetUserPermissions: Handler<'orgGetUserPermissions'> = async (ctx) => {
-  ctx.send(200, await ctx.app.services.orgs.permissionsOf(ctx.caller!, ctx.params.username, ctx.params.org));
+  ctx.send(200, await ctx.app.services.orgs.permissionsOf(ctx.user(), ctx.org()));
 };
 
 export const orgListActivityFeeds: Handler<'orgListActivityFeeds'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { items, total } = await ctx.app.services.orgFeeds.list(ctx.caller, ctx.params.org, ctx.query.date, page);
+  const { items, total } = await ctx.app.services.orgFeeds.list(ctx.caller?.user ?? null, ctx.org(), ctx.query.date, page);
   ctx.sendPage(200, items.map((entry) => toActivity(entry, userView(ctx))), page, total);
 };

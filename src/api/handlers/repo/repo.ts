@@ -32,32 +32,32 @@ export const createCurrentUserRepo: Handler<'createCurrentUserRepo'> = async (ct
 };
 
 export const createOrgRepo: Handler<'createOrgRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.params.org, newRepository(ctx));
+  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const createOrgRepoDeprecated: Handler<'createOrgRepoDeprecated'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.params.org, newRepository(ctx), 'invalid');
+  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const adminCreateRepo: Handler<'adminCreateRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForUserByAdmin(ctx.doer(), ctx.params.username, newRepository(ctx));
+  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.user(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const repoGet: Handler<'repoGet'> = async (ctx) => {
-  const { repo, permission } = await ctx.app.services.repositories.getVisible(ctx.caller?.user ?? null, ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  const { repo, permission } = ctx.repo();
   ctx.send(200, await presentRepo(ctx, repo, permission));
 };
 
 export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.edit(ctx.doer(), ctx.params.owner, ctx.params.repo, ctx.body ?? {});
+  const repo = await ctx.app.services.repositories.edit(ctx.doer(), ctx.repo().repo, ctx.body ?? {});
   ctx.send(200, await presentRepo(ctx, repo));
 };
 
 export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
-  await ctx.app.services.repositories.delete(ctx.doer(), ctx.params.owner, ctx.params.repo);
+  await ctx.app.services.repositories.delete(ctx.repo().repo);
   ctx.send(204);
 };
 
@@ -69,7 +69,7 @@ export const repoSearch: Handler<'repoSearch'> = async (ctx) => {
 
 export const orgListRepos: Handler<'orgListRepos'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { repos, total } = await ctx.app.services.repoSearch.listOrgRepos(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.params.org, page);
+  const { repos, total } = await ctx.app.services.repoSearch.listOrgRepos(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.org(), page);
   ctx.sendPage(200, await presentRepos(ctx, repos), page, total);
 };
 
@@ -79,11 +79,11 @@ export const repoMigrate: Handler<'repoMigrate'> = async (ctx) => {
 };
 
 export const userCurrentPutSubscription: Handler<'userCurrentPutSubscription'> = async (ctx) => {
-  const { repo, createdAt } = await ctx.app.services.repositories.watch(ctx.doer(), ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  const { repo, createdAt } = await ctx.app.services.repositories.watch(ctx.doer(), ctx.repo().repo);
   ctx.send(200, toWatchInfo(repoApiUrl(ctx.app.settings.server.ROOT_URL, repo), createdAt));
 };
 
 export const userCurrentDeleteSubscription: Handler<'userCurrentDeleteSubscription'> = async (ctx) => {
-  await ctx.app.services.repositories.unwatch(ctx.doer(), ctx.params.owner, ctx.params.repo, isPublicOnly(ctx.caller));
+  await ctx.app.services.repositories.unwatch(ctx.doer(), ctx.repo().repo);
   ctx.send(204);
 };

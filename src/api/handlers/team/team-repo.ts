@@ -6,22 +6,22 @@ import { userView } from '../../view.ts';
 
 export const orgListTeamRepos: Handler<'orgListTeamRepos'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { repos, total } = await ctx.app.services.teams.listRepos(ctx.caller, ctx.params.id, page);
+  const { repos, total } = await ctx.app.services.teams.listRepos(ctx.doer(), ctx.team(), page);
   const view = userView(ctx);
   ctx.sendPage(200, repos.map((repo) => toRepository(repo, view)), page, total);
 };
 
 export const orgListTeamRepo: Handler<'orgListTeamRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.teams.getRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  const repo = await ctx.app.services.teams.getRepo(ctx.doer(), ctx.team(), ctx.org(), ctx.params.repo);
   ctx.send(200, toRepository(repo, userView(ctx)));
 };
 
 export const orgAddTeamRepository: Handler<'orgAddTeamRepository'> = async (ctx) => {
-  await ctx.app.services.teams.addRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  await ctx.app.services.teams.addRepo(ctx.doer(), ctx.team(), ctx.org(), ctx.params.repo);
   ctx.send(204);
 };
 
 export const orgRemoveTeamRepository: Handler<'orgRemoveTeamRepository'> = async (ctx) => {
-  await ctx.app.services.teams.removeRepo(ctx.caller, ctx.params.id, ctx.params.repo);
+  await ctx.app.services.teams.removeRepo(ctx.doer(), ctx.team(), ctx.org(), ctx.params.repo);
   ctx.send(204);
 };

@@ -21,27 +21,27 @@ function teamInput(body: RequestBody<'orgCreateTeam'> | RequestBody<'orgEditTeam
 
 export const orgListTeams: Handler<'orgListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { teams, total } = await ctx.app.services.teams.listOrgTeams(ctx.caller, ctx.params.org, page);
+  const { teams, total } = await ctx.app.services.teams.listOrgTeams(ctx.org(), page);
   ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx))), page, total);
 };
 
 export const orgCreateTeam: Handler<'orgCreateTeam'> = async (ctx) => {
-  const { team, org } = await ctx.app.services.teams.create(ctx.caller, ctx.params.org, teamInput(ctx.body));
-  ctx.send(201, toTeam(team, userView(ctx), org));
+  const team = await ctx.app.services.teams.create(ctx.org(), teamInput(ctx.body));
+  ctx.send(201, toTeam(team, userView(ctx), ctx.org()));
 };
 
 export const orgGetTeam: Handler<'orgGetTeam'> = async (ctx) => {
-  const { team, org } = await ctx.app.services.teams.get(ctx.caller, ctx.params.id);
-  ctx.send(200, toTeam(team, userView(ctx), org));
+  const team = await ctx.app.services.teams.get(ctx.team());
+  ctx.send(200, toTeam(team, userView(ctx), ctx.org()));
 };
 
 export const orgEditTeam: Handler<'orgEditTeam'> = async (ctx) => {
-  const team = await ctx.app.services.teams.edit(ctx.caller, ctx.params.id, teamInput(ctx.body));
+  const team = await ctx.app.services.teams.edit(ctx.team(), ctx.org(), teamInput(ctx.body));
   ctx.send(200, toTeam(team, userView(ctx)));
 };
 
 export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
-  await ctx.app.services.teams.delete(ctx.caller, ctx.params.id);
+  await ctx.app.services.teams.delete(ctx.team(), ctx.org());
   ctx.send(204);
 };
 
@@ -49,7 +49,7 @@ export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
 export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
   const page = ctx.listOptions();
   try {
-    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.caller, ctx.params.org, ctx.query.q ?? '', ctx.query.include_desc, page);
+    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.doer(), ctx.org(), ctx.query.q ?? '', ctx.query.include_desc, page);
     ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, userView(ctx))) }, page, total);
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -60,13 +60,13 @@ export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
 
 export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { teams, total } = await ctx.app.services.teams.listUserTeams(ctx.doer(), page);
+  const { teams, total } = await ctx.app.services.teams.listUserTeams(ctx.caller!, page);
   ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx), team.org)), page, total);
 };
 
 export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { activities, total } = await ctx.app.services.teams.feeds(ctx.caller, ctx.params.id, ctx.query.date, page);
+  const { activities, total } = await ctx.app.services.teams.feeds(ctx.doer(), ctx.team(), ctx.org(), ctx.query.date, page);
   const view = userView(ctx);
   ctx.sendPage(200, activities.map((activity) => toActivity(activity, view)), page, total);
 };

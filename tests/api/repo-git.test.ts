@@ -64,10 +64,18 @@ describe('clone', () => {
     expect(wrong.code).not.toBe(0);
   });
 
-  it('answers 404 for a repository that does not exist and for unsafe names', async () => {
-    await t.request().get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`).expect(404);
-    await t.request().get(`/${alice.user.name}/..%2F..%2Fetc.git/info/refs?service=git-upload-pack`).expect(404);
-    await t.request().get(`/..%2F${alice.user.name}/public-one.git/info/refs?service=git-upload-pack`).expect(404);
+  it('answers 404 to a signed-in caller for a repository that does not exist and for unsafe names', async () => {
+    await t.request().get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
+    await t.request().get(`/${alice.user.name}/..%2F..%2Fetc.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
+    await t.request().get(`/..%2F${alice.user.name}/public-one.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
+  });
+
+  it('challenges an anonymous caller alike for a missing and a private repository, so neither is revealed', async () => {
+    await createRepo(alice, { name: 'hidden-from-anonymous', private: true });
+    const missing = await t.request().get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`).expect(401);
+    const hidden = await t.request().get(`/${alice.user.name}/hidden-from-anonymous.git/info/refs?service=git-upload-pack`).expect(401);
+    expect(missing.body).toEqual(hidden.body);
+    expect(missing.headers['www-authenticate']).toBe(hidden.headers['www-authenticate']);
   });
 
   it('serves protocol v0 and v2', async () => {

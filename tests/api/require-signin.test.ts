@@ -11,12 +11,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('[service] REQUIRE_SIGNIN_VIEW', () => {
-  it('refuses anonymous API calls with 403 but keeps health, version and the contract open', async () => {
+  it('refuses every anonymous /api/v1 call with 403, version included, and keeps health and the contract open', async () => {
     const res = await t.request().get('/api/v1/orgs').expect(403);
     expect(res.body.message).toMatch(/signed in/);
     await t.request().get(`/api/v1/repos/${alice.user.name}/open`).expect(403);
     await t.request().get('/api/healthz').expect(200);
-    await t.request().get('/api/v1/version').expect(200);
+    const version = await t.request().get('/api/v1/version').expect(403);
+    expect(version.body.message).toBe('Only signed in user is allowed to call APIs.');
     await t.request().get('/swagger.v1.json').expect(200);
   });
 

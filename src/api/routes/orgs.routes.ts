@@ -86,7 +86,7 @@ export const orgsRoutes: RouteGroup<OrgsOperation> = {
   orgGetAll: route([], orgGetAll),
   orgGetHook: route(asOwner, orgGetHook),
   orgGetLabel: route([orgAssignment(), reqToken()], orgGetLabel),
-  orgGetUserPermissions: route([userAssignment(), reqToken(), orgAssignment()], orgGetUserPermissions),
+  orgGetUserPermissions: route([userAssignment(), orgAssignment(), reqToken()], orgGetUserPermissions),
   orgIsMember: route([orgAssignment(), reqToken()], orgIsMember),
   orgIsPublicMember: route([orgAssignment()], orgIsPublicMember),
   orgListActivityFeeds: route([orgAssignment()], orgListActivityFeeds),

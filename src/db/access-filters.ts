@@ -25,10 +25,7 @@ export function readableRepositoriesWhere(viewer: Viewer | null, publicOnly = fa
   if (publicOnly) return { AND: [everyone, readableRepositoriesWhere(viewer)] };
   if (viewer.isAdmin) return {};
   const userId = viewer.id;
-  const teamGivesAccess: Prisma.TeamWhereInput = {
-    members: { some: { userId } },
-    OR: [{ accessMode: { gte: AccessMode.admin } }, { units: { some: { accessMode: { gt: AccessMode.none } } } }],
-  };
+  const teamGivesAccess: Prisma.TeamWhereInput = { members: { some: { userId } }, accessMode: { gt: AccessMode.none } };
   const throughTeam: Prisma.RepositoryWhereInput = {
     OR: [
       { teamRepos: { some: { team: teamGivesAccess } } },

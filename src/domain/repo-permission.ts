@@ -3,10 +3,12 @@
 // - site administrators and the owning user: owner;
 // - an owner the viewer may not see hides the repository, unless the viewer is a collaborator;
 // - collaborators: their access mode on every unit;
-// - org repositories: teams of the org that hold the repository (a TeamRepo row or includesAllRepositories);
-//   the org's owner-level team makes its members owners, an admin team makes them admins, other teams give
-//   their unit modes per unit;
+// - org repositories: teams of the org with some access that hold the repository (a TeamRepo row or
+//   includesAllRepositories); the org's owner-level team makes its members owners, an admin team makes them
+//   admins, other teams give their unit modes per unit;
 // - a public repository gives read to every signed-in user who is not restricted.
+// Visible (hasAccess) means read on the repository or on one of its units. Unlike Forgejo, a team that holds the
+// repository makes it visible even when none of the team's units is enabled on it, so the rule has an exact SQL twin.
 // The same rule as SQL lives in src/db/access-filters.ts; tests/api/access-agreement.test.ts proves they agree.
 import { AccessMode, UnitType } from './access.ts';
 import { canSeeOwner, isOrganization, type Owner, type Viewer } from './owner-visibility.ts';
@@ -62,7 +64,8 @@ export function repoPermission(viewer: Viewer | null, repo: RepoFacts, facts: Vi
   if (collaboration !== undefined) mode = Math.max(mode, collaboration);
   if (!isOrganization(repo.owner)) return { mode, unitModes: null, units };
 
-  const repoTeams = facts.teams.filter((team) => team.orgId === repo.ownerId && (team.includesAllRepositories || team.repoIds.has(repo.id)));
+  const repoTeams = facts.teams.filter((team) =>
+    team.orgId === repo.ownerId && team.accessMode > AccessMode.none && (team.includesAllRepositories || team.repoIds.has(repo.id)));
   const topTeamMode = repoTeams.reduce<number>((top, team) => Math.max(top, team.accessMode), AccessMode.none);
   if (topTeamMode >= AccessMode.admin) return { mode: Math.max(mode, topTeamMode), unitModes: null, units };
   for (const team of repoTeams) mode = Math.max(mode, team.accessMode);
@@ -88,10 +91,10 @@ export function unitMode(permission: RepoPermission, unitType: number): number {
   return permission.unitModes.get(unitType) ?? AccessMode.none;
 }
 
-/** Read access to at least one unit: the repository is visible. */
+/** Read access to the repository or to one of its units: the repository is visible. */
 export function hasAccess(permission: RepoPermission): boolean {
-  if (permission.unitModes === null) return permission.mode >= AccessMode.read;
-  return [...permission.unitModes.values()].some((mode) => mode > AccessMode.none);
+  if (permission.mode >= AccessMode.read) return true;
+  return permission.unitModes !== null && [...permission.unitModes.values()].some((mode) => mode > AccessMode.none);
 }
 
 export function canReadUnit(permission: RepoPermission, unitType: number): boolean {

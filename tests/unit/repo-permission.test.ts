@@ -14,7 +14,7 @@ describe('repository permission maths', () => {
     ['a team with issues but not code', perUnit(AccessMode.read, { [UnitType.issues]: AccessMode.read }), true, false, false, false],
     ['a team with write on issues, read on code', perUnit(AccessMode.write, { [UnitType.code]: AccessMode.read, [UnitType.issues]: AccessMode.write }), true, true, false, false],
     ['a write team with code', perUnit(AccessMode.write, { [UnitType.code]: AccessMode.write }), true, true, true, false],
-    ['an admin team (owner of every unit)', whole(AccessMode.owner), true, true, true, true],
+    ['an owner-level team (owner of every unit)', whole(AccessMode.owner), true, true, true, true],
     ['a read collaborator', whole(AccessMode.read), true, true, false, false],
     ['an admin collaborator on a repository without code', whole(AccessMode.admin, [UnitType.issues]), true, false, false, true],
   ];

@@ -11,6 +11,7 @@ import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { repoNameProblem } from '../domain/names.ts';
+import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
@@ -130,15 +131,6 @@ export function parseGoDuration(text: string): number | null {
   let seconds = 0;
   for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(match[1]) * units[match[2]];
   return Math.round(seconds);
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** A template file shipped under assets/<kind>/; null when there is none (names never leave that folder). */
@@ -405,6 +397,9 @@ export class RepositoryService {
   async edit(viewer: User, ownerName: string, repoName: string, patch: RepositoryEdit): Promise<RepoWithOwner> {
     const { repo, permission } = await this.getVisible(viewer, ownerName, repoName);
     if (!isRepoAdmin(permission)) throw new ForbiddenError('Must have admin access to the repository to edit it.');
+    // Checked before the rename and every other write, so a refused edit stores nothing.
+    const settingsProblem = repoUnitsSettingsProblem(patch, this.deps.settings.server.ROOT_URL);
+    if (settingsProblem) throw new ValidationError(settingsProblem);
     let current = repo;
     if (patch.name !== undefined && patch.name !== repo.name) current = await this.rename(viewer, current, patch.name);
 
@@ -472,12 +467,7 @@ export class RepositoryService {
       return unit ? (JSON.parse(unit.config) as Record<string, unknown>) : undefined;
     };
     if (patch.has_issues === true && patch.external_tracker) {
-      const tracker = patch.external_tracker;
-      if (!isHttpUrl(tracker.external_tracker_url ?? '')) throw new ValidationError('External tracker URL not valid');
-      if (tracker.external_tracker_format && !isHttpUrl(tracker.external_tracker_format.replace(/\{[^}]*\}/g, 'x'))) {
-        throw new ValidationError('External tracker URL format not valid');
-      }
-      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...tracker } });
+      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...patch.external_tracker } });
       remove.push(UnitType.issues);
     } else if (patch.has_issues === true) {
       upsert.push({ type: UnitType.issues, config: { ...DEFAULT_ISSUES_CONFIG, ...existing(UnitType.issues), ...patch.internal_tracker } });
@@ -486,7 +476,6 @@ export class RepositoryService {
       remove.push(UnitType.issues, UnitType.extIssues);
     }
     if (patch.has_wiki === true && patch.external_wiki) {
-      if (!isHttpUrl(patch.external_wiki.external_wiki_url ?? '')) throw new ValidationError('External wiki URL not valid');
       upsert.push({ type: UnitType.extWiki, config: { external_wiki_url: patch.external_wiki.external_wiki_url } });
       remove.push(UnitType.wiki);
     } else if (patch.has_wiki === true) {

@@ -10,6 +10,7 @@ import { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
+import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
@@ -122,16 +123,6 @@ const PULLS_EDIT_KEYS = [
   'allow_fast_forward_only_merge', 'allow_rebase_update', 'default_delete_branch_after_merge', 'default_merge_style',
   'default_update_style', 'default_allow_maintainer_edit',
 ] as const;
-
-/** Go's time.ParseDuration, for mirror_interval ("8h", "1h30m", "10m0s"); null when it does not parse. */
-export function parseGoDuration(text: string): number | null {
-  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-  if (text === '0') return 0;
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) return null;
-  let seconds = 0;
-  for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(match[1]) * units[match[2]];
-  return Math.round(seconds);
-}
 
 /** A template file shipped under assets/<kind>/; null when there is none (names never leave that folder). */
 export function readTemplate(kind: 'gitignore' | 'license' | 'label', name: string, extensions: readonly string[] = ['']): string | null {

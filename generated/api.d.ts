@@ -1970,8 +1970,10 @@ export interface components {
             default_allow_maintainer_edit?: boolean;
             default_branch?: string;
             default_delete_branch_after_merge?: boolean;
-            default_merge_style?: string;
-            default_update_style?: string;
+            /** @enum {string} */
+            default_merge_style?: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only";
+            /** @enum {string} */
+            default_update_style?: "merge" | "rebase";
             description?: string;
             enable_prune?: boolean;
             external_tracker?: components["schemas"]["ExternalTracker"];
@@ -1993,11 +1995,12 @@ export interface components {
             website?: string;
             wiki_branch?: string;
         };
+        /** @description Every field is optional: only the fields that are sent change (the upstream swagger's `required: [name]` does not match Forgejo's behaviour). */
         EditTeamOption: {
             can_create_org_repo?: boolean;
             description?: string;
             includes_all_repositories?: boolean;
-            name: string;
+            name?: string;
             /** @enum {string} */
             permission?: "read" | "write" | "admin";
             /**
@@ -2615,6 +2618,8 @@ export interface components {
             source_id?: number;
             /** Format: int64 */
             starred_repos_count?: number;
+            /** @description the same as `login`; Forgejo and Gitea still emit it for older clients (the Gogs SDK reads only this field) */
+            username?: string;
             visibility?: string;
             website?: string;
         };

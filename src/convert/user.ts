@@ -22,6 +22,8 @@ export function toUser(user: User, view: UserView): ApiUser {
   return {
     id: user.id,
     login: user.name,
+    // Forgejo and Gitea repeat the login here for older clients; the Gogs SDK reads nothing else.
+    username: user.name,
     login_name: privileged ? user.loginName : '',
     source_id: privileged ? user.loginSourceId : 0,
     full_name: user.fullName,

@@ -10,6 +10,7 @@ import type { User } from '../db/prisma.ts';
 import { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
+import { parseGoDuration } from '../domain/go-duration.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {
   cloneMirror, fetchMirror, moveRepository, readRepositoryState, remoteUrl, removeOrigin, removeRepository, repositoryPath,
@@ -19,7 +20,7 @@ import { GitError } from '../git/run.ts';
 import type { ServiceDeps } from './index.ts';
 import type { PushService } from './push.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
-import { parseGoDuration, type RepositoryService } from './repository.service.ts';
+import type { RepositoryService } from './repository.service.ts';
 
 export interface MigrateInput {
   clone_addr: string;

@@ -10,7 +10,9 @@ import { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
+import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
+import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
@@ -118,25 +120,6 @@ const PULLS_EDIT_KEYS = [
   'allow_fast_forward_only_merge', 'allow_rebase_update', 'default_delete_branch_after_merge', 'default_merge_style',
   'default_update_style', 'default_allow_maintainer_edit',
 ] as const;
-
-/** Go's time.ParseDuration, for mirror_interval ("8h", "1h30m", "10m0s"); null when it does not parse. */
-export function parseGoDuration(text: string): number | null {
-  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-  if (text === '0') return 0;
-  if (!/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(text)) return null;
-  let seconds = 0;
-  for (const match of text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(match[1]) * units[match[2]];
-  return Math.round(seconds);
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** A template file shipped under assets/<kind>/; null when there is none (names never leave that folder). */
 export function readTemplate(kind: 'gitignore' | 'license' | 'label', name: string, extensions: readonly string[] = ['']): string | null {
@@ -381,6 +364,9 @@ export class RepositoryService {
   // ---- edit ----
 
   async edit(viewer: User, repo: RepoWithOwner, patch: RepositoryEdit): Promise<RepoWithOwner> {
+    // Checked before the rename and every other write, so a refused edit stores nothing.
+    const settingsProblem = repoUnitsSettingsProblem(patch, this.deps.settings.server.ROOT_URL);
+    if (settingsProblem) throw new ValidationError(settingsProblem);
     let current = repo;
     if (patch.name !== undefined && patch.name !== repo.name) current = await this.rename(viewer, current, patch.name);
 
@@ -448,12 +434,7 @@ export class RepositoryService {
       return unit ? (JSON.parse(unit.config) as Record<string, unknown>) : undefined;
     };
     if (patch.has_issues === true && patch.external_tracker) {
-      const tracker = patch.external_tracker;
-      if (!isHttpUrl(tracker.external_tracker_url ?? '')) throw new ValidationError('External tracker URL not valid');
-      if (tracker.external_tracker_format && !isHttpUrl(tracker.external_tracker_format.replace(/\{[^}]*\}/g, 'x'))) {
-        throw new ValidationError('External tracker URL format not valid');
-      }
-      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...tracker } });
+      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...patch.external_tracker } });
       remove.push(UnitType.issues);
     } else if (patch.has_issues === true) {
       upsert.push({ type: UnitType.issues, config: { ...DEFAULT_ISSUES_CONFIG, ...existing(UnitType.issues), ...patch.internal_tracker } });
@@ -462,7 +443,6 @@ export class RepositoryService {
       remove.push(UnitType.issues, UnitType.extIssues);
     }
     if (patch.has_wiki === true && patch.external_wiki) {
-      if (!isHttpUrl(patch.external_wiki.external_wiki_url ?? '')) throw new ValidationError('External wiki URL not valid');
       upsert.push({ type: UnitType.extWiki, config: { external_wiki_url: patch.external_wiki.external_wiki_url } });
       remove.push(UnitType.wiki);
     } else if (patch.has_wiki === true) {

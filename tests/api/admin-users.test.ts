@@ -73,6 +73,18 @@ describe('POST /admin/users', () => {
     expect(stored.updatedAt.toISOString()).toBe('2020-02-03T04:05:06.000Z');
   });
 
+  it('repeats the login as `username` wherever a user is shown, for older clients (the Gogs SDK reads only that)', async () => {
+    const body = newUserBody();
+    const created = await createUser(body).expect(201);
+    expect(created.body).toMatchObject({ login: body.username, username: body.username });
+    const listed = await t.request().get('/api/v1/admin/users').query({ login_name: body.username }).set('Authorization', admin.auth).expect(200);
+    expect(listed.body).toEqual([expect.objectContaining({ login: body.username, username: body.username })]);
+    const self = await t.request().get('/api/v1/user').set('Authorization', admin.auth).expect(200);
+    expect(self.body.username).toBe(admin.user.name);
+    const repo = await t.request().post('/api/v1/user/repos').set('Authorization', admin.auth).send({ name: uniqueName('repo') }).expect(201);
+    expect(repo.body.owner).toMatchObject({ login: admin.user.name, username: admin.user.name });
+  });
+
   it('stores the user name as login name when none is given', async () => {
     const body = newUserBody();
     const res = await createUser(body).expect(201);

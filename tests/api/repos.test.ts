@@ -192,6 +192,34 @@ describe('edit', () => {
     expect(back.body.external_tracker).toBeUndefined();
   });
 
+  it.each([
+    ['an external tracker URL that is not http(s)', { has_issues: true, external_tracker: { external_tracker_url: 'ftp://tracker.example.com' } }, 'External tracker URL not valid'],
+    ['an external tracker URL on a loopback host', { has_issues: true, external_tracker: { external_tracker_url: 'http://127.0.0.1/issues' } }, 'External tracker URL not valid'],
+    ['a tracker format with an unknown placeholder', { has_issues: true, external_tracker: { external_tracker_url: 'https://t.example.com', external_tracker_format: 'https://t.example.com/{owner}/{index}' } }, 'External tracker URL format not valid'],
+    ['a tracker format with an unbalanced brace', { has_issues: true, external_tracker: { external_tracker_url: 'https://t.example.com', external_tracker_format: 'https://t.example.com/{user}/{repo/{index}' } }, 'External tracker URL format not valid'],
+    ['an external wiki URL that is not a URL', { has_wiki: true, external_wiki: { external_wiki_url: 'wiki.example.com' } }, 'Invalid external wiki URL'],
+    ['an unknown default merge style', { default_merge_style: 'octopus' }, /^\[default_merge_style\]: /],
+    ['an unknown default update style', { default_update_style: 'squash' }, /^\[default_update_style\]: /],
+  ])('refuses %s with 422 and stores nothing, not even a rename in the same body', async (_what, body, message) => {
+    const name = uniqueName('checked');
+    const before = (await create(alice, { name, description: 'before' }).expect(201)).body;
+    const url = `/api/v1/repos/${alice.user.name}/${name}`;
+    const res = await t.request().patch(url).set('Authorization', alice.auth).send({ name: `${name}-renamed`, description: 'after', has_issues: true, has_wiki: true, ...body }).expect(422);
+    expect(res.body).toEqual({ message: expect.stringMatching(message), url: expect.any(String) });
+    const after = await t.request().get(url).set('Authorization', alice.auth).expect(200);
+    expect(after.body).toEqual(before);
+    expect(fs.existsSync(repoDir(alice.user.name, name))).toBe(true);
+  });
+
+  it('stores a valid tracker format, merge style and update style', async () => {
+    await create(alice, { name: 'settings-ok' }).expect(201);
+    const format = 'https://tracker.example.com/{user}/{repo}/issues/{index}';
+    const res = await t.request().patch(`/api/v1/repos/${alice.user.name}/settings-ok`).set('Authorization', alice.auth)
+      .send({ has_issues: true, external_tracker: { external_tracker_url: 'https://tracker.example.com', external_tracker_format: format }, default_merge_style: 'fast-forward-only', default_update_style: 'rebase' })
+      .expect(200);
+    expect(res.body).toMatchObject({ external_tracker: { external_tracker_format: format }, default_merge_style: 'fast-forward-only', default_update_style: 'rebase' });
+  });
+
   it('renames the repository and its directory, leaving a redirect; taken or bad names answer 422', async () => {
     const created = (await create(alice, { name: 'old-name', auto_init: true }).expect(201)).body;
     await create(alice, { name: 'occupied' }).expect(201);

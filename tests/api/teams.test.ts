@@ -169,6 +169,19 @@ describe('team edit (organization rule 16)', () => {
     expect({ ...again.body, organization: undefined }).toEqual({ ...res.body, organization: undefined });
   });
 
+  it('takes a body with only a description and keeps everything else (as Forgejo\'s own API test does)', async () => {
+    const team = await createTeam(org, owner, {
+      permission: 'write', units: undefined, units_map: { 'repo.code': 'write', 'repo.issues': 'write', 'repo.wiki': 'read' },
+      includes_all_repositories: true, can_create_org_repo: true,
+    });
+    const res = await patch(team.id!, { description: 'only this changes' }).expect(200);
+    expect(res.body).toEqual({ ...team, description: 'only this changes', organization: undefined });
+    expect(res.body).toMatchObject({ name: team.name, permission: 'read', includes_all_repositories: true, units_map: { 'repo.code': 'write', 'repo.issues': 'write', 'repo.wiki': 'read' } });
+    const stored = await storedTeam(team.id!);
+    expect(stored).toMatchObject({ name: team.name, description: 'only this changes', includesAllRepositories: true, canCreateOrgRepo: true, accessMode: 1 });
+    expect(stored.units.map((unit) => [unit.type, unit.accessMode]).sort()).toEqual([[1, 2], [2, 2], [5, 1]]);
+  });
+
   it('renames, and refuses a name another team has', async () => {
     const first = await createTeam(org, owner);
     const second = await createTeam(org, owner);

@@ -5,6 +5,22 @@ import { diffRefs, mirrorSyncOpType, pushOpType } from '../../src/domain/push.ts
 const at = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => new Date(y, mo - 1, d, h, mi, s);
 
 describe('parseSchedule', () => {
+  // Every default schedule of Forgejo's cron tasks (services/cron/tasks_basic.go, tasks_extended.go, tasks_actions.go).
+  it.each([
+    ['@every 1m', at(2024, 5, 1, 10, 3, 7), at(2024, 5, 1, 10, 4, 7)],
+    ['@every 5m', at(2024, 5, 1, 10, 3, 7), at(2024, 5, 1, 10, 8, 7)],
+    ['@every 10m', at(2024, 5, 1, 23, 55), at(2024, 5, 2, 0, 5)],
+    ['@every 30m', at(2024, 5, 1, 10, 3, 7), at(2024, 5, 1, 10, 33, 7)],
+    ['@every 6h', at(2024, 5, 1, 20), at(2024, 5, 2, 2)],
+    ['@every 24h', at(2024, 5, 1, 10), at(2024, 5, 2, 10)],
+    ['@every 72h', at(2024, 2, 28, 12), at(2024, 3, 2, 12)],
+    ['@every 168h', at(2024, 5, 1, 10), at(2024, 5, 8, 10)],
+    ['@midnight', at(2024, 5, 31, 0, 0, 1), at(2024, 6, 1)],
+    ['@annually', at(2024, 12, 31, 23, 59), at(2025, 1, 1)],
+  ])('Forgejo default %s after %s', (text, after, expected) => {
+    expect(parseSchedule(text).next(after)).toEqual(expected);
+  });
+
   it.each([
     ['@every 10m', at(2024, 5, 1, 10, 3, 7), at(2024, 5, 1, 10, 13, 7)],
     ['@every 72h', at(2024, 5, 1, 10), at(2024, 5, 4, 10)],
@@ -24,6 +40,11 @@ describe('parseSchedule', () => {
     ['0 0 1,15 * *', at(2024, 5, 2), at(2024, 5, 15)],
     ['0 0 * * 7', at(2024, 5, 1), at(2024, 5, 5)], // 7 is Sunday too
     ['0 0 13 * 5', at(2024, 5, 1), at(2024, 5, 3)], // both day fields set: either matches
+    ['0 0 13 * 5', at(2024, 12, 7), at(2024, 12, 13)], // ... the day of the month too
+    ['0 0 * 1 *', at(2024, 5, 1), at(2025, 1, 1)], // only the month restricted
+    ['5/15 * * * *', at(2024, 5, 1, 10, 21), at(2024, 5, 1, 10, 35)], // `N/step` runs from N to the end, as robfig/cron reads it
+    ['0 12 * JAN-MAR MON', at(2024, 5, 1), at(2025, 1, 6, 12)],
+    ['@MIDNIGHT', at(2024, 5, 1, 10), at(2024, 5, 2)],
   ])('%s after %s', (text, after, expected) => {
     expect(parseSchedule(text).next(after)).toEqual(expected);
   });
@@ -33,7 +54,7 @@ describe('parseSchedule', () => {
     expect(parseSchedule(' @midnight ').text).toBe('@midnight');
   });
 
-  it.each(['', '@every', '@every 0s', '@every 10 minutes', '@sometimes', '* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '*/0 * * * *', '5-1 * * * *', 'a * * * *'])(
+  it.each(['', '@every', '@every 0s', '@every 10 minutes', '@sometimes', '* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '*/0 * * * *', '5-1 * * * *', 'a * * * *', '0 0 0 * * *', '@every 1d', '@every -5m', 'TZ=UTC'])(
     'refuses %j',
     (text) => {
       expect(() => parseSchedule(text)).toThrow(ScheduleError);

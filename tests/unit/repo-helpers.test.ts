@@ -1,7 +1,6 @@
-// Pure helpers of the repository services: address classes, globs, durations, credential scrubbing.
+// Pure helpers of the repository services: address classes, globs, duration formatting, credential scrubbing.
 import { goDuration } from '../../src/convert/repository.ts';
 import { isLocalNetworkAddress, withoutCredentials } from '../../src/services/repo-migration.service.ts';
-import { parseGoDuration } from '../../src/services/repository.service.ts';
 import { globToRegExp } from '../../src/services/unadopted.service.ts';
 
 describe('isLocalNetworkAddress', () => {
@@ -25,9 +24,6 @@ describe('globToRegExp', () => {
 });
 
 describe('durations', () => {
-  it.each([['8h', 28800], ['1h30m', 5400], ['10m0s', 600], ['0', 0], ['1.5h', 5400], ['nonsense', null], ['10', null]])('parses %s', (text, seconds) => {
-    expect(parseGoDuration(text)).toBe(seconds);
-  });
   it.each([[28800, '8h0m0s'], [600, '10m0s'], [5, '5s'], [0, '0s']])('formats %s as Go does', (seconds, text) => {
     expect(goDuration(seconds)).toBe(text);
   });

@@ -27,9 +27,9 @@ export interface PasswordHasherOptions {
 const DEFAULT_WAITING = 256;
 
 export function passwordHasher(algorithm: string, { concurrency, waiting = DEFAULT_WAITING }: PasswordHasherOptions): PasswordHasher {
-  const options: argon2.HashOptions = { type: argon2.argon2id, ...parseAlgorithm(algorithm) };
+  const parameters = parseAlgorithm(algorithm);
   const limit = concurrencyLimit(concurrency, waiting, () => new TooManyRequestsError('too many password checks in progress, try again later', 1));
-  const hash = (password: string) => limit.run(() => argon2.hash(password, options));
+  const hash = (password: string) => limit.run(() => argon2idPhc(password, parameters));
   // Made once, in the background; the password is random and thrown away.
   let dummy: Promise<string> | null = null;
   const dummyHash = () =>
@@ -54,7 +54,24 @@ export function passwordHasher(algorithm: string, { concurrency, waiting = DEFAU
   };
 }
 
-function parseAlgorithm(algorithm: string): { timeCost: number; memoryCost: number; parallelism: number; hashLength: number } {
+type Parameters = { timeCost: number; memoryCost: number; parallelism: number; hashLength: number };
+
+/**
+ * The PHC string with its parameters in the reference order (m, t, p), as hash-wasm and argon2's own encoder
+ * write them; the package orders them otherwise, which strict decoders (libargon2's) refuse.
+ */
+async function argon2idPhc(password: string, parameters: Parameters): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await argon2.hash(password, { ...parameters, type: argon2.argon2id, salt, raw: true });
+  const { memoryCost: m, timeCost: t, parallelism: p } = parameters;
+  return `$argon2id$v=19$m=${m},t=${t},p=${p}$${unpadded(salt)}$${unpadded(key)}`;
+}
+
+function unpadded(bytes: Buffer): string {
+  return bytes.toString('base64').replace(/=+$/, '');
+}
+
+function parseAlgorithm(algorithm: string): Parameters {
   const [name, ...numbers] = algorithm.split('$');
   const [timeCost, memoryCost, parallelism, hashLength] = numbers.map(Number);
   if (name !== 'argon2' || numbers.length !== 4 || [timeCost, memoryCost, parallelism, hashLength].some((n) => !Number.isInteger(n) || n < 1)) {

@@ -1,23 +1,29 @@
 // `npm run bench`: starts Anvil on a fresh SQLite database seeded with BENCH_SEED users and organizations,
 // measures token-authenticated GETs with autocannon (a separate process) next to a bare express handler,
-// and reports requests/s, p50/p99, the ratio to bare express and the cold start. Never fails.
+// and reports requests/s, p50/p99, the ratio to bare express and the cold start; then token against basic
+// password sign-ins (16 connections) with the server's event-loop delay, read over IPC. Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
+import { passwordHasher } from '../src/auth/password.ts';
+import { loadSettings } from '../src/config.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
+import type { EventLoopDelay } from '../src/event-loop-probe.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SIGN_IN_CONNECTIONS = 16;
+const BENCH_PASSWORD = 'bench-password-1';
 const GOAL = 0.25;
 const STRETCH = 0.4;
 
-function seed(file: string): { token: string; orgName: string } {
+function seed(file: string, passwordHash: string): { token: string; orgName: string; passwordUser: string } {
   const db = new BetterSqlite3(file);
   const now = new Date().toISOString().replace('Z', '+00:00');
   const insertUser = db.prepare(
@@ -41,15 +47,30 @@ function seed(file: string): { token: string; orgName: string } {
       insertMember.run(userId, orgId);
     }
   })();
+  // The last user signs in with a password hashed at the default parameters.
+  const passwordUser = `user${SEED - 1}`;
+  db.prepare(`UPDATE "User" SET "passwordHash" = ? WHERE "lowerName" = ?`).run(passwordHash, passwordUser);
   db.close();
-  return { token: adminToken, orgName: `org${Math.floor(SEED / 2)}` };
+  return { token: adminToken, orgName: `org${Math.floor(SEED / 2)}`, passwordUser };
 }
 
 function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['-r', path.join(root, 'scripts/register-ts.cjs'), path.join(root, script)], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+}
+
+/** The server's event-loop delay since the previous call (ANVIL_EVENT_LOOP_PROBE). */
+function eventLoopDelay(child: ChildProcess): Promise<EventLoopDelay> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not report its event-loop delay')), 5000);
+    child.once('message', (message: EventLoopDelay) => {
+      clearTimeout(timer);
+      resolve(message);
+    });
+    child.send({ type: 'event-loop-delay' });
   });
 }
 
@@ -74,8 +95,8 @@ interface Measurement {
   non2xx: number;
 }
 
-function autocannon(url: string, headers: Record<string, string>, seconds: number): Promise<Measurement> {
-  const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+function autocannon(url: string, headers: Record<string, string>, seconds: number, connections = CONNECTIONS): Promise<Measurement> {
+  const args = ['-c', String(connections), '-d', String(seconds), '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
   return new Promise((resolve, reject) => {
     execFile(path.join(root, 'node_modules/.bin/autocannon'), args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
       if (error) return reject(error);
@@ -85,9 +106,29 @@ function autocannon(url: string, headers: Record<string, string>, seconds: numbe
   });
 }
 
-async function measure(url: string, headers: Record<string, string>): Promise<Measurement> {
-  if (WARMUP > 0) await autocannon(url, headers, WARMUP);
-  return autocannon(url, headers, DURATION);
+async function measure(url: string, headers: Record<string, string>, connections = CONNECTIONS, beforeRun?: () => Promise<unknown>): Promise<Measurement> {
+  if (WARMUP > 0) await autocannon(url, headers, WARMUP, connections);
+  await beforeRun?.();
+  return autocannon(url, headers, DURATION, connections);
+}
+
+/** Token against basic password sign-ins on GET /api/v1/user, with the server's event-loop delay during each. */
+async function signInRows(anvil: ChildProcess, base: string, credentials: Array<{ name: string; authorization: string }>): Promise<void> {
+  console.log(`\n| sign-in (GET /api/v1/user, ${SIGN_IN_CONNECTIONS} connections) | req/s | p50 ms | p99 ms | event-loop delay p99 ms | max ms |`);
+  console.log('|---|---|---|---|---|---|');
+  for (const { name, authorization } of credentials) {
+    const headers = { Authorization: authorization };
+    const sample = await fetch(`${base}/api/v1/user`, { headers });
+    await sample.arrayBuffer();
+    if (sample.status !== 200) {
+      console.log(`| ${name} | answers ${sample.status}, not measured | | | | |`);
+      continue;
+    }
+    const run = await measure(`${base}/api/v1/user`, headers, SIGN_IN_CONNECTIONS, () => eventLoopDelay(anvil));
+    const delay = await eventLoopDelay(anvil);
+    console.log(`| ${name} | ${run.rps.toFixed(0)} | ${run.p50} | ${run.p99} | ${delay.p99} | ${delay.max} |`);
+    if (run.non2xx > 0) console.log(`  (${run.non2xx} non-2xx answers during the run)`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -99,10 +140,19 @@ async function main(): Promise<void> {
     const dbFile = path.join(dataDir, 'anvil.db');
     await migrateDatabase({ provider: 'sqlite', file: dbFile });
     console.log(`seeding ${SEED} users (one token each) and ${SEED} organizations…`);
-    const { token, orgName } = seed(dbFile);
+    const defaults = loadSettings({ ...process.env, ANVIL_DATA_DIR: dataDir });
+    const passwordHash = await passwordHasher(defaults.security.PASSWORD_HASH_ALGO, { concurrency: 1 }).hash(BENCH_PASSWORD);
+    const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
 
     const started = performance.now();
-    children.push(start('src/main.ts', { ANVIL_DATA_DIR: dataDir, PORT: String(anvilPort), ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn' }));
+    const anvilProcess = start('src/main.ts', {
+      ANVIL_DATA_DIR: dataDir,
+      PORT: String(anvilPort),
+      ANVIL__server__HTTP_ADDR: '127.0.0.1',
+      ANVIL__log__LEVEL: 'warn',
+      ANVIL_EVENT_LOOP_PROBE: '1',
+    });
+    children.push(anvilProcess);
     await waitFor(`http://127.0.0.1:${anvilPort}/api/healthz`);
     const coldStartMs = performance.now() - started;
 
@@ -134,6 +184,10 @@ async function main(): Promise<void> {
       console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
+    await signInRows(anvilProcess, base, [
+      { name: 'token', authorization: `token ${token}` },
+      { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
+    ]);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

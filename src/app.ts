@@ -2,6 +2,7 @@
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
+import { signInThrottle } from './auth/sign-in-throttle.ts';
 import { dispatch } from './api/dispatch.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
@@ -16,6 +17,11 @@ function authenticate(app: AppContext): RequestHandler {
   const resolve = authenticator({
     hot: app.db.hot,
     passwords: app.passwords,
+    throttle: signInThrottle({
+      perAddress: app.settings.security.PASSWORD_FAILURES_PER_ADDRESS,
+      perAccount: app.settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
+      windowSeconds: app.settings.security.PASSWORD_FAILURE_WINDOW_SECONDS,
+    }),
     allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
   });
   return (req, res, next) => {

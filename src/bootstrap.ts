@@ -15,7 +15,7 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   const applied = await migrateDatabase(target);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   const db = openDatabase(target);
-  const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO);
+  const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, { concurrency: settings.security.PASSWORD_HASH_CONCURRENCY });
   const deps = { settings, db, log, passwords };
   return { ...deps, services: createServices(deps) };
 }

@@ -35,6 +35,14 @@ export class ValidationError extends ApiError {
   readonly status = 422;
 }
 
+/** Refused for now; `retryAfter` seconds is when trying again makes sense (Retry-After header). */
+export class TooManyRequestsError extends ApiError {
+  readonly status = 429;
+  constructor(message: string, readonly retryAfter: number) {
+    super(message);
+  }
+}
+
 export class QuotaExceededError extends ApiError {
   readonly status = 413;
   constructor(readonly userId: number, readonly username: string) {

@@ -2,6 +2,7 @@
 import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
+import { startEventLoopProbe } from './event-loop-probe.ts';
 import { CronScheduler } from './jobs/scheduler.ts';
 import { createLogger } from './logger.ts';
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const server = app.listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
     log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
   });
+  startEventLoopProbe();
   const scheduler = settings.cron.ENABLED ? new CronScheduler(context.services.cron, log) : null;
   await scheduler?.start();
   const stop = () => {

@@ -3,15 +3,17 @@
 import type { Request, Response } from 'express';
 import type { HotQueries } from '../db/hot-queries.ts';
 import type { User } from '../db/prisma.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
 import { lastEight, looksLikeAccessToken, tokenMatches } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';
 import type { PasswordHasher } from './password.ts';
 import { InvalidScopeError, parseScope, type TokenScope } from './scopes.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 
 export interface AuthenticatorDeps {
   hot: HotQueries;
   passwords: PasswordHasher;
+  throttle: SignInThrottle;
   allowQueryToken: boolean;
 }
 
@@ -20,7 +22,7 @@ const BAD_CREDENTIALS = 'user does not exist';
 
 export type Authenticator = (req: Request, res: Response) => Promise<Caller | null>;
 
-export function authenticator({ hot, passwords, allowQueryToken }: AuthenticatorDeps): Authenticator {
+export function authenticator({ hot, passwords, throttle, allowQueryToken }: AuthenticatorDeps): Authenticator {
   async function byToken(token: string): Promise<{ user: User; scope: TokenScope } | null> {
     if (!looksLikeAccessToken(token)) return null;
     for (const candidate of await hot.tokensByLastEight(lastEight(token))) {
@@ -38,6 +40,22 @@ export function authenticator({ hot, passwords, allowQueryToken }: Authenticator
       return { user: candidate.user, scope };
     }
     return null;
+  }
+
+  /** Known and unknown accounts take the same path and the same time; only a throttled one is answered early. */
+  async function byPassword(username: string, password: string, address: string): Promise<User> {
+    const account = username.toLowerCase();
+    const wait = throttle.retryAfter(address, account);
+    if (wait > 0) throw new TooManyRequestsError('too many failed sign-in attempts, try again later', wait);
+    const found = await hot.userByLowerName(account);
+    const user = found?.type === 0 ? found : null;
+    const matches = await passwords.verify(user?.passwordHash ?? null, password);
+    if (user && matches) {
+      throttle.succeeded(account);
+      return user;
+    }
+    throttle.failed(address, account);
+    throw new UnauthorizedError(BAD_CREDENTIALS);
   }
 
   async function signIn(req: Request, res: Response): Promise<{ user: User; method: AuthMethod; scope: TokenScope | null } | null> {
@@ -71,9 +89,7 @@ export function authenticator({ hot, passwords, allowQueryToken }: Authenticator
       const asToken = await byToken(password);
       // As in Forgejo, a token given as the password signs in its owner whatever the user name says.
       if (asToken) return { ...asToken, method: 'basic-token' };
-      const user = await hot.userByLowerName(username.toLowerCase());
-      if (!user || user.type !== 0 || !(await passwords.verify(user.passwordHash, password))) throw new UnauthorizedError(BAD_CREDENTIALS);
-      return { user, method: 'basic-password', scope: null };
+      return { user: await byPassword(username, password, req.ip ?? req.socket.remoteAddress ?? ''), method: 'basic-password', scope: null };
     }
     // An Authorization header Anvil does not understand is no credential at all.
     return null;

@@ -127,14 +127,57 @@ describe('access tokens', () => {
     expect(listed.headers['x-total-count']).toBe(String(listed.body.length));
 
     await t.request().post(`/api/v1/users/${name}/tokens`).set('Authorization', basicAuth(name, alice.password)).send({ name: 'ci' }).expect(400);
-    await t.request().delete(`/api/v1/users/${name}/tokens/ci`).set('Authorization', alice.auth).expect(204);
+    await t.request().delete(`/api/v1/users/${name}/tokens/ci`).set('Authorization', basicAuth(name, alice.password)).expect(204);
     await t.request().get('/api/v1/user').set('Authorization', `token ${created.body.sha1}`).expect(401);
-    await t.request().delete(`/api/v1/users/${name}/tokens/ci`).set('Authorization', alice.auth).expect(404);
+    await t.request().delete(`/api/v1/users/${name}/tokens/ci`).set('Authorization', basicAuth(name, alice.password)).expect(404);
   });
 
-  it('refuses to create a token when signed in with a token', async () => {
+  it('refuses to create or delete tokens for a caller signed in with a token, however the token is sent', async () => {
+    const alice = await createTestUser(t, { scopes: 'write:user,public-only' });
+    const name = alice.user.name;
+    const tokenCount = () => t.context.db.prisma.accessToken.count({ where: { userId: alice.user.id } });
+    const before = await tokenCount();
+    const viaToken = [alice.auth, `Bearer ${alice.token}`, basicAuth(name, alice.token), basicAuth(alice.token, ''), basicAuth(alice.token, 'x-oauth-basic')];
+    for (const header of viaToken) {
+      const res = await t.request().post(`/api/v1/users/${name}/tokens`).set('Authorization', header).send({ name: 'minted', scopes: ['all'] }).expect(401);
+      expect(res.body).toEqual({ message: 'auth method not allowed', url: 'http://localhost:3000/api/swagger' });
+    }
+    await t.request().post(`/api/v1/users/${name}/tokens?token=${alice.token}`).send({ name: 'minted', scopes: ['all'] }).expect(401);
+    expect(await tokenCount()).toBe(before);
+
+    const kept = await createToken(t, alice.user, 'read:user');
+    const keptName = (await t.context.db.prisma.accessToken.findFirstOrThrow({ where: { userId: alice.user.id }, orderBy: { id: 'desc' } })).name;
+    for (const header of viaToken) {
+      await t.request().delete(`/api/v1/users/${name}/tokens/${keptName}`).set('Authorization', header).expect(401);
+    }
+    await t.request().get('/api/v1/user').set('Authorization', `token ${kept}`).expect(200);
+
+    // The password still works, and the token it makes carries exactly the scopes asked for.
+    const made = await t.request().post(`/api/v1/users/${name}/tokens`).set('Authorization', basicAuth(name, alice.password))
+      .send({ name: 'minted', scopes: ['read:user'] }).expect(201);
+    expect(made.body.scopes).toEqual(['read:user']);
+  });
+
+  it('lets a site administrator manage another user\'s tokens with a password or an admin-scoped token only', async () => {
+    const admin = await createTestUser(t, { admin: true });
     const alice = await createTestUser(t);
-    await t.request().post(`/api/v1/users/${alice.user.name}/tokens`).set('Authorization', alice.auth).send({ name: 'x' }).expect(401);
+    const target = `/api/v1/users/${alice.user.name}/tokens`;
+
+    const made = await t.request().post(target).set('Authorization', basicAuth(admin.user.name, admin.password)).send({ name: 'by-admin', scopes: ['read:user'] }).expect(201);
+    const stored = await t.context.db.prisma.accessToken.findFirstOrThrow({ where: { id: made.body.id } });
+    expect(stored.userId).toBe(alice.user.id);
+    await t.request().post(target).set('Authorization', basicAuth(admin.user.name, admin.password)).set('Sudo', alice.user.name).send({ name: 'by-sudo', scopes: ['read:user'] }).expect(201);
+    await t.request().post(target).set('Authorization', admin.auth).set('Sudo', alice.user.name).send({ name: 'x' }).expect(401);
+    await t.request().post(target).set('Authorization', admin.auth).send({ name: 'x' }).expect(401);
+
+    const userScoped = await createToken(t, admin.user, 'read:user');
+    const res = await t.request().get(target).set('Authorization', `token ${userScoped}`).expect(403);
+    expect(res.body.message).toBe('doer should be the site admin or be same as the contextUser');
+    const publicOnly = await createToken(t, admin.user, 'all,public-only');
+    await t.request().get(target).set('Authorization', `token ${publicOnly}`).expect(403);
+    const adminScoped = await createToken(t, admin.user, 'read:user,read:admin');
+    const listed = await t.request().get(target).set('Authorization', `token ${adminScoped}`).expect(200);
+    expect(listed.body.map((tok: { name: string }) => tok.name)).toEqual(expect.arrayContaining(['by-admin', 'by-sudo']));
   });
 
   it("refuses another user's tokens to non-administrators", async () => {

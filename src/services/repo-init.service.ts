@@ -1,13 +1,13 @@
 // What a new repository starts with when its creator asks for templates: the first commit's README.md,
 // .gitignore and LICENSE (with auto_init), and labels from a label template (Forgejo: services/repository/create.go).
 import type { Settings } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { LabelRepository } from '../db/label.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { LabelTemplateError, type TemplateLabel } from '../domain/label-template.ts';
 import { fillLicense } from '../domain/license-placeholders.ts';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import type { InitialFile } from '../git/repository.ts';
-import type { Database } from '../db/database.ts';
 import type { TemplateService } from './template.service.ts';
 
 export interface RepoInitChoice {

@@ -1,4 +1,5 @@
-// Labels of organizations (rows with orgId set), each query scoped by the organization.
+// Labels of organizations (rows with orgId set), each query scoped by the organization; and a new repository's
+// labels from a template.
 import type { LabelSort } from '../domain/label.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
@@ -29,6 +30,10 @@ export class LabelRepository {
 
   async createForOrg(orgId: number, fields: OrgLabelFields): Promise<Label> {
     return this.client.label.create({ data: { ...fields, orgId } });
+  }
+
+  async createManyForRepo(repoId: number, labels: ReadonlyArray<Pick<Prisma.LabelUncheckedCreateInput, 'name' | 'color' | 'description' | 'exclusive'>>): Promise<void> {
+    if (labels.length > 0) await this.client.label.createMany({ data: labels.map((label) => ({ ...label, repoId })) });
   }
 
   async findInOrg(orgId: number, id: number): Promise<Label | null> {

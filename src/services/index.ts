@@ -21,11 +21,13 @@ import { PushService } from './push.service.ts';
 import { RepoMaintenanceService } from './repo-maintenance.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
+import { RepoInitService } from './repo-init.service.ts';
 import { RepoSearchService } from './repo-search.service.ts';
 import { RepositoryService } from './repository.service.ts';
 import { UnadoptedService } from './unadopted.service.ts';
 import { SystemService } from './system.service.ts';
 import { TeamService } from './team.service.ts';
+import { TemplateService } from './template.service.ts';
 import { UserEmailService } from './user-email.service.ts';
 import { UserService } from './user.service.ts';
 import { WebhookService } from './webhook.service.ts';
@@ -45,7 +47,8 @@ export function createServices(deps: ServiceDeps) {
   const orgs = new OrgService(deps, ownerAccess, ownerStorage);
   const orgMembers = new OrgMemberService(deps, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs);
+  const templates = new TemplateService(deps);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates));
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
   const pushes = new PushService(deps, activity, repositories);
   const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
@@ -69,6 +72,7 @@ export function createServices(deps: ServiceDeps) {
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
+    templates,
     repoSearch: new RepoSearchService(deps, repoPermissions),
     pushes,
     repoMigrations,

@@ -1,7 +1,5 @@
 // Repositories: creation (plain, for an org, by an admin, and the shared core used by migration and adoption),
 // lookup with permission, edit, delete, watch, and bringing the database in line with the disk after a push.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { FeedActionRepository } from '../db/feed-action.repository.ts';
@@ -13,15 +11,16 @@ import { AccessMode, UnitType } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
-import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
+import { ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import {
-  commitInitialFiles, initBare, type InitialFile, isValidBranchName, listBranches, moveRepository, readRepositoryState,
+  commitInitialFiles, initBare, isValidBranchName, listBranches, moveRepository, readRepositoryState,
   removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgService } from './org.service.ts';
+import type { RepoInitService } from './repo-init.service.ts';
 import type { RepoPermission, RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 
 export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
@@ -48,10 +47,8 @@ export const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
   { type: UnitType.packages, config: {} },
   { type: UnitType.actions, config: {} },
 ];
-const README_TEMPLATES = ['Default'];
 const MIN_MIRROR_INTERVAL_SECS = 600;
 export const REPO_EXISTS_MESSAGE = 'The repository with the same name already exists.';
-const ASSETS_DIR = path.resolve(__dirname, '../../assets');
 
 export { repoInclude } from '../db/repository-rows.repository.ts';
 
@@ -121,21 +118,6 @@ const PULLS_EDIT_KEYS = [
   'default_update_style', 'default_allow_maintainer_edit',
 ] as const;
 
-/** A template file shipped under assets/<kind>/; null when there is none (names never leave that folder). */
-export function readTemplate(kind: 'gitignore' | 'license' | 'label', name: string, extensions: readonly string[] = ['']): string | null {
-  if (!/^[\w.+-]+$/.test(name) || /^\.+$/.test(name)) return null;
-  for (const extension of extensions) {
-    const file = path.join(ASSETS_DIR, kind, name + extension);
-    if (path.dirname(file) !== path.join(ASSETS_DIR, kind)) return null;
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-  }
-  return null;
-}
-
 export class RepositoryService {
   private readonly repos: RepositoryRowsRepository;
   private readonly watches: RepoWatchRepository;
@@ -146,6 +128,7 @@ export class RepositoryService {
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
     private readonly orgs: OrgService,
+    private readonly init: RepoInitService,
   ) {
     this.repos = new RepositoryRowsRepository(deps.db.prisma);
     this.watches = new RepoWatchRepository(deps.db.prisma);
@@ -218,31 +201,7 @@ export class RepositoryService {
     const { settings } = this.deps;
     const defaultBranch = input.defaultBranch?.trim() || settings.repository.DEFAULT_BRANCH;
     if (!(await isValidBranchName(defaultBranch))) throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
-    const readme = input.autoInit ? input.readme || 'Default' : input.readme;
-    if (input.autoInit && readme && !README_TEMPLATES.includes(readme)) {
-      throw new BadRequestError(`readme template does not exist, available templates: [${README_TEMPLATES.join(' ')}]`);
-    }
-    const files: InitialFile[] = [];
-    if (input.autoInit) {
-      files.push({ name: 'README.md', content: `# ${input.name}\n\n${input.description ?? ''}`.trimEnd() + '\n' });
-      const gitignores = (input.gitignores ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-      if (gitignores.length > 0) {
-        const parts = gitignores.map((name) => {
-          const content = readTemplate('gitignore', name);
-          if (content === null) throw new ValidationError(`gitignore template does not exist [name: ${name}]`);
-          return `# ---> ${name}\n${content}\n`;
-        });
-        files.push({ name: '.gitignore', content: parts.join('') });
-      }
-      if (input.license) {
-        const content = readTemplate('license', input.license);
-        if (content === null) throw new ValidationError(`license template does not exist [name: ${input.license}]`);
-        files.push({ name: 'LICENSE', content: fillLicense(content, owner) });
-      }
-    }
-    if (input.issueLabels && readTemplate('label', input.issueLabels, ['.yaml', '.yml', '']) === null) {
-      throw new ValidationError(`label template does not exist [name: ${input.issueLabels}]`);
-    }
+    const { files, labels } = this.init.prepare(owner, input);
     const record: RepositoryRecord = {
       name: input.name,
       description: input.description,
@@ -255,11 +214,13 @@ export class RepositoryService {
         ...(input.trustModel ? { trustModel: input.trustModel } : {}),
       },
     };
-    return this.insert(doer, owner, record, async (dir) => {
+    const created = await this.insert(doer, owner, record, async (dir) => {
       await initBare(dir, { defaultBranch, objectFormat: input.objectFormat });
       if (files.length > 0) await commitInitialFiles(dir, defaultBranch, files, { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}` });
       return readRepositoryState(dir);
     });
+    await this.init.createLabels(created.id, labels);
+    return created;
   }
 
   /** Refuses names Forgejo refuses (422) and owners at their repository limit (403). */
@@ -601,12 +562,4 @@ export class RepositoryService {
       if (existing.mode !== 2) await new RepositoryRowsRepository(tx).changeWatchCount(repo.id, -1);
     });
   }
-}
-
-function fillLicense(text: string, owner: User): string {
-  const year = String(new Date().getUTCFullYear());
-  const holder = owner.fullName || owner.name;
-  return text
-    .replace(/<year>|\[year\]|\[yyyy\]|<yyyy>/gi, year)
-    .replace(/<name of author>|<copyright holders?>|\[fullname\]|\[name of copyright owner\]|<owner>/gi, holder);
 }

@@ -1,5 +1,8 @@
 // Routes for misc. An operation bound to notImplemented() answers 501 until it is built.
 import { getApiContract, getVersion, healthCheck } from '../handlers/misc/server.ts';
+import {
+  getGitignoreTemplateInfo, getLabelTemplateInfo, getLicenseTemplateInfo, listGitignoresTemplates, listLabelTemplates, listLicenseTemplates,
+} from '../handlers/misc/template.ts';
 import { notImplemented, route, type RouteGroup } from '../route.ts';
 
 export type MiscOperation =
@@ -23,15 +26,15 @@ export const miscRoutes: RouteGroup<MiscOperation> = {
   activitypubPerson: notImplemented(),
   activitypubPersonInbox: notImplemented(),
   getApiContract: route([], getApiContract),
-  getGitignoreTemplateInfo: notImplemented(),
-  getLabelTemplateInfo: notImplemented(),
-  getLicenseTemplateInfo: notImplemented(),
+  getGitignoreTemplateInfo: route([], getGitignoreTemplateInfo),
+  getLabelTemplateInfo: route([], getLabelTemplateInfo),
+  getLicenseTemplateInfo: route([], getLicenseTemplateInfo),
   getNodeInfo: notImplemented(),
   getVersion: route([], getVersion),
   healthCheck: route([], healthCheck),
-  listGitignoresTemplates: notImplemented(),
-  listLabelTemplates: notImplemented(),
-  listLicenseTemplates: notImplemented(),
+  listGitignoresTemplates: route([], listGitignoresTemplates),
+  listLabelTemplates: route([], listLabelTemplates),
+  listLicenseTemplates: route([], listLicenseTemplates),
   renderMarkdown: notImplemented(),
   renderMarkdownRaw: notImplemented(),
   renderMarkup: notImplemented(),

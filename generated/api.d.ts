@@ -6973,6 +6973,13 @@ export interface operations {
                     "image/png": string;
                 };
             };
+            /** @description Not modified: the If-None-Match validator matches the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             404: components["responses"]["notFound"];
         };
     };
@@ -6995,6 +7002,13 @@ export interface operations {
                 content: {
                     "image/png": string;
                 };
+            };
+            /** @description Not modified: the If-None-Match validator matches the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             404: components["responses"]["notFound"];
         };

@@ -2,6 +2,7 @@
 // decodes to 1 GB), so sizes are read from the headers and checked before any pixel is decoded, and the decoders
 // are given the same bounds in case a header lies. jimp's own content sniffing is avoided: it finds the format
 // through a dynamic import of `file-type`, which some module loaders (jest's among them) refuse.
+import zlib from 'node:zlib';
 import { imageSize } from 'image-size';
 import type { JimpInstance } from 'jimp';
 
@@ -68,12 +69,43 @@ export function checkImageHeader(data: Uint8Array, limits: ImageLimits): { mime:
   return { mime, ...size };
 }
 
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/**
+ * pngjs bounds the inflated pixel data by the declared size, except for interlaced images: there a megabyte of
+ * zeros would inflate to a gigabyte. Their data is inflated once with that bound first.
+ */
+function checkInterlacedPng(data: Buffer, width: number, height: number): void {
+  const compressed: Buffer[] = [];
+  let interlaced = false;
+  let bitsPerPixel = 32;
+  for (let at = 8; at + 8 <= data.length; ) {
+    const length = data.readUInt32BE(at);
+    const type = data.toString('latin1', at + 4, at + 8);
+    const body = data.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR' && body.length >= 13) {
+      bitsPerPixel = body[8] * (PNG_CHANNELS[body[9]] ?? 4);
+      interlaced = body[12] === 1;
+    } else if (type === 'IDAT') compressed.push(body);
+    at += 12 + length;
+  }
+  if (!interlaced) return;
+  // Adam7 has about 15/8 as many rows as the image, each with a filter byte and at most one byte of padding.
+  const bound = Math.ceil((width * bitsPerPixel) / 8) * height + 4 * height + 64;
+  try {
+    zlib.inflateSync(Buffer.concat(compressed), { maxOutputLength: bound });
+  } catch {
+    throw new ImageError('too-large', 'the image holds more data than its size allows');
+  }
+}
+
 /**
  * Decodes PNG, JPEG, GIF (its first frame) or BMP within the limits; throws ImageError for anything else, and
  * other errors for corrupt data. CPU-heavy: run it off the main thread.
  */
 export async function decodeImage(data: Buffer, limits: ImageLimits = { maxWidth: 16384, maxHeight: 16384 }): Promise<JimpInstance> {
   const { mime, width, height } = checkImageHeader(data, limits);
+  if (mime === 'image/png') checkInterlacedPng(data, width, height);
   if (mime === 'image/gif') {
     // jimp decodes the first frame into a screen-sized bitmap, but the frame's own size is what it allocates.
     const { GifReader } = require('omggif') as { GifReader: new (data: Uint8Array) => GifFrames };

@@ -49,6 +49,16 @@ function pngBomb(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
+/** An interlaced 1×1 PNG followed, inside its pixel data, by megabytes of zeros. */
+function interlacedPngWithExcess(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 6, 0, 0, 1], 8);
+  const pixels = Buffer.concat([Buffer.from([0, 0x33, 0x66, 0xcc, 0xff]), Buffer.alloc(64 << 20)]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', zlib.deflateSync(pixels, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
 /** A JPEG header (JFIF, then a baseline frame header) declaring width×height. */
 function jpegHeader(width: number, height: number): Buffer {
   const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
@@ -111,12 +121,13 @@ describe('POST /orgs/{org}/avatar', () => {
     expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } })).avatar).toBe('');
   });
 
-  it('refuses a GIF whose first frame is larger than its screen, and an animated or multi-page format it cannot bound (TIFF)', async () => {
+  it('refuses a GIF whose first frame is larger than its screen, an interlaced PNG holding more data than its size, and TIFF (many pages)', async () => {
     const org = await createTestOrg(t, owner.user);
     const tiff = Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]);
     const upload = (image: Buffer) => t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image: image.toString('base64') }).expect(400);
     expect((await upload(gif(16, 60000))).body.message).toBe('image is too large: 60000×60000, at most 16×16');
     expect((await upload(tiff)).body.message).toMatch(/not an image of a supported type/);
+    expect((await upload(interlacedPngWithExcess())).body.message).toBe('the image holds more data than its size allows');
   });
 
   it('follows [picture] AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT and AVATAR_MAX_FILE_SIZE', async () => {

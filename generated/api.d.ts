@@ -6978,6 +6978,13 @@ export interface operations {
                     "image/png": string;
                 };
             };
+            /** @description Not modified: the If-None-Match validator matches the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             404: components["responses"]["notFound"];
         };
     };
@@ -7000,6 +7007,13 @@ export interface operations {
                 content: {
                     "image/png": string;
                 };
+            };
+            /** @description Not modified: the If-None-Match validator matches the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             404: components["responses"]["notFound"];
         };

@@ -135,6 +135,12 @@ const SCHEMA = {
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
+  // Uploaded avatars larger than this are refused before they are decoded.
+  picture: {
+    AVATAR_MAX_WIDTH: int(4096, 1),
+    AVATAR_MAX_HEIGHT: int(4096, 1),
+    AVATAR_MAX_FILE_SIZE: int(1048576, 1),
+  },
   ssh: {
     MINIMUM_KEY_SIZE_CHECK: bool(true),
   },

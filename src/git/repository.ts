@@ -169,6 +169,8 @@ export interface RemoteOptions {
   allowProtocols: readonly string[];
   /** host:port:address entries that pin the addresses that were checked (http.curloptResolve). */
   pinnedAddresses?: readonly string[];
+  /** [prefix, replacement] URL rewrites (url.<replacement>.insteadOf=<prefix>): pins git:// to a checked address. */
+  rewrites?: readonly (readonly [string, string])[];
   timeoutMs?: number;
 }
 
@@ -176,6 +178,7 @@ function remoteConfig(options: RemoteOptions): string[] {
   // Redirects could lead a checked URL to an address that was never checked.
   const args = ['-c', 'http.followRedirects=false', '-c', 'credential.helper='];
   for (const entry of options.pinnedAddresses ?? []) args.push('-c', `http.curloptResolve=${entry}`);
+  for (const [prefix, replacement] of options.rewrites ?? []) args.push('-c', `url.${replacement}.insteadOf=${prefix}`);
   return args;
 }
 

@@ -5,15 +5,27 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OrgRepository } from '../db/org.repository.ts';
-import { decodeImage, jimp } from '../domain/image.ts';
+import { checkImageHeader, ImageError } from '../domain/image.ts';
+import { LruCache } from '../domain/lru-cache.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
+import { ImageThread } from '../workers/image-thread.ts';
 import type { ServiceDeps } from './index.ts';
 
-/** Forgejo's DefaultAvatarSize and its upload limits (AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH/HEIGHT). */
+/** Forgejo's DefaultAvatarSize; the upload limits are [picture] AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH/HEIGHT. */
 export const AVATAR_SIZE = 290;
-const MAX_FILE_SIZE = 1024 * 1024;
-const MAX_DIMENSION = 4096;
 const AVATAR_FILE_NAME = /^[0-9a-f]{64}$/;
+/** Rendered default avatars kept: a few KB each, and they depend on nothing but the id. */
+const DEFAULT_AVATAR_CACHE_SIZE = 2000;
+
+export interface AvatarImage {
+  png: Buffer;
+  /** A strong validator for If-None-Match. */
+  etag: string;
+}
+
+function withEtag(png: Buffer): AvatarImage {
+  return { png, etag: `"${createHash('sha256').update(png).digest('hex').slice(0, 32)}"` };
+}
 
 /** Strict standard base64, as Go's StdEncoding reads it (whitespace between lines allowed). */
 function decodeBase64(text: string): Buffer | null {
@@ -24,6 +36,9 @@ function decodeBase64(text: string): Buffer | null {
 
 export class AvatarService {
   private readonly orgRows: OrgRepository;
+  private readonly images = new ImageThread();
+  /** Promises, so concurrent requests for one id share a single rendering. */
+  readonly defaultAvatars = new LruCache<number, Promise<AvatarImage>>(DEFAULT_AVATAR_CACHE_SIZE);
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -54,53 +69,41 @@ export class AvatarService {
     fs.rmSync(path.join(this.directory, org.avatar), { force: true });
   }
 
+  /** Refuses from the headers what is too large, then decodes and scales on the image thread. */
   private async toAvatarPng(data: Buffer): Promise<Buffer> {
-    if (data.length > MAX_FILE_SIZE) throw new BadRequestError(`image is too large: ${data.length} bytes, at most ${MAX_FILE_SIZE}`);
-    let image: Awaited<ReturnType<typeof decodeImage>>;
+    const { AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT } = this.deps.settings.picture;
+    if (data.length > AVATAR_MAX_FILE_SIZE) throw new BadRequestError(`image is too large: ${data.length} bytes, at most ${AVATAR_MAX_FILE_SIZE}`);
+    const limits = { maxWidth: AVATAR_MAX_WIDTH, maxHeight: AVATAR_MAX_HEIGHT };
     try {
-      image = await decodeImage(data);
-    } catch {
-      throw new BadRequestError('the data is not an image of a supported type (PNG, JPEG, GIF, BMP, TIFF)');
+      checkImageHeader(data, limits);
+      return await this.images.run({ kind: 'uploaded-avatar', data, size: AVATAR_SIZE, limits });
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error;
+      if (error.reason === 'failed') this.deps.log.warn({ err: error.message }, 'avatar: the image could not be processed');
+      throw new BadRequestError(error.reason === 'failed' ? 'the image could not be decoded' : error.message);
     }
-    if (image.width > MAX_DIMENSION || image.height > MAX_DIMENSION) {
-      throw new BadRequestError(`image is too large: ${image.width}×${image.height}, at most ${MAX_DIMENSION}×${MAX_DIMENSION}`);
-    }
-    // Crop to a centred square, then scale, as Forgejo does.
-    const side = Math.min(image.width, image.height);
-    image.crop({ x: Math.floor((image.width - side) / 2), y: Math.floor((image.height - side) / 2), w: side, h: side });
-    image.resize({ w: AVATAR_SIZE, h: AVATAR_SIZE });
-    return image.getBuffer('image/png');
   }
 
-  /** GET /avatars/{hash}: a stored avatar. */
-  async stored(hash: string): Promise<Buffer> {
+  /** GET /avatars/{hash}: a stored avatar; its name is the hash of its content. */
+  async stored(hash: string): Promise<AvatarImage> {
     if (!AVATAR_FILE_NAME.test(hash)) throw new NotFoundError();
     try {
-      return fs.readFileSync(path.join(this.directory, hash));
+      return { png: fs.readFileSync(path.join(this.directory, hash)), etag: `"${hash}"` };
     } catch {
       throw new NotFoundError();
     }
   }
 
-  /** GET /avatars/default/{id}: a symmetric 5×5 pattern in a colour, both derived from the id. */
-  async generated(id: number): Promise<Buffer> {
+  /** GET /avatars/default/{id}: rendered once per id on the image thread, then served from memory. */
+  async generated(id: number): Promise<AvatarImage> {
     const owner = await this.deps.db.hot.userById(id);
     if (!owner) throw new NotFoundError();
-    const seed = createHash('sha256').update(`anvil-avatar-${id}`).digest();
-    const { Jimp } = jimp();
-    const cell = 58; // 5 cells of 58 px = 290
-    const colour = ((seed[0] << 24) | (seed[1] << 16) | (seed[2] << 8) | 0xff) >>> 0;
-    const image = new Jimp({ width: AVATAR_SIZE, height: AVATAR_SIZE, color: 0xf0f0f0ff });
-    for (let row = 0; row < 5; row++) {
-      for (let column = 0; column < 3; column++) {
-        if ((seed[3 + row * 3 + column] & 1) === 0) continue;
-        for (const x of new Set([column, 4 - column])) {
-          image.scan(x * cell, row * cell, cell, cell, (px, py, idx) => {
-            image.bitmap.data.writeUInt32BE(colour, idx);
-          });
-        }
-      }
+    let image = this.defaultAvatars.get(id);
+    if (!image) {
+      image = this.images.run({ kind: 'default-avatar', id, size: AVATAR_SIZE }).then(withEtag);
+      this.defaultAvatars.set(id, image);
+      image.catch(() => this.defaultAvatars.delete(id));
     }
-    return image.getBuffer('image/png');
+    return image;
   }
 }

@@ -11,12 +11,14 @@ import { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
+import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {
   cloneMirror, fetchMirror, moveRepository, readRepositoryState, remoteUrl, removeOrigin, removeRepository, repositoryPath,
   type RemoteOptions, stagingPath,
 } from '../git/repository.ts';
 import { GitError } from '../git/run.ts';
+import type { Logger } from '../logger.ts';
 import type { ServiceDeps } from './index.ts';
 import type { PushService } from './push.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
@@ -39,22 +41,6 @@ export interface MigrateInput {
 
 const REMOTE_PROTOCOLS = ['http', 'https', 'git'];
 const DISALLOWED_HOSTS = 'You can not import from disallowed hosts.';
-
-/** Loopback, private, link-local, unspecified, multicast and broadcast addresses: never a migration source by default. */
-const LOCAL_NETWORKS = (() => {
-  const list = new net.BlockList();
-  for (const [address, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 3]] as const) {
-    list.addSubnet(address, prefix, 'ipv4');
-  }
-  for (const [address, prefix] of [['::', 128], ['::1', 128], ['fe80::', 10], ['fc00::', 7], ['ff00::', 8]] as const) list.addSubnet(address, prefix, 'ipv6');
-  return list;
-})();
-
-export function isLocalNetworkAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return LOCAL_NETWORKS.check(mapped[1], 'ipv4');
-  return LOCAL_NETWORKS.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
-}
 
 /** Removes user:password@ from URLs in a text (git error output, stored addresses). */
 export function withoutCredentials(text: string): string {
@@ -118,7 +104,7 @@ export class RepoMigrationService {
       );
       return { repo, permission: { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) } };
     } catch (error) {
-      if (error instanceof GitError) throw migrationError(error);
+      if (error instanceof GitError) throw migrationError(error, this.deps.log, source.publicUrl);
       throw error;
     } finally {
       removeRepository(staging);
@@ -169,7 +155,7 @@ export class RepoMigrationService {
       url.username = encodeURIComponent(username || (input.auth_token ? 'oauth2' : ''));
       url.password = encodeURIComponent(password);
     }
-    const remote = await this.checkedRemote(url);
+    const remote = await this.checkedRemote(url, url.toString());
     const publicUrl = new URL(url);
     publicUrl.username = '';
     publicUrl.password = '';
@@ -177,10 +163,13 @@ export class RepoMigrationService {
   }
 
   /**
-   * Resolves the host and refuses local-network addresses unless allowed; the checked addresses are pinned for
-   * git (http.curloptResolve), so a second lookup cannot lead somewhere else.
+   * Resolves the host and refuses local-network addresses unless allowed. git would resolve the host again (a
+   * rebinding DNS server can answer differently the second time), so the checked addresses are pinned: for http(s)
+   * through curl (http.curloptResolve), for git:// by rewriting the URL's authority to the checked address (the
+   * daemon then sees the address in its host= line, which only virtual-hosting daemons read). `raw` is the URL
+   * exactly as git gets it.
    */
-  private async checkedRemote(url: URL): Promise<RemoteOptions> {
+  private async checkedRemote(url: URL, raw: string): Promise<RemoteOptions> {
     const scheme = url.protocol.replace(/:$/, '');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: string[];
@@ -191,9 +180,16 @@ export class RepoMigrationService {
     }
     if (addresses.length === 0) throw new ValidationError(`Invalid url: the host ${host} could not be resolved.`);
     if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress)) throw new ValidationError(DISALLOWED_HOSTS);
-    const port = url.port || (scheme === 'https' ? '443' : scheme === 'http' ? '80' : '9418');
-    const pinned = scheme === 'git' || net.isIP(host) ? [] : [`${host}:${port}:${addresses.map((a) => (net.isIPv6(a) ? `[${a}]` : a)).join(',')}`];
-    return { allowProtocols: [scheme], pinnedAddresses: pinned };
+    const remote: RemoteOptions = { allowProtocols: [scheme] };
+    if (net.isIP(host)) return remote;
+    const literal = (address: string) => (net.isIPv6(address) ? `[${address}]` : address);
+    if (scheme === 'git') {
+      const authority = /^git:\/\/[^/?#]*/i.exec(raw)?.[0];
+      if (!authority) throw new ValidationError('Invalid url.');
+      return { ...remote, rewrites: [[authority, `git://${literal(addresses[0])}:${url.port || '9418'}`]] };
+    }
+    const port = url.port || (scheme === 'https' ? '443' : '80');
+    return { ...remote, pinnedAddresses: [`${host}:${port}:${addresses.map(literal).join(',')}`] };
   }
 
   private localSource(doer: User, localPath: string): CloneSource {
@@ -220,7 +216,7 @@ export class RepoMigrationService {
       const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
       const url = await remoteUrl(dir);
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-      const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url)) : { allowProtocols: ['file'] };
+      const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };
       const sync = await this.pushes.beginMirrorSync(repo, dir);
       await fetchMirror(dir, remote);
       await this.repositories.refreshFromDisk(repo.id);
@@ -234,8 +230,15 @@ export class RepoMigrationService {
   }
 }
 
-function migrationError(error: GitError): ValidationError {
+/**
+ * git's own words stay in the log: they name addresses, ports and timings ("Failed to connect to … port … after
+ * … ms"), which would turn migrations into a port scanner. Forgejo's message prefixes are kept.
+ */
+function migrationError(error: GitError, log: Logger, source: string): ValidationError {
   const detail = withoutCredentials(error.stderr.trim() || error.message);
-  if (/Authentication failed|could not read Username|Bad credentials|returned error: 401\b/.test(detail)) return new ValidationError(`Authentication failed: ${detail}.`);
-  return new ValidationError(`Migration failed: ${detail}.`);
+  log.warn({ source, detail }, 'migration: cloning the source failed');
+  if (/Authentication failed|could not read Username|Bad credentials|returned error: 401\b/.test(detail)) {
+    return new ValidationError('Authentication failed: the source refused the credentials.');
+  }
+  return new ValidationError('Migration failed: the source repository could not be cloned.');
 }

@@ -1,6 +1,7 @@
 // Pure helpers of the repository services: address classes, globs, duration formatting, credential scrubbing.
 import { goDuration } from '../../src/convert/repository.ts';
-import { isLocalNetworkAddress, withoutCredentials } from '../../src/services/repo-migration.service.ts';
+import { isLocalNetworkAddress } from '../../src/domain/network-address.ts';
+import { withoutCredentials } from '../../src/services/repo-migration.service.ts';
 import { globToRegExp } from '../../src/services/unadopted.service.ts';
 
 describe('isLocalNetworkAddress', () => {

@@ -49,11 +49,14 @@ function refusePublicOnly(ctx: RequestContext, owner: User): void {
   throw new ForbiddenError(isOrganization(owner) ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
-/** `{username}` (or another owner parameter): a user or an organization the caller may see. */
-export function userAssignment(param: OwnerParam = 'username'): Guard {
+/**
+ * `{username}` (or another owner parameter): a user or an organization the caller may see; with
+ * `individualOnly`, an organization's name is as missing as any other.
+ */
+export function userAssignment(param: OwnerParam = 'username', options: { individualOnly?: boolean } = {}): Guard {
   return async (ctx) => {
     const found = await findOwner(ctx, param);
-    if (!found) throw userNotFound(pathParam(ctx, param));
+    if (!found || (options.individualOnly && isOrganization(found.owner))) throw userNotFound(pathParam(ctx, param));
     const user = found.owner;
     if (found.renamed) redirectTo(ctx, { [param]: user.name });
     refusePublicOnly(ctx, user);

@@ -1,5 +1,6 @@
 // Role guards over what the assignment guards resolved (src/api/assignment.ts), named after Forgejo's
 // middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
+import { grantsAdmin } from '../auth/scopes.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
@@ -20,18 +21,28 @@ export function reqSiteAdmin(): Guard {
   };
 }
 
-/** Signed in with the account's password over basic auth (Forgejo: reqBasicOrRevProxyAuth): token creation. */
+/**
+ * Signed in with the account's password over basic auth (Forgejo: reqBasicOrRevProxyAuth), so no token, whatever
+ * its scopes and however it is sent, can mint or remove tokens.
+ */
 export function reqBasicAuth(): Guard {
   return (ctx) => {
-    if (ctx.caller?.method !== 'basic-password') throw new UnauthorizedError('auth required');
+    if (ctx.caller?.method !== 'basic-password') throw new UnauthorizedError('auth method not allowed');
   };
 }
 
-/** The `{username}` of the path is the caller, or the caller is a site admin. */
+/**
+ * The `{username}` of the path is the caller, or the caller is a site admin whose credential carries the admin
+ * scope at the request's level (a password carries every scope; a public-only token none).
+ */
 export function reqSelfOrAdmin(): Guard {
   return (ctx) => {
-    const doer = ctx.doer();
-    if (!doer.isAdmin && doer.id !== ctx.user().id) throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
+    const caller = ctx.caller;
+    if (!caller) throw new UnauthorizedError('token is required');
+    if (caller.user.id === ctx.user().id) return;
+    if (!caller.user.isAdmin || !grantsAdmin(caller, ctx.req.method)) {
+      throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
+    }
   };
 }
 

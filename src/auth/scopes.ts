@@ -55,3 +55,9 @@ export function missingCategories(scope: TokenScope, method: string, needed: rea
   const granted = method === 'GET' || method === 'HEAD' ? scope.read : scope.write;
   return needed.filter((category) => !granted.has(category));
 }
+
+/** Whether the caller's credential carries the admin scope for this request: a password always, a public-only token never. */
+export function grantsAdmin(caller: { scope: TokenScope | null }, method: string): boolean {
+  if (!caller.scope) return true;
+  return !caller.scope.publicOnly && missingCategories(caller.scope, method, ['admin']).length === 0;
+}

@@ -1,6 +1,6 @@
 // Routes for users, their tokens and their administration (Forgejo: routers/api/v1/api.go).
 import { userAssignment } from '../assignment.ts';
-import { reqSiteAdmin, reqToken } from '../guards.ts';
+import { reqBasicAuth, reqSelfOrAdmin, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminGetAllEmails, adminSearchEmails } from '../handlers/admin/email.ts';
 import { adminCreatePublicKey, adminDeleteUserPublicKey } from '../handlers/admin/public-key.ts';
 import { adminCreateUser, adminDeleteUser, adminEditUser, adminRenameUser, adminSearchUsers } from '../handlers/admin/user.ts';
@@ -26,6 +26,9 @@ export type UsersOperation =
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
 
+/** `/users/{username}/tokens`: the user themself or a site admin; creating and deleting also need the password. */
+const tokensOf = [userAssignment('username', { individualOnly: true }), reqToken(), reqSelfOrAdmin()];
+
 export const usersRoutes: RouteGroup<UsersOperation> = {
   adminCreatePublicKey: route(adminOnUser, adminCreatePublicKey),
   adminCreateUser: route([reqSiteAdmin()], adminCreateUser),
@@ -36,8 +39,8 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   adminRenameUser: route(adminOnUser, adminRenameUser),
   adminSearchEmails: route([reqSiteAdmin()], adminSearchEmails),
   adminSearchUsers: route([reqSiteAdmin()], adminSearchUsers),
-  userCreateToken: route([userAssignment(), reqToken()], userCreateToken),
-  userDeleteAccessToken: route([userAssignment(), reqToken()], userDeleteAccessToken),
+  userCreateToken: route([...tokensOf, reqBasicAuth()], userCreateToken),
+  userDeleteAccessToken: route([...tokensOf, reqBasicAuth()], userDeleteAccessToken),
   userGetCurrent: route([reqToken()], userGetCurrent),
-  userGetTokens: route([userAssignment(), reqToken()], userGetTokens),
+  userGetTokens: route(tokensOf, userGetTokens),
 };

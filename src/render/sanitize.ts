@@ -59,6 +59,8 @@ const BASE_OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
   allowProtocolRelative: true,
+  // Only checkboxes are inputs here; a text field or image button from raw HTML goes.
+  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
   disallowedTagsMode: 'discard',
   enforceHtmlBoundary: false,
 };

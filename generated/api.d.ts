@@ -155,7 +155,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/activitypub/user-id/{user-id}": {
+    "/api/v1/activitypub/user-id/{userId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -172,7 +172,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/activitypub/user-id/{user-id}/inbox": {
+    "/api/v1/activitypub/user-id/{userId}/inbox": {
         parameters: {
             query?: never;
             header?: never;
@@ -3677,7 +3677,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                "user-id": number;
+                /** @description The user's id (Forgejo calls this parameter user-id; express-openapi-validator cannot route a name with a hyphen) */
+                userId: number;
             };
             cookie?: never;
         };
@@ -3694,7 +3695,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                "user-id": number;
+                /** @description The user's id (Forgejo calls this parameter user-id; express-openapi-validator cannot route a name with a hyphen) */
+                userId: number;
             };
             cookie?: never;
         };

@@ -17,8 +17,8 @@ export interface OperationInfo {
 }
 
 export const OPERATIONS = {
-  activitypubPerson: { method: 'get', path: '/api/v1/activitypub/user-id/{user-id}', scopes: ['activitypub'], rawBody: false, integerPathParams: ['user-id'] },
-  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{user-id}/inbox', scopes: ['activitypub'], rawBody: false, integerPathParams: ['user-id'] },
+  activitypubPerson: { method: 'get', path: '/api/v1/activitypub/user-id/{userId}', scopes: ['activitypub'], rawBody: false, integerPathParams: ['userId'] },
+  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{userId}/inbox', scopes: ['activitypub'], rawBody: false, integerPathParams: ['userId'] },
   adminAddRuleToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/rules/{quotarule}', scopes: ['admin'], rawBody: false, integerPathParams: [] },
   adminAddUserToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/users/{username}', scopes: ['admin'], rawBody: false, integerPathParams: [] },
   adminAdoptRepository: { method: 'post', path: '/api/v1/admin/unadopted/{owner}/{repo}', scopes: ['admin'], rawBody: false, integerPathParams: [] },

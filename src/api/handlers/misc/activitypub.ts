@@ -3,14 +3,14 @@ import { ACTIVITY_STREAMS_CONTENT_TYPE, toPerson } from '../../../convert/activi
 import type { Handler } from '../../route.ts';
 
 export const activitypubPerson: Handler<'activitypubPerson'> = async (ctx) => {
-  const { user, publicKeyPem } = await ctx.app.services.activityPub.person(ctx.params['user-id']);
+  const { user, publicKeyPem } = await ctx.app.services.activityPub.person(ctx.params.userId);
   ctx.res.setHeader('Content-Type', ACTIVITY_STREAMS_CONTENT_TYPE);
   ctx.send(200, toPerson(ctx.app.settings.server.ROOT_URL, user, publicKeyPem));
 };
 
 export const activitypubPersonInbox: Handler<'activitypubPersonInbox'> = async (ctx) => {
   const { req } = ctx;
-  await ctx.app.services.activityPub.receive(ctx.params['user-id'], {
+  await ctx.app.services.activityPub.receive(ctx.params.userId, {
     method: req.method,
     url: req.originalUrl,
     headers: req.headers,

@@ -36,7 +36,9 @@ export const getApiDocsAsset: Handler<'getApiDocsAsset'> = async (ctx) => {
   requireEnabled(ctx);
   const file = Object.hasOwn(ASSETS, ctx.params.asset) ? ASSETS[ctx.params.asset] : undefined;
   if (!file) throw new NotFoundError();
+  // The files change only with an upgrade of Anvil.
+  ctx.res.setHeader('Cache-Control', 'public, max-age=3600');
   await new Promise<void>((resolve, reject) => {
-    ctx.res.sendFile(file, { maxAge: '1h' }, (error) => (error ? reject(error) : resolve()));
+    ctx.res.sendFile(file, (error) => (error ? reject(error) : resolve()));
   });
 };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
+import { renderMarkup } from '../src/render/markup.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -90,6 +91,63 @@ async function measure(url: string, headers: Record<string, string>): Promise<Me
   return autocannon(url, headers, DURATION);
 }
 
+/** About 100 KB of markdown exercising what documents use: headings, lists, tables, code, links, mentions, raw HTML. */
+function markdownDocument(bytes = 100 * 1024): string {
+  const section = (i: number) => `## Section ${i}
+
+Some *emphasis*, **strong text**, \`inline code\`, a [relative link](docs/page-${i}.md), https://example.com/${i} and
+www.example.org/${i}, a mention of @user${i} and issue #${i}. ~~Struck~~ text with <kbd>Ctrl</kbd> and <b onclick="x()">raw HTML</b>.
+
+- [x] done ${i}
+- [ ] todo ${i}
+  1. nested
+  2. list
+
+| name | value |
+|:-----|------:|
+| a${i} | ${i} |
+| b${i} | ${i * 2} |
+
+\`\`\`ts
+const answer${i} = ${i}; // code block
+\`\`\`
+
+> quoted paragraph ${i}
+> over two lines
+
+`;
+  let text = '# Benchmark document\n\n';
+  for (let i = 0; text.length < bytes; i++) text += section(i);
+  return text;
+}
+
+/** Renders per second of a 100 KB document: in process (parser + sanitiser) and through POST /api/v1/markdown. */
+async function benchMarkdown(base: string, auth: Record<string, string>): Promise<void> {
+  const text = markdownDocument();
+  const noReferences = async () => ({ accounts: new Map<string, string>(), issuesUrl: null });
+  const rate = async (render: () => Promise<unknown>): Promise<number> => {
+    for (let i = 0; i < 5; i++) await render();
+    let count = 0;
+    const started = performance.now();
+    while (performance.now() - started < DURATION * 1000) {
+      await render();
+      count++;
+    }
+    return count / ((performance.now() - started) / 1000);
+  };
+  const inProcess = await rate(() => renderMarkup({ mode: 'gfm', text, base: 'http://localhost/o/r', wiki: false }, noReferences));
+  const body = JSON.stringify({ Mode: 'gfm', Text: text, Context: 'o/r' });
+  const headers = { ...auth, 'Content-Type': 'application/json' };
+  const sample = await fetch(`${base}/api/v1/markdown`, { method: 'POST', headers, body });
+  await sample.text();
+  const overHttp = sample.status === 200
+    ? await rate(async () => (await fetch(`${base}/api/v1/markdown`, { method: 'POST', headers, body })).text())
+    : NaN;
+  console.log(`\nmarkdown rendering, ${(text.length / 1024).toFixed(0)} KB gfm document (one at a time):`);
+  console.log(`| path | renders/s |\n|---|---|\n| in process (markdown-it + sanitize-html) | ${inProcess.toFixed(1)} |`);
+  console.log(`| POST /api/v1/markdown | ${Number.isNaN(overHttp) ? `answers ${sample.status}, not measured` : overHttp.toFixed(1)} |`);
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-'));
   const anvilPort = 39_000 + Math.floor(Math.random() * 500);
@@ -134,6 +192,7 @@ async function main(): Promise<void> {
       console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
+    await benchMarkdown(base, auth);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

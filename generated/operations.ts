@@ -17,8 +17,8 @@ export interface OperationInfo {
 }
 
 export const OPERATIONS = {
-  activitypubPerson: { method: 'get', path: '/api/v1/activitypub/user-id/{user-id}', scopes: ['activitypub'], rawBody: false, integerPathParams: ['user-id'] },
-  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{user-id}/inbox', scopes: ['activitypub'], rawBody: false, integerPathParams: ['user-id'] },
+  activitypubPerson: { method: 'get', path: '/api/v1/activitypub/user-id/{userId}', scopes: ['activitypub'], rawBody: false, integerPathParams: ['userId'] },
+  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{userId}/inbox', scopes: ['activitypub'], rawBody: false, integerPathParams: ['userId'] },
   adminAddRuleToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/rules/{quotarule}', scopes: ['admin'], rawBody: false, integerPathParams: [] },
   adminAddUserToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/users/{username}', scopes: ['admin'], rawBody: false, integerPathParams: [] },
   adminAdoptRepository: { method: 'post', path: '/api/v1/admin/unadopted/{owner}/{repo}', scopes: ['admin'], rawBody: false, integerPathParams: [] },
@@ -70,12 +70,15 @@ export const OPERATIONS = {
   genericPackageDownload: { method: 'get', path: '/api/packages/{owner}/generic/{packagename}/{packageversion}/{filename}', scopes: ['package'], rawBody: false, integerPathParams: [] },
   genericPackageUpload: { method: 'put', path: '/api/packages/{owner}/generic/{packagename}/{packageversion}/{filename}', scopes: ['package'], rawBody: false, integerPathParams: [] },
   getApiContract: { method: 'get', path: '/swagger.v1.json', scopes: [], rawBody: false, integerPathParams: [] },
+  getApiDocs: { method: 'get', path: '/api/swagger', scopes: [], rawBody: false, integerPathParams: [] },
+  getApiDocsAsset: { method: 'get', path: '/api/swagger/{asset}', scopes: [], rawBody: false, integerPathParams: [] },
   getAvatar: { method: 'get', path: '/avatars/{hash}', scopes: [], rawBody: false, integerPathParams: [] },
   getDefaultAvatar: { method: 'get', path: '/avatars/default/{id}', scopes: [], rawBody: false, integerPathParams: ['id'] },
   getGitignoreTemplateInfo: { method: 'get', path: '/api/v1/gitignore/templates/{name}', scopes: [], rawBody: false, integerPathParams: [] },
   getLabelTemplateInfo: { method: 'get', path: '/api/v1/label/templates/{name}', scopes: [], rawBody: false, integerPathParams: [] },
   getLicenseTemplateInfo: { method: 'get', path: '/api/v1/licenses/{name}', scopes: [], rawBody: false, integerPathParams: [] },
   getNodeInfo: { method: 'get', path: '/api/v1/nodeinfo', scopes: [], rawBody: false, integerPathParams: [] },
+  getNodeInfoLinks: { method: 'get', path: '/.well-known/nodeinfo', scopes: [], rawBody: false, integerPathParams: [] },
   getOrgVariable: { method: 'get', path: '/api/v1/orgs/{org}/actions/variables/{variablename}', scopes: ['organization'], rawBody: false, integerPathParams: [] },
   getOrgVariablesList: { method: 'get', path: '/api/v1/orgs/{org}/actions/variables', scopes: ['organization'], rawBody: false, integerPathParams: [] },
   getPackage: { method: 'get', path: '/api/v1/packages/{owner}/{type}/{name}/{version}', scopes: ['package'], rawBody: false, integerPathParams: [] },

@@ -12,6 +12,7 @@ import { passwordHasher } from '../src/auth/password.ts';
 import { loadSettings } from '../src/config.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import type { EventLoopDelay } from '../src/event-loop-probe.ts';
+import { renderMarkup } from '../src/render/markup.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -131,6 +132,63 @@ async function signInRows(anvil: ChildProcess, base: string, credentials: Array<
   }
 }
 
+/** About 100 KB of markdown exercising what documents use: headings, lists, tables, code, links, mentions, raw HTML. */
+function markdownDocument(bytes = 100 * 1024): string {
+  const section = (i: number) => `## Section ${i}
+
+Some *emphasis*, **strong text**, \`inline code\`, a [relative link](docs/page-${i}.md), https://example.com/${i} and
+www.example.org/${i}, a mention of @user${i} and issue #${i}. ~~Struck~~ text with <kbd>Ctrl</kbd> and <b onclick="x()">raw HTML</b>.
+
+- [x] done ${i}
+- [ ] todo ${i}
+  1. nested
+  2. list
+
+| name | value |
+|:-----|------:|
+| a${i} | ${i} |
+| b${i} | ${i * 2} |
+
+\`\`\`ts
+const answer${i} = ${i}; // code block
+\`\`\`
+
+> quoted paragraph ${i}
+> over two lines
+
+`;
+  let text = '# Benchmark document\n\n';
+  for (let i = 0; text.length < bytes; i++) text += section(i);
+  return text;
+}
+
+/** Renders per second of a 100 KB document: in process (parser + sanitiser) and through POST /api/v1/markdown. */
+async function benchMarkdown(base: string, auth: Record<string, string>): Promise<void> {
+  const text = markdownDocument();
+  const noReferences = async () => ({ accounts: new Map<string, string>(), issuesUrl: null });
+  const rate = async (render: () => Promise<unknown>): Promise<number> => {
+    for (let i = 0; i < 5; i++) await render();
+    let count = 0;
+    const started = performance.now();
+    while (performance.now() - started < DURATION * 1000) {
+      await render();
+      count++;
+    }
+    return count / ((performance.now() - started) / 1000);
+  };
+  const inProcess = await rate(() => renderMarkup({ mode: 'gfm', text, base: 'http://localhost/o/r', wiki: false }, noReferences));
+  const body = JSON.stringify({ Mode: 'gfm', Text: text, Context: 'o/r' });
+  const headers = { ...auth, 'Content-Type': 'application/json' };
+  const sample = await fetch(`${base}/api/v1/markdown`, { method: 'POST', headers, body });
+  await sample.text();
+  const overHttp = sample.status === 200
+    ? await rate(async () => (await fetch(`${base}/api/v1/markdown`, { method: 'POST', headers, body })).text())
+    : NaN;
+  console.log(`\nmarkdown rendering, ${(text.length / 1024).toFixed(0)} KB gfm document (one at a time):`);
+  console.log(`| path | renders/s |\n|---|---|\n| in process (markdown-it + sanitize-html) | ${inProcess.toFixed(1)} |`);
+  console.log(`| POST /api/v1/markdown | ${Number.isNaN(overHttp) ? `answers ${sample.status}, not measured` : overHttp.toFixed(1)} |`);
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-'));
   const anvilPort = 39_000 + Math.floor(Math.random() * 500);
@@ -188,6 +246,7 @@ async function main(): Promise<void> {
       { name: 'token', authorization: `token ${token}` },
       { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
     ]);
+    await benchMarkdown(base, auth);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

@@ -1,4 +1,5 @@
 // The HTTP application: hygiene ─▶ authentication ─▶ body parsing ─▶ contract validation ─▶ dispatch ─▶ errors.
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
@@ -34,6 +35,11 @@ function authenticate(app: AppContext): RequestHandler {
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** ActivityPub inboxes check the Digest header against the bytes that came, so those are kept beside the parsed body. */
+function keepActivityPubBody(req: IncomingMessage, _res: unknown, buffer: Buffer): void {
+  if (req.url?.startsWith('/api/v1/activitypub/')) (req as express.Request).rawBody = buffer;
+}
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -60,9 +66,9 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(securityHeaders());
   server.use(authenticate(app));
   server.use(assumeJsonBodies());
-  server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false }));
-  server.use(express.text({ type: 'text/plain', limit: '50mb' }));
-  server.use(express.raw({ type: 'application/octet-stream', limit: '2gb' }));
+  server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false, verify: keepActivityPubBody }));
+  server.use(express.text({ type: 'text/plain', limit: '50mb', verify: keepActivityPubBody }));
+  server.use(express.raw({ type: 'application/octet-stream', limit: '2gb', verify: keepActivityPubBody }));
   server.use(refuseNulCharacters());
   server.use(openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test'));
   server.use(dispatch(app));

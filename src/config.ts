@@ -96,6 +96,7 @@ const SCHEMA = {
     DEFAULT_USER_VISIBILITY: oneOf('public', ['public', 'limited', 'private'] as const),
     DEFAULT_ALLOW_CREATE_ORGANIZATION: bool(true),
     NO_REPLY_ADDRESS: str('noreply.localhost'),
+    DISABLE_REGISTRATION: bool(false),
   },
   admin: {
     DISABLE_REGULAR_ORG_CREATION: bool(false),

@@ -43,6 +43,11 @@ export class TooManyRequestsError extends ApiError {
   }
 }
 
+/** A 422 answered as plain text with a trailing newline, as Forgejo's markup endpoints do. */
+export class PlainTextValidationError extends ApiError {
+  readonly status = 422;
+}
+
 export class QuotaExceededError extends ApiError {
   readonly status = 413;
   constructor(readonly userId: number, readonly username: string) {

@@ -56,4 +56,9 @@ export class UserRepository {
   async deleteRedirectsTo(userIds: readonly number[]): Promise<void> {
     await this.client.userRedirect.deleteMany({ where: { redirectUserId: { in: [...userIds] } } });
   }
+
+  /** Accounts (users and organizations) with any of these lower-cased names. */
+  listByLowerNames(lowerNames: readonly string[]): Promise<User[]> {
+    return this.client.user.findMany({ where: { lowerName: { in: [...lowerNames] } } });
+  }
 }

@@ -1,7 +1,7 @@
 // The one place where failures become HTTP answers: domain errors, validator errors, body-parser errors and
 // database errors, all as Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, ForbiddenError, NotFoundError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
+import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
 
@@ -36,6 +36,7 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
     if (error instanceof RenamedRedirect) return res.status(307).setHeader('Location', error.location).end();
     if (error instanceof NotFoundError) return reply(404, { message: error.message, url, errors: error.errors });
     if (error instanceof ForbiddenError && error.withoutUrl) return reply(403, { message: error.message });
+    if (error instanceof PlainTextValidationError) return res.status(422).type('text/plain').send(`${error.message}\n`);
     if (error instanceof QuotaExceededError) return reply(413, { message: error.message, user_id: error.userId, username: error.username });
     // A 401 names the scheme to use (RFC 9110); git needs it to ask for credentials and retry.
     if (error instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');

@@ -6,7 +6,10 @@ import type { Logger } from '../logger.ts';
 import { cronTasks } from '../jobs/tasks.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
+import { ActivityPubService } from './activitypub.service.ts';
 import { MailerService } from './mailer.service.ts';
+import { MarkupService } from './markup.service.ts';
+import { NodeInfoService } from './nodeinfo.service.ts';
 import { AvatarService } from './avatar.service.ts';
 import { CronService } from './cron.service.ts';
 import { OrgBlockService } from './org-block.service.ts';
@@ -79,6 +82,9 @@ export function createServices(deps: ServiceDeps) {
     maintenance,
     cron: new CronService(deps, cronTasks(deps.settings), { maintenance, log: deps.log }),
     unadopted: new UnadoptedService(deps, repositories),
+    markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
+    nodeInfo: new NodeInfoService(deps),
+    activityPub: new ActivityPubService(deps),
   };
 }
 

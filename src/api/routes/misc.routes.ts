@@ -1,18 +1,26 @@
-// Routes for misc. An operation bound to notImplemented() answers 501 until it is built.
+// Routes for the instance: health, version, contract and docs, templates, markup rendering, federation.
+import { reqFeature, reqToken } from '../guards.ts';
+import { activitypubPerson, activitypubPersonInbox } from '../handlers/misc/activitypub.ts';
+import { getApiDocs, getApiDocsAsset } from '../handlers/misc/api-docs.ts';
+import { renderMarkdown, renderMarkdownRaw, renderMarkup } from '../handlers/misc/markup.ts';
+import { getNodeInfo, getNodeInfoLinks } from '../handlers/misc/nodeinfo.ts';
 import { getApiContract, getVersion, healthCheck } from '../handlers/misc/server.ts';
 import {
   getGitignoreTemplateInfo, getLabelTemplateInfo, getLicenseTemplateInfo, listGitignoresTemplates, listLabelTemplates, listLicenseTemplates,
 } from '../handlers/misc/template.ts';
-import { notImplemented, route, type RouteGroup } from '../route.ts';
+import { route, type RouteGroup } from '../route.ts';
 
 export type MiscOperation =
   | 'activitypubPerson'
   | 'activitypubPersonInbox'
   | 'getApiContract'
+  | 'getApiDocs'
+  | 'getApiDocsAsset'
   | 'getGitignoreTemplateInfo'
   | 'getLabelTemplateInfo'
   | 'getLicenseTemplateInfo'
   | 'getNodeInfo'
+  | 'getNodeInfoLinks'
   | 'getVersion'
   | 'healthCheck'
   | 'listGitignoresTemplates'
@@ -23,19 +31,22 @@ export type MiscOperation =
   | 'renderMarkup';
 
 export const miscRoutes: RouteGroup<MiscOperation> = {
-  activitypubPerson: notImplemented(),
-  activitypubPersonInbox: notImplemented(),
+  activitypubPerson: route([reqFeature('federation')], activitypubPerson),
+  activitypubPersonInbox: route([reqFeature('federation')], activitypubPersonInbox),
   getApiContract: route([], getApiContract),
+  getApiDocs: route([], getApiDocs),
+  getApiDocsAsset: route([], getApiDocsAsset),
   getGitignoreTemplateInfo: route([], getGitignoreTemplateInfo),
   getLabelTemplateInfo: route([], getLabelTemplateInfo),
   getLicenseTemplateInfo: route([], getLicenseTemplateInfo),
-  getNodeInfo: notImplemented(),
+  getNodeInfo: route([reqFeature('federation')], getNodeInfo),
+  getNodeInfoLinks: route([reqFeature('federation')], getNodeInfoLinks),
   getVersion: route([], getVersion),
   healthCheck: route([], healthCheck),
   listGitignoresTemplates: route([], listGitignoresTemplates),
   listLabelTemplates: route([], listLabelTemplates),
   listLicenseTemplates: route([], listLicenseTemplates),
-  renderMarkdown: notImplemented(),
-  renderMarkdownRaw: notImplemented(),
-  renderMarkup: notImplemented(),
+  renderMarkdown: route([reqToken()], renderMarkdown),
+  renderMarkdownRaw: route([reqToken()], renderMarkdownRaw),
+  renderMarkup: route([reqToken()], renderMarkup),
 };

@@ -1,0 +1,89 @@
+// POST /markdown, /markdown/raw, /markup (Forgejo: routers/api/v1/misc/markup.go, routers/common/markup.go):
+// the context becomes the base of relative links, and the references the text makes are looked up for the reader:
+// mentions of accounts the reader may see, and `#123` in a repository the reader may see.
+import { UserRepository } from '../db/user.repository.ts';
+import type { User } from '../db/prisma.ts';
+import { hasAccess } from '../domain/repo-permission.ts';
+import { renderMarkup } from '../render/markup.ts';
+import type { FoundReferences, ResolvedReferences } from '../render/references.ts';
+import type { ServiceDeps } from './index.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
+import type { RepoPermissionService } from './repo-permission.service.ts';
+import type { RepositoryService } from './repository.service.ts';
+
+export interface MarkupInput {
+  mode: string;
+  text: string;
+  context?: string;
+  filePath?: string;
+  wiki?: boolean;
+}
+
+/** Mentions looked up per document at most; the rest stay text. */
+const MAX_MENTIONS = 100;
+
+/** A path segment unescaped; null when the escape is malformed (it names nothing). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+export class MarkupService {
+  private readonly users: UserRepository;
+  private readonly appUrl: string;
+
+  constructor(
+    deps: ServiceDeps,
+    private readonly ownerAccess: OwnerAccessService,
+    private readonly repositories: RepositoryService,
+    private readonly repoPermissions: RepoPermissionService,
+  ) {
+    this.users = new UserRepository(deps.db.prisma);
+    this.appUrl = deps.settings.server.ROOT_URL;
+  }
+
+  async render(reader: User, input: MarkupInput): Promise<string> {
+    const base = this.linkBase(input.context ?? '');
+    return renderMarkup(
+      { mode: input.mode, text: input.text, filePath: input.filePath, base, wiki: input.wiki ?? false },
+      (found) => this.resolveReferences(reader, base, found),
+    );
+  }
+
+  /** A context that is not an absolute http(s) URL is a path under the root URL (`owner/repo`). */
+  private linkBase(context: string): string {
+    const absolute = /^https?:\/\//i.test(context.trim());
+    const base = absolute ? context.trim() : `${this.appUrl}${context.trim().replace(/^\/+/, '')}`;
+    return base.replace(/\/+$/, '');
+  }
+
+  private async resolveReferences(reader: User, base: string, found: FoundReferences): Promise<ResolvedReferences> {
+    const [accounts, issuesUrl] = await Promise.all([
+      this.visibleAccounts(reader, [...found.mentions].slice(0, MAX_MENTIONS)),
+      found.issues ? this.issuesUrl(reader, base) : null,
+    ]);
+    return { accounts, issuesUrl };
+  }
+
+  private async visibleAccounts(reader: User, lowerNames: string[]): Promise<Map<string, string>> {
+    const accounts = new Map<string, string>();
+    if (lowerNames.length === 0) return accounts;
+    for (const account of await this.users.listByLowerNames(lowerNames)) {
+      if (await this.ownerAccess.canSee(reader, account)) accounts.set(account.lowerName, `${this.appUrl}${account.name}`);
+    }
+    return accounts;
+  }
+
+  /** Issues of the repository the base names (`<root>/<owner>/<repo>…`), when it exists and the reader may see it. */
+  private async issuesUrl(reader: User, base: string): Promise<string | null> {
+    if (!`${base}/`.startsWith(this.appUrl)) return null;
+    const [ownerName, repoName] = base.slice(this.appUrl.length).split('/').map(decodeSegment);
+    if (!ownerName || !repoName) return null;
+    const repo = await this.repositories.find(ownerName, repoName);
+    if (!repo || !hasAccess(await this.repoPermissions.forRepo(reader, repo))) return null;
+    return `${this.appUrl}${repo.owner.name}/${repo.name}/issues`;
+  }
+}

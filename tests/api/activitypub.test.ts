@@ -1,0 +1,257 @@
+// GET /activitypub/user-id/{id} (the Person actor and its stored key pair) and POST …/inbox (HTTP Signatures
+// checked against the key of a remote actor served from loopback, so the tests allow local networks).
+import { createHash, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const AS_CONTENT_TYPE = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+const ROOT = 'http://localhost:3000';
+
+function rsaKeyPair(): { privateKey: KeyObject; publicKeyPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** A remote server on loopback that publishes actor documents; counts how often each is fetched. */
+class ActorServer {
+  readonly documents = new Map<string, unknown>();
+  readonly fetches = new Map<string, number>();
+  private server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    this.fetches.set(path, (this.fetches.get(path) ?? 0) + 1);
+    const document = this.documents.get(path);
+    if (!document) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/activity+json' }).end(JSON.stringify(document));
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  /** Publishes an actor whose main key is `publicKeyPem`; returns its keyId. */
+  publishActor(path: string, publicKeyPem: string): string {
+    const id = this.url(path);
+    this.documents.set(path, {
+      '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+      id,
+      type: 'Person',
+      inbox: `${id}/inbox`,
+      publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
+    });
+    return `${id}#main-key`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+interface SignOptions {
+  keyId: string;
+  privateKey: KeyObject;
+  headers?: string[];
+  date?: Date;
+  /** Digest of this text instead of the body. */
+  digestOf?: string;
+}
+
+const HOST = 'anvil.test';
+
+/** A POST to the inbox signed per draft-cavage (rsa-sha256), written here independently of the server's library. */
+function signedInbox(t: TestApp, userId: number, body: string, options: SignOptions) {
+  const path = `/api/v1/activitypub/user-id/${userId}/inbox`;
+  const headers: Record<string, string> = {
+    host: HOST,
+    date: (options.date ?? new Date()).toUTCString(),
+    digest: `SHA-256=${createHash('sha256').update(options.digestOf ?? body).digest('base64')}`,
+  };
+  const covered = options.headers ?? ['(request-target)', 'host', 'date', 'digest'];
+  const signingString = covered.map((name) => (name === '(request-target)' ? `(request-target): post ${path}` : `${name}: ${headers[name]}`)).join('\n');
+  const signature = sign('sha256', Buffer.from(signingString), options.privateKey).toString('base64');
+  return t.request().post(path)
+    .set('Host', headers.host)
+    .set('Date', headers.date)
+    .set('Digest', headers.digest)
+    .set('Content-Type', 'application/activity+json')
+    .set('Signature', `keyId="${options.keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`)
+    .send(body);
+}
+
+const ACTIVITY = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Follow', actor: 'x', object: 'y' });
+
+describe('federation with local networks allowed', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let remote: ActorServer;
+  const sender = rsaKeyPair();
+  const stranger = rsaKeyPair();
+  let keyId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true' });
+    user = await createTestUser(t);
+    remote = new ActorServer();
+    await remote.start();
+    keyId = remote.publishActor('/actors/sender', sender.publicKeyPem);
+  });
+  afterAll(async () => {
+    await remote.close();
+    await t.close();
+  });
+
+  describe('GET /activitypub/user-id/{id}', () => {
+    it('answers the Person document with the ActivityStreams content type', async () => {
+      await t.context.db.prisma.user.update({ where: { id: user.user.id }, data: { fullName: 'Ada Lovelace' } });
+      const res = await t.request().get(`/api/v1/activitypub/user-id/${user.user.id}`).expect(200);
+      expect(res.headers['content-type']?.startsWith(AS_CONTENT_TYPE)).toBe(true);
+      const id = `${ROOT}/api/v1/activitypub/user-id/${user.user.id}`;
+      const body = JSON.parse(res.text);
+      expect(body).toEqual({
+        '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
+        id,
+        type: 'Person',
+        name: 'Ada Lovelace',
+        preferredUsername: user.user.name,
+        url: `${ROOT}/${user.user.name}`,
+        icon: { type: 'Image', mediaType: 'image/png', url: `${ROOT}/avatars/default/${user.user.id}` },
+        inbox: `${id}/inbox`,
+        outbox: `${id}/outbox`,
+        publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/) },
+      });
+      const key = createPublicKey(body.publicKey.publicKeyPem);
+      expect(key.asymmetricKeyType).toBe('rsa');
+      expect(key.asymmetricKeyDetails?.modulusLength).toBe(3072);
+    });
+
+    it('makes the key pair once and keeps it', async () => {
+      const other = await createTestUser(t);
+      expect(await t.context.db.prisma.userKeyPair.findUnique({ where: { userId: other.user.id } })).toBeNull();
+      const [first, second] = await Promise.all([
+        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
+        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
+      ]);
+      const third = await t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200);
+      const pem = (res: { text: string }) => JSON.parse(res.text).publicKey.publicKeyPem;
+      expect(pem(second)).toBe(pem(first));
+      expect(pem(third)).toBe(pem(first));
+      const stored = await t.context.db.prisma.userKeyPair.findUniqueOrThrow({ where: { userId: other.user.id } });
+      expect(stored.publicKeyPem).toBe(pem(first));
+      expect(stored.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+      expect(JSON.parse(third.text)).not.toHaveProperty('name');
+    });
+
+    it('answers 404 for an unknown id', async () => {
+      await t.request().get('/api/v1/activitypub/user-id/999999').expect(404);
+      await t.request().get('/api/v1/activitypub/user-id/99999999999999').expect(404);
+    });
+  });
+
+  describe('POST /activitypub/user-id/{id}/inbox', () => {
+    it('accepts an activity signed by the key its keyId names (204)', async () => {
+      await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(204);
+    });
+
+    it('answers 400 to an unsigned delivery', async () => {
+      const res = await t.request().post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(400);
+      expect(res.body.message).toMatch(/not signed/);
+    });
+
+    it('answers 403 when the signature was made with another key', async () => {
+      const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: stranger.privateKey }).expect(403);
+      expect(res.body.message).toBe('request signature verification failed');
+    });
+
+    it('answers 400 when the body is not the one the digest names', async () => {
+      const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, digestOf: '{"type":"Delete"}' }).expect(400);
+      expect(res.body.message).toMatch(/Digest header does not match the body/);
+    });
+
+    it('answers 400 when the signature leaves out the digest or the request target', async () => {
+      const withoutDigest = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, headers: ['(request-target)', 'host', 'date'] }).expect(400);
+      expect(withoutDigest.body.message).toMatch(/digest was not a signed header/);
+      const withoutTarget = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, headers: ['host', 'date', 'digest'] }).expect(400);
+      expect(withoutTarget.body.message).toMatch(/\(request-target\) was not a signed header/);
+    });
+
+    it('answers 400 to a stale date', async () => {
+      const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, date: new Date(Date.now() - 3_600_000) }).expect(400);
+      expect(res.body.message).toMatch(/clock skew/);
+    });
+
+    it('answers 400 when the key cannot be fetched', async () => {
+      const missing = await signedInbox(t, user.user.id, ACTIVITY, { keyId: remote.url('/actors/missing#main-key'), privateKey: sender.privateKey }).expect(400);
+      expect(missing.body.message).toMatch(/answered 404/);
+      const ftp = await signedInbox(t, user.user.id, ACTIVITY, { keyId: 'ftp://127.0.0.1/key', privateKey: sender.privateKey }).expect(400);
+      expect(ftp.body.message).toMatch(/ftp: URLs are not fetched/);
+    });
+
+    it('fetches a key once and keeps it', async () => {
+      const pair = rsaKeyPair();
+      const cachedKeyId = remote.publishActor('/actors/cached', pair.publicKeyPem);
+      await signedInbox(t, user.user.id, ACTIVITY, { keyId: cachedKeyId, privateKey: pair.privateKey }).expect(204);
+      await signedInbox(t, user.user.id, ACTIVITY, { keyId: cachedKeyId, privateKey: pair.privateKey }).expect(204);
+      expect(remote.fetches.get('/actors/cached')).toBe(1);
+    });
+
+    it('fetches the key again when the actor rotated it', async () => {
+      const old = rsaKeyPair();
+      const rotatingKeyId = remote.publishActor('/actors/rotating', old.publicKeyPem);
+      await signedInbox(t, user.user.id, ACTIVITY, { keyId: rotatingKeyId, privateKey: old.privateKey }).expect(204);
+      const fresh = rsaKeyPair();
+      remote.publishActor('/actors/rotating', fresh.publicKeyPem);
+      await signedInbox(t, user.user.id, ACTIVITY, { keyId: rotatingKeyId, privateKey: fresh.privateKey }).expect(204);
+    });
+
+    it('answers 404 for an unknown user', async () => {
+      await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+    });
+  });
+});
+
+describe('federation with the default address rule', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let remote: ActorServer;
+  const sender = rsaKeyPair();
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    user = await createTestUser(t);
+    remote = new ActorServer();
+    await remote.start();
+  });
+  afterAll(async () => {
+    await remote.close();
+    await t.close();
+  });
+
+  it('refuses to fetch keys from loopback addresses (400) without contacting them', async () => {
+    const keyId = remote.publishActor('/actors/local', sender.publicKeyPem);
+    const literal = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(400);
+    expect(literal.body.message).toMatch(/local network/);
+    const named = await signedInbox(t, user.user.id, ACTIVITY, { keyId: keyId.replace('127.0.0.1', 'localhost'), privateKey: sender.privateKey }).expect(400);
+    expect(named.body.message).toMatch(/local network/);
+    expect(remote.fetches.size).toBe(0);
+  });
+});
+
+describe('federation off', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp({ ANVIL__federation__ENABLED: 'false' });
+    user = await createTestUser(t);
+  });
+  afterAll(() => t.close());
+
+  it('answers 404 for the actor and its inbox', async () => {
+    await t.request().get(`/api/v1/activitypub/user-id/${user.user.id}`).expect(404);
+    await t.request().post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(404);
+  });
+});

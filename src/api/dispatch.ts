@@ -11,8 +11,8 @@ import type { Assigned, RequestContext, Route } from './route.ts';
 import type { OrgRole } from '../services/org.service.ts';
 
 const MAX_DATABASE_ID = 2 ** 31 - 1;
-/** With REQUIRE_SIGNIN_VIEW every /api/v1 route refuses anonymous callers; health and the contract stay open. */
-const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getApiContract']);
+/** With REQUIRE_SIGNIN_VIEW every /api/v1 route refuses anonymous callers; health, the contract and its docs stay open. */
+const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getApiContract', 'getApiDocs', 'getApiDocsAsset', 'getNodeInfoLinks']);
 
 export function dispatch(app: AppContext): RequestHandler {
   const { settings } = app;

@@ -1,8 +1,10 @@
-// The HTTP application: hygiene ─▶ authentication ─▶ body parsing ─▶ contract validation ─▶ dispatch ─▶ errors.
+// The HTTP application: hygiene ─▶ authentication ─▶ operation lookup ─▶ the operation's body ─▶ contract
+// validation ─▶ dispatch ─▶ errors.
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
 import { dispatch } from './api/dispatch.ts';
+import { readDeclaredBody } from './api/request-body.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
@@ -25,8 +27,6 @@ function authenticate(app: AppContext): RequestHandler {
     }, next);
   };
 }
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -53,12 +53,12 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(normalisePath());
   server.use(securityHeaders());
   server.use(authenticate(app));
+  const validator = openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test');
+  server.use(validator.matchOperation);
   server.use(assumeJsonBodies());
-  server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false }));
-  server.use(express.text({ type: 'text/plain', limit: '50mb' }));
-  server.use(express.raw({ type: 'application/octet-stream', limit: '2gb' }));
+  server.use(readDeclaredBody());
   server.use(refuseNulCharacters());
-  server.use(openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test'));
+  server.use(validator.validate);
   server.use(dispatch(app));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;

@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
 import { dispatch } from './api/dispatch.ts';
+import { refuseUnrepresentableIntegers } from './api/integer-query.ts';
 import { readDeclaredBody } from './api/request-body.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
@@ -59,6 +60,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(readDeclaredBody());
   server.use(refuseNulCharacters());
   server.use(validator.validate);
+  server.use(refuseUnrepresentableIntegers());
   server.use(dispatch(app));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;

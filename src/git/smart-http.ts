@@ -39,32 +39,31 @@ type OversizedBody = 'fail' | 'truncate';
  * bounded at `maxBytes` (0: no bound), so that neither a long nor a compressed body runs unbounded.
  */
 function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody): Readable {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let source: Readable = req;
-  if (encoding === 'gzip' || encoding === 'x-gzip') {
-    const gunzip = zlib.createGunzip();
-    source = req.pipe(gunzip);
-  } else if (encoding !== 'identity' && encoding !== '') {
-    source = new Transform();
-    process.nextTick(() => source.destroy(new RequestBodyError(`unsupported content encoding "${encoding}"`)));
-  }
-  if (maxBytes <= 0) return source;
+  const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
   const limited = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      if (seen > maxBytes) return done();
+      if (seen > bound) return done();
       seen += chunk.length;
-      if (seen <= maxBytes) return done(null, chunk);
+      if (seen <= bound) return done(null, chunk);
       // The rest of the body is not read, so the connection cannot carry another request.
       if (!res.headersSent) res.setHeader('Connection', 'close');
       if (oversized === 'fail') return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
       source.unpipe(limited);
-      this.push(chunk.subarray(0, chunk.length - (seen - maxBytes)));
+      this.push(chunk.subarray(0, chunk.length - (seen - bound)));
       this.push(null);
       done();
     },
   });
-  source.on('error', (error) => limited.destroy(error instanceof RequestBodyError ? error : new RequestBodyError('request body does not decode as gzip')));
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let source: Readable = req;
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    source = req.pipe(zlib.createGunzip());
+    source.on('error', () => limited.destroy(new RequestBodyError('request body does not decode as gzip')));
+  } else if (encoding !== 'identity' && encoding !== '') {
+    process.nextTick(() => limited.destroy(new RequestBodyError(`unsupported content encoding "${encoding}"`)));
+    return limited;
+  }
   return source.pipe(limited);
 }
 

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Server } from 'node:http';
+import type superagent from 'superagent';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -31,6 +32,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await t.close();
 });
+
+/** superagent parser: the answer as latin1 text (git answers are binary packet lines). */
+function asText(response: superagent.Response, done: (error: Error | null, body: string) => void): void {
+  const chunks: Buffer[] = [];
+  response.on('data', (chunk: Buffer) => chunks.push(chunk));
+  response.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
+}
 
 const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
 
@@ -80,11 +88,7 @@ describe('request size (HTTP_MAX_REQUEST_BUFFER)', () => {
       .set(gzip ? { 'Content-Encoding': 'gzip' } : {})
       .send(gzip ? zlib.gzipSync(body) : body)
       .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
-      });
+      .parse(asText);
 
   it('answers a request under the limit', async () => {
     const res = await post(await negotiation(10), true).expect(200);
@@ -101,20 +105,19 @@ describe('request size (HTTP_MAX_REQUEST_BUFFER)', () => {
     expect(res.body).toMatch(/^[0-9a-f]{4}ERR request too large: more than 32768 bytes\n$/);
   });
 
-  it('refuses a body that is not the gzip it claims', async () => {
+  it.each([
+    ['gzip', /ERR request body does not decode as gzip\n$/],
+    ['br', /ERR unsupported content encoding "br"\n$/],
+  ])('refuses a body whose Content-Encoding %s does not apply, with a message for git', async (encoding, message) => {
     const res = await t.request()
       .post(`/${alice.user.name}/open.git/git-upload-pack`)
       .set('Content-Type', 'application/x-git-upload-pack-request')
-      .set('Content-Encoding', 'gzip')
+      .set('Content-Encoding', encoding)
       .send(Buffer.from(`${pkt('want x\n')}0000`))
       .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
-      })
+      .parse(asText)
       .expect(200);
-    expect(res.body).toMatch(/ERR request body does not decode as gzip/);
+    expect(res.body).toMatch(message);
   });
 
   it('still serves a real clone and fetch', async () => {
@@ -146,11 +149,7 @@ describe('anonymous clones at once (MAX_ANONYMOUS_CLONES)', () => {
       .set('Content-Type', 'application/x-git-upload-pack-request')
       .send(Buffer.from('0000'))
       .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
-      })).body as string;
+      .parse(asText)).body as string;
 
   async function waitFor(condition: () => Promise<boolean>): Promise<void> {
     for (let attempt = 0; attempt < 50; attempt++) {

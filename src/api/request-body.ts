@@ -1,12 +1,13 @@
 // Reads the body the matched operation declares, before validation: JSON or text within the operation's limit.
 // A stream body (git, package uploads) stays unread for its handler, and a body the operation does not declare is
-// never read, so no caller can make the server hold more than one limit's worth of a body.
-import type { RequestHandler } from 'express';
+// never read (one announced over the default limit is refused), so no caller can make the server hold more than
+// one limit's worth of a body.
+import type { NextFunction, RequestHandler, Response } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from '../errors.ts';
-import { hasBody, readLimitedBody } from '../http/body-reader.ts';
+import { announcesMoreThan, bodyTooLarge, hasBody, readLimitedBody } from '../http/body-reader.ts';
 import { dropDisallowedNulls } from './absent-nulls.ts';
-import { bodyLimit } from './body-limits.ts';
+import { bodyLimit, DEFAULT_BODY_LIMIT } from './body-limits.ts';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -37,10 +38,17 @@ function parseJson(operationId: OperationId, text: string): unknown {
   return value;
 }
 
+function refuse(res: Response, next: NextFunction, error: unknown): void {
+  // The rest of an oversized body is not read, so the connection cannot carry another request.
+  if (error instanceof PayloadTooLargeError) res.setHeader('Connection', 'close');
+  next(error);
+}
+
 export function readDeclaredBody(): RequestHandler {
   return (req, res, next) => {
     const operationId = req.openapi?.schema?.operationId as OperationId | undefined;
     const kind = operationId && operationId in OPERATIONS ? OPERATIONS[operationId].body : 'none';
+    if (kind === 'none' && announcesMoreThan(req, DEFAULT_BODY_LIMIT)) return refuse(res, next, bodyTooLarge(DEFAULT_BODY_LIMIT));
     if ((kind !== 'json' && kind !== 'text') || !hasBody(req)) return next();
     // A body of another media type is left unread; the validator answers 415.
     if (!req.is(kind === 'json' ? JSON_TYPES : ['text/plain'])) return next();
@@ -53,11 +61,7 @@ export function readDeclaredBody(): RequestHandler {
         }
         next();
       },
-      (error) => {
-        // The rest of an oversized body is not read, so the connection cannot carry another request.
-        if (error instanceof PayloadTooLargeError) res.setHeader('Connection', 'close');
-        next(error);
-      },
+      (error) => refuse(res, next, error),
     );
   };
 }

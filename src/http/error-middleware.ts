@@ -1,5 +1,5 @@
-// The one place where failures become HTTP answers: domain errors, validator errors and
-// database errors, all as Forgejo's {message, url} body. Internals never reach the client.
+// The one place where failures become HTTP answers: domain errors, validator errors and database errors, all as
+// Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
 import { ApiError, ForbiddenError, NotFoundError, QuotaExceededError, UnauthorizedError } from '../errors.ts';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.ts';

@@ -81,6 +81,11 @@ describe('body limits', () => {
     expect(await sendUnfinished(head, [Buffer.from('{')])).toMatch(/^HTTP\/1\.1 413 /);
   });
 
+  it('refuses a large body announced to an operation that takes none', async () => {
+    const head = `POST /api/v1/admin/cron/repo_health_check HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${admin.auth}\r\nContent-Length: ${1024 * MiB}\r\n\r\n`;
+    expect(await sendUnfinished(head, [Buffer.from('x')])).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it('refuses a chunked body once it passes the limit, without waiting for its end', async () => {
     const head = [
       'POST /api/v1/user/repos HTTP/1.1',

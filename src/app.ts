@@ -1,10 +1,12 @@
-// The HTTP application: hygiene ─▶ authentication ─▶ body parsing ─▶ contract validation ─▶ dispatch ─▶ errors.
-import type { IncomingMessage } from 'node:http';
+// The HTTP application: hygiene ─▶ authentication ─▶ operation lookup ─▶ the operation's body ─▶ contract
+// validation ─▶ dispatch ─▶ errors.
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
 import { signInThrottle } from './auth/sign-in-throttle.ts';
 import { dispatch } from './api/dispatch.ts';
+import { refuseUnrepresentableIntegers } from './api/integer-query.ts';
+import { readDeclaredBody } from './api/request-body.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
@@ -33,13 +35,6 @@ function authenticate(app: AppContext): RequestHandler {
   };
 }
 
-const JSON_TYPES = ['application/json', 'application/*+json'];
-
-/** ActivityPub inboxes check the Digest header against the bytes that came, so those are kept beside the parsed body. */
-function keepActivityPubBody(req: IncomingMessage, _res: unknown, buffer: Buffer): void {
-  if (req.url?.startsWith('/api/v1/activitypub/')) (req as express.Request).rawBody = buffer;
-}
-
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -65,12 +60,13 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.use(normalisePath());
   server.use(securityHeaders());
   server.use(authenticate(app));
+  const validator = openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test');
+  server.use(validator.matchOperation);
   server.use(assumeJsonBodies());
-  server.use(express.json({ type: JSON_TYPES, limit: '50mb', strict: false, verify: keepActivityPubBody }));
-  server.use(express.text({ type: 'text/plain', limit: '50mb', verify: keepActivityPubBody }));
-  server.use(express.raw({ type: 'application/octet-stream', limit: '2gb', verify: keepActivityPubBody }));
+  server.use(readDeclaredBody());
   server.use(refuseNulCharacters());
-  server.use(openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test'));
+  server.use(validator.validate);
+  server.use(refuseUnrepresentableIntegers());
   server.use(dispatch(app));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;

@@ -1,5 +1,5 @@
 // Settings use Forgejo's app.ini section and key names. Sources, later wins: defaults, $ANVIL_DATA_DIR/app.ini,
-// ANVIL__<section>__<KEY> environment variables (a dot in a section name is written _0x2E_, as in Forgejo).
+// ANVIL__<section>__<KEY> environment variables (a dot in a section or key name is written _0x2E_, as in Forgejo).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -21,6 +21,20 @@ function int(defaultValue: number, min = -Infinity): Setting<number> {
       const value = Number(raw.trim());
       if (!Number.isInteger(value) || value < min) throw new ConfigError(`${key}: "${raw}" is not an integer${min > -Infinity ? ` ≥ ${min}` : ''}`);
       return value;
+    },
+  };
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A byte count in git's notation: a number with an optional k, m or g suffix (binary multiples). */
+function size(defaultValue: number): Setting<number> {
+  return {
+    defaultValue,
+    parse(raw, key) {
+      const match = /^(\d+)\s*([kmg]?)$/i.exec(raw.trim());
+      if (!match) throw new ConfigError(`${key}: "${raw}" is not a size (a number of bytes, optionally with k, m or g)`);
+      return Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()];
     },
   };
 }
@@ -133,6 +147,18 @@ const SCHEMA = {
     PREFERRED_LICENSES: list(['apache-2.0', 'mit']),
     DISABLE_MIGRATIONS: bool(false),
   },
+  git: {
+    // Largest upload-pack request (after gzip inflation) and receive-pack command list, as git http-backend's
+    // GIT_HTTP_MAX_REQUEST_BUFFER.
+    HTTP_MAX_REQUEST_BUFFER: size(10 * 1024 ** 2),
+    // Anonymous clones and fetches served at once; 0 for no bound.
+    MAX_ANONYMOUS_CLONES: int(8, 0),
+  },
+  // Forgejo passes this section to git as configuration; Anvil reads the keys it applies.
+  'git.config': {
+    // Largest pack a push may send; 0 for no bound.
+    'RECEIVE.MAXINPUTSIZE': size(2 * 1024 ** 3),
+  },
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
@@ -221,7 +247,7 @@ function environmentValues(env: NodeJS.ProcessEnv): Map<string, Map<string, stri
   };
   for (const [name, value] of Object.entries(env)) {
     const match = /^ANVIL__(.+?)__(.+)$/.exec(name);
-    if (match && value !== undefined) put(match[1].replace(/_0x2E_/gi, '.').toLowerCase(), match[2], value);
+    if (match && value !== undefined) put(match[1].replace(/_0x2E_/gi, '.').toLowerCase(), match[2].replace(/_0x2E_/gi, '.'), value);
   }
   if (env.PORT) put('server', 'HTTP_PORT', env.PORT);
   if (env.ANVIL_ROOT_URL) put('server', 'ROOT_URL', env.ANVIL_ROOT_URL);

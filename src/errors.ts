@@ -31,6 +31,14 @@ export class ConflictError extends ApiError {
   readonly status = 409;
 }
 
+export class PayloadTooLargeError extends ApiError {
+  readonly status = 413;
+}
+
+export class UnsupportedMediaTypeError extends ApiError {
+  readonly status = 415;
+}
+
 export class ValidationError extends ApiError {
   readonly status = 422;
 }

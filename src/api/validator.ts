@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 
-const apiSpecFile = path.resolve(__dirname, '../../generated/openapi.json');
+export const API_SPEC_FILE = path.resolve(__dirname, '../../generated/openapi.json');
 
 /**
  * express-openapi-validator 5.6 compiles the pattern of every contract route on every request until one matches
@@ -27,10 +27,17 @@ function memoiseValidatorRoutePatterns(): void {
   pathToRegexpModule.__anvilMemoised = true;
 }
 
-export function openApiValidator(validateResponses: boolean): RequestHandler[] {
+export interface ContractValidator {
+  /** Finds the request's operation (`req.openapi`); unknown routes and methods fail here. */
+  readonly matchOperation: RequestHandler[];
+  /** Validates the request (and the response when asked) against the matched operation. */
+  readonly validate: RequestHandler[];
+}
+
+export function openApiValidator(validateResponses: boolean): ContractValidator {
   memoiseValidatorRoutePatterns();
-  return OpenApiValidator.middleware({
-    apiSpec: apiSpecFile,
+  const handlers = OpenApiValidator.middleware({
+    apiSpec: API_SPEC_FILE,
     validateApiSpec: false,
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
@@ -40,4 +47,8 @@ export function openApiValidator(validateResponses: boolean): RequestHandler[] {
     ignoreUndocumented: false,
     $refParser: { mode: 'bundle' },
   }) as unknown as RequestHandler[];
+  // The body is read between the two halves, once the operation says what body it takes.
+  const split = handlers.findIndex((handler) => handler.name === 'metadataMiddleware') + 1;
+  if (split === 0) throw new Error('express-openapi-validator: no metadata middleware to split after');
+  return { matchOperation: handlers.slice(0, split), validate: handlers.slice(split) };
 }

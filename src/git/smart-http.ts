@@ -1,4 +1,5 @@
 // git smart HTTP over `git upload-pack|receive-pack --stateless-rpc`, as git http-backend serves it.
+import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import { spawnGit } from './run.ts';
@@ -23,20 +24,68 @@ function gitProtocol(req: Request): string | undefined {
   return items.length > 0 ? items.join(':') : undefined;
 }
 
+/** A failure of the request body that git should report to its user (an `ERR` packet line). */
+class RequestBodyError extends Error {}
+
+/**
+ * What happens to a body past the bound: `fail` stops git and reports an error line; `truncate` ends git's input
+ * at the bound, for a push, which answers in side-band packets where an ERR line would not be read: git then
+ * reports in its own protocol (a pack over receive.maxInputSize says so).
+ */
+type OversizedBody = 'fail' | 'truncate';
+
+/**
+ * The request body as git reads it: inflated when gzip-compressed (git compresses upload-pack requests), and
+ * bounded at `maxBytes` (0: no bound), so that neither a long nor a compressed body runs unbounded.
+ */
+function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody): Readable {
+  const bound = maxBytes > 0 ? maxBytes : Infinity;
+  let seen = 0;
+  const limited = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (seen > bound) return done();
+      seen += chunk.length;
+      if (seen <= bound) return done(null, chunk);
+      // The rest of the body is not read, so the connection cannot carry another request.
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      if (oversized === 'fail') return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
+      source.unpipe(limited);
+      this.push(chunk.subarray(0, chunk.length - (seen - bound)));
+      this.push(null);
+      done();
+    },
+  });
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let source: Readable = req;
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    source = req.pipe(zlib.createGunzip());
+    source.on('error', () => limited.destroy(new RequestBodyError('request body does not decode as gzip')));
+  } else if (encoding !== 'identity' && encoding !== '') {
+    process.nextTick(() => limited.destroy(new RequestBodyError(`unsupported content encoding "${encoding}"`)));
+    return limited;
+  }
+  return source.pipe(limited);
+}
+
 /** Streams git's output to the response; `beforeEnd` runs after git exited and before the response ends. */
 function pipeProcess(
   args: string[],
   req: Request,
   res: Response,
-  input: NodeJS.ReadableStream | null,
+  input: Readable | null,
   beforeEnd?: (exitCode: number | null) => Promise<void>,
 ): Promise<number | null> {
   const protocol = gitProtocol(req);
   const child = spawnGit(args, { env: protocol ? { GIT_PROTOCOL: protocol } : {}, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr!.resume();
   child.stdin!.on('error', () => undefined);
+  let inputFailure: Error | null = null;
   if (input) {
-    input.on('error', () => child.kill('SIGKILL'));
+    input.on('error', (error) => {
+      inputFailure = error;
+      child.stdout!.unpipe(res);
+      child.kill('SIGKILL');
+    });
     input.pipe(child.stdin!);
   } else {
     child.stdin!.end();
@@ -50,6 +99,11 @@ function pipeProcess(
     const finish = (code: number | null) => {
       if (settled) return;
       settled = true;
+      if (inputFailure) {
+        if (!res.headersSent && inputFailure instanceof RequestBodyError) res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        res.end();
+        return resolve(null);
+      }
       // The client sees the end of the answer only once the database knows what the push changed.
       (beforeEnd ? beforeEnd(code) : Promise.resolve()).catch(() => undefined).finally(() => {
         res.end();
@@ -59,6 +113,12 @@ function pipeProcess(
     child.on('error', () => finish(null));
     child.on('close', (code) => finish(code));
   });
+}
+
+function startResult(res: Response, service: GitService): void {
+  res.status(200);
+  res.setHeader('Content-Type', `application/x-git-${service}-result`);
+  noCache(res);
 }
 
 /** GET info/refs?service=git-<service>: the reference advertisement. */
@@ -71,20 +131,33 @@ export async function advertiseRefs(req: Request, res: Response, dir: string, se
   await pipeProcess([service, '--stateless-rpc', '--advertise-refs', dir], req, res, null);
 }
 
+export interface RpcLimits {
+  /** Largest request body git reads, after inflation; 0 for no bound. */
+  readonly maxRequestBytes: number;
+  /** receive.maxInputSize: the largest pack a push may send; 0 for no bound. */
+  readonly maxPackBytes?: number;
+}
+
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
 export async function serviceRpc(
   req: Request,
   res: Response,
   dir: string,
   service: GitService,
+  limits: RpcLimits,
   afterSuccess?: () => Promise<void>,
 ): Promise<number | null> {
-  res.status(200);
-  res.setHeader('Content-Type', `application/x-git-${service}-result`);
-  noCache(res);
-  const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-  const input = encoding === 'gzip' || encoding === 'x-gzip' ? req.pipe(zlib.createGunzip()) : req;
-  return pipeProcess([service, '--stateless-rpc', dir], req, res, input, async (code) => {
+  startResult(res, service);
+  // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
+  const config = service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
+  const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail');
+  return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, async (code) => {
     if (code === 0 && afterSuccess) await afterSuccess();
   });
+}
+
+/** Answers a protocol round with an error the git client shows its user, without running git. */
+export function refuseRpc(res: Response, service: GitService, message: string): void {
+  startResult(res, service);
+  res.end(pktLine(`ERR ${message}\n`));
 }

@@ -1,5 +1,5 @@
-// The one place where failures become HTTP answers: domain errors, validator errors, body-parser errors and
-// database errors, all as Forgejo's {message, url} body. Internals never reach the client.
+// The one place where failures become HTTP answers: domain errors, validator errors and database errors, all as
+// Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
 import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
@@ -42,11 +42,6 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
     if (error instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
     if (error instanceof TooManyRequestsError) res.setHeader('Retry-After', String(error.retryAfter));
     if (error instanceof ApiError && error.status < 500) return reply(error.status, { message: error.message, url });
-
-    // body-parser
-    if (error?.type === 'entity.parse.failed') return reply(422, { message: `[]: ${error.message}`, url });
-    if (error?.type === 'entity.too.large') return reply(413, { message: 'request body too large', url });
-    if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return reply(415, { message: error.message, url });
 
     if (isValidatorFailure(error)) {
       if (error.status === 500) {

@@ -26,10 +26,17 @@ export function securityHeaders(): RequestHandler {
   };
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) return Object.values(value).some(containsNul);
+/** Walks iteratively: a deeply nested body must not exhaust the stack. */
+function containsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      for (const child of Object.values(value)) pending.push(child);
+    }
+  }
   return false;
 }
 

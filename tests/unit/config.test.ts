@@ -30,7 +30,18 @@ describe('settings', () => {
     expect(loadSettings({ ANVIL_DATA_DIR: dataDir, ANVIL__quota_0x2E_default__TOTAL: '7' })['quota.default'].TOTAL).toBe(7);
   });
 
+  it("reads git's size notation, and git's own keys under [git.config] as Forgejo writes them", () => {
+    expect(loadSettings({ ANVIL_DATA_DIR: dataDir })['git.config']['RECEIVE.MAXINPUTSIZE']).toBe(2 * 1024 ** 3);
+    fs.writeFileSync(path.join(dataDir, 'app.ini'), '[git.config]\nreceive.maxInputSize = 500m\n[git]\nHTTP_MAX_REQUEST_BUFFER = 4096\n');
+    const settings = loadSettings({ ANVIL_DATA_DIR: dataDir });
+    expect(settings['git.config']['RECEIVE.MAXINPUTSIZE']).toBe(500 * 1024 ** 2);
+    expect(settings.git.HTTP_MAX_REQUEST_BUFFER).toBe(4096);
+    const fromEnv = loadSettings({ ANVIL_DATA_DIR: dataDir, ANVIL__git_0x2E_config__receive_0x2E_maxInputSize: '64k' });
+    expect(fromEnv['git.config']['RECEIVE.MAXINPUTSIZE']).toBe(64 * 1024);
+  });
+
   it.each([
+    ['ANVIL__git__HTTP_MAX_REQUEST_BUFFER', '10 MB', /\[git\] HTTP_MAX_REQUEST_BUFFER/],
     ['ANVIL__api__MAX_RESPONSE_ITEMS', 'many', /\[api\] MAX_RESPONSE_ITEMS/],
     ['ANVIL__quota__ENABLED', 'perhaps', /\[quota\] ENABLED/],
     ['ANVIL__security__PASSWORD_COMPLEXITY', 'lower,emoji', /PASSWORD_COMPLEXITY/],

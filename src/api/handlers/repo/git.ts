@@ -1,6 +1,7 @@
-// git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack.
+// git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
 import { ForbiddenError } from '../../../errors.ts';
-import { advertiseRefs, type GitService, serviceRpc } from '../../../git/smart-http.ts';
+import { anonymousCloneLimit } from '../../../git/concurrency-limit.ts';
+import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../git/smart-http.ts';
 import type { Handler } from '../../route.ts';
 
 export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {
@@ -12,7 +13,16 @@ export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {
 };
 
 export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
-  await serviceRpc(ctx.req, ctx.res, ctx.app.services.repositories.gitDirectory(ctx.repo().repo), 'upload-pack');
+  const dir = ctx.app.services.repositories.gitDirectory(ctx.repo().repo);
+  const limits = ctx.app.settings.git;
+  // Anonymous means without credentials: git sends them only when challenged, so for a public repository too.
+  const release = ctx.caller ? () => undefined : anonymousCloneLimit(limits).tryAcquire();
+  if (!release) return refuseRpc(ctx.res, 'upload-pack', 'too many anonymous clones at once; try again later');
+  try {
+    await serviceRpc(ctx.req, ctx.res, dir, 'upload-pack', { maxRequestBytes: limits.HTTP_MAX_REQUEST_BUFFER });
+  } finally {
+    release();
+  }
 };
 
 export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
@@ -21,5 +31,9 @@ export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   repositories.assertPushable(repo);
   const dir = repositories.gitDirectory(repo);
   const push = await pushes.beginPush(ctx.doer(), repo, dir);
-  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', () => push.finish());
+  const { git, 'git.config': gitConfig } = ctx.app.settings;
+  const maxPackBytes = gitConfig['RECEIVE.MAXINPUTSIZE'];
+  // The pack is bounded by git; the commands before it by the request buffer.
+  const maxRequestBytes = maxPackBytes > 0 ? maxPackBytes + git.HTTP_MAX_REQUEST_BUFFER : 0;
+  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', { maxRequestBytes, maxPackBytes }, () => push.finish());
 };

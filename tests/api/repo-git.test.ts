@@ -288,7 +288,10 @@ describe('migrate', () => {
     await migrate(bob, { clone_addr: 'http://', repo_name: 'bad-url' }).expect(422);
     await migrate(bob, { clone_addr: source, repo_name: 'bad.git' }).expect(422);
     await migrate(bob, { clone_addr: source, repo_name: 'x', repo_owner: 'nobody-like-this' }).expect(422);
-    const missing = await migrate(bob, { clone_addr: `${base}${alice.user.name}/does-not-exist.git`, repo_name: 'failed-clone' }).expect(422);
+    // Signed in, because Anvil challenges an anonymous git caller for a missing repository as for a private one.
+    const missing = await migrate(bob, {
+      clone_addr: `${base}${alice.user.name}/does-not-exist.git`, repo_name: 'failed-clone', auth_username: bob.user.name, auth_password: bob.token,
+    }).expect(422);
     expect(missing.body.message).toMatch(/^Migration failed/);
     expect(await t.context.db.prisma.repository.count({ where: { lowerName: 'failed-clone' } })).toBe(0);
     expect(fs.existsSync(repoDir(bob.user.name, 'failed-clone'))).toBe(false);

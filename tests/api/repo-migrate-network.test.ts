@@ -118,7 +118,9 @@ describe('failures', () => {
       `http://127.0.0.1:${closed}/x.git`, `http://localhost:${closed}/x.git`, `git://127.0.0.1:${closed}/x.git`,
       `git://127.0.0.1:${daemonPort}/nobody/nothing.git`, `${base}${alice.user.name}/does-not-exist.git`,
     ]) {
-      const res = await migrate(bob, { clone_addr, repo_name: 'failed' }).expect(422);
+      // Signed in, because Anvil challenges an anonymous git caller for a missing repository as for a private one.
+      const credentials = clone_addr.startsWith(base) ? { auth_username: bob.user.name, auth_password: bob.token } : {};
+      const res = await migrate(bob, { clone_addr, repo_name: 'failed', ...credentials }).expect(422);
       expect(res.body.message).toBe('Migration failed: the source repository could not be cloned.');
       expect(res.body.message).not.toMatch(new RegExp(`${closed}|${daemonPort}|127\\.0\\.0\\.1|::|connect|\\d+ ms`, 'i'));
     }

@@ -6,6 +6,7 @@ import type { Settings } from './config.ts';
 import { databaseTarget, openDatabase } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createRepositories, transactions } from './db/repositories.ts';
 import { createServices } from './services/index.ts';
 
 export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
@@ -16,6 +17,6 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   const db = openDatabase(target);
   const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, { concurrency: settings.security.PASSWORD_HASH_CONCURRENCY });
-  const deps = { settings, db, log, passwords };
+  const deps = { settings, db, repos: createRepositories(db.prisma, db.provider), transactions: transactions(db.prisma, db.provider), log, passwords };
   return { ...deps, services: createServices(deps) };
 }

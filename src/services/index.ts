@@ -1,8 +1,5 @@
-// The service layer: the rules of the contract, one place each. Services never see req/res.
-import type { PasswordHasher } from '../auth/password.ts';
-import type { Settings } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
+// The composition root of the service layer: each service built once, with what it needs. Services never see req/res.
+import type { ServiceDeps } from './service-deps.ts';
 import { cronTasks } from '../jobs/tasks.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
@@ -35,12 +32,7 @@ import { UserEmailService } from './user-email.service.ts';
 import { UserService } from './user.service.ts';
 import { WebhookService } from './webhook.service.ts';
 
-export interface ServiceDeps {
-  readonly settings: Settings;
-  readonly db: Database;
-  readonly log: Logger;
-  readonly passwords: PasswordHasher;
-}
+export type { ServiceDeps } from './service-deps.ts';
 
 export function createServices(deps: ServiceDeps) {
   const activity = new ActivityService(deps);

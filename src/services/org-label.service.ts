@@ -1,5 +1,4 @@
 // Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
-import { LabelRepository } from '../db/label.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
@@ -29,12 +28,10 @@ function checkName(name: string): void {
 }
 
 export class OrgLabelService {
-  private readonly labels: LabelRepository;
+  constructor(private readonly deps: ServiceDeps) {}
 
-  constructor(
-    private readonly deps: ServiceDeps,
-  ) {
-    this.labels = new LabelRepository(deps.db.prisma);
+  private get labels() {
+    return this.deps.repos.labels;
   }
 
   async list(org: User, sort: LabelSort, page: ListOptions): Promise<{ org: User } & Page<Label>> {
@@ -92,6 +89,6 @@ export class OrgLabelService {
 
   async delete(org: User, id: number): Promise<void> {
     const label = await this.labelOf(org, id);
-    await this.deps.db.prisma.$transaction((tx) => new LabelRepository(tx).deleteInOrg(org.id, label.id));
+    await this.deps.transactions.run((repos) => repos.labels.deleteInOrg(org.id, label.id));
   }
 }

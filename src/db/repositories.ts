@@ -1,0 +1,68 @@
+// Every repository, bound to one database client: built once from the pool for a process, and again from a
+// transaction's client inside `Transactions.run`, so a service uses the same names in and out of a transaction.
+import { AccessTokenRepository } from './access-token.repository.ts';
+import { ActivityRepository } from './activity.repository.ts';
+import { CronTaskRepository } from './cron-task.repository.ts';
+import { EmailAddressRepository } from './email-address.repository.ts';
+import { FeedActionRepository } from './feed-action.repository.ts';
+import { HealthRepository } from './health.repository.ts';
+import { LabelRepository } from './label.repository.ts';
+import { LoginSourceRepository } from './login-source.repository.ts';
+import { MirrorRepository } from './mirror.repository.ts';
+import { OrgBlockRepository } from './org-block.repository.ts';
+import { OrgFeedRepository } from './org-feed.repository.ts';
+import { OrgMemberRepository } from './org-member.repository.ts';
+import { OrgRepository } from './org.repository.ts';
+import { PackageBlobRepository } from './package-blob.repository.ts';
+import type { DbClient, PrismaClient } from './prisma.ts';
+import { PublicKeyRepository } from './public-key.repository.ts';
+import { RepoAccessRepository } from './repo-access.repository.ts';
+import { RepoWatchRepository } from './repo-watch.repository.ts';
+import { RepositoryRowsRepository } from './repository-rows.repository.ts';
+import { SiteUsageRepository } from './site-usage.repository.ts';
+import type { DatabaseTarget } from './target.ts';
+import { TeamRepository } from './team.repository.ts';
+import { UserKeyPairRepository } from './user-key-pair.repository.ts';
+import { UserRepository } from './user.repository.ts';
+import { WebhookRepository } from './webhook.repository.ts';
+
+export function createRepositories(client: DbClient, provider: DatabaseTarget['provider']) {
+  return {
+    accessTokens: new AccessTokenRepository(client),
+    activity: new ActivityRepository(client),
+    cronTasks: new CronTaskRepository(client),
+    emails: new EmailAddressRepository(client, provider),
+    feedActions: new FeedActionRepository(client),
+    health: new HealthRepository(client),
+    labels: new LabelRepository(client),
+    loginSources: new LoginSourceRepository(client),
+    mirrors: new MirrorRepository(client),
+    orgBlocks: new OrgBlockRepository(client),
+    orgFeeds: new OrgFeedRepository(client),
+    orgMembers: new OrgMemberRepository(client),
+    orgs: new OrgRepository(client),
+    packageBlobs: new PackageBlobRepository(client),
+    publicKeys: new PublicKeyRepository(client),
+    repoAccess: new RepoAccessRepository(client),
+    repoWatches: new RepoWatchRepository(client),
+    repositories: new RepositoryRowsRepository(client),
+    siteUsage: new SiteUsageRepository(client),
+    teams: new TeamRepository(client),
+    userKeyPairs: new UserKeyPairRepository(client),
+    users: new UserRepository(client),
+    webhooks: new WebhookRepository(client),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** Runs work in one database transaction with the repositories bound to it. */
+export interface Transactions {
+  run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+}
+
+export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider']): Transactions {
+  return {
+    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider))),
+  };
+}

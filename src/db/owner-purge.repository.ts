@@ -1,12 +1,12 @@
 // Removal of everything that belongs to users or organizations, inside the caller's transaction: their
 // repositories (through the same function as a single repository's deletion), packages, actions data and hooks.
 // Files on disk are the caller's business (it removes them after the commit).
-import type { Prisma, User } from './prisma.ts';
-import { deleteRepositoryRows } from './repository-rows.repository.ts';
+import type { DbClient, User } from './prisma.ts';
+import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 
-type Tx = Prisma.TransactionClient;
+type Tx = DbClient;
 
-/** The functions below bound to one transaction, plus the lookups a purge starts from. */
+/** The functions below bound to one client (use it inside a transaction), plus the lookups a purge starts from. */
 export class OwnerPurgeRepository {
   constructor(private readonly tx: Tx) {}
 
@@ -34,7 +34,7 @@ export class OwnerPurgeRepository {
 }
 
 /** What an owner must not own to be deleted without purging (Forgejo: ErrUserOwnRepos, ErrUserOwnPackages). */
-export async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: number; packages: number }> {
+async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: number; packages: number }> {
   const [repositories, packages] = await Promise.all([
     tx.repository.count({ where: { ownerId } }),
     tx.package.count({ where: { ownerId } }),
@@ -43,10 +43,10 @@ export async function countOwnedData(tx: Tx, ownerId: number): Promise<{ reposit
 }
 
 /** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
-export async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
   const byOwner = { ownerId: { in: ownerIds } };
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
-  await deleteRepositoryRows(tx, repos.map((repo) => repo.id));
+  await new RepositoryRowsRepository(tx).deleteWithRelatedRows(repos.map((repo) => repo.id));
 
   const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
   await tx.package.deleteMany({ where: byOwner });
@@ -66,7 +66,7 @@ export async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orph
 }
 
 /** Rows about one person (not owned data): follows, stars, watches, blocks, notifications, feeds, memberships. */
-export async function deletePersonalRows(tx: Tx, userId: number): Promise<void> {
+async function deletePersonalRows(tx: Tx, userId: number): Promise<void> {
   const [following, followers, stars, watches, teamMemberships] = await Promise.all([
     tx.follow.findMany({ where: { userId }, select: { followId: true } }),
     tx.follow.findMany({ where: { followId: userId }, select: { userId: true } }),

@@ -13,6 +13,7 @@ import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
+import { OwnerPurgeRepository } from './owner-purge.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
@@ -41,6 +42,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client),
     orgs: new OrgRepository(client),
+    ownerPurge: new OwnerPurgeRepository(client),
     packageBlobs: new PackageBlobRepository(client),
     publicKeys: new PublicKeyRepository(client),
     repoAccess: new RepoAccessRepository(client),

@@ -22,7 +22,7 @@ export interface NewRepositoryRow {
   numWatches: number;
 }
 
-type Tx = Prisma.TransactionClient;
+type Tx = DbClient;
 
 /** Occurrences of each id, grouped by count: decrementing by the count needs one update per distinct count. */
 function idsByCount(ids: readonly number[]): Map<number, number[]> {
@@ -33,7 +33,7 @@ function idsByCount(ids: readonly number[]): Map<number, number[]> {
   return groups;
 }
 
-export async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise<void> {
+async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise<void> {
   if (repoIds.length === 0) return;
   const ids = [...repoIds];
   const byRepo = { repoId: { in: ids } };

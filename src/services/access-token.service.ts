@@ -5,9 +5,9 @@ import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
 import type { AccessToken, User } from '../db/prisma.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import { AccessTokenRepository } from '../db/access-token.repository.ts';
+import type { AccessTokenRepository } from '../db/access-token.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewAccessToken {
   token: AccessToken;
@@ -18,7 +18,7 @@ export class AccessTokenService {
   private readonly tokens: AccessTokenRepository;
 
   constructor(deps: ServiceDeps) {
-    this.tokens = new AccessTokenRepository(deps.db.prisma);
+    this.tokens = deps.repos.accessTokens;
   }
 
   async create(owner: User, name: string, scopes: readonly string[] = []): Promise<NewAccessToken> {

@@ -1,8 +1,8 @@
 // Records activity. One action is written to the feed of the actor, of the repository owner (when that is
 // another user or an organization) and of each watcher, so a feed is one indexed query on Action.userId.
-import { ActivityRepository } from '../db/activity.repository.ts';
+import type { ActivityRepository } from '../db/activity.repository.ts';
 import { type ActivityOpType, opTypeNumber } from '../domain/activity.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewActivity {
   op: ActivityOpType;
@@ -17,7 +17,7 @@ export class ActivityService {
   private readonly activities: ActivityRepository;
 
   constructor(deps: ServiceDeps) {
-    this.activities = new ActivityRepository(deps.db.prisma);
+    this.activities = deps.repos.activity;
   }
 
   async record(activity: NewActivity): Promise<void> {

@@ -6,9 +6,9 @@ import { ActorKeys } from '../activitypub/actor-keys.ts';
 import { parseSignature, signatureMatches, UnverifiableSignatureError, type SignedRequest } from '../activitypub/http-signature.ts';
 import { RemoteDocumentError } from '../activitypub/remote-document.ts';
 import type { User } from '../db/prisma.ts';
-import { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
+import type { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 const KEY_BITS = 3072;
@@ -19,7 +19,7 @@ export class ActivityPubService {
   private readonly actorKeys: ActorKeys;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.keyPairs = new UserKeyPairRepository(deps.db.prisma);
+    this.keyPairs = deps.repos.userKeyPairs;
     this.actorKeys = new ActorKeys(() => ({ allowLocalNetworks: deps.settings.migrations.ALLOW_LOCALNETWORKS, timeoutMs: FETCH_TIMEOUT_MS }));
   }
 

@@ -4,12 +4,12 @@ import type { User } from '../db/prisma.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { OrgRepository } from '../db/org.repository.ts';
+import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../domain/image.ts';
 import { LruCache } from '../domain/lru-cache.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { ImageThread } from '../workers/image-thread.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 /** Forgejo's DefaultAvatarSize; the upload limits are [picture] AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH/HEIGHT. */
 export const AVATAR_SIZE = 290;
@@ -43,7 +43,7 @@ export class AvatarService {
   constructor(
     private readonly deps: ServiceDeps,
   ) {
-    this.orgRows = new OrgRepository(deps.db.prisma);
+    this.orgRows = deps.repos.orgs;
   }
 
   private get directory(): string {

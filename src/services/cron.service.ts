@@ -4,12 +4,12 @@
 // A scheduled run also moves nextRunAt in that same update, so another process does not repeat the slot.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { CronTaskRepository } from '../db/cron-task.repository.ts';
+import type { CronTaskRepository } from '../db/cron-task.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { NotFoundError } from '../errors.ts';
 import { type CronTaskDefinition, type TaskContext } from '../jobs/tasks.ts';
 import { parseSchedule, type Schedule } from '../jobs/schedule.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 const LEASE_MS = 5 * 60_000;
 
@@ -39,7 +39,7 @@ export class CronService {
     definitions: readonly CronTaskDefinition[],
     private readonly context: TaskContext,
   ) {
-    this.cronTasks = new CronTaskRepository(deps.db.prisma);
+    this.cronTasks = deps.repos.cronTasks;
     for (const definition of definitions) this.tasks.set(definition.name, { definition, schedule: parseSchedule(definition.schedule) });
   }
 

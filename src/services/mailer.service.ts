@@ -2,7 +2,7 @@
 // log, so a message is never silently dropped. Sending happens after the request has been answered.
 import nodemailer from 'nodemailer';
 import type { User } from '../db/prisma.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export interface MailMessage {
   to: string;

@@ -1,12 +1,12 @@
 // POST /markdown, /markdown/raw, /markup (Forgejo: routers/api/v1/misc/markup.go, routers/common/markup.go):
 // the context becomes the base of relative links, and the references the text makes are looked up for the reader:
 // mentions of accounts the reader may see, and `#123` in a repository the reader may see.
-import { UserRepository } from '../db/user.repository.ts';
+import type { UserRepository } from '../db/user.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
 import { renderMarkup } from '../render/markup.ts';
 import type { FoundReferences, ResolvedReferences } from '../render/references.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -41,7 +41,7 @@ export class MarkupService {
     private readonly repositories: RepositoryService,
     private readonly repoPermissions: RepoPermissionService,
   ) {
-    this.users = new UserRepository(deps.db.prisma);
+    this.users = deps.repos.users;
     this.appUrl = deps.settings.server.ROOT_URL;
   }
 

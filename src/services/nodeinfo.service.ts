@@ -1,7 +1,7 @@
 // NodeInfo 2.1 (Forgejo: routers/api/v1/misc/nodeinfo.go): usage counts are cached for 180 s per process, and
 // [federation] SHARE_USER_STATISTICS=false keeps them private.
-import { SiteUsageRepository, type SiteUsage } from '../db/site-usage.repository.ts';
-import type { ServiceDeps } from './index.ts';
+import type { SiteUsageRepository, SiteUsage } from '../db/site-usage.repository.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 const CACHE_MS = 180_000;
 const DAY_MS = 86_400_000;
@@ -17,7 +17,7 @@ export class NodeInfoService {
   private cached: { at: number; usage: Promise<SiteUsage> } | null = null;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.usage = new SiteUsageRepository(deps.db.prisma);
+    this.usage = deps.repos.siteUsage;
   }
 
   async facts(): Promise<NodeInfoFacts> {

@@ -1,9 +1,9 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
-import { OrgBlockRepository } from '../db/org-block.repository.ts';
+import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OrgMemberService } from './org-member.service.ts';
 
 export type UserBlocking = Prisma.UserBlockingModel;
@@ -15,7 +15,7 @@ export class OrgBlockService {
     private readonly deps: ServiceDeps,
     private readonly members: OrgMemberService,
   ) {
-    this.blocks = new OrgBlockRepository(deps.db.prisma);
+    this.blocks = deps.repos.orgBlocks;
   }
 
   async list(org: User, page: ListOptions): Promise<Page<UserBlocking>> {
@@ -38,7 +38,7 @@ export class OrgBlockService {
     if (await this.blocks.isBlocked(org.id, user.id)) return;
     // Refuses (422) when the user is the last owner, before anything changes.
     await this.members.removeFromOrg(org, user);
-    await this.deps.db.prisma.$transaction((tx) => new OrgBlockRepository(tx).blockAndSever(org.id, user.id));
+    await this.deps.transactions.run((repos) => repos.orgBlocks.blockAndSever(org.id, user.id));
   }
 
   async unblock(org: User, username: string): Promise<void> {

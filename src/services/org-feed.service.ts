@@ -1,11 +1,11 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { RepositoryRecordDetails } from '../convert/repository.ts';
-import { type FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
-import { OrgMemberRepository } from '../db/org-member.repository.ts';
+import type { FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
+import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude, type RepositoryService } from './repository.service.ts';
 
@@ -34,8 +34,8 @@ export class OrgFeedService {
     private readonly ownerAccess: OwnerAccessService,
     private readonly repositories: RepositoryService,
   ) {
-    this.feeds = new OrgFeedRepository(deps.db.prisma);
-    this.members = new OrgMemberRepository(deps.db.prisma);
+    this.feeds = deps.repos.orgFeeds;
+    this.members = deps.repos.orgMembers;
   }
 
   /**

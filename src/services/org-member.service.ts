@@ -1,11 +1,11 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
-import { OrgMemberRepository } from '../db/org-member.repository.ts';
+import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 
 /** How the member check of rule 10 answers when it does not fail with 404. */
@@ -18,7 +18,7 @@ export class OrgMemberService {
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
   ) {
-    this.members = new OrgMemberRepository(deps.db.prisma);
+    this.members = deps.repos.orgMembers;
   }
 
   private async userByName(name: string): Promise<User> {
@@ -76,8 +76,8 @@ export class OrgMemberService {
 
   /** Removes a user from an organization's teams and membership; refuses to leave it without an owner. */
   async removeFromOrg(org: User, user: User): Promise<void> {
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const members = new OrgMemberRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const members = repos.orgMembers;
       const teams = await members.teamsOf(org.id, user.id);
       if (teams.some((team) => team.accessMode >= AccessMode.owner)) {
         const owners = await members.countOwnerTeamMemberships(org.id);

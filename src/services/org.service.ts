@@ -4,17 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { OrgBlockRepository } from '../db/org-block.repository.ts';
-import { OrgMemberRepository } from '../db/org-member.repository.ts';
-import { type OrgListFilter, OrgRepository } from '../db/org.repository.ts';
-import { countOwnedData } from '../db/owner-purge.repository.ts';
+import type { OrgBlockRepository } from '../db/org-block.repository.ts';
+import type { OrgMemberRepository } from '../db/org-member.repository.ts';
+import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
 
@@ -77,9 +76,9 @@ export class OrgService {
     private readonly ownerAccess: OwnerAccessService,
     private readonly ownerStorage: OwnerStorageService,
   ) {
-    this.orgs = new OrgRepository(deps.db.prisma);
-    this.members = new OrgMemberRepository(deps.db.prisma);
-    this.blocks = new OrgBlockRepository(deps.db.prisma);
+    this.orgs = deps.repos.orgs;
+    this.members = deps.repos.orgMembers;
+    this.blocks = deps.repos.orgBlocks;
   }
 
   /** The caller's place in an organization: member (of any team, or listed) and owner (in an owner-level team). */
@@ -131,8 +130,8 @@ export class OrgService {
     if (problem === 'pattern') throw new ValidationError(`name pattern is not allowed [pattern: ${name}]`);
     checkFields(input);
     try {
-      return await this.deps.db.prisma.$transaction(async (tx) =>
-        new OrgRepository(tx).createWithOwnersTeam(
+      return await this.deps.transactions.run(async (repos) =>
+        repos.orgs.createWithOwnersTeam(
           {
             name,
             fullName: input.full_name ?? '',
@@ -200,13 +199,13 @@ export class OrgService {
 
   /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
   async delete(org: User): Promise<void> {
-    await this.deps.db.prisma.$transaction(async (tx) => {
+    await this.deps.transactions.run(async (repos) => {
       // Checked inside the transaction: the repositories would otherwise cascade with the row, leaving their folders.
-      const { repositories, packages } = await countOwnedData(tx, org.id);
+      const { repositories, packages } = await repos.ownerPurge.countOwnedData(org.id);
       // Forgejo answers 500 for both.
       if (repositories > 0) throw new ValidationError(`organization ${org.name} still owns ${repositories} repositories; delete or transfer them first`);
       if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
-      await new OrgRepository(tx).deleteWithOwnRows(org.id);
+      await repos.orgs.deleteWithOwnRows(org.id);
     });
     // Whatever is left in its folder (unadopted repositories) would otherwise show up under a later owner of the name.
     await this.ownerStorage.ownersDeleted([org.lowerName]);

@@ -1,15 +1,15 @@
 // Whether a viewer may see a user or an organization: membership from the database, then the pure rule of
 // src/domain/owner-visibility.ts.
-import { OrgMemberRepository } from '../db/org-member.repository.ts';
+import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { canSeeOwner, visibilityDependsOnMembership } from '../domain/owner-visibility.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export class OwnerAccessService {
   private readonly memberships: OrgMemberRepository;
 
   constructor(deps: ServiceDeps) {
-    this.memberships = new OrgMemberRepository(deps.db.prisma);
+    this.memberships = deps.repos.orgMembers;
   }
 
   isOrgMember(orgId: number, userId: number): Promise<boolean> {

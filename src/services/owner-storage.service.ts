@@ -1,7 +1,7 @@
 // The folders an owner has on disk. Deleting an owner removes its repository folder, whichever service
 // deletes it (users purge, organization delete).
 import { removeOwnerDirectory } from '../git/repository.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export class OwnerStorageService {
   constructor(private readonly deps: ServiceDeps) {}

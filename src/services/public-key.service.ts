@@ -2,10 +2,10 @@
 // across the whole site; titles are unique per user.
 import type { Models, User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { PublicKeyRepository } from '../db/public-key.repository.ts';
+import type { PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export type PublicKey = Models.PublicKeyModel;
 
@@ -16,7 +16,7 @@ export class PublicKeyService {
   private readonly keys: PublicKeyRepository;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.keys = new PublicKeyRepository(deps.db.prisma);
+    this.keys = deps.repos.publicKeys;
   }
 
   async create(owner: User, title: string, keyText: string): Promise<PublicKey> {

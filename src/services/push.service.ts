@@ -8,7 +8,7 @@ import { type ActivityOpType } from '../domain/activity.ts';
 import { diffRefs, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
 import { type CommitSummary, newCommits, readRefs } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { RepositoryService } from './repository.service.ts';
 
 /** Forgejo's [ui] FEED_MAX_COMMIT_NUM default. */

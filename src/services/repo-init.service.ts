@@ -1,13 +1,11 @@
 // What a new repository starts with when its creator asks for templates: the first commit's README.md,
 // .gitignore and LICENSE (with auto_init), and labels from a label template (Forgejo: services/repository/create.go).
-import type { Settings } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { LabelRepository } from '../db/label.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { LabelTemplateError, type TemplateLabel } from '../domain/label-template.ts';
 import { fillLicense } from '../domain/license-placeholders.ts';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import type { InitialFile } from '../git/repository.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { TemplateService } from './template.service.ts';
 
 export interface RepoInitChoice {
@@ -27,7 +25,7 @@ export interface RepoInitContent {
 
 export class RepoInitService {
   constructor(
-    private readonly deps: { readonly settings: Settings; readonly db: Database },
+    private readonly deps: Pick<ServiceDeps, 'settings' | 'repos'>,
     private readonly templates: TemplateService,
   ) {}
 
@@ -47,7 +45,7 @@ export class RepoInitService {
   }
 
   async createLabels(repoId: number, labels: readonly TemplateLabel[]): Promise<void> {
-    await new LabelRepository(this.deps.db.prisma).createManyForRepo(repoId, labels);
+    await this.deps.repos.labels.createManyForRepo(repoId, labels);
   }
 
   private readme(owner: User, choice: RepoInitChoice): string {

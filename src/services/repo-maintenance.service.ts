@@ -3,12 +3,12 @@
 // services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FeedActionRepository } from '../db/feed-action.repository.ts';
-import { PackageBlobRepository } from '../db/package-blob.repository.ts';
+import type { FeedActionRepository } from '../db/feed-action.repository.ts';
+import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
 import type { Prisma } from '../db/prisma.ts';
-import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { checkIntegrity, collectGarbage, initBare, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -31,9 +31,9 @@ export class RepoMaintenanceService {
     private readonly repositories: RepositoryService,
     private readonly migrations: RepoMigrationService,
   ) {
-    this.repos = new RepositoryRowsRepository(deps.db.prisma);
-    this.feedActions = new FeedActionRepository(deps.db.prisma);
-    this.packageBlobs = new PackageBlobRepository(deps.db.prisma);
+    this.repos = deps.repos.repositories;
+    this.feedActions = deps.repos.feedActions;
+    this.packageBlobs = deps.repos.packageBlobs;
   }
 
   private get root(): string {

@@ -5,10 +5,10 @@ import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { MirrorRepository } from '../db/mirror.repository.ts';
+import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
@@ -19,7 +19,7 @@ import {
 } from '../git/repository.ts';
 import { GitError } from '../git/run.ts';
 import type { Logger } from '../logger.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { PushService } from './push.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -64,9 +64,9 @@ export class RepoMigrationService {
     private readonly repositories: RepositoryService,
     private readonly pushes: PushService,
   ) {
-    this.repos = new RepositoryRowsRepository(deps.db.prisma);
-    this.mirrors = new MirrorRepository(deps.db.prisma);
-    this.access = new RepoAccessRepository(deps.db.prisma);
+    this.repos = deps.repos.repositories;
+    this.mirrors = deps.repos.mirrors;
+    this.access = deps.repos.repoAccess;
   }
 
   /** Clones the source into a new repository; Forgejo answers a migration with admin permissions on it. */

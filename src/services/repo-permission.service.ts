@@ -2,10 +2,10 @@
 // src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
 import { readableRepositoriesWhere } from '../db/access-filters.ts';
 import type { Models, Prisma, Repository, User } from '../db/prisma.ts';
-import { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/repo-permission.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export * from '../domain/repo-permission.ts';
 
@@ -15,7 +15,7 @@ export class RepoPermissionService {
   private readonly access: RepoAccessRepository;
 
   constructor(deps: ServiceDeps) {
-    this.access = new RepoAccessRepository(deps.db.prisma);
+    this.access = deps.repos.repoAccess;
   }
 
   async forRepo(viewer: User | null, repo: RepoWithOwner): Promise<RepoPermission> {

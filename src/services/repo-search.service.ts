@@ -1,11 +1,11 @@
 // GET /repos/search and GET /orgs/{org}/repos (Forgejo: models/repo/repo_list.go SearchRepositoryCondition).
 // Visibility comes from the permission module's readableWhere(), so X-Total-Count never counts hidden rows.
 import type { Prisma, User } from '../db/prisma.ts';
-import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { Visibility } from '../domain/access.ts';
 import { ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 
 export interface RepoSearchQuery {
@@ -51,7 +51,7 @@ export class RepoSearchService {
     private readonly deps: ServiceDeps,
     private readonly permissions: RepoPermissionService,
   ) {
-    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+    this.repos = deps.repos.repositories;
   }
 
   async search(viewer: User | null, publicOnly: boolean, query: RepoSearchQuery, page: ListOptions): Promise<RepoPage> {

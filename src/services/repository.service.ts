@@ -1,12 +1,12 @@
 // Repositories: creation (plain, for an org, by an admin, and the shared core used by migration and adoption),
 // lookup with permission, edit, delete, watch, and bringing the database in line with the disk after a push.
 import type { Models, Prisma, User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { FeedActionRepository } from '../db/feed-action.repository.ts';
-import { MirrorRepository } from '../db/mirror.repository.ts';
-import { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { RepoWatchRepository } from '../db/repo-watch.repository.ts';
-import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { MirrorRepository } from '../db/mirror.repository.ts';
+import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import type { RepoWatchRepository } from '../db/repo-watch.repository.ts';
+import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
@@ -18,7 +18,7 @@ import {
   removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { OrgService } from './org.service.ts';
 import type { RepoInitService } from './repo-init.service.ts';
 import type { RepoPermission, RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
@@ -130,13 +130,9 @@ export class RepositoryService {
     private readonly orgs: OrgService,
     private readonly init: RepoInitService,
   ) {
-    this.repos = new RepositoryRowsRepository(deps.db.prisma);
-    this.watches = new RepoWatchRepository(deps.db.prisma);
-    this.mirrors = new MirrorRepository(deps.db.prisma);
-  }
-
-  private get prisma() {
-    return this.deps.db.prisma;
+    this.repos = deps.repos.repositories;
+    this.watches = deps.repos.repoWatches;
+    this.mirrors = deps.repos.mirrors;
   }
 
   private dir(ownerName: string, repoName: string): string {
@@ -250,8 +246,8 @@ export class RepositoryService {
     }
     let created: RepoWithOwner;
     try {
-      created = await this.prisma.$transaction(async (tx) => {
-        const repos = new RepositoryRowsRepository(tx);
+      created = await this.deps.transactions.run(async (tx) => {
+        const repos = tx.repositories;
         const repo = await repos.createWithUnits(
           {
             ownerId: owner.id,
@@ -274,8 +270,8 @@ export class RepositoryService {
         await repos.incrementOwnerRepoCount(owner.id);
         // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
         await repos.removeRedirect(owner.id, repo.lowerName);
-        await new RepoWatchRepository(tx).create(doer.id, repo.id, 1);
-        if (owner.type === 1) await this.grantTeams(new RepoAccessRepository(tx), owner.id, doer, repo.id);
+        await tx.repoWatches.create(doer.id, repo.id, 1);
+        if (owner.type === 1) await this.grantTeams(tx.repoAccess, owner.id, doer, repo.id);
         return repos.getById(repo.id);
       });
     } catch (error) {
@@ -312,7 +308,7 @@ export class RepositoryService {
 
   /** Removes a repository row and everything that points at it, and fixes the counters. */
   private async removeRecord(repo: RepoWithOwner): Promise<void> {
-    await this.prisma.$transaction((tx) => new RepositoryRowsRepository(tx).deleteWithRelatedRows([repo.id]));
+    await this.deps.transactions.run((tx) => tx.repositories.deleteWithRelatedRows([repo.id]));
   }
 
   // ---- delete ----
@@ -371,17 +367,17 @@ export class RepositoryService {
       if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS)) throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
       mirrorIntervalSecs = seconds;
     }
-    await this.prisma.$transaction(async (tx) => {
-      const repos = new RepositoryRowsRepository(tx);
+    await this.deps.transactions.run(async (tx) => {
+      const repos = tx.repositories;
       if (Object.keys(data).length > 0) {
         data.updatedAt = new Date();
         await repos.update(current.id, data);
-        if (data.isPrivate !== undefined) await new FeedActionRepository(tx).setRepoPrivacy(current.id, data.isPrivate as boolean);
+        if (data.isPrivate !== undefined) await tx.feedActions.setRepoPrivacy(current.id, data.isPrivate as boolean);
       }
       if (unitChanges.remove.length) await repos.removeUnits(current.id, unitChanges.remove);
       for (const unit of unitChanges.upsert) await repos.saveUnit(current.id, unit.type, JSON.stringify(unit.config));
       if (mirrorIntervalSecs !== undefined) {
-        await new MirrorRepository(tx).setInterval(current.id, mirrorIntervalSecs, new Date(Date.now() + mirrorIntervalSecs * 1000));
+        await tx.mirrors.setInterval(current.id, mirrorIntervalSecs, new Date(Date.now() + mirrorIntervalSecs * 1000));
       }
     });
     return (await this.findById(current.id))!;
@@ -448,8 +444,8 @@ export class RepositoryService {
     const to = this.dir(repo.ownerName, newName);
     let moved = false;
     try {
-      await this.prisma.$transaction(async (tx) => {
-        const repos = new RepositoryRowsRepository(tx);
+      await this.deps.transactions.run(async (tx) => {
+        const repos = tx.repositories;
         await repos.update(repo.id, { name: newName, lowerName: lower, updatedAt: new Date() });
         await repos.removeRedirect(repo.ownerId, lower);
         if (lower !== repo.lowerName) await repos.saveRedirect(repo.ownerId, repo.lowerName, repo.id);
@@ -476,8 +472,8 @@ export class RepositoryService {
    * transaction that renames the owner, as its last step; if that transaction does not commit, call the
    * returned function to move the folder back (Forgejo: services/user RenameUser).
    */
-  async ownerRenamed(tx: Prisma.TransactionClient, ownerId: number, oldName: string, newName: string): Promise<() => void> {
-    await new RepositoryRowsRepository(tx).setOwnerName(ownerId, newName);
+  async ownerRenamed(tx: Repositories, ownerId: number, oldName: string, newName: string): Promise<() => void> {
+    await tx.repositories.setOwnerName(ownerId, newName);
     const root = this.deps.settings.repository.ROOT;
     const moved = renameOwnerDirectory(root, oldName, newName);
     return () => {
@@ -544,10 +540,10 @@ export class RepositoryService {
   async watch(viewer: User, repo: RepoWithOwner): Promise<{ repo: RepoWithOwner; createdAt: Date }> {
     const existing = await this.watches.find(viewer.id, repo.id);
     if (existing && existing.mode !== 2) return { repo, createdAt: existing.createdAt };
-    const watch = await this.prisma.$transaction(async (tx) => {
-      const watches = new RepoWatchRepository(tx);
+    const watch = await this.deps.transactions.run(async (tx) => {
+      const watches = tx.repoWatches;
       const row = existing ? await watches.setMode(existing.id, 1) : await watches.create(viewer.id, repo.id, 1);
-      await new RepositoryRowsRepository(tx).changeWatchCount(repo.id, 1);
+      await tx.repositories.changeWatchCount(repo.id, 1);
       return row;
     });
     return { repo, createdAt: watch.createdAt };
@@ -556,10 +552,10 @@ export class RepositoryService {
   async unwatch(viewer: User, repo: RepoWithOwner): Promise<void> {
     const existing = await this.watches.find(viewer.id, repo.id);
     if (!existing) return;
-    await this.prisma.$transaction(async (tx) => {
-      await new RepoWatchRepository(tx).delete(existing.id);
+    await this.deps.transactions.run(async (tx) => {
+      await tx.repoWatches.delete(existing.id);
       // Mode 2 ("don't watch") was not counted.
-      if (existing.mode !== 2) await new RepositoryRowsRepository(tx).changeWatchCount(repo.id, -1);
+      if (existing.mode !== 2) await tx.repositories.changeWatchCount(repo.id, -1);
     });
   }
 }

@@ -1,11 +1,11 @@
-import { HealthRepository } from '../db/health.repository.ts';
-import type { ServiceDeps } from './index.ts';
+import type { HealthRepository } from '../db/health.repository.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export class SystemService {
   private readonly health: HealthRepository;
 
   constructor(deps: ServiceDeps) {
-    this.health = new HealthRepository(deps.db.prisma);
+    this.health = deps.repos.health;
   }
 
   /** Whether the database answers a trivial query. */

@@ -5,12 +5,12 @@
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { RepositoryDetails } from '../convert/repository.ts';
 import type { Prisma, Team, User } from '../db/prisma.ts';
-import { TeamRepository } from '../db/team.repository.ts';
+import type { TeamRepository } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
 import type { OrgService } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
@@ -70,7 +70,7 @@ export class TeamService {
     private readonly repositories: RepositoryService,
     private readonly orgFeeds: OrgFeedService,
   ) {
-    this.teams = new TeamRepository(deps.db.prisma);
+    this.teams = deps.repos.teams;
   }
 
   /** A team and its organization, for the `/teams/{id}` routes; null when there is none. */
@@ -140,8 +140,8 @@ export class TeamService {
     // Forgejo answers 500 here; it is the caller's mistake.
     if (!units) throw new ValidationError('units permission should not be empty: give units or units_map, or permission admin');
     await this.ensureNameFree(org.id, name);
-    const team = await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    const team = await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       const created = await teams.create({
         orgId: org.id,
         name,
@@ -189,8 +189,8 @@ export class TeamService {
       includesAllRepositories,
       updatedAt: new Date(),
     };
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       if (units) await teams.replaceUnits(org.id, team.id, units);
       if (includesAllRepositories && !team.includesAllRepositories) {
         // The flag covers every repository; explicit rows would only duplicate it.
@@ -211,8 +211,8 @@ export class TeamService {
   /** Members left in no team of the organization stop being members. */
   async delete(team: Team, org: User): Promise<void> {
     if (isOwnerTeam(team)) throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       const memberIds = await teams.memberIds(team.id);
       await teams.delete(team.id);
       await teams.dropOrgMembershipsWithoutTeam(org.id, memberIds);
@@ -243,8 +243,8 @@ export class TeamService {
     const user = await this.userByName(username);
     if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
     await this.orgs.assertNotBlocked(org.id, user.id);
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       if (await teams.isMember(team.id, user.id)) return;
       await teams.addMember(org.id, team.id, user.id);
       await teams.ensureOrgMembership(org.id, user.id, this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE);
@@ -254,8 +254,8 @@ export class TeamService {
   /** Leaving the last team ends the org membership; the Owners team keeps at least one member. */
   async removeMember(team: Team, org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       if ((await teams.deleteMember(team.id, user.id)) === 0) return;
       // Updating the team row first serialises concurrent removals, so the count below sees the others' work.
       const updated = await teams.decrementMemberCount(team.id);
@@ -291,8 +291,8 @@ export class TeamService {
     const repo = await this.repoInOrg(org, repoName);
     await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) return;
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const teams = new TeamRepository(tx);
+    await this.deps.transactions.run(async (repos) => {
+      const teams = repos.teams;
       if (await teams.hasRepositoryLink(team.id, repo.id)) return;
       await teams.addRepositoryLink(org.id, team.id, repo.id);
     });
@@ -305,7 +305,7 @@ export class TeamService {
     if (team.includesAllRepositories) {
       throw new ValidationError('the team includes all repositories of the organization: switch includes_all_repositories off first');
     }
-    await this.deps.db.prisma.$transaction((tx) => new TeamRepository(tx).removeRepositoryLink(team.id, repo.id));
+    await this.deps.transactions.run((repos) => repos.teams.removeRepositoryLink(team.id, repo.id));
   }
 
   // ---- activity ----

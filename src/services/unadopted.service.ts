@@ -1,12 +1,12 @@
 // Repository directories without a database row (Forgejo: services/repository/adopt.go): list, adopt, delete.
 // The file system is read at request time; names that are not valid owner/repo names never become paths.
 import type { User } from '../db/prisma.ts';
-import { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { listRepositoryFolders, readRepositoryState, removeRepository, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -48,7 +48,7 @@ export class UnadoptedService {
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
   ) {
-    this.repos = new RepositoryRowsRepository(deps.db.prisma);
+    this.repos = deps.repos.repositories;
   }
 
   private get root(): string {

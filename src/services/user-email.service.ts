@@ -1,8 +1,8 @@
 // E-mail addresses of individual users, for administrators (Forgejo: routers/api/v1/admin/email.go,
 // models/user/email_address.go SearchEmails).
-import { EmailAddressRepository, type EmailWithOwner } from '../db/email-address.repository.ts';
+import type { EmailAddressRepository, EmailWithOwner } from '../db/email-address.repository.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export type { EmailWithOwner } from '../db/email-address.repository.ts';
 
@@ -10,7 +10,7 @@ export class UserEmailService {
   private readonly emails: EmailAddressRepository;
 
   constructor(deps: ServiceDeps) {
-    this.emails = new EmailAddressRepository(deps.db.prisma, deps.db.provider);
+    this.emails = deps.repos.emails;
   }
 
   /** Every address of individual users, by address; `keyword` matches user name, full name or address. */

@@ -4,12 +4,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
-import { EmailAddressRepository } from '../db/email-address.repository.ts';
+import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { LoginSourceRepository } from '../db/login-source.repository.ts';
-import { OrgMemberRepository } from '../db/org-member.repository.ts';
-import { OwnerPurgeRepository } from '../db/owner-purge.repository.ts';
-import { UserRepository } from '../db/user.repository.ts';
+import type { LoginSourceRepository } from '../db/login-source.repository.ts';
+import type { UserRepository } from '../db/user.repository.ts';
 import { Visibility } from '../domain/access.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
@@ -17,7 +15,7 @@ import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -89,9 +87,9 @@ export class UserService {
     private readonly ownerStorage: OwnerStorageService,
     private readonly mailer: MailerService,
   ) {
-    this.users = new UserRepository(deps.db.prisma);
-    this.emails = new EmailAddressRepository(deps.db.prisma, deps.db.provider);
-    this.loginSources = new LoginSourceRepository(deps.db.prisma);
+    this.users = deps.repos.users;
+    this.emails = deps.repos.emails;
+    this.loginSources = deps.repos.loginSources;
   }
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
@@ -196,12 +194,12 @@ export class UserService {
     if (visibility !== undefined) data.visibility = visibility;
     data.updatedAt = new Date();
 
-    const user = await this.deps.db.prisma.$transaction(async (tx) => {
-      const users = new UserRepository(tx);
+    const user = await this.deps.transactions.run(async (repos) => {
+      const users = repos.users;
       if (changes.admin === false && target.isAdmin && (await this.isLastAdmin(users, target))) {
         throw new BadRequestError('can not remove the last admin user');
       }
-      if (email !== undefined) await new EmailAddressRepository(tx, this.deps.db.provider).makePrimary(target.id, email);
+      if (email !== undefined) await repos.emails.makePrimary(target.id, email);
       return users.update(target.id, data);
     });
     return { value: user, warning: email !== undefined ? this.emailDomainWarning(email) : null };
@@ -216,16 +214,16 @@ export class UserService {
     if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
 
-    const removedOwners = await this.deps.db.prisma.$transaction(async (tx) => {
-      const users = new UserRepository(tx);
-      const ownerPurge = new OwnerPurgeRepository(tx);
+    const removedOwners = await this.deps.transactions.run(async (repos) => {
+      const users = repos.users;
+      const ownerPurge = repos.ownerPurge;
       if (target.isAdmin && (await this.isLastAdmin(users, target))) throw new ValidationError('can not delete the last admin user');
       if (!purge) {
-        const [{ repositories: repos, packages }, memberships] = await Promise.all([
+        const [{ repositories, packages }, memberships] = await Promise.all([
           ownerPurge.countOwnedData(target.id),
-          new OrgMemberRepository(tx).countByUser(target.id),
+          repos.orgMembers.countByUser(target.id),
         ]);
-        if (repos > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
+        if (repositories > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
         if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
         if (packages > 0) throw new ValidationError(`user still has ownership of packages [uid: ${target.id}]`);
       }
@@ -248,14 +246,14 @@ export class UserService {
     const newLower = newName.toLowerCase();
     let moveFolderBack = () => {};
     try {
-      await this.deps.db.prisma.$transaction(async (tx) => {
-        const users = new UserRepository(tx);
+      await this.deps.transactions.run(async (repos) => {
+        const users = repos.users;
         await users.rename(target.id, newName);
         if (newLower !== target.lowerName) {
           await users.deleteRedirectFrom(newLower);
           await users.redirect(target.lowerName, target.id);
         }
-        moveFolderBack = await this.repositories.ownerRenamed(tx, target.id, target.name, newName);
+        moveFolderBack = await this.repositories.ownerRenamed(repos, target.id, target.name, newName);
       });
     } catch (error) {
       moveFolderBack();

@@ -1,13 +1,13 @@
 // Webhook configurations of organizations and the instance (system and default hooks). Only the configuration
 // lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
 import type { Prisma, User } from '../db/prisma.ts';
-import { type HookRowChanges, WebhookRepository } from '../db/webhook.repository.ts';
+import type { HookRowChanges, WebhookRepository } from '../db/webhook.repository.ts';
 import {
   hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { ServiceDeps } from './index.ts';
+import type { ServiceDeps } from './service-deps.ts';
 
 export type Webhook = Prisma.WebhookModel;
 
@@ -39,7 +39,7 @@ export class WebhookService {
   private readonly hooks: WebhookRepository;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.hooks = new WebhookRepository(deps.db.prisma);
+    this.hooks = deps.repos.webhooks;
   }
 
   private orgScope(org: User): HookScope {

@@ -1,45 +1,7 @@
-// Bare repositories on disk, Forgejo's layout: <root>/<owner lower>/<repo lower>.git. Every path is checked to
-// stay inside the root, and names are validated before they become paths.
+// Git operations on a bare repository's directory (where the directories live: repository-store.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { GitError, runGit } from './run.ts';
-
-export class UnsafePathError extends Error {}
-
-/** Folder under the root where clones are made before they are moved into place (not a valid owner name). */
-const STAGING_FOLDER = '.staging';
-
-function inside(root: string, ...segments: string[]): string {
-  const base = path.resolve(root);
-  const target = path.resolve(base, ...segments);
-  if (!target.startsWith(base + path.sep)) throw new UnsafePathError(`path escapes the repository root: ${segments.join('/')}`);
-  return target;
-}
-
-/** True when both names are acceptable as path segments of a repository. */
-export function isSafeRepoName(owner: string, repo: string): boolean {
-  return ownerNameProblem(owner) === null && repoNameProblem(repo) === null;
-}
-
-export function ownerPath(root: string, owner: string): string {
-  if (ownerNameProblem(owner) !== null) throw new UnsafePathError(`not a valid owner name: ${owner}`);
-  return inside(root, owner.toLowerCase());
-}
-
-export function repositoryPath(root: string, owner: string, repo: string): string {
-  if (!isSafeRepoName(owner, repo)) throw new UnsafePathError(`not a valid repository name: ${owner}/${repo}`);
-  return inside(root, owner.toLowerCase(), `${repo.toLowerCase()}.git`);
-}
-
-export function repositoryExistsOnDisk(root: string, owner: string, repo: string): boolean {
-  try {
-    return fs.statSync(repositoryPath(root, owner, repo)).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 export async function isValidBranchName(name: string): Promise<boolean> {
   if (name === '' || name.startsWith('-')) return false;
@@ -131,39 +93,6 @@ export async function readRepositoryState(dir: string): Promise<RepositoryState>
   return { size, isEmpty: false, defaultBranch: head && branches.includes(head) ? head : branches[0] };
 }
 
-export function removeRepository(dir: string): void {
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-
-/** Moves a repository folder; false when there was nothing to move. */
-export function moveRepository(from: string, to: string): boolean {
-  if (!fs.existsSync(from)) return false;
-  fs.mkdirSync(path.dirname(to), { recursive: true });
-  fs.renameSync(from, to);
-  return true;
-}
-
-/** Moves every repository of an owner when the owner is renamed; false when there was nothing to move. */
-export function renameOwnerDirectory(root: string, oldName: string, newName: string): boolean {
-  const from = ownerPath(root, oldName);
-  const to = ownerPath(root, newName);
-  if (from === to || !fs.existsSync(from)) return false;
-  fs.renameSync(from, to);
-  return true;
-}
-
-/** Removes an owner's folder with every repository in it (and anything unadopted beside them). */
-export async function removeOwnerDirectory(root: string, owner: string): Promise<void> {
-  await fs.promises.rm(ownerPath(root, owner), { recursive: true, force: true });
-}
-
-/** A fresh folder under the root for work that is moved into place only when it succeeded. */
-export function stagingPath(root: string): string {
-  const dir = inside(root, STAGING_FOLDER);
-  fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, randomBytes(8).toString('hex') + '.git');
-}
-
 export interface RemoteOptions {
   /** Protocols git may use for this remote (GIT_ALLOW_PROTOCOL). */
   allowProtocols: readonly string[];
@@ -205,19 +134,6 @@ export async function remoteUrl(dir: string): Promise<string> {
 
 export async function removeOrigin(dir: string): Promise<void> {
   await runGit(['--git-dir', dir, 'remote', 'remove', 'origin']);
-}
-
-/** Repository folders two levels below the root: `<owner>/<name>.git`, as they are named on disk. */
-export function listRepositoryFolders(root: string): Array<{ owner: string; name: string }> {
-  const found: Array<{ owner: string; name: string }> = [];
-  const owners = fs.existsSync(root) ? fs.readdirSync(root, { withFileTypes: true }) : [];
-  for (const owner of owners.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
-    const repos = fs.readdirSync(path.join(root, owner), { withFileTypes: true });
-    for (const repo of repos.filter((entry) => entry.isDirectory() && entry.name.endsWith('.git')).map((entry) => entry.name).sort()) {
-      found.push({ owner, name: repo.slice(0, -'.git'.length) });
-    }
-  }
-  return found;
 }
 
 /** Every ref with the object it points at (`git for-each-ref`), for comparing a repository before and after a write. */

@@ -1,9 +1,7 @@
-// Uploaded avatars (stored as 290×290 PNG under <APP_DATA_PATH>/avatars/<hash>) and generated default avatars
+// Uploaded avatars (stored as 290×290 PNG named by their hash in the avatar store) and generated default avatars
 // (Forgejo: services/user/avatar.go, modules/avatar).
 import type { User } from '../db/prisma.ts';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../domain/image.ts';
 import { LruCache } from '../domain/lru-cache.ts';
@@ -46,8 +44,8 @@ export class AvatarService {
     this.orgRows = deps.repos.orgs;
   }
 
-  private get directory(): string {
-    return path.join(this.deps.settings.server.APP_DATA_PATH, 'avatars');
+  private get files() {
+    return this.deps.stores.avatars;
   }
 
   /** POST /orgs/{org}/avatar. */
@@ -56,17 +54,16 @@ export class AvatarService {
     if (!data) throw new BadRequestError('image is not valid base64');
     const png = await this.toAvatarPng(data);
     const hash = createHash('sha256').update(`${org.id}-`).update(png).digest('hex');
-    fs.mkdirSync(this.directory, { recursive: true });
-    fs.writeFileSync(path.join(this.directory, hash), png);
+    await this.files.save(hash, png);
     await this.orgRows.setAvatar(org.id, hash);
-    if (org.avatar && org.avatar !== hash) fs.rmSync(path.join(this.directory, org.avatar), { force: true });
+    if (org.avatar && org.avatar !== hash) await this.files.remove(org.avatar);
   }
 
   /** DELETE /orgs/{org}/avatar: back to the generated default. */
   async deleteOrgAvatar(org: User): Promise<void> {
     if (!org.avatar) return;
     await this.orgRows.setAvatar(org.id, '');
-    fs.rmSync(path.join(this.directory, org.avatar), { force: true });
+    await this.files.remove(org.avatar);
   }
 
   /** Refuses from the headers what is too large, then decodes and scales on the image thread. */
@@ -87,11 +84,9 @@ export class AvatarService {
   /** GET /avatars/{hash}: a stored avatar; its name is the hash of its content. */
   async stored(hash: string): Promise<AvatarImage> {
     if (!AVATAR_FILE_NAME.test(hash)) throw new NotFoundError();
-    try {
-      return { png: fs.readFileSync(path.join(this.directory, hash)), etag: `"${hash}"` };
-    } catch {
-      throw new NotFoundError();
-    }
+    const png = await this.files.read(hash);
+    if (!png) throw new NotFoundError();
+    return { png, etag: `"${hash}"` };
   }
 
   /** GET /avatars/default/{id}: rendered once per id on the image thread, then served from memory. */

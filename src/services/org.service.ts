@@ -1,7 +1,5 @@
 // Organizations: lookup with the visibility rule, creation, listing, editing, deletion, and the org-level
 // permission of a member (Forgejo: routers/api/v1/org/org.go, models/organization, services/org).
-import fs from 'node:fs';
-import path from 'node:path';
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
@@ -208,8 +206,7 @@ export class OrgService {
       await repos.orgs.deleteWithOwnRows(org.id);
     });
     // Whatever is left in its folder (unadopted repositories) would otherwise show up under a later owner of the name.
-    await this.ownerStorage.ownersDeleted([org.lowerName]);
-    if (org.avatar) fs.rmSync(path.join(this.deps.settings.server.APP_DATA_PATH, 'avatars', org.avatar), { force: true });
+    await this.ownerStorage.ownersDeleted([org]);
   }
 
   /**

@@ -1,16 +1,22 @@
-// The folders an owner has on disk. Deleting an owner removes its repository folder, whichever service
-// deletes it (users purge, organization delete).
-import { removeOwnerDirectory } from '../git/repository.ts';
+// The files an owner has: its repository folder and its uploaded avatar. Deleting an owner removes them,
+// whichever service deletes it (users purge, organization delete).
+import type { User } from '../db/prisma.ts';
 import type { ServiceDeps } from './service-deps.ts';
+
+export type DeletedOwner = Pick<User, 'lowerName' | 'avatar'>;
 
 export class OwnerStorageService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** Removes the repository folders of deleted owners; a failure is logged, the deletion already happened. */
-  async ownersDeleted(ownerNames: readonly string[]): Promise<void> {
-    const root = this.deps.settings.repository.ROOT;
+  /** Removes the repository folders and avatars of deleted owners; a failure is logged, the deletion already happened. */
+  async ownersDeleted(owners: readonly DeletedOwner[]): Promise<void> {
+    const { repositories, avatars } = this.deps.stores;
+    const failed = (what: string, owner: string) => (error: unknown) => this.deps.log.error({ err: error, owner }, `removing ${what} failed`);
     await Promise.all(
-      ownerNames.map((name) => removeOwnerDirectory(root, name).catch((error) => this.deps.log.error({ err: error, owner: name }, 'removing an owner folder failed'))),
+      owners.flatMap((owner) => [
+        repositories.removeOwner(owner.lowerName).catch(failed('an owner folder', owner.lowerName)),
+        owner.avatar ? avatars.remove(owner.avatar).catch(failed('an avatar', owner.lowerName)) : Promise.resolve(),
+      ]),
     );
   }
 }

@@ -7,7 +7,7 @@ import type { FeedActionRepository } from '../db/feed-action.repository.ts';
 import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
 import type { Prisma } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { checkIntegrity, collectGarbage, initBare, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
+import { checkIntegrity, collectGarbage, initBare } from '../git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -36,8 +36,8 @@ export class RepoMaintenanceService {
     this.packageBlobs = deps.repos.packageBlobs;
   }
 
-  private get root(): string {
-    return this.deps.settings.repository.ROOT;
+  private get store() {
+    return this.deps.stores.repositories;
   }
 
   /** Every repository in id order, a batch at a time. */
@@ -65,7 +65,7 @@ export class RepoMaintenanceService {
   }
 
   private onDisk(repo: RepoRow): boolean {
-    return repositoryExistsOnDisk(this.root, repo.ownerName, repo.name);
+    return this.store.exists(repo.ownerName, repo.name);
   }
 
   /** update_mirrors: fetches every pull mirror whose next update is due (an interval of 0 means manual sync only). */
@@ -89,7 +89,7 @@ export class RepoMaintenanceService {
   async collectGarbage(): Promise<MaintenanceResult> {
     return this.forEach('git_gc_repos', {}, async (repo) => {
       if (!this.onDisk(repo)) return false;
-      await collectGarbage(repositoryPath(this.root, repo.ownerName, repo.name));
+      await collectGarbage(this.store.directory(repo.ownerName, repo.name));
       await this.repositories.refreshFromDisk(repo.id);
       return true;
     });
@@ -99,7 +99,7 @@ export class RepoMaintenanceService {
   async checkHealth(): Promise<MaintenanceResult> {
     return this.forEach('repo_health_check', { isEmpty: false }, async (repo) => {
       if (!this.onDisk(repo)) throw new Error('repository directory is missing');
-      const problems = await checkIntegrity(repositoryPath(this.root, repo.ownerName, repo.name));
+      const problems = await checkIntegrity(this.store.directory(repo.ownerName, repo.name));
       if (problems) throw new Error(`git fsck: ${problems}`);
       return true;
     });
@@ -109,7 +109,7 @@ export class RepoMaintenanceService {
   async reinitMissing(): Promise<MaintenanceResult> {
     return this.forEach('reinit_missing_repos', {}, async (repo) => {
       if (this.onDisk(repo)) return false;
-      await initBare(repositoryPath(this.root, repo.ownerName, repo.name), { defaultBranch: repo.defaultBranch });
+      await initBare(this.store.directory(repo.ownerName, repo.name), { defaultBranch: repo.defaultBranch });
       await this.repositories.refreshFromDisk(repo.id);
       return true;
     });

@@ -14,8 +14,7 @@ import { parseGoDuration } from '../domain/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {
-  cloneMirror, fetchMirror, moveRepository, readRepositoryState, remoteUrl, removeOrigin, removeRepository, repositoryPath,
-  type RemoteOptions, stagingPath,
+  cloneMirror, fetchMirror, readRepositoryState, remoteUrl, removeOrigin, type RemoteOptions,
 } from '../git/repository.ts';
 import { GitError } from '../git/run.ts';
 import type { Logger } from '../logger.ts';
@@ -81,7 +80,8 @@ export class RepoMigrationService {
     const intervalSecs = input.mirror ? this.mirrorInterval(input.mirror_interval) : 0;
     await this.repositories.checkCreation(doer, owner, input.repo_name);
 
-    const staging = stagingPath(settings.repository.ROOT);
+    const store = this.deps.stores.repositories;
+    const staging = store.createStaging();
     try {
       await cloneMirror(source.url, staging, source.remote);
       if (!input.mirror) await removeOrigin(staging);
@@ -98,7 +98,7 @@ export class RepoMigrationService {
           mirror: input.mirror ? { intervalSecs, remoteAddress: source.publicUrl } : undefined,
         },
         async (dir) => {
-          moveRepository(staging, dir);
+          store.placeStaged(staging, owner.name, input.repo_name);
           return readRepositoryState(dir);
         },
       );
@@ -107,7 +107,7 @@ export class RepoMigrationService {
       if (error instanceof GitError) throw migrationError(error, this.deps.log, source.publicUrl);
       throw error;
     } finally {
-      removeRepository(staging);
+      store.removeStaged(staging);
     }
   }
 
@@ -213,7 +213,7 @@ export class RepoMigrationService {
     const intervalMs = repo.mirror.intervalSecs * 1000;
     let synced = false;
     try {
-      const dir = repositoryPath(this.deps.settings.repository.ROOT, repo.ownerName, repo.name);
+      const dir = this.deps.stores.repositories.directory(repo.ownerName, repo.name);
       const url = await remoteUrl(dir);
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
       const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };

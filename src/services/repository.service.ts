@@ -13,10 +13,7 @@ import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
 import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
-import {
-  commitInitialFiles, initBare, isValidBranchName, listBranches, moveRepository, readRepositoryState,
-  removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
-} from '../git/repository.ts';
+import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgService } from './org.service.ts';
@@ -135,8 +132,12 @@ export class RepositoryService {
     this.mirrors = deps.repos.mirrors;
   }
 
+  private get store() {
+    return this.deps.stores.repositories;
+  }
+
   private dir(ownerName: string, repoName: string): string {
-    return repositoryPath(this.deps.settings.repository.ROOT, ownerName, repoName);
+    return this.store.directory(ownerName, repoName);
   }
 
   /** A repository by owner and name (case-insensitive), with owner and units; null when there is none. */
@@ -241,7 +242,7 @@ export class RepositoryService {
   async insert(doer: User, owner: User, record: RepositoryRecord, prepareDisk: (dir: string) => Promise<DiskState>, options: { adopt?: boolean } = {}): Promise<RepoWithOwner> {
     await this.checkCreation(doer, owner, record.name);
     const dir = this.dir(owner.name, record.name);
-    if (!options.adopt && repositoryExistsOnDisk(this.deps.settings.repository.ROOT, owner.name, record.name)) {
+    if (!options.adopt && this.store.exists(owner.name, record.name)) {
       throw new ConflictError(`The repository files already exist [${owner.name}/${record.name}]; adopt or delete them first.`);
     }
     let created: RepoWithOwner;
@@ -285,7 +286,7 @@ export class RepositoryService {
       created = await this.repos.updateWithDetails(created.id, data);
     } catch (error) {
       await this.removeRecord(created);
-      if (!options.adopt) removeRepository(dir);
+      if (!options.adopt) this.store.remove(owner.name, record.name);
       throw error;
     }
     await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
@@ -315,7 +316,7 @@ export class RepositoryService {
 
   async delete(repo: RepoWithOwner): Promise<void> {
     await this.removeRecord(repo);
-    removeRepository(this.dir(repo.ownerName, repo.name));
+    this.store.remove(repo.ownerName, repo.name);
   }
 
   // ---- edit ----
@@ -440,8 +441,6 @@ export class RepositoryService {
       const taken = await this.repos.findIdByOwner(repo.ownerId, lower);
       if (taken) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
     }
-    const from = this.dir(repo.ownerName, repo.name);
-    const to = this.dir(repo.ownerName, newName);
     let moved = false;
     try {
       await this.deps.transactions.run(async (tx) => {
@@ -450,14 +449,14 @@ export class RepositoryService {
         await repos.removeRedirect(repo.ownerId, lower);
         if (lower !== repo.lowerName) await repos.saveRedirect(repo.ownerId, repo.lowerName, repo.id);
         // The folder moves last, inside the transaction, and back if the transaction does not commit.
-        if (from !== to) moved = moveRepository(from, to);
+        moved = this.store.rename(repo.ownerName, repo.name, newName);
       });
     } catch (error) {
       if (moved) {
         try {
-          moveRepository(to, from);
+          this.store.rename(repo.ownerName, newName, repo.name);
         } catch (moveError) {
-          this.deps.log.error({ err: moveError, from: to, to: from }, 'moving a repository folder back failed');
+          this.deps.log.error({ err: moveError, from: newName, to: repo.name }, 'moving a repository folder back failed');
         }
       }
       if (isUniqueViolation(error)) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
@@ -474,12 +473,11 @@ export class RepositoryService {
    */
   async ownerRenamed(tx: Repositories, ownerId: number, oldName: string, newName: string): Promise<() => void> {
     await tx.repositories.setOwnerName(ownerId, newName);
-    const root = this.deps.settings.repository.ROOT;
-    const moved = renameOwnerDirectory(root, oldName, newName);
+    const moved = this.store.renameOwner(oldName, newName);
     return () => {
       if (!moved) return;
       try {
-        renameOwnerDirectory(root, newName, oldName);
+        this.store.renameOwner(newName, oldName);
       } catch (error) {
         this.deps.log.error({ err: error, from: newName, to: oldName }, 'moving an owner folder back failed');
       }
@@ -517,7 +515,7 @@ export class RepositoryService {
   /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */
   async removeMissing(repoId: number): Promise<boolean> {
     const repo = await this.repos.findById(repoId);
-    if (!repo || repositoryExistsOnDisk(this.deps.settings.repository.ROOT, repo.ownerName, repo.name)) return false;
+    if (!repo || this.store.exists(repo.ownerName, repo.name)) return false;
     await this.removeRecord(repo);
     return true;
   }

@@ -1,16 +1,18 @@
 // What every service is built from: settings, the database (its repositories, bound once, and a transaction
-// helper that hands the same set bound to the transaction), the logger and the password hasher.
+// helper that hands the same set bound to the transaction), the file stores, the logger and the password hasher.
 import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
 import type { Logger } from '../logger.ts';
+import type { Stores } from '../storage/stores.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
   readonly db: Database;
   readonly repos: Repositories;
   readonly transactions: Transactions;
+  readonly stores: Stores;
   readonly log: Logger;
   readonly passwords: PasswordHasher;
 }

@@ -5,7 +5,7 @@ import type { RepositoryRowsRepository } from '../db/repository-rows.repository.
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import { listRepositoryFolders, readRepositoryState, removeRepository, repositoryExistsOnDisk, repositoryPath } from '../git/repository.ts';
+import { readRepositoryState } from '../git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -51,15 +51,15 @@ export class UnadoptedService {
     this.repos = deps.repos.repositories;
   }
 
-  private get root(): string {
-    return this.deps.settings.repository.ROOT;
+  private get store() {
+    return this.deps.stores.repositories;
   }
 
   async list(pattern: string, page: ListOptions): Promise<{ names: string[]; total: number }> {
     const [ownerGlob, repoGlob] = pattern ? [pattern.split('/')[0], pattern.includes('/') ? pattern.slice(pattern.indexOf('/') + 1) : '*'] : ['*', '*'];
     const ownerMatch = globToRegExp(ownerGlob);
     const repoMatch = globToRegExp(repoGlob);
-    const folders = listRepositoryFolders(this.root).filter(
+    const folders = this.store.list().filter(
       ({ owner, name }) =>
         owner === owner.toLowerCase() && name === name.toLowerCase() && ownerNameProblem(owner) === null && repoNameProblem(name) === null &&
         ownerMatch.test(owner) && repoMatch.test(name),
@@ -77,14 +77,14 @@ export class UnadoptedService {
   }
 
   /** The owner and directory of an unadopted repository; 404 for invalid names, unknown owners, rows that exist, or no directory. */
-  private async locate(ownerName: string, repoName: string): Promise<{ owner: User; dir: string }> {
+  private async locate(ownerName: string, repoName: string): Promise<{ owner: User }> {
     if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
     const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
     if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
     const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
-    if (!repositoryExistsOnDisk(this.root, owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
-    return { owner, dir: repositoryPath(this.root, owner.name, repoName) };
+    if (!this.store.exists(owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
+    return { owner };
   }
 
   /** The directory becomes a private repository of the owner. */
@@ -100,7 +100,7 @@ export class UnadoptedService {
   }
 
   async delete(ownerName: string, repoName: string): Promise<void> {
-    const { dir } = await this.locate(ownerName, repoName);
-    removeRepository(dir);
+    const { owner } = await this.locate(ownerName, repoName);
+    this.store.remove(owner.name, repoName);
   }
 }

@@ -233,9 +233,9 @@ export class UserService {
       await ownerPurge.deletePersonalRows(target.id);
       await users.deleteRedirectsTo(orphanedOrgs.map((org) => org.id));
       await users.deleteByIds(owners.map((owner) => owner.id));
-      return { lowerNames: owners.map((owner) => owner.lowerName), orphanBlobHashes };
+      return { owners, orphanBlobHashes };
     });
-    await this.removeFiles(removedOwners.lowerNames, removedOwners.orphanBlobHashes);
+    await this.removeFiles(removedOwners.owners, removedOwners.orphanBlobHashes);
   }
 
   /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
@@ -322,12 +322,12 @@ export class UserService {
     return (await users.countAdminsExcept(user.id)) === 0;
   }
 
-  /** Repository folders of deleted owners and package blobs nothing refers to any more. */
-  private async removeFiles(ownerLowerNames: string[], blobHashes: string[]): Promise<void> {
+  /** Repository folders and avatars of deleted owners, and package blobs nothing refers to any more. */
+  private async removeFiles(owners: User[], blobHashes: string[]): Promise<void> {
     const { settings, log } = this.deps;
     const blobPaths = blobHashes.map((hash) => path.join(settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash));
     await Promise.all([
-      this.ownerStorage.ownersDeleted(ownerLowerNames),
+      this.ownerStorage.ownersDeleted(owners),
       ...blobPaths.map((target) => fs.rm(target, { force: true }).catch((error) => log.error({ err: error, path: target }, 'removing files failed'))),
     ]);
   }

@@ -374,13 +374,17 @@ describe('DELETE /admin/users/{username}', () => {
     expect((await deleteUser(packager.user.name).expect(422)).body.message).toMatch(/packages/);
   });
 
-  it('purges a user with everything they own, repositories on disk included', async () => {
+  it('purges a user with everything they own, repositories on disk and avatars included', async () => {
     const { prisma } = t.context.db;
     const bob = await createTestUser(t);
     const first = await repositoryOnDisk(bob.user);
     const second = await repositoryOnDisk(bob.user);
     const soleOwned = await createTestOrg(t, bob.user);
     const orgRepo = await repositoryOnDisk(soleOwned);
+    const orgAvatar = path.join(t.dataDir, 'avatars', 'f'.repeat(64));
+    fs.mkdirSync(path.dirname(orgAvatar), { recursive: true });
+    fs.writeFileSync(orgAvatar, 'png');
+    await prisma.user.update({ where: { id: soleOwned.id }, data: { avatar: 'f'.repeat(64) } });
     const shared = await createTestOrg(t, admin.user);
     await prisma.orgUser.create({ data: { orgId: shared.id, userId: bob.user.id } });
     await prisma.package.create({ data: { ownerId: bob.user.id, type: 'generic', name: 'tool', lowerName: 'tool' } });
@@ -392,6 +396,7 @@ describe('DELETE /admin/users/{username}', () => {
     await deleteUser(bob.user.name, '?purge=true').expect(204);
 
     for (const { dir } of [first, second, orgRepo]) expect(fs.existsSync(dir)).toBe(false);
+    expect(fs.existsSync(orgAvatar)).toBe(false);
     expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, bob.user.lowerName))).toBe(false);
     expect(await prisma.repository.count({ where: { id: { in: [first.repo.id, second.repo.id, orgRepo.repo.id] } } })).toBe(0);
     expect(await prisma.user.findUnique({ where: { id: bob.user.id } })).toBeNull();

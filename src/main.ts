@@ -3,7 +3,6 @@ import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
 import { startEventLoopProbe } from './event-loop-probe.ts';
-import { CronScheduler } from './jobs/scheduler.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -15,12 +14,12 @@ async function main(): Promise<void> {
     log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
   });
   startEventLoopProbe();
-  const scheduler = settings.cron.ENABLED ? new CronScheduler(context.services.cron, log) : null;
-  await scheduler?.start();
+  const { cron } = context.services;
+  if (settings.cron.ENABLED) await cron.startScheduler();
   const stop = () => {
     log.info('shutting down');
     // Running tasks get the same 5 seconds as requests; a lease left behind expires on its own.
-    const stopped = scheduler ? scheduler.stop() : Promise.resolve();
+    const stopped = cron.stopScheduler();
     server.close(() => {
       stopped.finally(() => context.db.close()).finally(() => process.exit(0));
     });

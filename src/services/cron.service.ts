@@ -2,13 +2,15 @@
 // row with one conditional update (free or expired lease → ours), so across every process sharing the database
 // only one runs a task at a time; the lease is renewed while the task runs and expires if its process dies.
 // A scheduled run also moves nextRunAt in that same update, so another process does not repeat the slot.
+// The task registry, schedules and the scheduler live in ./cron/ and are reached only through this service.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CronTaskRepository } from '../db/cron-task.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { NotFoundError } from '../errors.ts';
-import { type CronTaskDefinition, type TaskContext } from '../jobs/tasks.ts';
-import { parseSchedule, type Schedule } from '../jobs/schedule.ts';
+import { parseSchedule, type Schedule } from './cron/schedule.ts';
+import { CronScheduler } from './cron/scheduler.ts';
+import { type CronTaskDefinition, cronTasks, type TaskContext } from './cron/tasks.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const LEASE_MS = 5 * 60_000;
@@ -34,13 +36,30 @@ export class CronService {
   readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly cronTasks: CronTaskRepository;
 
+  private scheduler: CronScheduler | null = null;
+
   constructor(
     deps: ServiceDeps,
-    definitions: readonly CronTaskDefinition[],
     private readonly context: TaskContext,
+    /** Forgejo's tasks for these settings unless given (tests give their own). */
+    definitions: readonly CronTaskDefinition[] = cronTasks(deps.settings),
   ) {
     this.cronTasks = deps.repos.cronTasks;
     for (const definition of definitions) this.tasks.set(definition.name, { definition, schedule: parseSchedule(definition.schedule) });
+  }
+
+  /** Starts running due tasks on a timer in this process (main does this when [cron] ENABLED). */
+  async startScheduler(): Promise<void> {
+    if (this.scheduler) return;
+    this.scheduler = new CronScheduler(this, this.context.log);
+    await this.scheduler.start();
+  }
+
+  /** Stops the timer and waits for the runs started here, so their leases are given back. */
+  async stopScheduler(): Promise<void> {
+    const scheduler = this.scheduler;
+    this.scheduler = null;
+    await scheduler?.stop();
   }
 
   /** GET /admin/cron: every registered task in registration order. */

@@ -1,6 +1,5 @@
 // The composition root of the service layer: each service built once, with what it needs. Services never see req/res.
 import type { ServiceDeps } from './service-deps.ts';
-import { cronTasks } from '../jobs/tasks.ts';
 import { AccessTokenService } from './access-token.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { ActivityPubService } from './activitypub.service.ts';
@@ -72,7 +71,7 @@ export function createServices(deps: ServiceDeps) {
     pushes,
     repoMigrations,
     maintenance,
-    cron: new CronService(deps, cronTasks(deps.settings), { maintenance, log: deps.log }),
+    cron: new CronService(deps, { maintenance, log: deps.log }),
     unadopted: new UnadoptedService(deps, repositories),
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { User } from '../../src/db/prisma.ts';
-import { cronTasks, type CronTaskDefinition } from '../../src/jobs/tasks.ts';
+import { cronTasks, type CronTaskDefinition } from '../../src/services/cron/tasks.ts';
 import { CronService } from '../../src/services/cron.service.ts';
 import { createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
@@ -256,7 +256,7 @@ describe('the lease', () => {
 
   /** Two services on one database behave as two Anvil processes. */
   const twoProcesses = (definition: CronTaskDefinition) =>
-    [0, 1].map(() => new CronService(t.context, [definition], { maintenance: t.context.services.maintenance, log: t.context.log }));
+    [0, 1].map(() => new CronService(t.context, { maintenance: t.context.services.maintenance, log: t.context.log }, [definition]));
 
   it('lets only one of two processes run a task at a time', async () => {
     const task = blockingTask('test_lease_manual');
@@ -274,7 +274,7 @@ describe('the lease', () => {
     // Free again: the next run goes ahead.
     const again = blockingTask('test_lease_manual');
     again.release();
-    expect(await new CronService(t.context, [again.definition], { maintenance: t.context.services.maintenance, log: t.context.log }).runNow('test_lease_manual')).toBe(true);
+    expect(await new CronService(t.context, { maintenance: t.context.services.maintenance, log: t.context.log }, [again.definition]).runNow('test_lease_manual')).toBe(true);
   });
 
   it('starts a due task in one process only and moves its next run on; an expired lease is taken over', async () => {

@@ -1,4 +1,4 @@
-import { parseSchedule, ScheduleError } from '../../src/jobs/schedule.ts';
+import { parseSchedule, ScheduleError } from '../../src/services/cron/schedule.ts';
 import { diffRefs, mirrorSyncOpType, pushOpType } from '../../src/domain/push.ts';
 
 // Local times, as the scheduler works in the server's time zone.

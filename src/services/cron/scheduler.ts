@@ -1,7 +1,8 @@
 // Starts due cron tasks: a timer looks at the CronTask rows every few seconds and starts what is due; the lease
 // in CronService decides which process runs it. Timers are unref'd so they never keep the process alive.
-import type { Logger } from '../logger.ts';
-import type { CronService } from '../services/cron.service.ts';
+// Only CronService uses it (startScheduler/stopScheduler).
+import type { Logger } from '../../logger.ts';
+import type { CronService } from '../cron.service.ts';
 
 /** The shortest schedule is @every 1m (start_schedule_tasks), so a 15 s look is close enough. */
 const TICK_MS = 15_000;

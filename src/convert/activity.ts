@@ -1,8 +1,9 @@
 import type { components } from '../../generated/api.d.ts';
 import { AccessMode } from '../domain/access.ts';
 import { opTypeName } from '../domain/activity.ts';
-import type { FeedEntry } from '../services/org-feed.service.ts';
-import { type ApiRepository, type RepositoryRecordDetails, toRepository } from './repository.ts';
+import type { FeedEntry } from '../db/org-feed.repository.ts';
+import type { RepositoryRecordDetails } from '../db/repository-details.ts';
+import { type ApiRepository, toRepository } from './repository.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
 

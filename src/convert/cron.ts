@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.d.ts';
-import type { CronTaskStatus } from '../services/cron.service.ts';
+import type { CronTaskStatus } from '../domain/cron-task-status.ts';
 import { isoTime } from './time.ts';
 
 export type ApiCron = components['schemas']['Cron'];

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.d.ts';
-import type { EmailWithOwner } from '../services/user-email.service.ts';
+import type { EmailWithOwner } from '../db/email-address.repository.ts';
 
 export type ApiEmail = components['schemas']['Email'];
 

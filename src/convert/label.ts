@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import type { User } from '../db/prisma.ts';
-import type { Label } from '../services/org-label.service.ts';
+import type { Label } from '../db/label.repository.ts';
 
 export type ApiLabel = components['schemas']['Label'];
 

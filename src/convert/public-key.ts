@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import type { User } from '../db/prisma.ts';
-import type { PublicKey } from '../services/public-key.service.ts';
+import type { PublicKey } from '../db/public-key.repository.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
 

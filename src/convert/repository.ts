@@ -1,38 +1,16 @@
 // Forgejo's Repository record (services/convert/repository.go).
 import type { components } from '../../generated/api.d.ts';
-import type { Models, Repository, User } from '../db/prisma.ts';
+import type { RepositoryDetails } from '../db/repository-details.ts';
+import type { Models, Repository } from '../db/prisma.ts';
 import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
-import { type RepoPermission, unitMode } from '../domain/repo-permission.ts';
+import { unitMode } from '../domain/repo-permission.ts';
+import { repositorySettings } from '../domain/repository-settings.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
 
 export type ApiRepository = components['schemas']['Repository'];
 
-export interface RepositoryDetails {
-  repo: Repository & { owner: User; units: Models.RepoUnitModel[] };
-  permission: RepoPermission;
-  mirror?: Models.MirrorModel | null;
-  releaseCount?: number;
-}
-
-/** A repository with what its record shows besides the viewer's permission. */
-export type RepositoryRecordDetails = Omit<RepositoryDetails, 'permission'>;
-
-/** Settings kept in Repository.settings (JSON). */
-export interface RepositorySettings {
-  objectFormat?: 'sha1' | 'sha256';
-  trustModel?: string;
-  wikiBranch?: string;
-  enablePrune?: boolean;
-}
-
-export function repositorySettings(repo: Pick<Repository, 'settings'>): RepositorySettings {
-  try {
-    return JSON.parse(repo.settings) as RepositorySettings;
-  } catch {
-    return {};
-  }
-}
+export type { RepositoryDetails, RepositoryRecordDetails } from '../db/repository-details.ts';
 
 export function unitConfig(units: readonly Models.RepoUnitModel[], type: number): Record<string, unknown> | undefined {
   const unit = units.find((u) => u.type === type);

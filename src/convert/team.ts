@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.d.ts';
 import type { User } from '../db/prisma.ts';
 import { accessModeName } from '../domain/access.ts';
 import { teamUnitsView } from '../domain/team-units.ts';
-import type { TeamWithUnits } from '../services/team.service.ts';
+import type { TeamWithUnits } from '../db/team.repository.ts';
 import { toOrganization } from './org.ts';
 import type { UserView } from './user.ts';
 

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import type { TemplateLabel } from '../domain/label-template.ts';
-import type { GitignoreTemplate, LicenseTemplate } from '../services/template.service.ts';
+import type { GitignoreTemplate, LicenseTemplate } from '../domain/template.ts';
 
 type Schemas = components['schemas'];
 

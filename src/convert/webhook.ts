@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import { hookContentTypeName, hookEventList } from '../domain/webhook.ts';
-import type { Webhook } from '../services/webhook.service.ts';
+import type { Webhook } from '../db/webhook.repository.ts';
 import { isoTime } from './time.ts';
 
 export type ApiHook = components['schemas']['Hook'];

@@ -4,7 +4,7 @@ import type { LabelSort } from '../domain/label.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
-type Label = Prisma.LabelModel;
+export type Label = Prisma.LabelModel;
 
 const ORDER: Record<LabelSort, Prisma.LabelOrderByWithRelationInput[]> = {
   alphabetically: [{ name: 'asc' }, { id: 'asc' }],

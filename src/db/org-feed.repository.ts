@@ -2,8 +2,16 @@
 // users and repositories they name.
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
+import type { RepositoryRecordDetails } from './repository-details.ts';
 
 type Action = Prisma.ActionModel;
+
+/** One feed row with the user and repository it names, as a feed answer shows it. */
+export interface FeedEntry {
+  action: Action;
+  actUser: User | null;
+  repo: RepositoryRecordDetails | null;
+}
 
 /** Which feed rows a page shows; every field left out does not narrow it. */
 export interface FeedFilter {

@@ -1,6 +1,8 @@
 // SSH public keys of users; fingerprints are unique across the site, titles per owner.
 import type { DbClient, Models } from './prisma.ts';
 
+export type PublicKey = Models.PublicKeyModel;
+
 export interface PublicKeyFields {
   name: string;
   fingerprint: string;

@@ -9,6 +9,13 @@ export interface SiteUsage {
   comments: number;
 }
 
+/** What nodeinfo tells about the site. */
+export interface NodeInfoFacts {
+  /** null when usage statistics are not shared. */
+  usage: SiteUsage | null;
+  openRegistrations: boolean;
+}
+
 export class SiteUsageRepository {
   constructor(private readonly client: DbClient) {}
 

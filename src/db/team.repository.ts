@@ -2,7 +2,13 @@
 // (TeamRepo), the counters on Team that count them, and the org memberships that team membership implies.
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
 import type { ListOptions } from '../domain/page.ts';
+import type { TeamUnitGrant } from '../domain/team-units.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
+
+/** A team with its unit grants, as team answers show it. */
+export interface TeamWithUnits extends Team {
+  units: TeamUnitGrant[];
+}
 
 /** A unit grant as a team stores it. */
 export interface TeamUnitRow {
@@ -13,7 +19,7 @@ export interface TeamUnitRow {
 type TeamRepositoryScope = Pick<Team, 'id' | 'orgId' | 'includesAllRepositories'>;
 
 const UNITS_SELECT = { units: { select: { type: true, accessMode: true } } } as const;
-// The shape of RepoWithOwner (repo-permission.service.ts).
+// The shape of RepoWithOwner (repository-details.ts).
 const REPOSITORY_INCLUDE = { owner: true, units: true } as const;
 const BY_NAME = [{ lowerName: 'asc' }, { id: 'asc' }] satisfies Prisma.TeamOrderByWithRelationInput[];
 

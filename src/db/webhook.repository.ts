@@ -3,7 +3,7 @@
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
-type Webhook = Prisma.WebhookModel;
+export type Webhook = Prisma.WebhookModel;
 
 export interface HookOwner {
   ownerId: number;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CronTaskRepository } from '../db/cron-task.repository.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import type { CronTaskStatus } from '../domain/cron-task-status.ts';
 import { NotFoundError } from '../errors.ts';
 import { parseSchedule, type Schedule } from './cron/schedule.ts';
 import { CronScheduler } from './cron/scheduler.ts';
@@ -15,14 +16,7 @@ import type { ServiceDeps } from './service-deps.ts';
 
 const LEASE_MS = 5 * 60_000;
 
-export interface CronTaskStatus {
-  name: string;
-  /** The schedule, or null for a task that is not scheduled (disabled). */
-  schedule: string | null;
-  next: Date | null;
-  prev: Date | null;
-  execTimes: number;
-}
+export type { CronTaskStatus };
 
 interface RegisteredTask {
   definition: CronTaskDefinition;

@@ -1,16 +1,12 @@
 // NodeInfo 2.1 (Forgejo: routers/api/v1/misc/nodeinfo.go): usage counts are cached for 180 s per process, and
 // [federation] SHARE_USER_STATISTICS=false keeps them private.
-import type { SiteUsageRepository, SiteUsage } from '../db/site-usage.repository.ts';
+import type { NodeInfoFacts, SiteUsageRepository, SiteUsage } from '../db/site-usage.repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const CACHE_MS = 180_000;
 const DAY_MS = 86_400_000;
 
-export interface NodeInfoFacts {
-  /** null when usage statistics are not shared. */
-  usage: SiteUsage | null;
-  openRegistrations: boolean;
-}
+export type { NodeInfoFacts };
 
 export class NodeInfoService {
   private readonly usage: SiteUsageRepository;

@@ -1,7 +1,6 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
-import type { RepositoryRecordDetails } from '../convert/repository.ts';
-import type { FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
+import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
@@ -11,11 +10,7 @@ import { repoInclude, type RepositoryService } from './repository.service.ts';
 
 export type Action = Prisma.ActionModel;
 
-export interface FeedEntry {
-  action: Action;
-  actUser: User | null;
-  repo: RepositoryRecordDetails | null;
-}
+export type { FeedEntry };
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
 function dayRange(date: string | undefined): { from: Date; to: Date } | null {

@@ -1,11 +1,12 @@
 // Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
-import type { Prisma, User } from '../db/prisma.ts';
+import type { Label } from '../db/label.repository.ts';
+import type { User } from '../db/prisma.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type Label = Prisma.LabelModel;
+export type { Label };
 
 export interface NewLabel {
   name: string;

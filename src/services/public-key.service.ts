@@ -1,13 +1,13 @@
 // SSH public keys of users (Forgejo: models/asymkey, services/asymkey). A key may be registered only once
 // across the whole site; titles are unique per user.
-import type { Models, User } from '../db/prisma.ts';
+import type { User } from '../db/prisma.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import type { PublicKeyRepository } from '../db/public-key.repository.ts';
+import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type PublicKey = Models.PublicKeyModel;
+export type { PublicKey };
 
 /** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
 const USER_KEY = 'user';

@@ -1,7 +1,8 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
 // src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
 import { readableRepositoriesWhere } from '../db/access-filters.ts';
-import type { Models, Prisma, Repository, User } from '../db/prisma.ts';
+import type { Prisma, User } from '../db/prisma.ts';
+import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/repo-permission.ts';
@@ -9,7 +10,7 @@ import type { ServiceDeps } from './service-deps.ts';
 
 export * from '../domain/repo-permission.ts';
 
-export type RepoWithOwner = Repository & { owner: User; units: Models.RepoUnitModel[] };
+export type { RepoWithOwner };
 
 export class RepoPermissionService {
   private readonly access: RepoAccessRepository;

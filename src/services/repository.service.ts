@@ -2,6 +2,7 @@
 // lookup with permission, edit, delete, watch, and bringing the database in line with the disk after a push.
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
+import type { RepositoryDetails, RepositoryRecordDetails } from '../db/repository-details.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
@@ -11,8 +12,8 @@ import { AccessMode, UnitType } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
+import { type RepositorySettings, repositorySettings } from '../domain/repository-settings.ts';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
-import { type RepositoryDetails, type RepositoryRecordDetails, type RepositorySettings, repositorySettings } from '../convert/repository.ts';
 import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';

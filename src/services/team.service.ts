@@ -3,11 +3,11 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { RepositoryDetails } from '../convert/repository.ts';
 import type { Prisma, Team, User } from '../db/prisma.ts';
-import type { TeamRepository } from '../db/team.repository.ts';
+import type { RepositoryDetails } from '../db/repository-details.ts';
+import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
-import { knownUnitsMap, type TeamUnitGrant, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
+import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -28,9 +28,7 @@ export interface TeamInput {
   unitsMap?: Record<string, string>;
 }
 
-export interface TeamWithUnits extends Team {
-  units: TeamUnitGrant[];
-}
+export type { TeamWithUnits };
 
 
 

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Settings } from '../config.ts';
 import { LabelTemplateError, parseLabelTemplate, type TemplateLabel } from '../domain/label-template.ts';
+import type { GitignoreTemplate, LicenseTemplate } from '../domain/template.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { LabelTemplateFiles } from '../templates/label-template-files.ts';
@@ -11,15 +12,7 @@ import { folderSource, overlay, templateFileName, type TemplateSource } from '..
 
 const ASSETS_DIR = path.resolve(__dirname, '../../assets');
 
-export interface GitignoreTemplate {
-  name: string;
-  source: string;
-}
-
-export interface LicenseTemplate {
-  name: string;
-  body: string;
-}
+export type { GitignoreTemplate, LicenseTemplate };
 
 export class TemplateService {
   private readonly gitignores: TemplateSource;

@@ -1,7 +1,7 @@
 // Webhook configurations of organizations and the instance (system and default hooks). Only the configuration
 // lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
-import type { Prisma, User } from '../db/prisma.ts';
-import type { HookRowChanges, WebhookRepository } from '../db/webhook.repository.ts';
+import type { User } from '../db/prisma.ts';
+import type { HookRowChanges, Webhook, WebhookRepository } from '../db/webhook.repository.ts';
 import {
   hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type Webhook = Prisma.WebhookModel;
+export type { Webhook };
 
 export interface NewHook {
   type: string;

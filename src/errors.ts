@@ -31,6 +31,13 @@ export class ConflictError extends ApiError {
   readonly status = 409;
 }
 
+/** The row a write names is gone (deleted meanwhile); repositories throw it naming the thing. Answers 404. */
+export class RecordGoneError extends NotFoundError {
+  constructor(readonly subject: string) {
+    super(`${subject} does not exist`);
+  }
+}
+
 export class PayloadTooLargeError extends ApiError {
   readonly status = 413;
 }
@@ -41,6 +48,16 @@ export class UnsupportedMediaTypeError extends ApiError {
 
 export class ValidationError extends ApiError {
   readonly status = 422;
+}
+
+/**
+ * A write refused because a unique value is already used; repositories throw it naming what was taken
+ * ("repository name"). Services usually answer with their own message; one that escapes answers 422.
+ */
+export class NameTakenError extends ValidationError {
+  constructor(readonly subject: string) {
+    super(`${subject} is already taken`);
+  }
 }
 
 /** Refused for now; `retryAfter` seconds is when trying again makes sense (Retry-After header). */

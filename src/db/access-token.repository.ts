@@ -1,4 +1,5 @@
 // Personal access tokens, always scoped by the user who owns them.
+import { translated } from './errors.ts';
 import type { AccessToken, DbClient } from './prisma.ts';
 
 export interface AccessTokenFields {
@@ -12,7 +13,7 @@ export class AccessTokenRepository {
   constructor(private readonly client: DbClient) {}
 
   create(userId: number, fields: AccessTokenFields): Promise<AccessToken> {
-    return this.client.accessToken.create({ data: { userId, ...fields } });
+    return translated({ taken: 'access token name' }, () => this.client.accessToken.create({ data: { userId, ...fields } }));
   }
 
   listByUser(userId: number, page: { skip: number; limit: number }): Promise<AccessToken[]> {

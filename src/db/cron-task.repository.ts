@@ -1,4 +1,5 @@
 // CronTask rows: each task's schedule state and its lease (lockedBy/lockedUntil), shared by every process.
+import { isUniqueViolation } from './errors.ts';
 import type { DbClient, Models } from './prisma.ts';
 
 /** The lease is free when nobody holds it or its holder let it expire. */
@@ -13,9 +14,14 @@ export class CronTaskRepository {
     return this.client.cronTask.findMany({ where: { name: { in: names } } });
   }
 
-  /** Creates the row unless it exists; concurrent creators may still meet a unique violation. */
+  /** Creates the row unless it exists; a concurrent creator winning the race is fine (not for use in a transaction). */
   async ensure(name: string, nextRunAt: Date | null): Promise<void> {
-    await this.client.cronTask.upsert({ where: { name }, create: { name, nextRunAt }, update: {} });
+    try {
+      await this.client.cronTask.upsert({ where: { name }, create: { name, nextRunAt }, update: {} });
+    } catch (error) {
+      // Another process created it at the same moment.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 
   /** Sets nextRunAt of a row that has none. */

@@ -1,4 +1,5 @@
 // E-mail addresses of users; an address (lower-cased) belongs to one user only.
+import { translated } from './errors.ts';
 import type { DbClient, Models, Prisma } from './prisma.ts';
 import type { DatabaseTarget } from './target.ts';
 
@@ -19,11 +20,13 @@ export class EmailAddressRepository {
   async makePrimary(userId: number, email: string): Promise<void> {
     const lowerEmail = email.toLowerCase();
     await this.client.emailAddress.updateMany({ where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } }, data: { isPrimary: false } });
-    await this.client.emailAddress.upsert({
-      where: { lowerEmail },
-      create: { userId, email, lowerEmail, isPrimary: true, isActivated: true },
-      update: { email, isPrimary: true, isActivated: true },
-    });
+    await translated({ taken: 'e-mail address' }, () =>
+      this.client.emailAddress.upsert({
+        where: { lowerEmail },
+        create: { userId, email, lowerEmail, isPrimary: true, isActivated: true },
+        update: { email, isPrimary: true, isActivated: true },
+      }),
+    );
   }
 
   /** Addresses of individual users by address; a keyword matches the address, user name or full name. */

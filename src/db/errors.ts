@@ -1,4 +1,6 @@
-// Recognises database failures that have a meaning for the API.
+// Recognises database failures that have a meaning, and turns them into domain errors in the repositories, so
+// each write says what failed. The error middleware still maps any that slip through.
+import { NameTakenError, RecordGoneError } from '../errors.ts';
 
 function prismaCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string'
@@ -14,4 +16,21 @@ export function isUniqueViolation(error: unknown): boolean {
 /** The row to update or delete does not exist (Prisma P2025). */
 export function isRecordNotFound(error: unknown): boolean {
   return prismaCode(error) === 'P2025';
+}
+
+/** What a write is about: `taken` names the unique value it may collide with, `gone` the row it may miss. */
+export interface WriteSubject {
+  taken?: string;
+  gone?: string;
+}
+
+/** Runs one write; P2002 becomes NameTakenError(taken), P2025 RecordGoneError(gone); anything else passes. */
+export async function translated<T>(subject: WriteSubject, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (subject.taken !== undefined && isUniqueViolation(error)) throw new NameTakenError(subject.taken);
+    if (subject.gone !== undefined && isRecordNotFound(error)) throw new RecordGoneError(subject.gone);
+    throw error;
+  }
 }

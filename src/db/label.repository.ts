@@ -1,5 +1,6 @@
 // Labels of organizations (rows with orgId set), each query scoped by the organization; and a new repository's
 // labels from a template.
+import { translated } from './errors.ts';
 import type { LabelSort } from '../domain/label.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
@@ -45,13 +46,13 @@ export class LabelRepository {
   }
 
   async updateInOrg(orgId: number, id: number, changes: Partial<OrgLabelFields>): Promise<Label> {
-    return this.client.label.update({ where: { id, orgId }, data: { ...changes, updatedAt: new Date() } });
+    return translated({ gone: 'label' }, () => this.client.label.update({ where: { id, orgId }, data: { ...changes, updatedAt: new Date() } }));
   }
 
   /** The label and its assignments to issues; run it in a transaction. */
   async deleteInOrg(orgId: number, id: number): Promise<void> {
     // The label first: it fails when the label is not the organization's, before any assignment goes.
-    await this.client.label.delete({ where: { id, orgId } });
+    await translated({ gone: 'label' }, () => this.client.label.delete({ where: { id, orgId } }));
     await this.client.issueLabel.deleteMany({ where: { labelId: id } });
   }
 }

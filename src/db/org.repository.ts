@@ -1,4 +1,5 @@
 // Organization rows (users of type 1): creation with the Owners team, lists, profile changes, deletion.
+import { translated } from './errors.ts';
 import { AccessMode, UNITS } from '../domain/access.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
@@ -34,9 +35,9 @@ export class OrgRepository {
 
   /** The organization row, its Owners team with every unit at owner level, and the owner in both. */
   async createWithOwnersTeam(row: NewOrgRow, owners: OwnersTeam): Promise<User> {
-    const org = await this.client.user.create({
-      data: { ...row, type: ORGANIZATION, lowerName: row.name.toLowerCase(), maxRepoCreation: -1 },
-    });
+    const org = await translated({ taken: 'user name' }, () =>
+      this.client.user.create({ data: { ...row, type: ORGANIZATION, lowerName: row.name.toLowerCase(), maxRepoCreation: -1 } }),
+    );
     const team = await this.client.team.create({
       data: {
         orgId: org.id,
@@ -69,11 +70,11 @@ export class OrgRepository {
   }
 
   async updateProfile(orgId: number, changes: OrgProfileChanges): Promise<User> {
-    return this.client.user.update({ where: { id: orgId }, data: { ...changes, updatedAt: new Date() } });
+    return translated({ gone: 'organization' }, () => this.client.user.update({ where: { id: orgId }, data: { ...changes, updatedAt: new Date() } }));
   }
 
   async setAvatar(orgId: number, avatar: string): Promise<void> {
-    await this.client.user.update({ where: { id: orgId }, data: { avatar } });
+    await translated({ gone: 'organization' }, () => this.client.user.update({ where: { id: orgId }, data: { avatar } }));
   }
 
   /**
@@ -95,6 +96,6 @@ export class OrgRepository {
       this.client.userRedirect.deleteMany({ where: { redirectUserId: orgId } }),
       this.client.quotaGroupUser.deleteMany({ where: { userId: orgId } }),
     ]);
-    await this.client.user.delete({ where: { id: orgId } });
+    await translated({ gone: 'organization' }, () => this.client.user.delete({ where: { id: orgId } }));
   }
 }

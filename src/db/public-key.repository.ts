@@ -1,4 +1,5 @@
 // SSH public keys of users; fingerprints are unique across the site, titles per owner.
+import { translated } from './errors.ts';
 import type { DbClient, Models } from './prisma.ts';
 
 export type PublicKey = Models.PublicKeyModel;
@@ -22,7 +23,7 @@ export class PublicKeyRepository {
   }
 
   create(ownerId: number, fields: PublicKeyFields): Promise<Models.PublicKeyModel> {
-    return this.client.publicKey.create({ data: { ownerId, ...fields } });
+    return translated({ taken: 'public key' }, () => this.client.publicKey.create({ data: { ownerId, ...fields } }));
   }
 
   /** The owner of a key, or null when there is no key with this id. */

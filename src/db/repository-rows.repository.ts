@@ -1,6 +1,7 @@
 // The Repository rows with their units, redirects and counters. Deleting repositories removes every row that
 // names them and fixes the counters that counted them, inside the caller's transaction: one function for
 // deleting one repository and for purging an owner's all. The directories are the caller's business.
+import { translated } from './errors.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 /** The relations every repository answer needs. */
@@ -150,9 +151,11 @@ export class RepositoryRowsRepository {
 
   /** The row with the given units, and its mirror when there is one. */
   createWithUnits(row: NewRepositoryRow, units: ReadonlyArray<{ type: number; config: string }>, mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date }) {
-    return this.client.repository.create({
-      data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
-    });
+    return translated({ taken: 'repository name' }, () =>
+      this.client.repository.create({
+        data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
+      }),
+    );
   }
 
   incrementOwnerRepoCount(ownerId: number) {
@@ -160,11 +163,11 @@ export class RepositoryRowsRepository {
   }
 
   update(id: number, data: Prisma.RepositoryUpdateInput) {
-    return this.client.repository.update({ where: { id }, data });
+    return translated({ taken: 'repository name', gone: 'repository' }, () => this.client.repository.update({ where: { id }, data }));
   }
 
   updateWithDetails(id: number, data: Prisma.RepositoryUpdateInput) {
-    return this.client.repository.update({ where: { id }, data, include: repoInclude });
+    return translated({ gone: 'repository' }, () => this.client.repository.update({ where: { id }, data, include: repoInclude }));
   }
 
   setOwnerName(ownerId: number, ownerName: string) {

@@ -1,6 +1,7 @@
 // Teams of organizations: the Team rows with their units (TeamUnit), members (TeamUser) and repository links
 // (TeamRepo), the counters on Team that count them, and the org memberships that team membership implies.
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
+import { translated } from './errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { TeamUnitGrant } from '../domain/team-units.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
@@ -74,11 +75,11 @@ export class TeamRepository {
   }
 
   create(data: Prisma.TeamUncheckedCreateInput): Promise<Team> {
-    return this.client.team.create({ data });
+    return translated({ taken: 'team name' }, () => this.client.team.create({ data }));
   }
 
   update(teamId: number, data: Prisma.TeamUpdateInput): Promise<Team> {
-    return this.client.team.update({ where: { id: teamId }, data });
+    return translated({ taken: 'team name', gone: 'team' }, () => this.client.team.update({ where: { id: teamId }, data }));
   }
 
   /** Units, members and repository links cascade with the team. */

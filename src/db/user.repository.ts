@@ -1,4 +1,5 @@
 // Accounts (individual users and organizations share the User table) and the redirects left by renames.
+import { translated } from './errors.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class UserRepository {
@@ -7,9 +8,11 @@ export class UserRepository {
   /** Creates an account together with its primary, activated e-mail address. */
   createWithPrimaryEmail(account: Omit<Prisma.UserCreateInput, 'emails'>): Promise<User> {
     const email = account.email ?? '';
-    return this.client.user.create({
-      data: { ...account, emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } } },
-    });
+    return translated({ taken: 'user name or e-mail address' }, () =>
+      this.client.user.create({
+        data: { ...account, emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } } },
+      }),
+    );
   }
 
   async existsWithLowerName(lowerName: string): Promise<boolean> {
@@ -17,11 +20,13 @@ export class UserRepository {
   }
 
   update(id: number, data: Prisma.UserUpdateInput): Promise<User> {
-    return this.client.user.update({ where: { id }, data });
+    return translated({ gone: 'user' }, () => this.client.user.update({ where: { id }, data }));
   }
 
   rename(id: number, name: string): Promise<User> {
-    return this.client.user.update({ where: { id }, data: { name, lowerName: name.toLowerCase(), updatedAt: new Date() } });
+    return translated({ taken: 'user name', gone: 'user' }, () =>
+      this.client.user.update({ where: { id }, data: { name, lowerName: name.toLowerCase(), updatedAt: new Date() } }),
+    );
   }
 
   /** Individual administrators other than this user. */

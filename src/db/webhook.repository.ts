@@ -1,5 +1,6 @@
 // Webhook configurations, each query scoped by where the hook belongs: an owner and a repository, both 0 for
 // the instance's hooks, repository 0 for an organization's.
+import { translated } from './errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
@@ -41,10 +42,12 @@ export class WebhookRepository {
   }
 
   async update(owner: HookOwner, id: number, changes: HookRowChanges): Promise<Webhook> {
-    return this.client.webhook.update({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId }, data: { ...changes, updatedAt: new Date() } });
+    return translated({ gone: 'webhook' }, () =>
+      this.client.webhook.update({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId }, data: { ...changes, updatedAt: new Date() } }),
+    );
   }
 
   async delete(owner: HookOwner, id: number): Promise<void> {
-    await this.client.webhook.delete({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId } });
+    await translated({ gone: 'webhook' }, () => this.client.webhook.delete({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId } }));
   }
 }

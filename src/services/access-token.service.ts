@@ -3,10 +3,9 @@
 import { hashAccessToken, lastEight, newAccessToken } from '../auth/access-token.ts';
 import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
 import type { AccessToken, User } from '../db/prisma.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { AccessTokenRepository } from '../db/access-token.repository.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewAccessToken {
@@ -35,7 +34,7 @@ export class AccessTokenService {
       const token = await this.tokens.create(owner.id, { name, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope });
       return { token, secret };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new BadRequestError('access token name has been used already');
+      if (error instanceof NameTakenError) throw new BadRequestError('access token name has been used already');
       throw error;
     }
   }

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CronTaskRepository } from '../db/cron-task.repository.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { CronTaskStatus } from '../domain/cron-task-status.ts';
 import { NotFoundError } from '../errors.ts';
 import { parseSchedule, type Schedule } from './cron/schedule.ts';
@@ -128,12 +127,7 @@ export class CronService {
   }
 
   private async ensureRow(task: RegisteredTask, nextRunAt: Date | null = null): Promise<void> {
-    try {
-      await this.cronTasks.ensure(task.definition.name, nextRunAt);
-    } catch (error) {
-      // Another process created it at the same moment.
-      if (!isUniqueViolation(error)) throw error;
-    }
+    await this.cronTasks.ensure(task.definition.name, nextRunAt);
   }
 
   /** The lease, the run count and the run time in one conditional update. */

@@ -1,7 +1,6 @@
 // Organizations: lookup with the visibility rule, creation, listing, editing, deletion, and the org-level
 // permission of a member (Forgejo: routers/api/v1/org/org.go, models/organization, services/org).
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
@@ -9,7 +8,7 @@ import type { User } from '../db/prisma.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
@@ -144,7 +143,7 @@ export class OrgService {
         ),
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${name}]`);
+      if (error instanceof NameTakenError) throw new ValidationError(`user already exists [name: ${name}]`);
       throw error;
     }
   }

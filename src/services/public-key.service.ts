@@ -1,10 +1,9 @@
 // SSH public keys of users (Forgejo: models/asymkey, services/asymkey). A key may be registered only once
 // across the whole site; titles are unique per user.
 import type { User } from '../db/prisma.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type { PublicKey };
@@ -42,7 +41,7 @@ export class PublicKeyService {
     try {
       return await this.keys.create(owner.id, { name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
+      if (error instanceof NameTakenError) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
       throw error;
     }
   }

@@ -3,7 +3,6 @@
 import type { Models, Prisma, User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { RepositoryDetails, RepositoryRecordDetails } from '../db/repository-details.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepoWatchRepository } from '../db/repo-watch.repository.ts';
@@ -13,7 +12,7 @@ import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { type RepositorySettings, repositorySettings } from '../domain/repository-settings.ts';
-import { ConflictError, ForbiddenError, ValidationError } from '../errors.ts';
+import { ConflictError, ForbiddenError, NameTakenError, ValidationError } from '../errors.ts';
 import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -277,7 +276,7 @@ export class RepositoryService {
         return repos.getById(repo.id);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(REPO_EXISTS_MESSAGE);
+      if (error instanceof NameTakenError) throw new ConflictError(REPO_EXISTS_MESSAGE);
       throw error;
     }
     try {
@@ -460,7 +459,7 @@ export class RepositoryService {
           this.deps.log.error({ err: moveError, from: newName, to: repo.name }, 'moving a repository folder back failed');
         }
       }
-      if (isUniqueViolation(error)) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
+      if (error instanceof NameTakenError) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
       throw error;
     }
     await this.activity.record({ op: 'rename_repo', actorId: doer.id, repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate }, content: repo.name });

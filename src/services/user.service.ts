@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
 import type { UserRepository } from '../db/user.repository.ts';
 import { Visibility } from '../domain/access.ts';
@@ -13,7 +12,7 @@ import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
@@ -141,7 +140,7 @@ export class UserService {
         ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
       });
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (!(error instanceof NameTakenError)) throw error;
       const nameTaken = await this.users.existsWithLowerName(lowerName);
       throw new ValidationError(nameTaken ? `user already exists [name: ${input.username}]` : `e-mail already in use [email: ${input.email}]`);
     }
@@ -257,7 +256,7 @@ export class UserService {
       });
     } catch (error) {
       moveFolderBack();
-      if (isUniqueViolation(error)) throw new ValidationError(`user already exists [name: ${newName}]`);
+      if (error instanceof NameTakenError) throw new ValidationError(`user already exists [name: ${newName}]`);
       throw error;
     }
   }

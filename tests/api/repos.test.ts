@@ -22,6 +22,15 @@ const repoDir = (owner: string, name: string) => path.join(t.context.settings.re
 const create = (user: TestUser, body: Record<string, unknown>) => t.request().post('/api/v1/user/repos').set('Authorization', user.auth).send(body);
 
 describe('create', () => {
+  it('creates exactly one of 10 concurrent repositories with the same name; the others answer 409', async () => {
+    const name = uniqueName('race');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => create(bob, { name })));
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(9);
+    expect(await t.context.db.prisma.repository.count({ where: { ownerId: bob.user.id, lowerName: name.toLowerCase() } })).toBe(1);
+  });
+
   it('creates a bare repository on disk with the default units, a watch and a create_repo activity', async () => {
     const res = await create(alice, { name: 'First-Repo', description: 'first', private: false }).expect(201);
     const login = alice.user.name;

@@ -3705,7 +3705,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The activity; its exact bytes are what the Digest header covers */
+        requestBody?: {
+            content: {
+                "application/activity+json": Record<string, never>;
+                "application/json": Record<string, never>;
+                "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\"": Record<string, never>;
+            };
+        };
         responses: {
             204: components["responses"]["empty"];
             400: components["responses"]["error"];

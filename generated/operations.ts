@@ -22,7 +22,7 @@ export interface OperationInfo {
 
 export const OPERATIONS = {
   activitypubPerson: { method: 'get', path: '/api/v1/activitypub/user-id/{userId}', scopes: ['activitypub'], rawBody: false, body: 'none', integerPathParams: ['userId'], integerQueryParams: [] },
-  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{userId}/inbox', scopes: ['activitypub'], rawBody: false, body: 'none', integerPathParams: ['userId'], integerQueryParams: [] },
+  activitypubPersonInbox: { method: 'post', path: '/api/v1/activitypub/user-id/{userId}/inbox', scopes: ['activitypub'], rawBody: false, body: 'json', integerPathParams: ['userId'], integerQueryParams: [] },
   adminAddRuleToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/rules/{quotarule}', scopes: ['admin'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   adminAddUserToQuotaGroup: { method: 'put', path: '/api/v1/admin/quota/groups/{quotagroup}/users/{username}', scopes: ['admin'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   adminAdoptRepository: { method: 'post', path: '/api/v1/admin/unadopted/{owner}/{repo}', scopes: ['admin'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },

@@ -29,9 +29,9 @@ export class ActionSecretService {
 
   /** Rule 13: `created` when the secret is new, `replaced` when one of that name (in any case) was there. */
   async putInOrg(org: User, name: string, value: string): Promise<'created' | 'replaced'> {
-    const stored = checkName(name);
-    // Forgejo binds `data` as required: an empty value is a binding failure.
+    // Forgejo binds `data` as required, before the handler looks at the name: an empty value is a binding failure.
     if (value === '') throw new ValidationError('[Data]: Required');
+    const stored = checkName(name);
     const scope = ownerScope(org);
     const existing = await this.secrets.find(scope, stored);
     if (existing) {

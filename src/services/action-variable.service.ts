@@ -15,7 +15,7 @@ function checkName(name: string): string {
   return storedActionName(name);
 }
 
-/** Forgejo binds `value` as required: an empty value is a binding failure. */
+/** Forgejo binds `value` as required, before the handler runs: an empty value is a binding failure. */
 function checkValue(value: string): string {
   if (value === '') throw new ValidationError('[Value]: Required');
   return normaliseVariableValue(value);
@@ -48,8 +48,8 @@ export class ActionVariableService {
 
   /** Rule 14: a name that exists in any case is 409. */
   async createInOrg(org: User, name: string, value: string): Promise<void> {
-    const stored = checkName(name);
     const data = checkValue(value);
+    const stored = checkName(name);
     const scope = ownerScope(org);
     if (await this.variables.find(scope, stored)) throw nameTaken(stored);
     try {
@@ -62,9 +62,9 @@ export class ActionVariableService {
 
   /** Rule 14: an absent variable is 404; the body's name defaults to the path's and may rename it. */
   async updateInOrg(org: User, name: string, changes: { name?: string; value: string }): Promise<void> {
+    const data = checkValue(changes.value);
     const variable = await this.find(org, name);
     const stored = checkName(changes.name || name);
-    const data = checkValue(changes.value);
     const scope = ownerScope(org);
     if (stored !== variable.name && (await this.variables.find(scope, stored))) throw nameTaken(stored);
     try {

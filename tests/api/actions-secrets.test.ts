@@ -82,6 +82,11 @@ describe('PUT /orgs/{org}/actions/secrets/{secretname}', () => {
     expect(await storedRows(org)).toEqual([]);
   });
 
+  it('checks the data before the name, as Forgejo binds the body first', async () => {
+    const org = await freshOrg();
+    await put(org, 'GITEA_X', { data: '' }).expect(422);
+  });
+
   it('answers 404 for a missing organization', async () => {
     await put({ name: uniqueName('nope') } as User, 'NAME', { data: 'v' }).expect(404);
   });

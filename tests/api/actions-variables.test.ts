@@ -151,6 +151,7 @@ describe('PUT /orgs/{org}/actions/variables/{variablename}', () => {
   it('answers 404 for an absent variable, and 400 for an invalid new name', async () => {
     const org = await freshOrg();
     await update(org, 'ABSENT', { value: 'v' }).expect(404);
+    await update(org, 'ABSENT', { value: '' }).expect(422);
     await create(org, 'PRESENT', { value: 'v' }).expect(204);
     await update(org, 'PRESENT', { name: 'CI_RENAMED', value: 'v' }).expect(400);
     await update(org, 'PRESENT', { name: 'bad-name', value: 'v' }).expect(400);

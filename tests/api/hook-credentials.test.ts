@@ -55,7 +55,7 @@ describe('hook credentials at rest', () => {
   });
 
   it('encrypts two equal headers differently and answers both from a restarted app', async () => {
-    const created = [];
+    const created: { id: number }[] = [];
     for (let i = 0; i < 2; i++) {
       created.push((await t.request().post('/api/v1/admin/hooks').set('Authorization', admin.auth)
         .send({ ...hookBody('token same-header', ''), config: { url: 'https://hooks.example/in', content_type: 'json', is_system_webhook: 'true' } })

@@ -2516,6 +2516,10 @@ export interface components {
             /** Format: int64 */
             public?: number;
         };
+        /** @description RegistrationToken is the token a runner registers with */
+        RegistrationToken: {
+            token?: string;
+        };
         RenameUserOption: {
             new_username: string;
         };
@@ -3174,10 +3178,11 @@ export interface components {
         /** @description Registration token */
         RegistrationToken: {
             headers: {
-                token?: string;
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["RegistrationToken"];
+            };
         };
         /** @description Repo archived error */
         repoArchivedError: {
@@ -5195,6 +5200,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };

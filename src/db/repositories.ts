@@ -1,6 +1,9 @@
 // Every repository, bound to one database client: built once from the pool for a process, and again from a
 // transaction's client inside `Transactions.run`, so a service uses the same names in and out of a transaction.
+import type { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { AccessTokenRepository } from './access-token.repository.ts';
+import { ActionSecretRepository } from './action-secret.repository.ts';
+import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -19,6 +22,7 @@ import { PublicKeyRepository } from './public-key.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
+import { RunnerTokenRepository } from './runner-token.repository.ts';
 import { SiteUsageRepository } from './site-usage.repository.ts';
 import type { DatabaseTarget } from './target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -26,9 +30,12 @@ import { UserKeyPairRepository } from './user-key-pair.repository.ts';
 import { UserRepository } from './user.repository.ts';
 import { WebhookRepository } from './webhook.repository.ts';
 
-export function createRepositories(client: DbClient, provider: DatabaseTarget['provider']) {
+/** `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers). */
+export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher) {
   return {
     accessTokens: new AccessTokenRepository(client),
+    actionSecrets: new ActionSecretRepository(client, cipher),
+    actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     cronTasks: new CronTaskRepository(client),
     emails: new EmailAddressRepository(client, provider),
@@ -46,11 +53,12 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client),
+    runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),
     users: new UserRepository(client),
-    webhooks: new WebhookRepository(client),
+    webhooks: new WebhookRepository(client, cipher),
   };
 }
 
@@ -61,8 +69,8 @@ export interface Transactions {
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
-export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider']): Transactions {
+export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher): Transactions {
   return {
-    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider))),
+    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher))),
   };
 }

@@ -2,6 +2,8 @@
 import type { ServiceDeps } from './service-deps.ts';
 import { cronTasks } from '../jobs/tasks.ts';
 import { AccessTokenService } from './access-token.service.ts';
+import { ActionSecretService } from './action-secret.service.ts';
+import { ActionVariableService } from './action-variable.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { ActivityPubService } from './activitypub.service.ts';
 import { MailerService } from './mailer.service.ts';
@@ -24,6 +26,7 @@ import { RepoPermissionService } from './repo-permission.service.ts';
 import { RepoInitService } from './repo-init.service.ts';
 import { RepoSearchService } from './repo-search.service.ts';
 import { RepositoryService } from './repository.service.ts';
+import { RunnerTokenService } from './runner-token.service.ts';
 import { UnadoptedService } from './unadopted.service.ts';
 import { SystemService } from './system.service.ts';
 import { TeamService } from './team.service.ts';
@@ -51,6 +54,9 @@ export function createServices(deps: ServiceDeps) {
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
+    actionSecrets: new ActionSecretService(deps),
+    actionVariables: new ActionVariableService(deps),
+    runnerTokens: new RunnerTokenService(deps),
     activity,
     users: new UserService(deps, repositories, ownerStorage, mailer),
     ownerAccess,

@@ -39,7 +39,7 @@ export class WebhookService {
   private readonly hooks: WebhookRepository;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.hooks = new WebhookRepository(deps.db.prisma);
+    this.hooks = deps.repos.webhooks;
   }
 
   private orgScope(org: User): HookScope {

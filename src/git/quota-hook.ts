@@ -22,7 +22,8 @@ exit 0
 
 /** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
 export function overQuotaHooksPath(dataDir: string): string {
-  const dir = path.join(dataDir, 'git-hooks', 'over-quota');
+  // Absolute: git would read a relative core.hooksPath from the repository's folder.
+  const dir = path.resolve(dataDir, 'git-hooks', 'over-quota');
   const hook = path.join(dir, 'pre-receive');
   if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
   fs.mkdirSync(dir, { recursive: true });

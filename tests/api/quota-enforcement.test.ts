@@ -14,12 +14,10 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 let t: TestApp;
 let server: Server;
 let base: string;
-let admin: TestUser;
 
 beforeAll(async () => {
   t = await startTestApp();
   ({ server, base } = await listen(t));
-  admin = await createTestUser(t, { admin: true });
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));

@@ -319,7 +319,7 @@ describe('owner views', () => {
   it('a user in no group sees the default groups of [quota] DEFAULT_GROUPS when they exist', async () => {
     const group = await newGroup([{ name: uniqueName('rule'), limit: 9, subjects: ['size:all'] }]);
     const quota = t.context.settings.quota as { DEFAULT_GROUPS: string[] };
-    quota.DEFAULT_GROUPS = [group.name, uniqueName('missing')];
+    quota.DEFAULT_GROUPS = [group.name!, uniqueName('missing')];
     try {
       const user = await createTestUser(t);
       const res = await t.request().get(api('/user/quota')).set('Authorization', user.auth).expect(200);

@@ -168,12 +168,17 @@ export const OPERATIONS = {
   teamSearch: { method: 'get', path: '/api/v1/orgs/{org}/teams/search', scopes: ['organization'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
   updateOrgSecret: { method: 'put', path: '/api/v1/orgs/{org}/actions/secrets/{secretname}', scopes: ['organization'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
   updateOrgVariable: { method: 'put', path: '/api/v1/orgs/{org}/actions/variables/{variablename}', scopes: ['organization'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
+  userCheckQuota: { method: 'get', path: '/api/v1/user/quota/check', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userCreateToken: { method: 'post', path: '/api/v1/users/{username}/tokens', scopes: ['user'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
   userCurrentDeleteSubscription: { method: 'delete', path: '/api/v1/repos/{owner}/{repo}/subscription', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userCurrentPutSubscription: { method: 'put', path: '/api/v1/repos/{owner}/{repo}/subscription', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userDeleteAccessToken: { method: 'delete', path: '/api/v1/users/{username}/tokens/{token}', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetCurrent: { method: 'get', path: '/api/v1/user', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
+  userGetQuota: { method: 'get', path: '/api/v1/user/quota', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetTokens: { method: 'get', path: '/api/v1/users/{username}/tokens', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
+  userListQuotaArtifacts: { method: 'get', path: '/api/v1/user/quota/artifacts', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
+  userListQuotaAttachments: { method: 'get', path: '/api/v1/user/quota/attachments', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
+  userListQuotaPackages: { method: 'get', path: '/api/v1/user/quota/packages', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
   userListTeams: { method: 'get', path: '/api/v1/user/teams', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
 } as const satisfies Record<keyof operations, OperationInfo>;
 

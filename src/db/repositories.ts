@@ -17,8 +17,11 @@ import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
+import { PackageUsageRepository } from './package-usage.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { QuotaUsageRepository } from './quota-usage.repository.ts';
+import { QuotaRepository } from './quota.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -49,7 +52,10 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgMembers: new OrgMemberRepository(client),
     orgs: new OrgRepository(client),
     packageBlobs: new PackageBlobRepository(client),
+    packageUsage: new PackageUsageRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    quota: new QuotaRepository(client),
+    quotaUsage: new QuotaUsageRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client),

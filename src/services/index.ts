@@ -20,6 +20,7 @@ import { OwnerAccessService } from './owner-access.service.ts';
 import { OwnerStorageService } from './owner-storage.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { PushService } from './push.service.ts';
+import { QuotaService } from './quota.service.ts';
 import { RepoMaintenanceService } from './repo-maintenance.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
@@ -49,7 +50,8 @@ export function createServices(deps: ServiceDeps) {
   const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates));
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
   const pushes = new PushService(deps, activity, repositories);
-  const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
+  const quota = new QuotaService(deps);
+  const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
   return {
     system: new SystemService(deps),
@@ -76,6 +78,7 @@ export function createServices(deps: ServiceDeps) {
     templates,
     repoSearch: new RepoSearchService(deps, repoPermissions),
     pushes,
+    quota,
     repoMigrations,
     maintenance,
     cron: new CronService(deps, cronTasks(deps.settings), { maintenance, log: deps.log }),

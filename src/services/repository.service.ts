@@ -284,7 +284,7 @@ export class RepositoryService {
     }
     try {
       const state = await prepareDisk(dir);
-      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty };
+      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), gitSize: BigInt(state.size), isEmpty: state.isEmpty };
       if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
       created = await this.repos.updateWithDetails(created.id, data);
     } catch (error) {

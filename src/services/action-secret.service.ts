@@ -6,7 +6,7 @@ import type { User } from '../db/prisma.ts';
 import { isValidSecretName, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type { ActionSecret } from '../db/action-secret.repository.ts';
@@ -30,7 +30,7 @@ export class ActionSecretService {
   /** Rule 13: `created` when the secret is new, `replaced` when one of that name (in any case) was there. */
   async putInOrg(org: User, name: string, value: string): Promise<'created' | 'replaced'> {
     // Forgejo binds `data` as required, before the handler looks at the name: an empty value is a binding failure.
-    if (value === '') throw new ValidationError('[Data]: Required');
+    if (value === '') throw new BadRequestError('secret data must not be empty');
     const stored = checkName(name);
     const scope = ownerScope(org);
     const existing = await this.secrets.find(scope, stored);

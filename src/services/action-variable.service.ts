@@ -5,7 +5,7 @@ import type { User } from '../db/prisma.ts';
 import { isValidVariableName, normaliseVariableValue, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type { ActionVariable } from '../db/action-variable.repository.ts';
@@ -17,7 +17,7 @@ function checkName(name: string): string {
 
 /** Forgejo binds `value` as required, before the handler runs: an empty value is a binding failure. */
 function checkValue(value: string): string {
-  if (value === '') throw new ValidationError('[Value]: Required');
+  if (value === '') throw new BadRequestError('variable value must not be empty');
   return normaliseVariableValue(value);
 }
 

@@ -71,8 +71,14 @@ describe('PUT /orgs/{org}/actions/secrets/{secretname}', () => {
     expect(await storedRows(org)).toEqual([]);
   });
 
+  it('refuses empty data with 400 (interface rule 13) and stores nothing', async () => {
+    const org = await freshOrg();
+    const res = await put(org, 'NAME', { data: '' }).expect(400);
+    expect(res.body.message).toBe('secret data must not be empty');
+    expect(await storedRows(org)).toEqual([]);
+  });
+
   it.each([
-    ['empty data', { data: '' }],
     ['no data', {}],
     ['data that is not a string', { data: 42 }],
   ])('refuses %s with 422', async (_case, body) => {
@@ -82,9 +88,9 @@ describe('PUT /orgs/{org}/actions/secrets/{secretname}', () => {
     expect(await storedRows(org)).toEqual([]);
   });
 
-  it('checks the data before the name, as Forgejo binds the body first', async () => {
+  it('checks the body before the name, as Forgejo binds the body first', async () => {
     const org = await freshOrg();
-    await put(org, 'GITEA_X', { data: '' }).expect(422);
+    await put(org, 'GITEA_X', {}).expect(422);
   });
 
   it('answers 404 for a missing organization', async () => {

@@ -74,12 +74,16 @@ describe('POST /orgs/{org}/actions/variables/{variablename}', () => {
     expect(await storedNames(org)).toEqual([name]);
   });
 
-  it.each([
-    ['an empty value', { value: '' }],
-    ['no value', {}],
-  ])('refuses %s with 422', async (_case, body) => {
+  it('refuses an empty value with 400, as other invalid variable input', async () => {
     const org = await freshOrg();
-    const res = await create(org, 'NAME', body).expect(422);
+    const res = await create(org, 'NAME', { value: '' }).expect(400);
+    expect(res.body.message).toBe('variable value must not be empty');
+    expect(await storedNames(org)).toEqual([]);
+  });
+
+  it('refuses a body without a value with 422', async () => {
+    const org = await freshOrg();
+    const res = await create(org, 'NAME', {}).expect(422);
     expect(res.body.message).toMatch(/^\[[Vv]alue\]: /);
   });
 });
@@ -151,11 +155,11 @@ describe('PUT /orgs/{org}/actions/variables/{variablename}', () => {
   it('answers 404 for an absent variable, and 400 for an invalid new name', async () => {
     const org = await freshOrg();
     await update(org, 'ABSENT', { value: 'v' }).expect(404);
-    await update(org, 'ABSENT', { value: '' }).expect(422);
+    await update(org, 'ABSENT', { value: '' }).expect(400);
     await create(org, 'PRESENT', { value: 'v' }).expect(204);
     await update(org, 'PRESENT', { name: 'CI_RENAMED', value: 'v' }).expect(400);
     await update(org, 'PRESENT', { name: 'bad-name', value: 'v' }).expect(400);
-    await update(org, 'PRESENT', { value: '' }).expect(422);
+    await update(org, 'PRESENT', { value: '' }).expect(400);
     expect((await get(org, 'PRESENT').expect(200)).body.data).toBe('v');
   });
 });

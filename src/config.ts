@@ -2,6 +2,7 @@
 // ANVIL__<section>__<KEY> environment variables (a dot in a section or key name is written _0x2E_, as in Forgejo).
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseGoDurationMs } from './domain/go-duration.ts';
 
 export class ConfigError extends Error {}
 
@@ -60,6 +61,18 @@ function list(defaultValue: string[] = []): Setting<string[]> {
         .split(',')
         .map((item) => item.trim().toLowerCase())
         .filter(Boolean),
+  };
+}
+
+/** A Go duration ("5s", "1m30s", "250ms"), kept in milliseconds. */
+function duration(defaultText: string, minMs = 0): Setting<number> {
+  return {
+    defaultValue: parseGoDurationMs(defaultText)!,
+    parse(raw, key) {
+      const value = parseGoDurationMs(raw.trim());
+      if (value === null || value < minMs) throw new ConfigError(`${key}: "${raw}" is not a duration${minMs > 0 ? ` of at least ${minMs} ms` : ''} (e.g. 5s, 1m)`);
+      return value;
+    },
   };
 }
 
@@ -207,6 +220,22 @@ const SCHEMA = {
   },
   webhook: {
     DELIVER_TIMEOUT: int(5, 1),
+    // Forgejo's vocabulary: external, private, loopback, *, CIDRs and host globs, comma-separated
+    ALLOWED_HOST_LIST: str('external'),
+    SKIP_TLS_VERIFY: bool(false),
+    PAYLOAD_COMMIT_LIMIT: int(15, 1),
+    // Anvil's own: retries of a delivery that met a network error or a 5xx answer
+    MAX_ATTEMPTS: int(5, 1),
+    RETRY_BACKOFF: duration('5s', 1),
+    // how often a process looks for due deliveries, how many it sends at once, and how long it holds one
+    QUEUE_POLL_INTERVAL: duration('1s', 10),
+    DELIVERY_CONCURRENCY: int(4, 1),
+    DELIVERY_LEASE: duration('1m', 1000),
+  },
+  'cron.cleanup_hook_task_table': {
+    CLEANUP_TYPE: oneOf('perwebhook', ['olderthan', 'perwebhook'] as const),
+    OLDER_THAN: duration('168h'),
+    NUMBER_TO_KEEP: int(10, 0),
   },
 } as const;
 

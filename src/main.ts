@@ -3,6 +3,7 @@ import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
 import { startEventLoopProbe } from './event-loop-probe.ts';
+import { HookDeliveryWorker } from './jobs/hook-delivery-worker.ts';
 import { CronScheduler } from './jobs/scheduler.ts';
 import { createLogger } from './logger.ts';
 
@@ -17,10 +18,15 @@ async function main(): Promise<void> {
   startEventLoopProbe();
   const scheduler = settings.cron.ENABLED ? new CronScheduler(context.services.cron, log) : null;
   await scheduler?.start();
+  const { webhook } = settings;
+  const hooks = settings.security.DISABLE_WEBHOOKS
+    ? null
+    : new HookDeliveryWorker(context.services.hookDeliveries, log, webhook.QUEUE_POLL_INTERVAL, webhook.DELIVERY_CONCURRENCY);
+  hooks?.start();
   const stop = () => {
     log.info('shutting down');
-    // Running tasks get the same 5 seconds as requests; a lease left behind expires on its own.
-    const stopped = scheduler ? scheduler.stop() : Promise.resolve();
+    // Running tasks and deliveries get the same 5 seconds as requests; a lease left behind expires on its own.
+    const stopped = Promise.all([scheduler?.stop(), hooks?.stop()]);
     server.close(() => {
       stopped.finally(() => context.db.close()).finally(() => process.exit(0));
     });

@@ -9,6 +9,8 @@ import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HealthRepository } from './health.repository.ts';
+import { HookTaskRepository } from './hook-task.repository.ts';
+import { JobRepository } from './job.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
@@ -44,6 +46,8 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     health: new HealthRepository(client),
+    hookTasks: new HookTaskRepository(client),
+    jobs: new JobRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),

@@ -65,6 +65,35 @@ export class WebhookRepository {
     return hooks.map((hook) => this.open(hook));
   }
 
+  /**
+   * The active hooks an event in a repository reaches (Forgejo's PrepareWebhooks): the repository's own (default
+   * hooks copied into it among them), its owner's, and the instance's system hooks. Without a repository (a
+   * package not linked to one), the owner's and the system hooks.
+   */
+  async listActiveFor(source: { ownerId: number; repoId: number | null }): Promise<Webhook[]> {
+    const reach: Prisma.WebhookWhereInput[] = [
+      { ownerId: source.ownerId, repoId: 0 },
+      { ownerId: 0, repoId: 0, isSystemWebhook: true },
+    ];
+    if (source.repoId) reach.unshift({ repoId: source.repoId });
+    return this.client.webhook.findMany({ where: { isActive: true, OR: reach }, orderBy: { id: 'asc' } });
+  }
+
+  /** Copies the instance's default hooks into a new repository, as Forgejo does at creation (CopyDefaultWebhooksToRepo). */
+  async copyDefaultHooksTo(repoId: number): Promise<void> {
+    const defaults = await this.client.webhook.findMany({ where: { ownerId: 0, repoId: 0, isSystemWebhook: false }, orderBy: { id: 'asc' } });
+    for (const hook of defaults) {
+      const { id: _id, createdAt: _created, updatedAt: _updated, ...row } = hook;
+      await this.client.webhook.create({ data: { ...row, ownerId: 0, repoId } });
+    }
+  }
+
+  /** A hook by id wherever it belongs, for delivering what was queued for it. */
+  async findForDelivery(id: number): Promise<Webhook | null> {
+    const hook = await this.client.webhook.findUnique({ where: { id } });
+    return hook && this.open(hook);
+  }
+
   async create(owner: HookOwner, row: NewHookRow): Promise<Webhook> {
     const hook = await this.client.webhook.create({ data: { ...this.seal(row), ownerId: owner.ownerId, repoId: owner.repoId } });
     return this.open(hook);

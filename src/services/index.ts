@@ -11,6 +11,8 @@ import { MarkupService } from './markup.service.ts';
 import { NodeInfoService } from './nodeinfo.service.ts';
 import { AvatarService } from './avatar.service.ts';
 import { CronService } from './cron.service.ts';
+import { HookDeliveryService } from './hook-delivery.service.ts';
+import { HookEventsService } from './hook-events.service.ts';
 import { OrgBlockService } from './org-block.service.ts';
 import { OrgFeedService } from './org-feed.service.ts';
 import { OrgLabelService } from './org-label.service.ts';
@@ -47,9 +49,11 @@ export function createServices(deps: ServiceDeps) {
   const orgMembers = new OrgMemberService(deps, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
   const templates = new TemplateService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates));
+  const hookEvents = new HookEventsService(deps);
+  const hookDeliveries = new HookDeliveryService(deps);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates), hookEvents);
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
-  const pushes = new PushService(deps, activity, repositories);
+  const pushes = new PushService(deps, activity, repositories, hookEvents);
   const quota = new QuotaService(deps);
   const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
@@ -72,6 +76,8 @@ export function createServices(deps: ServiceDeps) {
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
     webhooks: new WebhookService(deps),
+    hookEvents,
+    hookDeliveries,
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
@@ -81,7 +87,7 @@ export function createServices(deps: ServiceDeps) {
     quota,
     repoMigrations,
     maintenance,
-    cron: new CronService(deps, cronTasks(deps.settings), { maintenance, log: deps.log }),
+    cron: new CronService(deps, cronTasks(deps.settings), { maintenance, hookDeliveries, log: deps.log }),
     unadopted: new UnadoptedService(deps, repositories),
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),

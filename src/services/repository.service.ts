@@ -18,6 +18,7 @@ import {
   removeRepository, renameOwnerDirectory, repositoryExistsOnDisk, repositoryPath, setHeadBranch,
 } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './index.ts';
 import type { OrgService } from './org.service.ts';
 import type { RepoInitService } from './repo-init.service.ts';
@@ -129,6 +130,7 @@ export class RepositoryService {
     private readonly permissions: RepoPermissionService,
     private readonly orgs: OrgService,
     private readonly init: RepoInitService,
+    private readonly hookEvents: HookEventsService,
   ) {
     this.repos = new RepositoryRowsRepository(deps.db.prisma);
     this.watches = new RepoWatchRepository(deps.db.prisma);
@@ -286,7 +288,12 @@ export class RepositoryService {
       const state = await prepareDisk(dir);
       const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), gitSize: BigInt(state.size), isEmpty: state.isEmpty };
       if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
-      created = await this.repos.updateWithDetails(created.id, data);
+      // The repository exists once its disk is ready: its webhooks (default hooks copied in) hear it then.
+      created = await this.deps.transactions.run(async (repos) => {
+        const ready = await repos.repositories.updateWithDetails(created.id, data);
+        await this.hookEvents.repositoryCreated(repos, ready, doer);
+        return ready;
+      });
     } catch (error) {
       await this.removeRecord(created);
       if (!options.adopt) removeRepository(dir);
@@ -317,8 +324,11 @@ export class RepositoryService {
 
   // ---- delete ----
 
-  async delete(repo: RepoWithOwner): Promise<void> {
-    await this.removeRecord(repo);
+  async delete(repo: RepoWithOwner, doer: User): Promise<void> {
+    await this.deps.transactions.run(async (repos) => {
+      await this.hookEvents.repositoryDeleted(repos, repo, doer);
+      await repos.repositories.deleteWithRelatedRows([repo.id]);
+    });
     removeRepository(this.dir(repo.ownerName, repo.name));
   }
 

@@ -14,6 +14,7 @@ import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
+import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
@@ -42,6 +43,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgMembers: new OrgMemberRepository(client),
     orgs: new OrgRepository(client),
     packageBlobs: new PackageBlobRepository(client),
+    packages: new PackageRepository(client),
     publicKeys: new PublicKeyRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),

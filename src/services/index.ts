@@ -16,6 +16,7 @@ import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { OwnerStorageService } from './owner-storage.service.ts';
+import { PackageService } from './package.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { PushService } from './push.service.ts';
 import { RepoMaintenanceService } from './repo-maintenance.service.ts';
@@ -77,6 +78,7 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
+    packages: new PackageService(deps, ownerAccess, repositories),
   };
 }
 

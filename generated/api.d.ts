@@ -3606,6 +3606,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "*/*": string;
                 "application/octet-stream": string;
             };
         };

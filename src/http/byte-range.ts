@@ -11,10 +11,9 @@ export function parseByteRange(header: string | undefined, size: number): ByteRa
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Number(match[2]);
-  if (end < start) return null;
+  if (match[2] !== '' && Number(match[2]) < start) return null;
   if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(end, size - 1) };
+  return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
 }
 
 /** Whether an If-None-Match header names this entity tag (weak comparison, `*` for any). */

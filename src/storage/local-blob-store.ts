@@ -9,6 +9,7 @@ import { finished, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions } from './blob-store.ts';
 import { DigestStream } from './digest-stream.ts';
+import { BadRequestError } from '../errors.ts';
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -77,6 +78,11 @@ async function receive(source: Readable, file: string, maxBytes?: number): Promi
   } catch (error) {
     source.unpipe(digest);
     source.pause();
+    // A client gone mid-body is its own doing, not a failure of the server.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (source.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new BadRequestError('the body ended before it was complete');
+    }
     throw error;
   } finally {
     stopWatching();

@@ -366,4 +366,29 @@ describe('streamed bodies within [packages] LIMIT_SIZE_GENERIC', () => {
     expect(blobFiles(limited).length).toBe(1);
     expect([...filesUnder(path.join(storeDir(limited), 'tmp')).keys()]).toEqual([]);
   });
+
+  it('keeps nothing of an upload whose client goes away mid-body', async () => {
+    const server = http.createServer(limited.app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const req = http.request({
+        host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+        path: genericUrl(carol.user.name, 'cut', '1', 'f'),
+        headers: { Authorization: carol.auth, 'Content-Type': 'application/octet-stream', 'Content-Length': String(60 * 1024) },
+      });
+      req.on('error', () => undefined);
+      req.write(randomBytes(20 * 1024));
+      // Once the server has started the temporary file, the client disappears.
+      const tmp = path.join(storeDir(limited), 'tmp');
+      for (let i = 0; i < 500 && filesUnder(tmp).size === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(filesUnder(tmp).size).toBe(1);
+      req.destroy();
+      for (let i = 0; i < 200 && filesUnder(tmp).size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect([...filesUnder(tmp).keys()]).toEqual([]);
+    } finally {
+      server.close();
+    }
+    expect(await limited.context.db.prisma.package.count({ where: { lowerName: 'cut' } })).toBe(0);
+    expect(blobFiles(limited).length).toBe(1);
+  });
 });

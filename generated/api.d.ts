@@ -109,9 +109,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file of a generic package version */
+        /**
+         * Download a file of a generic package version
+         * @description Served with a Content-Type from the file's first bytes (never HTML), an ETag (the file's SHA-256), Last-Modified and Content-Disposition; one byte range of a Range header is honoured (206), a range past the end is 416, a matching If-None-Match is 304.
+         */
         get: operations["genericPackageDownload"];
-        /** Upload a file of a generic package version */
+        /**
+         * Upload a file of a generic package version
+         * @description The body is the file, streamed to the blob store; it may be at most `[packages] LIMIT_SIZE_GENERIC` bytes when that is set. Names: letters, digits and `-_+.` for the package; the file name also allows space and `=:;()[]{}~!@#$%^&`; the version must not be empty, `.` or `..`, nor hold slashes, control characters or surrounding white space. A bad name is 400 before the body is read.
+         */
         put: operations["genericPackageUpload"];
         post?: never;
         /** Delete one file of a generic package version */
@@ -3616,7 +3622,12 @@ export interface operations {
     genericPackageDownload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+                "If-Range"?: string;
+                /** @description bytes=start-end, bytes=start- or bytes=-suffix */
+                Range?: string;
+            };
             path: {
                 filename: string;
                 owner: string;
@@ -3636,6 +3647,22 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description The requested range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The file has the entity tag the client named */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The owner was renamed: the same request under the new name */
             307: {
                 headers: {
@@ -3646,6 +3673,13 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            /** @description The range starts past the end of the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     genericPackageUpload: {
@@ -3662,6 +3696,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "*/*": string;
                 "application/octet-stream": string;
             };
         };
@@ -3685,7 +3720,15 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
-            413: components["responses"]["quotaExceeded"];
+            /** @description The file is larger than `[packages] LIMIT_SIZE_GENERIC` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["APIError"];
+                };
+            };
         };
     };
     genericPackageDeleteFile: {

@@ -10,6 +10,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createRepositories, transactions } from './db/repositories.ts';
 import { createServices } from './services/index.ts';
+import { createBlobStore } from './storage/blob-store.ts';
 
 export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
   fs.mkdirSync(settings.server.APP_DATA_PATH, { recursive: true });
@@ -25,6 +26,8 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   const repos = createRepositories(db.prisma, db.provider, cipher);
   const encrypted = await repos.webhooks.encryptLegacyRows();
   if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
-  const deps = { settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher), log, passwords };
+  const deps = {
+    settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher), packageBlobs: createBlobStore(settings.packages), log, passwords,
+  };
   return { ...deps, services: createServices(deps) };
 }

@@ -40,6 +40,14 @@ function size(defaultValue: number): Setting<number> {
   };
 }
 
+/** A size bound as Forgejo's LIMIT_SIZE_* keys take it: -1 for none, else a size in git's notation. */
+function sizeLimit(defaultValue = -1): Setting<number> {
+  return {
+    defaultValue,
+    parse: (raw, key) => (raw.trim() === '-1' ? -1 : size(defaultValue).parse(raw, key)),
+  };
+}
+
 function bool(defaultValue: boolean): Setting<boolean> {
   return {
     defaultValue,
@@ -175,6 +183,12 @@ const SCHEMA = {
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
+  // Package blobs: where they live (PATH defaults to $APP_DATA_PATH/packages) and the largest generic upload.
+  packages: {
+    STORAGE_TYPE: oneOf('local', ['local'] as const),
+    PATH: str(''),
+    LIMIT_SIZE_GENERIC: sizeLimit(),
+  },
   // Uploaded avatars larger than this are refused before they are decoded.
   picture: {
     AVATAR_MAX_WIDTH: int(4096, 1),
@@ -304,6 +318,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!String(server.ROOT_URL).endsWith('/')) server.ROOT_URL += '/';
   if (!/^https?:\/\//.test(String(server.ROOT_URL))) throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
   if (!settings.repository.ROOT) settings.repository.ROOT = path.join(dataDir, 'repositories');
+  settings.packages.PATH = path.resolve(dataDir, String(settings.packages.PATH || 'packages'));
   if (!settings.database.SQLITE_PATH) settings.database.SQLITE_PATH = path.join(dataDir, 'anvil.db');
   const url = String(settings.database.URL);
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);

@@ -20,6 +20,7 @@ import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
+import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
@@ -57,6 +58,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgs: new OrgRepository(client),
     packageBlobs: new PackageBlobRepository(client),
     packageUsage: new PackageUsageRepository(client),
+    packages: new PackageRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaUsage: new QuotaUsageRepository(client),

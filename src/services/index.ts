@@ -20,6 +20,7 @@ import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { OwnerStorageService } from './owner-storage.service.ts';
+import { PackageService } from './package.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { PushService } from './push.service.ts';
 import { QuotaService } from './quota.service.ts';
@@ -92,6 +93,7 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
+    packages: new PackageService(deps, ownerAccess, repositories),
   };
 }
 

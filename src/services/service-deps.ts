@@ -1,16 +1,19 @@
 // What every service is built from: settings, the database (its repositories, bound once, and a transaction
-// helper that hands the same set bound to the transaction), the logger and the password hasher.
+// helper that hands the same set bound to the transaction), the package blob store, the logger and the password
+// hasher.
 import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
 import type { Logger } from '../logger.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
   readonly db: Database;
   readonly repos: Repositories;
   readonly transactions: Transactions;
+  readonly packageBlobs: BlobStore;
   readonly log: Logger;
   readonly passwords: PasswordHasher;
 }

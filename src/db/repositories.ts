@@ -6,9 +6,11 @@ import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HealthRepository } from './health.repository.ts';
+import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
@@ -16,6 +18,7 @@ import { OrgRepository } from './org.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { PullRequestRepository } from './pull-request.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -34,15 +37,18 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     health: new HealthRepository(client),
+    issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),
+    notifications: new NotificationRepository(client),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client),
     orgs: new OrgRepository(client),
     packageBlobs: new PackageBlobRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client),

@@ -2269,7 +2269,7 @@ export interface components {
         };
         Issue: {
             assets?: components["schemas"]["Attachment"][];
-            assignee?: components["schemas"]["User"] | null;
+            assignee?: components["schemas"]["User"];
             assignees?: components["schemas"]["User"][] | null;
             body?: string;
             /** Format: date-time */
@@ -2285,7 +2285,7 @@ export interface components {
             id?: number;
             is_locked?: boolean;
             labels?: components["schemas"]["Label"][];
-            milestone?: components["schemas"]["Milestone"] | null;
+            milestone?: components["schemas"]["Milestone"];
             /** Format: int64 */
             number?: number;
             original_author?: string;
@@ -2293,7 +2293,7 @@ export interface components {
             original_author_id?: number;
             /** Format: int64 */
             pin_order?: number;
-            pull_request?: components["schemas"]["PullRequestMeta"] | null;
+            pull_request?: components["schemas"]["PullRequestMeta"];
             ref?: string;
             repository?: components["schemas"]["RepositoryMeta"];
             state?: components["schemas"]["StateType"];
@@ -2529,7 +2529,7 @@ export interface components {
             /** Format: int64 */
             additions?: number;
             allow_maintainer_edit?: boolean;
-            assignee?: components["schemas"]["User"] | null;
+            assignee?: components["schemas"]["User"];
             assignees?: components["schemas"]["User"][] | null;
             base?: components["schemas"]["PRBranchInfo"];
             body?: string;
@@ -2559,8 +2559,8 @@ export interface components {
             merged?: boolean;
             /** Format: date-time */
             merged_at?: string | null;
-            merged_by?: components["schemas"]["User"] | null;
-            milestone?: components["schemas"]["Milestone"] | null;
+            merged_by?: components["schemas"]["User"];
+            milestone?: components["schemas"]["Milestone"];
             /** Format: int64 */
             number?: number;
             patch_url?: string;

@@ -97,8 +97,8 @@ export function toIssue(details: IssueDetails, view: UserView): ApiIssue {
     ref: '',
     assets: [],
     labels: labels.map((label) => toIssueLabel(label, repo, rootUrl)),
-    milestone: milestone ? toMilestone(milestone) : null,
-    assignee: users[0] ?? null,
+    ...(milestone ? { milestone: toMilestone(milestone) } : {}),
+    ...(users.length > 0 ? { assignee: users[0] } : {}),
     assignees: users.length > 0 ? users : null,
     state: issue.isClosed ? 'closed' : 'open',
     is_locked: false,
@@ -108,9 +108,7 @@ export function toIssue(details: IssueDetails, view: UserView): ApiIssue {
     closed_at: nullableTime(issue.closedAt),
     due_date: nullableTime(issue.deadlineAt),
     pin_order: 0,
-    pull_request: issue.isPull
-      ? { merged: pull?.hasMerged ?? false, merged_at: nullableTime(pull?.mergedAt), draft: false, html_url: htmlUrl }
-      : null,
+    ...(issue.isPull ? { pull_request: { merged: pull?.hasMerged ?? false, merged_at: nullableTime(pull?.mergedAt), draft: false, html_url: htmlUrl } } : {}),
     repository: { id: repo.id, name: repo.name, owner: repo.ownerName, full_name: `${repo.ownerName}/${repo.name}` },
   } as ApiIssue;
 }

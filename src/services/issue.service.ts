@@ -150,7 +150,7 @@ export class IssueService {
     if (missing) throw new ValidationError(`Assignee does not exist: [name: ${missing}]`);
     for (const user of users) {
       const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
-      if (isOrganization(user) || !(canWriteUnit(permission, UnitType.issues) || canWriteUnit(permission, UnitType.pulls) || isRepoAdmin(permission))) {
+      if (isOrganization(user) || ![UnitType.code, UnitType.issues, UnitType.pulls].some((unit) => canWriteUnit(permission, unit))) {
         throw new ValidationError(`user does not have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`);
       }
     }

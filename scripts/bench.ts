@@ -13,6 +13,7 @@ import { loadSettings } from '../src/config.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import type { EventLoopDelay } from '../src/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
+import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -201,6 +202,8 @@ async function main(): Promise<void> {
     const defaults = loadSettings({ ...process.env, ANVIL_DATA_DIR: dataDir });
     const passwordHash = await passwordHasher(defaults.security.PASSWORD_HASH_ALGO, { concurrency: 1 }).hash(BENCH_PASSWORD);
     const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
+    console.log('seeding issues and notification threads…');
+    const issueSeed = seedIssuesAndNotifications(dbFile, SEED);
 
     const started = performance.now();
     const anvilProcess = start('src/main.ts', {
@@ -247,6 +250,7 @@ async function main(): Promise<void> {
       { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
     ]);
     await benchMarkdown(base, auth);
+    await benchIssuesAndNotifications(base, issueSeed);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

@@ -219,7 +219,8 @@ async function main(): Promise<void> {
 
     const base = `http://127.0.0.1:${anvilPort}`;
     const auth = { Authorization: `token ${token}` };
-    const targets = [
+    // BENCH_ONLY=issues measures only the issue and notification rows.
+    const targets = process.env.BENCH_ONLY === 'issues' ? [] : [
       { name: 'GET /api/v1/user', path: '/api/v1/user' },
       { name: 'GET /api/v1/admin/users?limit=50', path: '/api/v1/admin/users?limit=50' },
       { name: `GET /api/v1/orgs/{org}`, path: `/api/v1/orgs/${orgName}` },
@@ -245,11 +246,11 @@ async function main(): Promise<void> {
       console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
-    await signInRows(anvilProcess, base, [
+    if (process.env.BENCH_ONLY !== 'issues') await signInRows(anvilProcess, base, [
       { name: 'token', authorization: `token ${token}` },
       { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
     ]);
-    await benchMarkdown(base, auth);
+    if (process.env.BENCH_ONLY !== 'issues') await benchMarkdown(base, auth);
     await benchIssuesAndNotifications(base, issueSeed);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);

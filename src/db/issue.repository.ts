@@ -216,9 +216,11 @@ export class IssueRepository {
     return this.client.issue.count({ where });
   }
 
-  async labelIdsByNames(names: readonly string[]): Promise<number[]> {
-    const rows = await this.client.label.findMany({ where: { name: { in: [...names] } }, select: { id: true } });
-    return rows.map((row) => row.id);
+  /** Of the given names, those some label has. */
+  async knownLabelNames(names: readonly string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows = await this.client.label.findMany({ where: { name: { in: [...names] } }, select: { name: true }, distinct: ['name'] });
+    return rows.map((row) => row.name);
   }
 
   async mentionedIssueIds(userId: number): Promise<number[]> {

@@ -67,8 +67,9 @@ export class IssueSearchService {
     if (query.type === 'pulls') and.push({ isPull: true });
     if (query.type === 'issues') and.push({ isPull: false });
 
-    const labelIds = await issues.labelIdsByNames(commaList(query.labels));
-    if (labelIds.length > 0) and.push({ labels: { some: { labelId: { in: labelIds } } } });
+    // Names that no label has are ignored; when none is known, the filter falls away (Forgejo: GetLabelIDsByNames).
+    const labelNames = await issues.knownLabelNames(commaList(query.labels));
+    if (labelNames.length > 0) and.push({ labels: { some: { label: { name: { in: labelNames } } } } });
     const milestoneIds = await issues.milestoneIdsByNames(commaList(query.milestones));
     if (milestoneIds.length > 0) and.push({ milestoneId: { in: milestoneIds } });
 

@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "PullRequest" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "issueId" INTEGER NOT NULL,
     "baseRepoId" INTEGER NOT NULL,
     "headRepoId" INTEGER NOT NULL,
@@ -9,26 +9,32 @@ CREATE TABLE "PullRequest" (
     "mergeBase" TEXT NOT NULL DEFAULT '',
     "headCommitId" TEXT NOT NULL DEFAULT '',
     "hasMerged" BOOLEAN NOT NULL DEFAULT false,
-    "mergedAt" DATETIME,
+    "mergedAt" TIMESTAMP(3),
     "mergedById" INTEGER NOT NULL DEFAULT 0,
     "mergedCommitId" TEXT NOT NULL DEFAULT '',
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PullRequest_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "IssueMention" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "issueId" INTEGER NOT NULL,
-    "userId" INTEGER NOT NULL
+    "userId" INTEGER NOT NULL,
+
+    CONSTRAINT "IssueMention_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "Review" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "type" INTEGER NOT NULL,
     "reviewerId" INTEGER NOT NULL,
     "issueId" INTEGER NOT NULL,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "Review_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
@@ -59,7 +65,13 @@ CREATE INDEX "Issue_isClosed_createdAt_idx" ON "Issue"("isClosed", "createdAt");
 CREATE INDEX "IssueWatch_issueId_idx" ON "IssueWatch"("issueId");
 
 -- CreateIndex
+CREATE INDEX "Label_name_idx" ON "Label"("name");
+
+-- CreateIndex
 CREATE INDEX "Notification_userId_updatedAt_idx" ON "Notification"("userId", "updatedAt");
 
 -- CreateIndex
 CREATE INDEX "Notification_issueId_idx" ON "Notification"("issueId");
+
+-- AddForeignKey
+ALTER TABLE "IssueLabel" ADD CONSTRAINT "IssueLabel_labelId_fkey" FOREIGN KEY ("labelId") REFERENCES "Label"("id") ON DELETE CASCADE ON UPDATE CASCADE;

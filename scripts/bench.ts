@@ -16,6 +16,7 @@ import { loadSettings } from '../src/config.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import type { EventLoopDelay } from '../src/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
+import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -288,6 +289,8 @@ async function main(): Promise<void> {
     const defaults = loadSettings({ ...process.env, ANVIL_DATA_DIR: dataDir });
     const passwordHash = await passwordHasher(defaults.security.PASSWORD_HASH_ALGO, { concurrency: 1 }).hash(BENCH_PASSWORD);
     const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
+    console.log('seeding issues and notification threads…');
+    const issueSeed = seedIssuesAndNotifications(dbFile, SEED);
 
     const started = performance.now();
     const anvilProcess = start('src/main.ts', {
@@ -307,7 +310,8 @@ async function main(): Promise<void> {
       await benchPackages(anvilProcess, base, token, 'user0');
       return;
     }
-    const targets = [
+    // BENCH_ONLY=issues measures only the issue and notification rows.
+    const targets = ONLY === 'issues' ? [] : [
       { name: 'GET /api/v1/user', path: '/api/v1/user' },
       { name: 'GET /api/v1/admin/users?limit=50', path: '/api/v1/admin/users?limit=50' },
       { name: `GET /api/v1/orgs/{org}`, path: `/api/v1/orgs/${orgName}` },
@@ -333,12 +337,15 @@ async function main(): Promise<void> {
       console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
-    await signInRows(anvilProcess, base, [
+    if (process.env.BENCH_ONLY !== 'issues') await signInRows(anvilProcess, base, [
       { name: 'token', authorization: `token ${token}` },
       { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
     ]);
-    await benchMarkdown(base, auth);
-    await benchPackages(anvilProcess, base, token, 'user0');
+    if (ONLY !== 'issues') {
+      await benchMarkdown(base, auth);
+      await benchPackages(anvilProcess, base, token, 'user0');
+    }
+    await benchIssuesAndNotifications(base, issueSeed);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

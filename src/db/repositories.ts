@@ -11,9 +11,11 @@ import { FeedActionRepository } from './feed-action.repository.ts';
 import { HealthRepository } from './health.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
 import { JobRepository } from './job.repository.ts';
+import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
@@ -25,6 +27,7 @@ import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
+import { PullRequestRepository } from './pull-request.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -49,9 +52,11 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     health: new HealthRepository(client),
     hookTasks: new HookTaskRepository(client),
     jobs: new JobRepository(client),
+    issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),
+    notifications: new NotificationRepository(client),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client),
@@ -62,6 +67,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaUsage: new QuotaUsageRepository(client),
+    pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client),

@@ -6,7 +6,14 @@ import { ActionSecretService } from './action-secret.service.ts';
 import { ActionVariableService } from './action-variable.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { ActivityPubService } from './activitypub.service.ts';
+import { IssueEvents } from './issue-events.ts';
+import { IssueNotifier } from './issue-notifier.ts';
+import { IssueSearchService } from './issue-search.service.ts';
+import { IssueService } from './issue.service.ts';
 import { MailerService } from './mailer.service.ts';
+import { NotificationService } from './notification.service.ts';
+import { PullRequestService } from './pull-request.service.ts';
+import { RepoSubscriptionService } from './repo-subscription.service.ts';
 import { MarkupService } from './markup.service.ts';
 import { NodeInfoService } from './nodeinfo.service.ts';
 import { AvatarService } from './avatar.service.ts';
@@ -58,6 +65,8 @@ export function createServices(deps: ServiceDeps) {
   const quota = new QuotaService(deps);
   const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
+  const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
+  const issues = new IssueService(deps, repoPermissions, issueEvents);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -94,6 +103,12 @@ export function createServices(deps: ServiceDeps) {
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
     packages: new PackageService(deps, ownerAccess, repositories),
+    issueEvents,
+    issues,
+    pulls: new PullRequestService(deps, issues),
+    issueSearch: new IssueSearchService(deps, repoPermissions),
+    notifications: new NotificationService(deps),
+    repoSubscriptions: new RepoSubscriptionService(deps),
   };
 }
 

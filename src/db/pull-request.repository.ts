@@ -1,0 +1,18 @@
+// Pull requests: the branches an issue compares, scoped by the base repository.
+import type { DbClient, Prisma } from './prisma.ts';
+
+export class PullRequestRepository {
+  constructor(private readonly client: DbClient) {}
+
+  create(data: Prisma.PullRequestUncheckedCreateInput) {
+    return this.client.pullRequest.create({ data });
+  }
+
+  /** An open pull request of the repository from `headBranch` into `baseBranch`, if one exists. */
+  async findOpen(repoId: number, headBranch: string, baseBranch: string) {
+    const pulls = await this.client.pullRequest.findMany({ where: { baseRepoId: repoId, headRepoId: repoId, headBranch, baseBranch, hasMerged: false } });
+    if (pulls.length === 0) return null;
+    const open = await this.client.issue.findFirst({ where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false } });
+    return open ? pulls.find((p) => p.issueId === open.id)! : null;
+  }
+}

@@ -102,7 +102,7 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories),
+    packages: new PackageService(deps, ownerAccess, repositories, quota),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues),

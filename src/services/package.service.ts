@@ -15,6 +15,7 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
 import type { ByteRange } from '../storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import type { QuotaService } from './quota.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 import type { RepositoryDetails } from '../convert/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -46,6 +47,7 @@ export class PackageService {
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
     private readonly repositories: RepositoryService,
+    private readonly quota: QuotaService,
   ) {}
 
   private get packages() {
@@ -96,6 +98,8 @@ export class PackageService {
     const key: VersionKey = { ownerId: owner.id, type: GENERIC, name: target.name, version: target.version };
     const duplicate = () => new ConflictError('package file already exists');
     if (await this.packages.fileExists(key, target.fileName)) throw duplicate();
+    // As Forgejo: what is already stored is checked, before a byte of the new file is read (413).
+    await this.quota.assertWithin(owner, 'size:assets:packages:all');
 
     const { digests, created } = await this.deps.packageBlobs.put(body, { maxBytes });
     const file: NewPackageFile = { key, creatorId: doer.id, fileName: target.fileName, blob: digests, isLead: true };

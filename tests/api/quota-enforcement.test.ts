@@ -226,3 +226,42 @@ describe('[quota] ENABLED=false', () => {
     await off.request().post('/api/v1/user/repos').set('Authorization', user.auth).send({ name: 'another' }).expect(201);
   });
 });
+
+describe('packages', () => {
+  const upload = (user: TestUser, name: string, bytes: Buffer) =>
+    t.request().put(`/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`).set('Authorization', user.auth)
+      .set('Content-Type', 'application/octet-stream').send(bytes);
+  const blobFiles = () => {
+    const root = t.context.settings.packages.PATH;
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      if (!fs.existsSync(dir)) return;
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else files.push(path.join(dir, entry.name));
+      }
+    };
+    walk(root);
+    return files.sort();
+  };
+
+  it('counts uploaded package bytes, refuses an upload once the owner is over its limit (413, nothing stored) and forgets deleted ones', async () => {
+    const user = await createTestUser(t);
+    await upload(user, 'first', randomBytes(4096)).expect(201);
+    expect((await usedOf(user)).assets.packages.all).toBe(4096);
+    const listed = await t.request().get('/api/v1/user/quota/packages').set('Authorization', user.auth).expect(200);
+    expect(listed.body).toEqual([expect.objectContaining({ name: 'first', type: 'generic', version: '1.0.0', size: 4096 })]);
+
+    // As in Forgejo, what is already stored is compared with the limit: at 4096 bytes used, a limit of 4095 refuses.
+    await limitOwner(t, user.user, 4095, ['size:assets:packages:all']);
+    const before = blobFiles();
+    const refused = await upload(user, 'second', randomBytes(1024)).expect(413);
+    expect(refused.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    expect(blobFiles()).toEqual(before);
+    expect(await t.context.db.prisma.package.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
+
+    await t.request().delete(`/api/packages/${user.user.name}/generic/first/1.0.0`).set('Authorization', user.auth).expect(204);
+    expect((await usedOf(user)).assets.packages.all).toBe(0);
+    await upload(user, 'second', randomBytes(1024)).expect(201);
+  });
+});

@@ -109,9 +109,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file of a generic package version */
+        /**
+         * Download a file of a generic package version
+         * @description Served with a Content-Type from the file's first bytes (never HTML), an ETag (the file's SHA-256), Last-Modified and Content-Disposition; one byte range of a Range header is honoured (206), a range past the end is 416, a matching If-None-Match is 304.
+         */
         get: operations["genericPackageDownload"];
-        /** Upload a file of a generic package version */
+        /**
+         * Upload a file of a generic package version
+         * @description The body is the file, streamed to the blob store; it may be at most `[packages] LIMIT_SIZE_GENERIC` bytes when that is set. Names: letters, digits and `-_+.` for the package; the file name also allows space and `=:;()[]{}~!@#$%^&`; the version must not be empty, `.` or `..`, nor hold slashes, control characters or surrounding white space. A bad name is 400 before the body is read.
+         */
         put: operations["genericPackageUpload"];
         post?: never;
         /** Delete one file of a generic package version */
@@ -1359,6 +1365,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an issue */
+        get: operations["issueGetIssue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit an issue (Forgejo answers 201) */
+        patch: operations["issueEditIssue"];
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues/{index}/comments": {
         parameters: {
             query?: never;
@@ -1375,7 +1399,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/repos/{owner}/{repo}/subscription": {
+    "/api/v1/repos/{owner}/{repo}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's notification threads on a repository */
+        get: operations["notifyGetRepoList"];
+        /** Mark the caller's notification threads on a repository */
+        put: operations["notifyReadRepoList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls": {
         parameters: {
             query?: never;
             header?: never;
@@ -1383,6 +1425,24 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /** Create a pull request */
+        post: operations["repoCreatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if the current user is watching a repo */
+        get: operations["userCurrentCheckSubscription"];
         put: operations["userCurrentPutSubscription"];
         post?: never;
         delete: operations["userCurrentDeleteSubscription"];
@@ -1559,6 +1619,91 @@ export interface paths {
             cookie?: never;
         };
         get: operations["orgListCurrentUserOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get quota information for the authenticated user */
+        get: operations["userGetQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/quota/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the artifacts affecting the authenticated user's quota */
+        get: operations["userListQuotaArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/quota/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the attachments affecting the authenticated user's quota */
+        get: operations["userListQuotaAttachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/quota/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if the authenticated user is over quota for a given subject */
+        get: operations["userCheckQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/quota/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the packages affecting the authenticated user's quota */
+        get: operations["userListQuotaPackages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1922,6 +2067,19 @@ export interface components {
         CreateOrUpdateSecretOption: {
             data: string;
         };
+        CreatePullRequestOption: {
+            assignee?: string;
+            assignees?: string[];
+            base?: string;
+            body?: string;
+            /** Format: date-time */
+            due_date?: string;
+            head?: string;
+            labels?: number[];
+            /** Format: int64 */
+            milestone?: number;
+            title?: string;
+        };
         CreateQuotaGroupOptions: {
             name?: string;
             rules?: components["schemas"]["CreateQuotaRuleOptions"][];
@@ -2011,6 +2169,23 @@ export interface components {
                 [key: string]: string;
             };
             events?: string[];
+        };
+        /** @description Only the fields sent change. */
+        EditIssueOption: {
+            /** @description deprecated */
+            assignee?: string;
+            assignees?: string[];
+            body?: string;
+            /** Format: date-time */
+            due_date?: string;
+            /** Format: int64 */
+            milestone?: number;
+            ref?: string;
+            state?: string;
+            title?: string;
+            unset_due_date?: boolean;
+            /** Format: date-time */
+            updated_at?: string;
         };
         EditLabelOption: {
             color?: string;
@@ -2186,16 +2361,16 @@ export interface components {
         Issue: {
             assets?: components["schemas"]["Attachment"][];
             assignee?: components["schemas"]["User"];
-            assignees?: components["schemas"]["User"][];
+            assignees?: components["schemas"]["User"][] | null;
             body?: string;
             /** Format: date-time */
-            closed_at?: string;
+            closed_at?: string | null;
             /** Format: int64 */
             comments?: number;
             /** Format: date-time */
             created_at?: string;
             /** Format: date-time */
-            due_date?: string;
+            due_date?: string | null;
             html_url?: string;
             /** Format: int64 */
             id?: number;
@@ -2287,14 +2462,14 @@ export interface components {
         };
         Milestone: {
             /** Format: date-time */
-            closed_at?: string;
+            closed_at?: string | null;
             /** Format: int64 */
             closed_issues?: number;
             /** Format: date-time */
             created_at?: string;
             description?: string;
             /** Format: date-time */
-            due_on?: string;
+            due_on?: string | null;
             /** Format: int64 */
             id?: number;
             /** Format: int64 */
@@ -2420,6 +2595,14 @@ export interface components {
             pull?: boolean;
             push?: boolean;
         };
+        PRBranchInfo: {
+            label?: string;
+            ref?: string;
+            repo?: components["schemas"]["Repository"];
+            /** Format: int64 */
+            repo_id?: number;
+            sha?: string;
+        };
         PublicKey: {
             /** Format: date-time */
             created_at?: string;
@@ -2433,12 +2616,64 @@ export interface components {
             url?: string;
             user?: components["schemas"]["User"];
         };
+        PullRequest: {
+            /** Format: int64 */
+            additions?: number;
+            allow_maintainer_edit?: boolean;
+            assignee?: components["schemas"]["User"];
+            assignees?: components["schemas"]["User"][] | null;
+            base?: components["schemas"]["PRBranchInfo"];
+            body?: string;
+            /** Format: int64 */
+            changed_files?: number;
+            /** Format: date-time */
+            closed_at?: string | null;
+            /** Format: int64 */
+            comments?: number;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: int64 */
+            deletions?: number;
+            diff_url?: string;
+            draft?: boolean;
+            /** Format: date-time */
+            due_date?: string | null;
+            head?: components["schemas"]["PRBranchInfo"];
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            is_locked?: boolean;
+            labels?: components["schemas"]["Label"][];
+            merge_base?: string;
+            merge_commit_sha?: string | null;
+            mergeable?: boolean;
+            merged?: boolean;
+            /** Format: date-time */
+            merged_at?: string | null;
+            merged_by?: components["schemas"]["User"];
+            milestone?: components["schemas"]["Milestone"];
+            /** Format: int64 */
+            number?: number;
+            patch_url?: string;
+            /** Format: int64 */
+            pin_order?: number;
+            requested_reviewers?: components["schemas"]["User"][] | null;
+            requested_reviewers_teams?: components["schemas"]["Team"][] | null;
+            /** Format: int64 */
+            review_comments?: number;
+            state?: components["schemas"]["StateType"];
+            title?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            url?: string;
+            user?: components["schemas"]["User"];
+        };
         PullRequestMeta: {
             draft?: boolean;
             html_url?: string;
             merged?: boolean;
             /** Format: date-time */
-            merged_at?: string;
+            merged_at?: string | null;
         };
         QuotaGroup: {
             name?: string;
@@ -2515,6 +2750,10 @@ export interface components {
             private?: number;
             /** Format: int64 */
             public?: number;
+        };
+        /** @description RegistrationToken is the token a runner registers with */
+        RegistrationToken: {
+            token?: string;
         };
         RenameUserOption: {
             new_username: string;
@@ -3085,6 +3324,15 @@ export interface components {
                 "application/json": components["schemas"]["PublicKey"];
             };
         };
+        /** @description PullRequest */
+        PullRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullRequest"];
+            };
+        };
         /** @description The owner is over quota */
         quotaExceeded: {
             headers: {
@@ -3174,10 +3422,11 @@ export interface components {
         /** @description Registration token */
         RegistrationToken: {
             headers: {
-                token?: string;
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["RegistrationToken"];
+            };
         };
         /** @description Repo archived error */
         repoArchivedError: {
@@ -3526,7 +3775,12 @@ export interface operations {
     genericPackageDownload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+                "If-Range"?: string;
+                /** @description bytes=start-end, bytes=start- or bytes=-suffix */
+                Range?: string;
+            };
             path: {
                 filename: string;
                 owner: string;
@@ -3546,6 +3800,22 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description The requested range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The file has the entity tag the client named */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The owner was renamed: the same request under the new name */
             307: {
                 headers: {
@@ -3556,6 +3826,13 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            /** @description The range starts past the end of the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     genericPackageUpload: {
@@ -3572,6 +3849,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "*/*": string;
                 "application/octet-stream": string;
             };
         };
@@ -3595,7 +3873,15 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
-            413: components["responses"]["quotaExceeded"];
+            /** @description The file is larger than `[packages] LIMIT_SIZE_GENERIC` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["APIError"];
+                };
+            };
         };
     };
     genericPackageDeleteFile: {
@@ -3705,7 +3991,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The activity; its exact bytes are what the Digest header covers */
+        requestBody?: {
+            content: {
+                "application/activity+json": Record<string, never>;
+                "application/json": Record<string, never>;
+                "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\"": Record<string, never>;
+            };
+        };
         responses: {
             204: components["responses"]["empty"];
             400: components["responses"]["error"];
@@ -4762,6 +5055,7 @@ export interface operations {
         parameters: {
             query?: {
                 all?: string;
+                /** @description RFC 3339 time; threads updated after it are left unchanged. A value that does not parse answers 400. */
                 last_read_at?: string;
                 "status-types"?: string[];
                 "to-status"?: string;
@@ -4773,6 +5067,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             205: components["responses"]["NotificationThreadList"];
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5188,6 +5483,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
         };
     };
@@ -5967,7 +6263,10 @@ export interface operations {
     };
     orgCheckQuota: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description subject of the quota, e.g. size:repos:all (Forgejo reads it although its swagger omits it) */
+                subject?: string;
+            };
             header?: never;
             path: {
                 org: string;
@@ -6070,6 +6369,7 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
         };
     };
@@ -6432,6 +6732,70 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    issueGetIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Issue"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueEditIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditIssueOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Issue"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            412: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     issueCreateComment: {
         parameters: {
             query?: never;
@@ -6462,6 +6826,144 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    notifyGetRepoList: {
+        parameters: {
+            query?: {
+                /** @description Include read threads */
+                all?: boolean;
+                /** @description Only threads updated at or before this time (RFC 3339) */
+                before?: string;
+                limit?: number;
+                page?: number;
+                /** @description Only threads updated at or after this time (RFC 3339) */
+                since?: string;
+                /** @description Statuses to include: unread, read and/or pinned (default unread and pinned). Unknown values are ignored. */
+                "status-types"?: string[];
+                "subject-type"?: ("issue" | "pull" | "commit" | "repository")[];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NotificationThreadList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    notifyReadRepoList: {
+        parameters: {
+            query?: {
+                /** @description true marks threads of every status */
+                all?: string;
+                /** @description RFC 3339 time; threads updated after it are left unchanged. A value that does not parse answers 400. */
+                last_read_at?: string;
+                /** @description Statuses to mark (default unread) */
+                "status-types"?: string[];
+                /** @description Status to set (default read) */
+                "to-status"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            205: components["responses"]["NotificationThreadList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreatePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreatePullRequestOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    userCurrentCheckSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WatchInfo"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userCurrentPutSubscription: {
@@ -6916,6 +7418,97 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["OrganizationList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userGetQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QuotaInfo"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userListQuotaArtifacts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QuotaUsedArtifactList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userListQuotaAttachments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QuotaUsedAttachmentList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCheckQuota: {
+        parameters: {
+            query?: {
+                /** @description subject of the quota, e.g. size:repos:all */
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["boolean"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userListQuotaPackages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QuotaUsedPackageList"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

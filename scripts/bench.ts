@@ -1,9 +1,12 @@
 // `npm run bench`: starts Anvil on a fresh SQLite database seeded with BENCH_SEED users and organizations,
 // measures token-authenticated GETs with autocannon (a separate process) next to a bare express handler,
 // and reports requests/s, p50/p99, the ratio to bare express and the cold start; then token against basic
-// password sign-ins (16 connections) with the server's event-loop delay, read over IPC. Never fails.
+// password sign-ins (16 connections) with the server's event-loop delay, read over IPC; then a 200 MiB upload to
+// and download from the generic package registry with the server's RSS growth. `BENCH_ONLY=packages` runs the
+// package row alone. Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -13,6 +16,7 @@ import { loadSettings } from '../src/config.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import type { EventLoopDelay } from '../src/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
+import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -23,6 +27,9 @@ const SIGN_IN_CONNECTIONS = 16;
 const BENCH_PASSWORD = 'bench-password-1';
 const GOAL = 0.25;
 const STRETCH = 0.4;
+const ONLY = process.env.BENCH_ONLY;
+const PACKAGE_MIB = Number(process.env.BENCH_PACKAGE_MIB ?? 200);
+const PACKAGE_RSS_GOAL_MIB = 50;
 
 function seed(file: string, passwordHash: string): { token: string; orgName: string; passwordUser: string } {
   const db = new BetterSqlite3(file);
@@ -189,6 +196,87 @@ async function benchMarkdown(base: string, auth: Record<string, string>): Promis
   console.log(`| POST /api/v1/markdown | ${Number.isNaN(overHttp) ? `answers ${sample.status}, not measured` : overHttp.toFixed(1)} |`);
 }
 
+/** The resident set of a process in MiB (Linux), or NaN where /proc is not there. */
+function rssMiB(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The highest RSS of the process while `work` runs, sampled every 20 ms. */
+async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = rssMiB(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMiB(pid));
+  }, 20);
+  try {
+    const result = await work();
+    return { result, peak: Math.max(peak, rssMiB(pid)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** PUT of `mib` MiB, generated 1 MiB at a time so the bench itself never holds the file. */
+function uploadStream(url: URL, authorization: string, mib: number): Promise<number> {
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((i * 2654435761) >>> 0, i);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'PUT',
+      headers: { Authorization: authorization, 'Content-Type': 'application/octet-stream', 'Content-Length': String(mib * chunk.length) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    let sent = 0;
+    const pump = () => {
+      while (sent < mib) {
+        sent++;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+async function downloadStream(url: string, authorization: string): Promise<{ status: number; bytes: number }> {
+  const res = await fetch(url, { headers: { Authorization: authorization } });
+  let bytes = 0;
+  for await (const part of res.body ?? []) bytes += (part as Uint8Array).length;
+  return { status: res.status, bytes };
+}
+
+/** Upload and download of one large file through the generic registry: throughput and the server's RSS growth. */
+async function benchPackages(anvil: ChildProcess, base: string, token: string, owner: string): Promise<void> {
+  const pid = anvil.pid!;
+  const authorization = `token ${token}`;
+  const url = `${base}/api/packages/${owner}/generic/bench/1.0.0/big.bin`;
+  // Warm the route up with a small file first, so the idle figure includes what any first upload loads.
+  await uploadStream(new URL(`${base}/api/packages/${owner}/generic/bench/0.0.1/small.bin`), authorization, 1);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const idle = rssMiB(pid);
+  const started = performance.now();
+  const up = await peakRssDuring(pid, () => uploadStream(new URL(url), authorization, PACKAGE_MIB));
+  const upSeconds = (performance.now() - started) / 1000;
+  const beforeDownload = rssMiB(pid);
+  const downStarted = performance.now();
+  const down = await peakRssDuring(pid, () => downloadStream(url, authorization));
+  const downSeconds = (performance.now() - downStarted) / 1000;
+  const growth = up.peak - idle;
+  console.log(`
+| generic package, ${PACKAGE_MIB} MiB file | status | MiB/s | server RSS before, MiB | peak RSS growth, MiB | goal (growth < ${PACKAGE_RSS_GOAL_MIB} MiB) |`);
+  console.log('|---|---|---|---|---|---|');
+  console.log(`| upload (PUT, streamed to the blob store) | ${up.result} | ${(PACKAGE_MIB / upSeconds).toFixed(0)} | ${idle.toFixed(0)} | ${growth.toFixed(1)} | ${growth < PACKAGE_RSS_GOAL_MIB ? 'met' : 'missed'} |`);
+  const downMiB = down.result.bytes / (1024 * 1024);
+  console.log(`| download (GET) | ${down.result.status} | ${(downMiB / downSeconds).toFixed(0)} | ${beforeDownload.toFixed(0)} | ${(down.peak - beforeDownload).toFixed(1)} | |`);
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-'));
   const anvilPort = 39_000 + Math.floor(Math.random() * 500);
@@ -201,6 +289,8 @@ async function main(): Promise<void> {
     const defaults = loadSettings({ ...process.env, ANVIL_DATA_DIR: dataDir });
     const passwordHash = await passwordHasher(defaults.security.PASSWORD_HASH_ALGO, { concurrency: 1 }).hash(BENCH_PASSWORD);
     const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
+    console.log('seeding issues and notification threads…');
+    const issueSeed = seedIssuesAndNotifications(dbFile, SEED);
 
     const started = performance.now();
     const anvilProcess = start('src/main.ts', {
@@ -216,7 +306,12 @@ async function main(): Promise<void> {
 
     const base = `http://127.0.0.1:${anvilPort}`;
     const auth = { Authorization: `token ${token}` };
-    const targets = [
+    if (ONLY === 'packages') {
+      await benchPackages(anvilProcess, base, token, 'user0');
+      return;
+    }
+    // BENCH_ONLY=issues measures only the issue and notification rows.
+    const targets = ONLY === 'issues' ? [] : [
       { name: 'GET /api/v1/user', path: '/api/v1/user' },
       { name: 'GET /api/v1/admin/users?limit=50', path: '/api/v1/admin/users?limit=50' },
       { name: `GET /api/v1/orgs/{org}`, path: `/api/v1/orgs/${orgName}` },
@@ -242,11 +337,15 @@ async function main(): Promise<void> {
       console.log(`| ${target.name} | ${anvil.rps.toFixed(0)} | ${anvil.p50} | ${anvil.p99} | ${yardstick.rps.toFixed(0)} | ${ratio.toFixed(2)} | ${verdict} |`);
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
-    await signInRows(anvilProcess, base, [
+    if (process.env.BENCH_ONLY !== 'issues') await signInRows(anvilProcess, base, [
       { name: 'token', authorization: `token ${token}` },
       { name: 'basic, password (argon2 at the default parameters)', authorization: `Basic ${Buffer.from(`${passwordUser}:${BENCH_PASSWORD}`).toString('base64')}` },
     ]);
-    await benchMarkdown(base, auth);
+    if (ONLY !== 'issues') {
+      await benchMarkdown(base, auth);
+      await benchPackages(anvilProcess, base, token, 'user0');
+    }
+    await benchIssuesAndNotifications(base, issueSeed);
   } catch (error) {
     console.log(`benchmark could not finish: ${(error as Error).message}`);
   } finally {

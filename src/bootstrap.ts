@@ -3,11 +3,15 @@ import fs from 'node:fs';
 import type { AppContext } from './app-context.ts';
 import { passwordHasher } from './auth/password.ts';
 import type { Settings } from './config.ts';
+import { AtRestCipher } from './crypto/at-rest-cipher.ts';
+import { loadAtRestKey } from './crypto/at-rest-key.ts';
 import { databaseTarget, openDatabase } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createRepositories, transactions } from './db/repositories.ts';
+import { hookPayloadRenderer } from './convert/hook-payload.ts';
 import { createServices } from './services/index.ts';
+import { createBlobStore } from './storage/blob-store.ts';
 import { createStores } from './storage/stores.ts';
 
 export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
@@ -18,6 +22,17 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   const db = openDatabase(target);
   const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, { concurrency: settings.security.PASSWORD_HASH_CONCURRENCY });
-  const deps = { settings, db, repos: createRepositories(db.prisma, db.provider), transactions: transactions(db.prisma, db.provider), stores: createStores(settings), log, passwords };
+  const { key, source } = loadAtRestKey(settings.security.SECRET_KEY, settings.server.APP_DATA_PATH);
+  if (source.kind === 'file' && source.created) log.warn({ file: source.file }, 'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY');
+  const cipher = new AtRestCipher(key);
+  const repos = createRepositories(db.prisma, db.provider, cipher);
+  const encrypted = await repos.webhooks.encryptLegacyRows();
+  if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
+  const deps = {
+    settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher), stores: createStores(settings),
+    packageBlobs: createBlobStore(settings.packages),
+    hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
+    log, passwords,
+  };
   return { ...deps, services: createServices(deps) };
 }

@@ -2,6 +2,7 @@
 // ANVIL__<section>__<KEY> environment variables (a dot in a section or key name is written _0x2E_, as in Forgejo).
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseGoDurationMs } from './domain/go-duration.ts';
 
 export class ConfigError extends Error {}
 
@@ -39,6 +40,14 @@ function size(defaultValue: number): Setting<number> {
   };
 }
 
+/** A size bound as Forgejo's LIMIT_SIZE_* keys take it: -1 for none, else a size in git's notation. */
+function sizeLimit(defaultValue = -1): Setting<number> {
+  return {
+    defaultValue,
+    parse: (raw, key) => (raw.trim() === '-1' ? -1 : size(defaultValue).parse(raw, key)),
+  };
+}
+
 function bool(defaultValue: boolean): Setting<boolean> {
   return {
     defaultValue,
@@ -60,6 +69,18 @@ function list(defaultValue: string[] = []): Setting<string[]> {
         .split(',')
         .map((item) => item.trim().toLowerCase())
         .filter(Boolean),
+  };
+}
+
+/** A Go duration ("5s", "1m30s", "250ms"), kept in milliseconds. */
+function duration(defaultText: string, minMs = 0): Setting<number> {
+  return {
+    defaultValue: parseGoDurationMs(defaultText)!,
+    parse(raw, key) {
+      const value = parseGoDurationMs(raw.trim());
+      if (value === null || value < minMs) throw new ConfigError(`${key}: "${raw}" is not a duration${minMs > 0 ? ` of at least ${minMs} ms` : ''} (e.g. 5s, 1m)`);
+      return value;
+    },
   };
 }
 
@@ -162,6 +183,12 @@ const SCHEMA = {
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
+  // Package blobs: where they live (PATH defaults to $APP_DATA_PATH/packages) and the largest generic upload.
+  packages: {
+    STORAGE_TYPE: oneOf('local', ['local'] as const),
+    PATH: str(''),
+    LIMIT_SIZE_GENERIC: sizeLimit(),
+  },
   // Uploaded avatars larger than this are refused before they are decoded.
   picture: {
     AVATAR_MAX_WIDTH: int(4096, 1),
@@ -207,6 +234,22 @@ const SCHEMA = {
   },
   webhook: {
     DELIVER_TIMEOUT: int(5, 1),
+    // Forgejo's vocabulary: external, private, loopback, *, CIDRs and host globs, comma-separated
+    ALLOWED_HOST_LIST: str('external'),
+    SKIP_TLS_VERIFY: bool(false),
+    PAYLOAD_COMMIT_LIMIT: int(15, 1),
+    // Anvil's own: retries of a delivery that met a network error or a 5xx answer
+    MAX_ATTEMPTS: int(5, 1),
+    RETRY_BACKOFF: duration('5s', 1),
+    // how often a process looks for due deliveries, how many it sends at once, and how long it holds one
+    QUEUE_POLL_INTERVAL: duration('1s', 10),
+    DELIVERY_CONCURRENCY: int(4, 1),
+    DELIVERY_LEASE: duration('1m', 1000),
+  },
+  'cron.cleanup_hook_task_table': {
+    CLEANUP_TYPE: oneOf('perwebhook', ['olderthan', 'perwebhook'] as const),
+    OLDER_THAN: duration('168h'),
+    NUMBER_TO_KEEP: int(10, 0),
   },
 } as const;
 
@@ -275,6 +318,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!String(server.ROOT_URL).endsWith('/')) server.ROOT_URL += '/';
   if (!/^https?:\/\//.test(String(server.ROOT_URL))) throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
   if (!settings.repository.ROOT) settings.repository.ROOT = path.join(dataDir, 'repositories');
+  settings.packages.PATH = path.resolve(dataDir, String(settings.packages.PATH || 'packages'));
   if (!settings.database.SQLITE_PATH) settings.database.SQLITE_PATH = path.join(dataDir, 'anvil.db');
   const url = String(settings.database.URL);
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);

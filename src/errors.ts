@@ -92,3 +92,13 @@ export class RenamedRedirect extends ApiError {
     super('moved');
   }
 }
+
+/** A state the change depends on does not hold (a merged pull request cannot reopen). */
+export class PreconditionFailedError extends ApiError {
+  readonly status = 412;
+}
+
+/** The repository is archived: nothing in it may change. */
+export class RepoArchivedError extends ApiError {
+  readonly status = 423;
+}

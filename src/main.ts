@@ -1,4 +1,4 @@
-// Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron; closes cleanly on SIGINT/SIGTERM.
+// Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron and webhook delivery; closes cleanly on SIGINT/SIGTERM.
 import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
@@ -14,12 +14,13 @@ async function main(): Promise<void> {
     log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
   });
   startEventLoopProbe();
-  const { cron } = context.services;
+  const { cron, hookDeliveries } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
+  if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
   const stop = () => {
     log.info('shutting down');
-    // Running tasks get the same 5 seconds as requests; a lease left behind expires on its own.
-    const stopped = cron.stopScheduler();
+    // Running tasks and deliveries get the same 5 seconds as requests; a lease left behind expires on its own.
+    const stopped = Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker()]);
     server.close(() => {
       stopped.finally(() => context.db.close()).finally(() => process.exit(0));
     });

@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
 import { ForbiddenError, InternalError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { listOptions, setPaginationHeaders } from '../http/pagination.ts';
+import { sendResetContent } from '../http/reset-content.ts';
 import { REGISTRY } from './registry.ts';
 import type { Assigned, RequestContext, Route } from './route.ts';
 import type { OrgRole } from '../services/org.service.ts';
@@ -73,6 +74,7 @@ export function dispatch(app: AppContext): RequestHandler {
         send(status: number, body?: unknown) {
           res.status(status);
           if (body === undefined) res.end();
+          else if (status === 205) sendResetContent(res, body);
           else res.json(body);
         },
         sendPage(status: number, body: unknown, options, total) {

@@ -1,6 +1,7 @@
 // Role guards over what the assignment guards resolved (src/api/assignment.ts), named after Forgejo's
 // middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
 import { grantsAdmin } from '../auth/scopes.ts';
+import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
@@ -125,5 +126,20 @@ export function reqGitAccess(): Guard {
     if (!ctx.caller && (push || !canReadCode(permission))) throw new UnauthorizedError('authentication required');
     if (!canReadCode(permission)) throw new NotFoundError('Repository not found');
     if (push && !canWriteCode(permission)) throw new ForbiddenError('User permission denied for writing.');
+  };
+}
+
+/**
+ * Read or write on the packages of the `{owner}` the assignment resolved (Forgejo: reqPackageAccess): site admins
+ * always; others by packageAccessMode. An anonymous caller without it is challenged (401), as package clients
+ * only send credentials when asked; a signed-in one is refused (403).
+ */
+export function reqPackageAccess(needed: 'read' | 'write'): Guard {
+  return async (ctx) => {
+    const viewer = ctx.caller?.user ?? null;
+    if (viewer?.isAdmin) return;
+    if ((await ctx.app.services.packages.accessMode(viewer, ctx.user())) >= AccessMode[needed]) return;
+    if (!viewer) throw new UnauthorizedError('sign in to use packages');
+    throw new ForbiddenError('user should have specific permission or be a site admin');
   };
 }

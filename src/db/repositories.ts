@@ -1,25 +1,38 @@
 // Every repository, bound to one database client: built once from the pool for a process, and again from a
 // transaction's client inside `Transactions.run`, so a service uses the same names in and out of a transaction.
+import type { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { AccessTokenRepository } from './access-token.repository.ts';
+import { ActionSecretRepository } from './action-secret.repository.ts';
+import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HealthRepository } from './health.repository.ts';
+import { HookTaskRepository } from './hook-task.repository.ts';
+import { JobRepository } from './job.repository.ts';
+import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
 import { OwnerPurgeRepository } from './owner-purge.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
+import { PackageUsageRepository } from './package-usage.repository.ts';
+import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { QuotaUsageRepository } from './quota-usage.repository.ts';
+import { QuotaRepository } from './quota.repository.ts';
+import { PullRequestRepository } from './pull-request.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
+import { RunnerTokenRepository } from './runner-token.repository.ts';
 import { SiteUsageRepository } from './site-usage.repository.ts';
 import type { DatabaseTarget } from './target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -27,32 +40,45 @@ import { UserKeyPairRepository } from './user-key-pair.repository.ts';
 import { UserRepository } from './user.repository.ts';
 import { WebhookRepository } from './webhook.repository.ts';
 
-export function createRepositories(client: DbClient, provider: DatabaseTarget['provider']) {
+/** `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers). */
+export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher) {
   return {
     accessTokens: new AccessTokenRepository(client),
+    actionSecrets: new ActionSecretRepository(client, cipher),
+    actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     cronTasks: new CronTaskRepository(client),
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     health: new HealthRepository(client),
+    hookTasks: new HookTaskRepository(client),
+    jobs: new JobRepository(client),
+    issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),
+    notifications: new NotificationRepository(client),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client),
     orgs: new OrgRepository(client),
     ownerPurge: new OwnerPurgeRepository(client),
     packageBlobs: new PackageBlobRepository(client),
+    packageUsage: new PackageUsageRepository(client),
+    packages: new PackageRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    quota: new QuotaRepository(client),
+    quotaUsage: new QuotaUsageRepository(client),
+    pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client),
+    runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),
     users: new UserRepository(client),
-    webhooks: new WebhookRepository(client),
+    webhooks: new WebhookRepository(client, cipher),
   };
 }
 
@@ -63,8 +89,8 @@ export interface Transactions {
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
-export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider']): Transactions {
+export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher): Transactions {
   return {
-    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider))),
+    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher))),
   };
 }

@@ -57,6 +57,9 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
   await Promise.all(counters);
   await Promise.all([
     tx.issueWatch.deleteMany({ where: { issueId: { in: issues.map((issue) => issue.id) } } }),
+    tx.issueMention.deleteMany({ where: { issueId: { in: issues.map((issue) => issue.id) } } }),
+    tx.review.deleteMany({ where: { issueId: { in: issues.map((issue) => issue.id) } } }),
+    tx.pullRequest.deleteMany({ where: { baseRepoId: { in: ids } } }),
     tx.star.deleteMany({ where: byRepo }),
     tx.watch.deleteMany({ where: byRepo }),
     tx.notification.deleteMany({ where: byRepo }),

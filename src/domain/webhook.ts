@@ -11,6 +11,9 @@ export function isHookType(value: string): value is HookType {
   return (HOOK_TYPES as readonly string[]).includes(value);
 }
 
+/** The types Anvil delivers; the others Forgejo knows are refused at creation. */
+export const DELIVERED_HOOK_TYPES: readonly HookType[] = ['forgejo', 'gitea', 'gogs', 'slack', 'discord'];
+
 export const HOOK_CONTENT_TYPES = ['', 'json', 'form'] as const;
 
 /** Stored content type number (1 json, 2 form), or 0 when the name is unknown. */
@@ -52,7 +55,7 @@ const PULL_FLAGS: readonly HookEventFlag[] = [
 export function hookEventsFromList(list: readonly string[] | undefined, branchFilter = ''): HookEvents {
   const names = new Set((list && list.length > 0 ? list : ['push']).map((name) => name.toLowerCase()));
   const events = Object.fromEntries(HOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<HookEventFlag, boolean>;
-  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release'] as const) events[flag] = names.has(flag);
+  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package'] as const) events[flag] = names.has(flag);
   events.issues = names.has('issues') || names.has('issues_only');
   for (const flag of ISSUE_FLAGS) events[flag] = names.has('issues') || names.has(flag);
   events.pull_request = names.has('pull_request') || names.has('pull_request_only');

@@ -136,6 +136,8 @@ export interface RpcLimits {
   readonly maxRequestBytes: number;
   /** receive.maxInputSize: the largest pack a push may send; 0 for no bound. */
   readonly maxPackBytes?: number;
+  /** core.hooksPath for a push: hooks that may refuse its ref updates (src/git/quota-hook.ts). */
+  readonly hooksPath?: string;
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
@@ -150,6 +152,7 @@ export async function serviceRpc(
   startResult(res, service);
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
   const config = service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
+  if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
   const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail');
   return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, async (code) => {
     if (code === 0 && afterSuccess) await afterSuccess();

@@ -20,10 +20,11 @@ export class ActivityService {
     this.activities = deps.repos.activity;
   }
 
-  async record(activity: NewActivity): Promise<void> {
-    const watcherIds = await this.activities.feedWatcherIds(activity.repo.id);
+  /** `activities` writes inside a caller's transaction when given. */
+  async record(activity: NewActivity, activities = this.activities): Promise<void> {
+    const watcherIds = await activities.feedWatcherIds(activity.repo.id);
     const feedOwners = new Set<number>([activity.actorId, activity.repo.ownerId, ...watcherIds]);
-    await this.activities.createMany(
+    await activities.createMany(
       [...feedOwners].map((userId) => ({
         userId,
         opType: opTypeNumber(activity.op),

@@ -1,13 +1,24 @@
 // The composition root of the service layer: each service built once, with what it needs. Services never see req/res.
 import type { ServiceDeps } from './service-deps.ts';
 import { AccessTokenService } from './access-token.service.ts';
+import { ActionSecretService } from './action-secret.service.ts';
+import { ActionVariableService } from './action-variable.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { ActivityPubService } from './activitypub.service.ts';
+import { IssueEvents } from './issue-events.ts';
+import { IssueNotifier } from './issue-notifier.ts';
+import { IssueSearchService } from './issue-search.service.ts';
+import { IssueService } from './issue.service.ts';
 import { MailerService } from './mailer.service.ts';
+import { NotificationService } from './notification.service.ts';
+import { PullRequestService } from './pull-request.service.ts';
+import { RepoSubscriptionService } from './repo-subscription.service.ts';
 import { MarkupService } from './markup.service.ts';
 import { NodeInfoService } from './nodeinfo.service.ts';
 import { AvatarService } from './avatar.service.ts';
 import { CronService } from './cron.service.ts';
+import { HookDeliveryService } from './hook-delivery.service.ts';
+import { HookEventsService } from './hook-events.service.ts';
 import { OrgBlockService } from './org-block.service.ts';
 import { OrgFeedService } from './org-feed.service.ts';
 import { OrgLabelService } from './org-label.service.ts';
@@ -15,14 +26,17 @@ import { OrgMemberService } from './org-member.service.ts';
 import { OrgService } from './org.service.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
 import { OwnerStorageService } from './owner-storage.service.ts';
+import { PackageService } from './package.service.ts';
 import { PublicKeyService } from './public-key.service.ts';
 import { PushService } from './push.service.ts';
+import { QuotaService } from './quota.service.ts';
 import { RepoMaintenanceService } from './repo-maintenance.service.ts';
 import { RepoMigrationService } from './repo-migration.service.ts';
 import { RepoPermissionService } from './repo-permission.service.ts';
 import { RepoInitService } from './repo-init.service.ts';
 import { RepoSearchService } from './repo-search.service.ts';
 import { RepositoryService } from './repository.service.ts';
+import { RunnerTokenService } from './runner-token.service.ts';
 import { UnadoptedService } from './unadopted.service.ts';
 import { SystemService } from './system.service.ts';
 import { TeamService } from './team.service.ts';
@@ -42,14 +56,22 @@ export function createServices(deps: ServiceDeps) {
   const orgMembers = new OrgMemberService(deps, ownerAccess);
   const repoPermissions = new RepoPermissionService(deps);
   const templates = new TemplateService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates));
+  const hookEvents = new HookEventsService(deps);
+  const hookDeliveries = new HookDeliveryService(deps);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates), hookEvents);
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
-  const pushes = new PushService(deps, activity, repositories);
-  const repoMigrations = new RepoMigrationService(deps, repositories, pushes);
+  const pushes = new PushService(deps, activity, repositories, hookEvents);
+  const quota = new QuotaService(deps);
+  const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
+  const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
+  const issues = new IssueService(deps, repoPermissions, issueEvents);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
+    actionSecrets: new ActionSecretService(deps),
+    actionVariables: new ActionVariableService(deps),
+    runnerTokens: new RunnerTokenService(deps),
     activity,
     users: new UserService(deps, repositories, ownerStorage, mailer),
     ownerAccess,
@@ -63,19 +85,29 @@ export function createServices(deps: ServiceDeps) {
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
     webhooks: new WebhookService(deps),
+    hookEvents,
+    hookDeliveries,
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
     templates,
     repoSearch: new RepoSearchService(deps, repoPermissions),
     pushes,
+    quota,
     repoMigrations,
     maintenance,
-    cron: new CronService(deps, { maintenance, log: deps.log }),
+    cron: new CronService(deps, { maintenance, hookDeliveries, log: deps.log }),
     unadopted: new UnadoptedService(deps, repositories),
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
+    packages: new PackageService(deps, ownerAccess, repositories, quota),
+    issueEvents,
+    issues,
+    pulls: new PullRequestService(deps, issues),
+    issueSearch: new IssueSearchService(deps, repoPermissions),
+    notifications: new NotificationService(deps),
+    repoSubscriptions: new RepoSubscriptionService(deps),
   };
 }
 

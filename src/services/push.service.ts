@@ -5,9 +5,11 @@
 // carry the same shape with no commits, creations by a mirror sync carry no content.
 import type { User } from '../db/prisma.ts';
 import { type ActivityOpType } from '../domain/activity.ts';
-import { diffRefs, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
+import { diffRefs, isBranchRef, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
+import { pushedCommits, readCommit } from '../git/push-commits.ts';
 import { type CommitSummary, newCommits, readRefs } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
+import type { HookEventsService, PushedRef } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -56,6 +58,7 @@ export class PushService {
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
     private readonly repositories: RepositoryService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   /** Before a smart-HTTP receive-pack by `pusher`: remembers the refs; `finish()` refreshes the row and records the feed. */
@@ -65,7 +68,8 @@ export class PushService {
       finish: async () => {
         try {
           await this.repositories.refreshFromDisk(repo.id);
-          await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
+          const changes = await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
+          await this.reportToHooks(repo, dir, before, changes, pusher);
         } catch (error) {
           this.deps.log.error({ err: error, repoId: repo.id }, 'updating after a push failed');
           throw error;
@@ -77,7 +81,11 @@ export class PushService {
   /** Before a mirror fetch: the same, with mirror_sync_* actions by the repository owner (as Forgejo does). */
   async beginMirrorSync(repo: PushedRepo, dir: string): Promise<PendingPush> {
     const before = await readRefs(dir);
-    return { finish: () => this.recordChanges(repo, dir, before, repo.ownerId, mirrorSyncOpType) };
+    return {
+      finish: async () => {
+        await this.recordChanges(repo, dir, before, repo.ownerId, mirrorSyncOpType);
+      },
+    };
   }
 
   private async recordChanges(
@@ -86,7 +94,7 @@ export class PushService {
     before: Map<string, string>,
     actorId: number,
     opTypeOf: (change: RefChange) => ActivityOpType | null,
-  ): Promise<void> {
+  ): Promise<RefChange[]> {
     const changes = diffRefs(before, await readRefs(dir));
     for (const change of changes) {
       const op = opTypeOf(change);
@@ -103,6 +111,45 @@ export class PushService {
         // A feed entry is not worth failing a push that git already accepted.
         this.deps.log.error({ err: error, repoId: repo.id, ref: change.ref }, 'recording push activity failed');
       }
+    }
+    return changes;
+  }
+
+  /**
+   * Queues the push, create and delete webhook deliveries of a push. git is read first, then the deliveries are
+   * written in one transaction; a failure is logged, as git has accepted the push already.
+   */
+  private async reportToHooks(repo: PushedRepo, dir: string, before: Map<string, string>, changes: RefChange[], pusher: User): Promise<void> {
+    const { settings } = this.deps;
+    if (settings.security.DISABLE_WEBHOOKS) return;
+    try {
+      const current = await this.deps.repos.repositories.getById(repo.id);
+      const refs: PushedRef[] = [];
+      for (const change of changes) {
+        if (!isTagRef(change.ref) && !isBranchRef(change.ref)) continue;
+        const ref: PushedRef = { ...change, commits: [], totalCommits: 0, headCommit: null, comparePath: '' };
+        if (change.newSha !== null && isTagRef(change.ref)) {
+          ref.headCommit = await readCommit(dir, change.newSha);
+          ref.comparePath = `${repo.ownerName}/${repo.name}/compare/${'0'.repeat(change.newSha.length)}...${change.newSha}`;
+        } else if (change.newSha !== null) {
+          const exclude = change.oldSha ? [change.oldSha] : [...before.values()];
+          const { commits, total } = await pushedCommits(dir, change.newSha, exclude, settings.webhook.PAYLOAD_COMMIT_LIMIT);
+          ref.commits = commits;
+          ref.totalCommits = total;
+          ref.headCommit = commits.find((commit) => commit.sha === change.newSha) ?? (await readCommit(dir, change.newSha));
+          // Forgejo compares a new branch from its oldest new commit's parent, else from the default branch.
+          let base = change.oldSha ?? commits[commits.length - 1]?.parent ?? null;
+          if (!base && change.ref !== `refs/heads/${current.defaultBranch}`) base = current.defaultBranch;
+          if (base) ref.comparePath = `${repo.ownerName}/${repo.name}/compare/${base}...${change.newSha}`;
+        }
+        refs.push(ref);
+      }
+      if (refs.length === 0) return;
+      await this.deps.transactions.run(async (repos) => {
+        await this.hookEvents.pushed(repos, await repos.repositories.getById(repo.id), pusher, refs);
+      });
+    } catch (error) {
+      this.deps.log.error({ err: error, repoId: repo.id }, 'queueing push webhooks failed');
     }
   }
 

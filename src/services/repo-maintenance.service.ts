@@ -1,12 +1,11 @@
 // Work the cron tasks do over every repository (Forgejo: services/mirror/mirror.go Update,
 // services/repository/check.go GitFsckRepos/GitGcRepos/ReinitMissingRepositories/DeleteMissingRepositories,
 // services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FeedActionRepository } from '../db/feed-action.repository.ts';
 import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
 import type { Prisma } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import { isBlobKey } from '../storage/blob-store.ts';
 import { checkIntegrity, collectGarbage, initBare } from '../git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
@@ -131,9 +130,9 @@ export class RepoMaintenanceService {
     const blobs = await this.packageBlobs.listUnreferencedBefore(new Date(now.getTime() - olderThanSecs * 1000));
     await this.packageBlobs.deleteUnreferenced(blobs.map((blob) => blob.id));
     const result: MaintenanceResult = { done: 0, failed: 0 };
-    for (const { hashSha256: hash } of blobs.filter((blob) => /^[0-9a-f]{64}$/.test(blob.hashSha256))) {
+    for (const { hashSha256: hash } of blobs.filter((blob) => isBlobKey(blob.hashSha256))) {
       try {
-        await fs.rm(path.join(this.deps.settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash), { force: true });
+        await this.deps.packageBlobs.delete(hash);
         result.done++;
       } catch (error) {
         result.failed++;

@@ -20,6 +20,7 @@ import { GitError } from '../git/run.ts';
 import type { Logger } from '../logger.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { PushService } from './push.service.ts';
+import type { QuotaService } from './quota.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
@@ -62,6 +63,7 @@ export class RepoMigrationService {
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly pushes: PushService,
+    private readonly quota: QuotaService,
   ) {
     this.repos = deps.repos.repositories;
     this.mirrors = deps.repos.mirrors;
@@ -72,6 +74,7 @@ export class RepoMigrationService {
   async migrate(doer: User, input: MigrateInput): Promise<{ repo: RepoWithOwner; permission: RepoPermission }> {
     const { settings } = this.deps;
     const owner = await this.targetOwner(doer, input);
+    await this.quota.assertWithin(owner, 'size:repos:all');
     if (settings.repository.DISABLE_MIGRATIONS) throw new ForbiddenError('the site administrator has disabled migrations');
     if (input.mirror && (settings.mirror.DISABLE_NEW_PULL || !settings.mirror.ENABLED)) {
       throw new ForbiddenError('the site administrator has disabled the creation of new pull mirrors');

@@ -19,13 +19,14 @@ export class RepoPermissionService {
     this.access = deps.repos.repoAccess;
   }
 
-  async forRepo(viewer: User | null, repo: RepoWithOwner): Promise<RepoPermission> {
-    return (await this.forRepos(viewer, [repo])).get(repo.id)!;
+  /** `access` reads inside a caller's transaction when given. */
+  async forRepo(viewer: User | null, repo: RepoWithOwner, access = this.access): Promise<RepoPermission> {
+    return (await this.forRepos(viewer, [repo], access)).get(repo.id)!;
   }
 
   /** Permissions for many repositories in a fixed number of queries. */
-  async forRepos(viewer: User | null, repos: readonly RepoWithOwner[]): Promise<Map<number, RepoPermission>> {
-    const facts = viewer && !viewer.isAdmin ? await this.viewerFacts(viewer, repos) : NO_FACTS;
+  async forRepos(viewer: User | null, repos: readonly RepoWithOwner[], access = this.access): Promise<Map<number, RepoPermission>> {
+    const facts = viewer && !viewer.isAdmin ? await this.viewerFacts(viewer, repos, access) : NO_FACTS;
     const result = new Map<number, RepoPermission>();
     for (const repo of repos) {
       result.set(repo.id, repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, facts));
@@ -33,13 +34,13 @@ export class RepoPermissionService {
     return result;
   }
 
-  private async viewerFacts(viewer: User, repos: readonly RepoWithOwner[]): Promise<ViewerFacts> {
+  private async viewerFacts(viewer: User, repos: readonly RepoWithOwner[], access: RepoAccessRepository): Promise<ViewerFacts> {
     const repoIds = repos.map((repo) => repo.id);
     const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
     const [collaborations, memberships, teams] = await Promise.all([
-      repoIds.length ? this.access.listCollaborations(viewer.id, repoIds) : [],
-      orgIds.length ? this.access.listMemberOrgIds(viewer.id, orgIds) : [],
-      orgIds.length ? this.access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
+      repoIds.length ? access.listCollaborations(viewer.id, repoIds) : [],
+      orgIds.length ? access.listMemberOrgIds(viewer.id, orgIds) : [],
+      orgIds.length ? access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
     ]);
     return {
       collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),

@@ -15,6 +15,7 @@ import { type RepositorySettings, repositorySettings } from '../domain/repositor
 import { ConflictError, ForbiddenError, NameTakenError, ValidationError } from '../errors.ts';
 import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgService } from './org.service.ts';
 import type { RepoInitService } from './repo-init.service.ts';
@@ -126,6 +127,7 @@ export class RepositoryService {
     private readonly permissions: RepoPermissionService,
     private readonly orgs: OrgService,
     private readonly init: RepoInitService,
+    private readonly hookEvents: HookEventsService,
   ) {
     this.repos = deps.repos.repositories;
     this.watches = deps.repos.repoWatches;
@@ -281,9 +283,14 @@ export class RepositoryService {
     }
     try {
       const state = await prepareDisk(dir);
-      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), isEmpty: state.isEmpty };
+      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), gitSize: BigInt(state.size), isEmpty: state.isEmpty };
       if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
-      created = await this.repos.updateWithDetails(created.id, data);
+      // The repository exists once its disk is ready: its webhooks (default hooks copied in) hear it then.
+      created = await this.deps.transactions.run(async (repos) => {
+        const ready = await repos.repositories.updateWithDetails(created.id, data);
+        await this.hookEvents.repositoryCreated(repos, ready, doer);
+        return ready;
+      });
     } catch (error) {
       await this.removeRecord(created);
       if (!options.adopt) this.store.remove(owner.name, record.name);
@@ -314,8 +321,11 @@ export class RepositoryService {
 
   // ---- delete ----
 
-  async delete(repo: RepoWithOwner): Promise<void> {
-    await this.removeRecord(repo);
+  async delete(repo: RepoWithOwner, doer: User): Promise<void> {
+    await this.deps.transactions.run(async (repos) => {
+      await this.hookEvents.repositoryDeleted(repos, repo, doer);
+      await repos.repositories.deleteWithRelatedRows([repo.id]);
+    });
     this.store.remove(repo.ownerName, repo.name);
   }
 

@@ -1,7 +1,5 @@
 // Individual user accounts: creation, lookup and the administration rules (Forgejo: routers/api/v1/admin/user.go,
 // services/user). Names are unique case-insensitively across users and organizations (User.lowerName).
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
@@ -323,11 +321,10 @@ export class UserService {
 
   /** Repository folders and avatars of deleted owners, and package blobs nothing refers to any more. */
   private async removeFiles(owners: User[], blobHashes: string[]): Promise<void> {
-    const { settings, log } = this.deps;
-    const blobPaths = blobHashes.map((hash) => path.join(settings.server.APP_DATA_PATH, 'packages', hash.slice(0, 2), hash));
+    const { packageBlobs, log } = this.deps;
     await Promise.all([
       this.ownerStorage.ownersDeleted(owners),
-      ...blobPaths.map((target) => fs.rm(target, { force: true }).catch((error) => log.error({ err: error, path: target }, 'removing files failed'))),
+      ...blobHashes.map((hash) => packageBlobs.delete(hash).catch((error) => log.error({ err: error, blob: hash }, 'removing a package blob failed'))),
     ]);
   }
 }

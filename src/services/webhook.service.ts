@@ -1,9 +1,9 @@
-// Webhook configurations of organizations and the instance (system and default hooks). Only the configuration
-// lives here; delivery is another component's job (Forgejo: routers/api/v1/utils/hook.go).
+// Webhook configurations of organizations and the instance (system and default hooks) (Forgejo:
+// routers/api/v1/utils/hook.go). Events are queued by hook-events.service.ts, sent by hook-delivery.service.ts.
 import type { User } from '../db/prisma.ts';
 import type { HookRowChanges, Webhook, WebhookRepository } from '../db/webhook.repository.ts';
 import {
-  hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
+  DELIVERED_HOOK_TYPES, hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
@@ -58,6 +58,7 @@ export class WebhookService {
   private async createIn(scope: HookScope, input: NewHook): Promise<Webhook> {
     const config = input.config ?? {};
     if (!isHookType(input.type)) throw new ValidationError(`Invalid hook type: ${input.type}`);
+    if (!DELIVERED_HOOK_TYPES.includes(input.type)) throw new ValidationError(`hook type ${input.type} is not supported`);
     for (const name of ['url', 'content_type']) {
       if (config[name] === undefined) throw new ValidationError(`Missing config option: ${name}`);
     }
@@ -155,6 +156,7 @@ export class WebhookService {
 
   /** A system hook when `config.is_system_webhook` is true, else a default hook copied into new repositories. */
   async createInstance(input: NewHook): Promise<Webhook> {
+    if (this.deps.settings.security.DISABLE_WEBHOOKS) throw new ForbiddenError('webhooks disabled by administrator');
     return this.createIn(WebhookService.INSTANCE, input);
   }
 

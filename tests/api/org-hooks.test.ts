@@ -27,7 +27,8 @@ describe('organization hooks', () => {
     });
     expect(JSON.stringify(created.body)).not.toContain('s3cret');
     const stored = await t.context.db.prisma.webhook.findUniqueOrThrow({ where: { id: created.body.id } });
-    expect(stored).toMatchObject({ ownerId: org.id, repoId: 0, secret: 's3cret', isSystemWebhook: false });
+    expect(stored).toMatchObject({ ownerId: org.id, repoId: 0, isSystemWebhook: false });
+    expect(stored.secret).toMatch(/^enc1:/);
 
     const listed = await t.request().get(base).set('Authorization', owner.auth).expect(200);
     expect(listed.body.map((h: { id: number }) => h.id)).toEqual([created.body.id]);

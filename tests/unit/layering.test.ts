@@ -44,6 +44,7 @@ const inServices = within('services');
 const inDb = within('db');
 const inDomain = within('domain');
 const inConvert = within('convert');
+const inWebhook = within('webhook');
 const inCronInternals = within('services/cron');
 const HTTP_LAYERS = ['api', 'http'].map(within);
 
@@ -63,6 +64,16 @@ describe('layering of src/', () => {
     expect(offending(inServices, [inConvert, ...HTTP_LAYERS])).toEqual([]);
   });
 
+  it('converters are called by the HTTP layers, and by bootstrap.ts, which hands services the webhook payload renderer', () => {
+    const callers = edges.filter((edge) => inConvert(edge.to) && !inConvert(edge.from) && !within('api')(edge.from) && edge.from !== 'bootstrap.ts');
+    expect(callers.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+    expect(edges).toContainEqual({ from: 'bootstrap.ts', to: 'convert/hook-payload.ts' });
+  });
+
+  it('webhook wire code (src/webhook/: event and payload shapes, requests per hook type, the client) imports neither services, converters nor the HTTP layers', () => {
+    expect(offending(inWebhook, [inServices, inConvert, ...HTTP_LAYERS])).toEqual([]);
+  });
+
   it('db imports neither services, converters nor the HTTP layers', () => {
     expect(offending(inDb, [inServices, inConvert, ...HTTP_LAYERS])).toEqual([]);
   });
@@ -77,6 +88,11 @@ describe('layering of src/', () => {
 
   it('the cron registry, schedules and scheduler (services/cron/) are reached only through CronService', () => {
     const outside = edges.filter((edge) => inCronInternals(edge.to) && !inCronInternals(edge.from) && edge.from !== 'services/cron.service.ts');
+    expect(outside.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
+  it('the webhook delivery worker is reached only through HookDeliveryService (startWorker/stopWorker)', () => {
+    const outside = edges.filter((edge) => edge.to === 'services/hook-delivery-worker.ts' && edge.from !== 'services/hook-delivery.service.ts');
     expect(outside.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
   });
 

@@ -1,7 +1,15 @@
-// Routes for actions. An operation bound to notImplemented() answers 501 until it is built.
-import { reqSiteAdmin } from '../guards.ts';
+// Routes for Actions and cron (Forgejo: routers/api/v1/api.go, the /orgs/{org}/actions and /admin groups).
+// Organization secrets, variables and runner tokens are for owners: an organization the caller may not see is 404,
+// a member who is not an owner 403.
+import { orgAssignment } from '../assignment.ts';
+import { reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminCronList, adminCronRun } from '../handlers/admin/cron.ts';
-import { notImplemented, route, type RouteGroup } from '../route.ts';
+import { adminGetRunnerRegistrationToken } from '../handlers/admin/runner.ts';
+import {
+  createOrgVariable, deleteOrgSecret, deleteOrgVariable, getOrgVariable, getOrgVariablesList, orgGetRunnerRegistrationToken,
+  orgListActionsSecrets, updateOrgSecret, updateOrgVariable,
+} from '../handlers/org/action.ts';
+import { route, type RouteGroup } from '../route.ts';
 
 export type ActionsOperation =
   | 'adminCronList'
@@ -17,17 +25,19 @@ export type ActionsOperation =
   | 'updateOrgSecret'
   | 'updateOrgVariable';
 
+const asOrgOwner = [orgAssignment(), reqToken(), reqOrgOwnership()];
+
 export const actionsRoutes: RouteGroup<ActionsOperation> = {
   adminCronList: route([reqSiteAdmin()], adminCronList),
   adminCronRun: route([reqSiteAdmin()], adminCronRun),
-  adminGetRunnerRegistrationToken: notImplemented(),
-  createOrgVariable: notImplemented(),
-  deleteOrgSecret: notImplemented(),
-  deleteOrgVariable: notImplemented(),
-  getOrgVariable: notImplemented(),
-  getOrgVariablesList: notImplemented(),
-  orgGetRunnerRegistrationToken: notImplemented(),
-  orgListActionsSecrets: notImplemented(),
-  updateOrgSecret: notImplemented(),
-  updateOrgVariable: notImplemented(),
+  adminGetRunnerRegistrationToken: route([reqSiteAdmin()], adminGetRunnerRegistrationToken),
+  createOrgVariable: route(asOrgOwner, createOrgVariable),
+  deleteOrgSecret: route(asOrgOwner, deleteOrgSecret),
+  deleteOrgVariable: route(asOrgOwner, deleteOrgVariable),
+  getOrgVariable: route(asOrgOwner, getOrgVariable),
+  getOrgVariablesList: route(asOrgOwner, getOrgVariablesList),
+  orgGetRunnerRegistrationToken: route(asOrgOwner, orgGetRunnerRegistrationToken),
+  orgListActionsSecrets: route(asOrgOwner, orgListActionsSecrets),
+  updateOrgSecret: route(asOrgOwner, updateOrgSecret),
+  updateOrgVariable: route(asOrgOwner, updateOrgVariable),
 };

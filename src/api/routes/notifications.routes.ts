@@ -1,17 +1,30 @@
-// Routes for notifications. An operation bound to notImplemented() answers 501 until it is built.
-import { notImplemented, type RouteGroup } from '../route.ts';
+// Routes for notifications (Forgejo: routers/api/v1/api.go, the /notifications group and the repository's
+// /notifications): every one acts on the signed-in caller's threads.
+import { repoAssignment } from '../assignment.ts';
+import { reqToken } from '../guards.ts';
+import {
+  notifyGetList, notifyGetRepoList, notifyGetThread, notifyNewAvailable, notifyReadList, notifyReadRepoList, notifyReadThread,
+} from '../handlers/notify/notification.ts';
+import { userCurrentCheckSubscription } from '../handlers/repo/subscription.ts';
+import { route, type RouteGroup } from '../route.ts';
 
 export type NotificationsOperation =
   | 'notifyGetList'
+  | 'notifyGetRepoList'
   | 'notifyGetThread'
   | 'notifyNewAvailable'
   | 'notifyReadList'
-  | 'notifyReadThread';
+  | 'notifyReadRepoList'
+  | 'notifyReadThread'
+  | 'userCurrentCheckSubscription';
 
 export const notificationsRoutes: RouteGroup<NotificationsOperation> = {
-  notifyGetList: notImplemented(),
-  notifyGetThread: notImplemented(),
-  notifyNewAvailable: notImplemented(),
-  notifyReadList: notImplemented(),
-  notifyReadThread: notImplemented(),
+  notifyGetList: route([reqToken()], notifyGetList),
+  notifyGetRepoList: route([repoAssignment(), reqToken()], notifyGetRepoList),
+  notifyGetThread: route([reqToken()], notifyGetThread),
+  notifyNewAvailable: route([reqToken()], notifyNewAvailable),
+  notifyReadList: route([reqToken()], notifyReadList),
+  notifyReadRepoList: route([repoAssignment(), reqToken()], notifyReadRepoList),
+  notifyReadThread: route([reqToken()], notifyReadThread),
+  userCurrentCheckSubscription: route([repoAssignment(), reqToken()], userCurrentCheckSubscription),
 };

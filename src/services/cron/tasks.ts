@@ -3,10 +3,12 @@
 // matches Forgejo; tasks whose data Anvil does not have run as no-ops that say why in the log.
 import type { Settings } from '../../config.ts';
 import type { Logger } from '../../logger.ts';
+import type { HookDeliveryService } from '../hook-delivery.service.ts';
 import type { MaintenanceResult, RepoMaintenanceService } from '../repo-maintenance.service.ts';
 
 export interface TaskContext {
   readonly maintenance: RepoMaintenanceService;
+  readonly hookDeliveries: HookDeliveryService;
   readonly log: Logger;
 }
 
@@ -16,7 +18,7 @@ export interface CronTaskDefinition {
   readonly schedule: string;
   /** Scheduled by default; a disabled task only runs when an admin starts it. */
   readonly enabled: boolean;
-  run(context: TaskContext): Promise<MaintenanceResult | void>;
+  run(context: TaskContext): Promise<MaintenanceResult | { deleted: number } | void>;
 }
 
 const DAY_SECS = 24 * 3600;
@@ -52,7 +54,8 @@ export function cronTasks(settings: Settings): CronTaskDefinition[] {
     tasks.push(task('update_migration_poster_id', '@midnight', true, nothingToDo('migrations copy git data only, so no issue posters wait for an external login')));
   }
   tasks.push(
-    task('cleanup_hook_task_table', '@midnight', true, nothingToDo('Anvil keeps no webhook delivery history to trim')),
+    // [cron.cleanup_hook_task_table] CLEANUP_TYPE, NUMBER_TO_KEEP, OLDER_THAN
+    task('cleanup_hook_task_table', '@midnight', true, ({ hookDeliveries }) => hookDeliveries.cleanupHistory()),
     // Anvil has no [packages] ENABLED switch, packages are always on; no cleanup rules, so only unreferenced
     // blobs older than a day go (Forgejo's default OLDER_THAN).
     task('cleanup_packages', '@midnight', true, ({ maintenance }) => maintenance.deleteUnreferencedBlobs(DAY_SECS)),

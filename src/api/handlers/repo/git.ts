@@ -1,6 +1,7 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
 import { ForbiddenError } from '../../../errors.ts';
 import { anonymousCloneLimit } from '../../../git/concurrency-limit.ts';
+import { overQuotaHooksPath } from '../../../git/quota-hook.ts';
 import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../git/smart-http.ts';
 import type { Handler } from '../../route.ts';
 
@@ -35,5 +36,8 @@ export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const maxPackBytes = gitConfig['RECEIVE.MAXINPUTSIZE'];
   // The pack is bounded by git; the commands before it by the request buffer.
   const maxRequestBytes = maxPackBytes > 0 ? maxPackBytes + git.HTTP_MAX_REQUEST_BUFFER : 0;
-  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', { maxRequestBytes, maxPackBytes }, () => push.finish());
+  // An owner over quota may only delete refs; git reports the refusal to the pusher and stores nothing.
+  const withinQuota = await ctx.app.services.quota.isWithin(repo.owner, 'size:repos:all');
+  const hooksPath = withinQuota ? undefined : overQuotaHooksPath(ctx.app.settings.server.APP_DATA_PATH);
+  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', { maxRequestBytes, maxPackBytes, hooksPath }, () => push.finish());
 };

@@ -57,7 +57,7 @@ export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
 };
 
 export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
-  await ctx.app.services.repositories.delete(ctx.repo().repo);
+  await ctx.app.services.repositories.delete(ctx.repo().repo, ctx.doer());
   ctx.send(204);
 };
 

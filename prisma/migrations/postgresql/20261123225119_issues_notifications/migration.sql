@@ -1,0 +1,77 @@
+-- CreateTable
+CREATE TABLE "PullRequest" (
+    "id" SERIAL NOT NULL,
+    "issueId" INTEGER NOT NULL,
+    "baseRepoId" INTEGER NOT NULL,
+    "headRepoId" INTEGER NOT NULL,
+    "headBranch" TEXT NOT NULL,
+    "baseBranch" TEXT NOT NULL,
+    "mergeBase" TEXT NOT NULL DEFAULT '',
+    "headCommitId" TEXT NOT NULL DEFAULT '',
+    "hasMerged" BOOLEAN NOT NULL DEFAULT false,
+    "mergedAt" TIMESTAMP(3),
+    "mergedById" INTEGER NOT NULL DEFAULT 0,
+    "mergedCommitId" TEXT NOT NULL DEFAULT '',
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "PullRequest_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "IssueMention" (
+    "id" SERIAL NOT NULL,
+    "issueId" INTEGER NOT NULL,
+    "userId" INTEGER NOT NULL,
+
+    CONSTRAINT "IssueMention_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Review" (
+    "id" SERIAL NOT NULL,
+    "type" INTEGER NOT NULL,
+    "reviewerId" INTEGER NOT NULL,
+    "issueId" INTEGER NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "Review_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "PullRequest_issueId_key" ON "PullRequest"("issueId");
+
+-- CreateIndex
+CREATE INDEX "PullRequest_baseRepoId_headBranch_baseBranch_idx" ON "PullRequest"("baseRepoId", "headBranch", "baseBranch");
+
+-- CreateIndex
+CREATE INDEX "IssueMention_userId_idx" ON "IssueMention"("userId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "IssueMention_issueId_userId_key" ON "IssueMention"("issueId", "userId");
+
+-- CreateIndex
+CREATE INDEX "Review_issueId_idx" ON "Review"("issueId");
+
+-- CreateIndex
+CREATE INDEX "Review_reviewerId_type_idx" ON "Review"("reviewerId", "type");
+
+-- CreateIndex
+CREATE INDEX "Comment_posterId_idx" ON "Comment"("posterId");
+
+-- CreateIndex
+CREATE INDEX "Issue_isClosed_createdAt_idx" ON "Issue"("isClosed", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "IssueWatch_issueId_idx" ON "IssueWatch"("issueId");
+
+-- CreateIndex
+CREATE INDEX "Label_name_idx" ON "Label"("name");
+
+-- CreateIndex
+CREATE INDEX "Notification_userId_updatedAt_idx" ON "Notification"("userId", "updatedAt");
+
+-- CreateIndex
+CREATE INDEX "Notification_issueId_idx" ON "Notification"("issueId");
+
+-- AddForeignKey
+ALTER TABLE "IssueLabel" ADD CONSTRAINT "IssueLabel_labelId_fkey" FOREIGN KEY ("labelId") REFERENCES "Label"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,57 @@
+// The caller's notification threads (Forgejo: routers/api/v1/notify/user.go, repo.go, threads.go).
+import { toNotificationThread } from '../../../convert/notification.ts';
+import { formBool } from '../../../domain/notification.ts';
+import type { ThreadDetails } from '../../../convert/notification.ts';
+import type { RequestContext, Handler } from '../../route.ts';
+import { userView } from '../../view.ts';
+
+type ListOp = 'notifyGetList' | 'notifyGetRepoList';
+type MarkOp = 'notifyReadList' | 'notifyReadRepoList';
+
+function present(ctx: RequestContext<any>, threads: ThreadDetails[]) {
+  const view = userView(ctx);
+  return threads.map((thread) => toNotificationThread(thread, view));
+}
+
+async function list(ctx: RequestContext<ListOp>, repoId?: number) {
+  const page = ctx.listOptions();
+  const query = ctx.query;
+  const { items, total } = await ctx.app.services.notifications.list(ctx.doer(), {
+    all: query.all,
+    statusTypes: query['status-types'],
+    subjectTypes: query['subject-type'],
+    since: query.since,
+    before: query.before,
+  }, page, repoId);
+  ctx.sendPage(200, present(ctx, items), page, total);
+}
+
+async function mark(ctx: RequestContext<MarkOp>, repoId?: number) {
+  const query = ctx.query;
+  const changed = await ctx.app.services.notifications.markMany(ctx.doer(), {
+    lastReadAt: query.last_read_at,
+    all: formBool(query.all),
+    statusTypes: query['status-types'],
+    toStatus: query['to-status'],
+  }, repoId);
+  ctx.send(205, present(ctx, changed));
+}
+
+export const notifyGetList: Handler<'notifyGetList'> = (ctx) => list(ctx);
+export const notifyGetRepoList: Handler<'notifyGetRepoList'> = (ctx) => list(ctx, ctx.repo().repo.id);
+export const notifyReadList: Handler<'notifyReadList'> = (ctx) => mark(ctx);
+export const notifyReadRepoList: Handler<'notifyReadRepoList'> = (ctx) => mark(ctx, ctx.repo().repo.id);
+
+export const notifyNewAvailable: Handler<'notifyNewAvailable'> = async (ctx) => {
+  ctx.send(200, { new: await ctx.app.services.notifications.countUnread(ctx.doer()) });
+};
+
+export const notifyGetThread: Handler<'notifyGetThread'> = async (ctx) => {
+  const thread = await ctx.app.services.notifications.get(ctx.doer(), ctx.params.id);
+  ctx.send(200, present(ctx, [thread])[0]);
+};
+
+export const notifyReadThread: Handler<'notifyReadThread'> = async (ctx) => {
+  const thread = await ctx.app.services.notifications.mark(ctx.doer(), ctx.params.id, ctx.query['to-status']);
+  ctx.send(205, present(ctx, [thread])[0]);
+};

@@ -1,0 +1,82 @@
+// Webhook payloads from an event's rows (Forgejo: services/webhook/notifier.go with services/convert): users and
+// repositories as an anonymous viewer sees them, commits as modules/repository/push.go ToAPIPayloadCommits lists
+// them. HookEventsService decides who hears an event; this decides what they hear. bootstrap.ts hands it over.
+import type { User } from '../db/prisma.ts';
+import type { RepoWithOwner } from '../db/repository-details.ts';
+import { AccessMode } from '../domain/access.ts';
+import type { RepoPermission } from '../domain/repo-permission.ts';
+import type { PushedCommit } from '../git/push-commits.ts';
+import type { HookEvent, HookPayloadRenderer } from '../webhook/events.ts';
+import { type HookPayload, type PayloadCommit, payloadText } from '../webhook/payload.ts';
+import { type ApiRepository, toRepository } from './repository.ts';
+import { type ApiUser, toUser, type UserView } from './user.ts';
+
+export interface HookPayloadView {
+  rootUrl: string;
+  noReplyAddress: string;
+}
+
+export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView): HookPayloadRenderer {
+  const view: UserView = { rootUrl, noReplyAddress, viewer: null };
+  const user = (account: User): ApiUser => toUser(account, view);
+  /** With owner permissions unless Forgejo shows it without (create events). */
+  const repository = (repo: RepoWithOwner, mode: number = AccessMode.owner): ApiRepository => {
+    const permission: RepoPermission = { mode, unitModes: null, units: repo.units.map((unit) => unit.type) };
+    return toRepository({ repo, permission }, view);
+  };
+  const commit = (repo: RepoWithOwner) => (pushed: PushedCommit): PayloadCommit => ({
+    id: pushed.sha,
+    message: pushed.message,
+    url: `${rootUrl}${repo.ownerName}/${repo.name}/commit/${pushed.sha}`,
+    author: { name: pushed.authorName, email: pushed.authorEmail, username: '' },
+    committer: { name: pushed.committerName, email: pushed.committerEmail, username: '' },
+    verification: null,
+    // Go writes UTC as Z.
+    timestamp: pushed.timestamp.replace(/\+00:00$/, 'Z'),
+    added: pushed.added,
+    removed: pushed.removed,
+    modified: pushed.modified,
+  });
+
+  const payload = (event: HookEvent): HookPayload => {
+    switch (event.type) {
+      case 'repository':
+        return { action: event.action, repository: repository(event.repo), organization: user(event.repo.owner), sender: user(event.sender) };
+      case 'push': {
+        const pusher = user(event.pusher);
+        return {
+          ref: event.ref, before: event.before, after: event.after, compare_url: rootUrl + event.comparePath,
+          commits: event.commits.map(commit(event.repo)), total_commits: event.totalCommits,
+          head_commit: event.headCommit && commit(event.repo)(event.headCommit), repository: repository(event.repo), pusher, sender: pusher,
+        };
+      }
+      case 'create':
+        return { sha: event.sha, ref: event.ref, ref_type: event.refType, repository: repository(event.repo, AccessMode.none), sender: user(event.sender) };
+      case 'delete':
+        return { ref: event.ref, ref_type: event.refType, pusher_type: 'user', repository: repository(event.repo), sender: user(event.sender) };
+      case 'issues':
+        return {
+          action: event.action, number: event.issue.number ?? 0, ...(event.changes ? { changes: event.changes } : {}), issue: event.issue,
+          repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '',
+        };
+      case 'issue_comment':
+      case 'pull_request_comment': {
+        const isPull = event.type === 'pull_request_comment';
+        return {
+          action: event.action, issue: event.issue, ...(isPull ? { pull_request: event.pullRequest } : {}), comment: event.comment,
+          ...(event.changes ? { changes: event.changes } : {}), repository: repository(event.repo), sender: user(event.sender), is_pull: isPull,
+        };
+      }
+      case 'pull_request':
+        return {
+          action: event.action, number: event.number, ...(event.changes ? { changes: event.changes } : {}), pull_request: event.pullRequest,
+          requested_reviewer: null, repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '', review: null,
+        };
+      case 'package':
+        // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).
+        return { action: event.action, repository: null, package: event.package, organization: null, sender: user(event.sender) };
+    }
+  };
+
+  return (event) => payloadText(event.type, payload(event));
+}

@@ -1,0 +1,55 @@
+// Job rows: durable background work any process may take. A process leases a due job with one conditional update
+// (free or expired lease → its own), so a job runs in one place at a time and is taken again when its holder
+// dies. Jobs are written inside the transaction of the change they follow (an outbox).
+import type { DbClient, Models } from './prisma.ts';
+
+type Job = Models.JobModel;
+
+function leaseFree(now: Date) {
+  return [{ leasedUntil: null }, { leasedUntil: { lt: now } }];
+}
+
+export class JobRepository {
+  constructor(private readonly client: DbClient) {}
+
+  async enqueue(kind: string, payload: unknown, runAt = new Date()): Promise<void> {
+    await this.client.job.create({ data: { kind, payload: JSON.stringify(payload), runAt } });
+  }
+
+  /** Leases up to `limit` due jobs of a kind for `holder` until `leasedUntil`, counting the attempt; oldest first. */
+  async lease(kind: string, holder: string, now: Date, leasedUntil: Date, limit: number): Promise<Job[]> {
+    const due = await this.client.job.findMany({
+      where: { kind, runAt: { lte: now }, OR: leaseFree(now) },
+      orderBy: [{ runAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true },
+    });
+    const taken: Job[] = [];
+    for (const { id } of due) {
+      const { count } = await this.client.job.updateMany({
+        where: { id, OR: leaseFree(now) },
+        data: { leasedUntil, leasedBy: holder, attempts: { increment: 1 } },
+      });
+      if (count === 1) {
+        const job = await this.client.job.findUnique({ where: { id } });
+        if (job) taken.push(job);
+      }
+    }
+    return taken;
+  }
+
+  /** Removes a finished job, if this holder still holds it. */
+  async complete(id: number, holder: string): Promise<boolean> {
+    const { count } = await this.client.job.deleteMany({ where: { id, leasedBy: holder } });
+    return count === 1;
+  }
+
+  /** Gives a job back to run again at `runAt`. */
+  async retryAt(id: number, holder: string, runAt: Date, lastError: string): Promise<void> {
+    await this.client.job.updateMany({ where: { id, leasedBy: holder }, data: { runAt, leasedUntil: null, leasedBy: '', lastError: lastError.slice(0, 1000) } });
+  }
+
+  async count(kind: string): Promise<number> {
+    return this.client.job.count({ where: { kind } });
+  }
+}

@@ -1,0 +1,185 @@
+// Packages, their versions and files, and the blobs the files point at (Forgejo: models/packages). Every query is
+// scoped by the owner. A package of any type is the same rows: the type is data.
+import type { BlobDigests } from '../storage/blob-store.ts';
+import type { TeamPackageGrant } from '../domain/package-access.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
+import { UnitType } from '../domain/access.ts';
+import { translated } from './errors.ts';
+import type { DbClient, Prisma, User } from './prisma.ts';
+import type { RepositoryDetails } from './repository-details.ts';
+
+export type PackageVersionRow = Prisma.PackageVersionGetPayload<{ include: { package: true } }>;
+export type PackageFileRow = Prisma.PackageFileGetPayload<{ include: { blob: true } }>;
+
+/**
+ * A version as the API shows it: with its owner, its creator (a ghost when the account is gone) and the repository
+ * it is linked to when the viewer may read that.
+ */
+export interface PackageView {
+  version: PackageVersionRow;
+  owner: User;
+  creator: User;
+  repository: RepositoryDetails | null;
+}
+
+/** Names the API and the registries look a version up by; names and versions compare case-insensitively. */
+export interface VersionKey {
+  ownerId: number;
+  type: string;
+  name: string;
+  version: string;
+}
+
+export interface VersionFilter {
+  type?: string;
+  /** Substring of the package name. */
+  query?: string;
+}
+
+export interface NewPackageFile {
+  key: VersionKey;
+  creatorId: number;
+  fileName: string;
+  blob: BlobDigests;
+  isLead: boolean;
+}
+
+const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
+
+function versionWhere(key: VersionKey): Prisma.PackageVersionWhereInput {
+  return {
+    lowerVersion: key.version.toLowerCase(),
+    isInternal: false,
+    package: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase(), isInternal: false },
+  };
+}
+
+export class PackageRepository {
+  constructor(private readonly client: DbClient) {}
+
+  /** The viewer's teams in the organization with their packages unit, for the access rule. */
+  async teamGrantsOf(orgId: number, userId: number): Promise<TeamPackageGrant[]> {
+    const teams = await this.client.team.findMany({
+      where: { orgId, members: { some: { userId } } },
+      select: { accessMode: true, units: { where: { type: UnitType.packages }, select: { accessMode: true } } },
+    });
+    return teams.map((team) => ({ accessMode: team.accessMode, packagesUnit: team.units[0]?.accessMode ?? 0 }));
+  }
+
+  findVersion(key: VersionKey): Promise<PackageVersionRow | null> {
+    return this.client.packageVersion.findFirst({ where: versionWhere(key), include: { package: true } });
+  }
+
+  /** One entry per version, internal packages and versions left out, newest first. */
+  async pageVersions(ownerId: number, filter: VersionFilter, page: ListOptions): Promise<Page<PackageVersionRow>> {
+    const where: Prisma.PackageVersionWhereInput = {
+      isInternal: false,
+      package: {
+        ownerId,
+        isInternal: false,
+        ...(filter.type ? { type: filter.type } : {}),
+        ...(filter.query ? { lowerName: { contains: filter.query.toLowerCase() } } : {}),
+      },
+    };
+    const [items, total] = await Promise.all([
+      this.client.packageVersion.findMany({ where, include: { package: true }, orderBy: NEWEST_FIRST, skip: page.skip, take: page.limit }),
+      this.client.packageVersion.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  listUsers(ids: readonly number[]): Promise<User[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.client.user.findMany({ where: { id: { in: [...new Set(ids)] } } });
+  }
+
+  listFiles(versionId: number): Promise<PackageFileRow[]> {
+    return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
+  }
+
+  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+    return this.client.packageFile.findFirst({ where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' }, include: { blob: true } });
+  }
+
+  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+    const found = await this.client.packageFile.findFirst({
+      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      select: { id: true },
+    });
+    return found !== null;
+  }
+
+  /**
+   * Adds a file to a version, creating the package and the version when they are new and the blob row when the
+   * bytes are; run it in a transaction. A file of that name in the version, or a package or version created by a
+   * concurrent upload meanwhile, fails a unique index: NameTakenError.
+   */
+  async addFile(file: NewPackageFile): Promise<void> {
+    await translated({ taken: 'package file name' }, () => this.insertFile(file));
+  }
+
+  private async insertFile(file: NewPackageFile): Promise<void> {
+    const { key, blob } = file;
+    const lowerName = key.name.toLowerCase();
+    const lowerVersion = key.version.toLowerCase();
+    const pkg = await this.client.package.upsert({
+      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName } },
+      create: { ownerId: key.ownerId, type: key.type, name: key.name, lowerName },
+      update: {},
+    });
+    const version = await this.client.packageVersion.upsert({
+      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
+      create: { packageId: pkg.id, creatorId: file.creatorId, version: key.version, lowerVersion },
+      update: {},
+    });
+    const stored = await this.client.packageBlob.upsert({
+      where: { hashSha256: blob.sha256 },
+      create: { size: BigInt(blob.size), hashMd5: blob.md5, hashSha1: blob.sha1, hashSha256: blob.sha256, hashSha512: blob.sha512 },
+      update: {},
+    });
+    await this.client.packageFile.create({
+      data: { versionId: version.id, blobId: stored.id, name: file.fileName, lowerName: file.fileName.toLowerCase(), isLead: file.isLead },
+    });
+  }
+
+  countFiles(versionId: number): Promise<number> {
+    return this.client.packageFile.count({ where: { versionId } });
+  }
+
+  /**
+   * Deletes a version with its files, and its package when no version is left; returns the hashes of the blobs no
+   * file refers to any more, whose rows are gone too. Run it in a transaction.
+   */
+  async deleteVersion(version: PackageVersionRow): Promise<string[]> {
+    const files = await this.client.packageFile.findMany({ where: { versionId: version.id }, select: { blobId: true } });
+    await this.client.packageFile.deleteMany({ where: { versionId: version.id } });
+    await this.client.packageVersion.delete({ where: { id: version.id } });
+    if ((await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0) {
+      await this.client.package.delete({ where: { id: version.packageId } });
+    }
+    return this.deleteOrphanBlobs(files.map((file) => file.blobId));
+  }
+
+  /** Deletes one file; returns the hash of its blob when no other file refers to it. Run it in a transaction. */
+  async deleteFile(file: PackageFileRow): Promise<string[]> {
+    await this.client.packageFile.delete({ where: { id: file.id } });
+    return this.deleteOrphanBlobs([file.blobId]);
+  }
+
+  private async deleteOrphanBlobs(blobIds: number[]): Promise<string[]> {
+    if (blobIds.length === 0) return [];
+    const orphans = await this.client.packageBlob.findMany({
+      where: { id: { in: [...new Set(blobIds)] }, files: { none: {} } },
+      select: { id: true, hashSha256: true },
+    });
+    await this.client.packageBlob.deleteMany({ where: { id: { in: orphans.map((blob) => blob.id) }, files: { none: {} } } });
+    return orphans.map((blob) => blob.hashSha256);
+  }
+
+  async blobRowExists(hash: string): Promise<boolean> {
+    return (await this.client.packageBlob.count({ where: { hashSha256: hash } })) > 0;
+  }
+
+  async countDownload(versionId: number): Promise<void> {
+    await this.client.packageVersion.updateMany({ where: { id: versionId }, data: { downloadCount: { increment: 1 } } });
+  }
+}

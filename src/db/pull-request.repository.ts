@@ -1,0 +1,28 @@
+// Pull requests: the branches an issue compares, scoped by the base repository.
+import type { IssueDetails, PullRequestRow } from './issue.repository.ts';
+import type { DbClient, Prisma } from './prisma.ts';
+import type { RepositoryDetails } from './repository-details.ts';
+
+/** A pull request with what its record shows. */
+export interface PullDetails extends IssueDetails {
+  pull: PullRequestRow;
+  repoDetails: RepositoryDetails;
+  /** The commit each branch points at. */
+  baseSha: string;
+}
+
+export class PullRequestRepository {
+  constructor(private readonly client: DbClient) {}
+
+  create(data: Prisma.PullRequestUncheckedCreateInput) {
+    return this.client.pullRequest.create({ data });
+  }
+
+  /** An open pull request of the repository from `headBranch` into `baseBranch`, if one exists. */
+  async findOpen(repoId: number, headBranch: string, baseBranch: string) {
+    const pulls = await this.client.pullRequest.findMany({ where: { baseRepoId: repoId, headRepoId: repoId, headBranch, baseBranch, hasMerged: false } });
+    if (pulls.length === 0) return null;
+    const open = await this.client.issue.findFirst({ where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false } });
+    return open ? pulls.find((p) => p.issueId === open.id)! : null;
+  }
+}

@@ -1,0 +1,62 @@
+// The webhook events Anvil reports, which hooks want them, and the names their headers carry
+// (Forgejo: modules/webhook/type.go, models/webhook/webhook.go EventCheckers, services/webhook/webhook.go).
+import { compileBranchGlob } from './glob.ts';
+import type { HookEventFlag, HookEvents } from './webhook.ts';
+
+export const HOOK_EVENT_TYPES = [
+  'create', 'delete', 'push', 'repository', 'issues', 'issue_comment', 'pull_request', 'pull_request_comment', 'package',
+] as const;
+export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
+
+/** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub. */
+export function hookEventHeader(type: HookEventType): string {
+  return type === 'pull_request_comment' ? 'issue_comment' : type;
+}
+
+/** The hook columns the decision reads. */
+export interface HookSubscription {
+  events: string;
+  branchFilter: string;
+}
+
+function storedEvents(text: string): Partial<HookEvents> {
+  try {
+    return JSON.parse(text) as Partial<HookEvents>;
+  } catch {
+    return {};
+  }
+}
+
+/** Whether the hook's branch filter lets a branch through; an empty filter or `*` lets everything through. */
+export function branchFilterMatches(filter: string, branch: string): boolean {
+  if (filter === '' || filter === '*') return true;
+  return compileBranchGlob(filter)?.test(branch) ?? false;
+}
+
+/**
+ * Whether a hook wants an event: `send_everything` wants all, `push_only` only pushes, `choose_events` the chosen
+ * ones. `branch` is the branch a push, create or delete is about (null for tags and other events), and only
+ * then does the branch filter apply.
+ */
+export function hookWantsEvent(hook: HookSubscription, type: HookEventType, branch: string | null): boolean {
+  const stored = storedEvents(hook.events);
+  const chosen = (flag: HookEventFlag) => stored.send_everything === true || (stored.choose_events === true && stored.events?.[flag] === true);
+  const wanted = type === 'push' ? stored.push_only === true || chosen('push') : chosen(type);
+  if (!wanted) return false;
+  return branch === null || branchFilterMatches(hook.branchFilter, branch);
+}
+
+export const BRANCH_PREFIX = 'refs/heads/';
+export const TAG_PREFIX = 'refs/tags/';
+
+/** The branch a ref names, or null for tags and other refs. */
+export function branchOfRef(ref: string): string | null {
+  return ref.startsWith(BRANCH_PREFIX) ? ref.slice(BRANCH_PREFIX.length) : null;
+}
+
+/** git's RefName.ShortName for branches and tags. */
+export function shortRefName(ref: string): string {
+  if (ref.startsWith(BRANCH_PREFIX)) return ref.slice(BRANCH_PREFIX.length);
+  if (ref.startsWith(TAG_PREFIX)) return ref.slice(TAG_PREFIX.length);
+  return ref;
+}

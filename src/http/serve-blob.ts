@@ -1,0 +1,69 @@
+// Sends stored bytes as a download: Content-Type from the first bytes, Content-Length, an ETag from the content
+// address, Last-Modified, conditional requests (304) and one byte range (206, or 416 past the end).
+import type { Request, Response } from 'express';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SNIFF_BYTES, sniffContentType } from '../domain/content-sniff.ts';
+import type { ByteRange } from '../storage/blob-store.ts';
+import { matchesEntityTag, parseByteRange } from './byte-range.ts';
+
+export interface BlobDownload {
+  size: number;
+  /** The SHA-256 of the bytes. */
+  sha256: string;
+  lastModified: Date;
+  fileName: string;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+async function readHead(blob: BlobDownload): Promise<Buffer> {
+  if (blob.size === 0) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await blob.open({ start: 0, end: Math.min(SNIFF_BYTES, blob.size) - 1 })) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function contentDisposition(fileName: string): string {
+  const quoted = fileName.replace(/["\\]/g, '\\$&');
+  return `attachment; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export async function serveBlob(req: Request, res: Response, blob: BlobDownload): Promise<void> {
+  const etag = `"${blob.sha256}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader('Last-Modified', blob.lastModified.toUTCString());
+  res.setHeader('Accept-Ranges', 'bytes');
+  if (matchesEntityTag(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  // A range is honoured only for the entity the client has (If-Range), else the whole body comes.
+  const ifRange = req.headers['if-range'];
+  const rangeApplies = ifRange === undefined || ifRange === etag || ifRange === blob.lastModified.toUTCString();
+  const range = rangeApplies ? parseByteRange(req.headers.range, blob.size) : null;
+  if (range === 'unsatisfiable') {
+    res.status(416).setHeader('Content-Range', `bytes */${blob.size}`).end();
+    return;
+  }
+  res.setHeader('Content-Type', sniffContentType(await readHead(blob)));
+  res.setHeader('Content-Disposition', contentDisposition(blob.fileName));
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${blob.size}`);
+    res.setHeader('Content-Length', String(range.end - range.start + 1));
+  } else {
+    res.status(200);
+    res.setHeader('Content-Length', String(blob.size));
+  }
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  try {
+    await pipeline(await blob.open(range ?? undefined), res);
+  } catch (error) {
+    // Once bytes are on their way there is no status left to send: a client gone mid-download just ends it.
+    if (!res.headersSent) throw error;
+    res.destroy();
+  }
+}

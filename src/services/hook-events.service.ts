@@ -1,0 +1,144 @@
+// Webhook events: one function per kind of event. Each finds the active hooks the event reaches (the
+// repository's own hooks — default hooks copied into it among them —, its owner's, the system hooks), keeps those
+// whose events and branch filter want it, and writes one delivery (a HookTask and its Job) per hook with the
+// repositories it is given — the caller's transaction, so the deliveries commit or roll back with the change
+// they report (Forgejo: services/webhook/notifier.go, webhook.go PrepareWebhooks). The payload text comes from
+// deps.hookPayloads (the converter src/convert/hook-payload.ts): this service hands it the event's rows.
+//
+// Callers pass the entities involved (issue, comment, pull request and package records as the API shows them)
+// and `repos` from `deps.transactions.run`:
+//   await this.deps.transactions.run(async (repos) => { …the change…; await hookEvents.issues(repos, {...}); });
+import { randomUUID } from 'node:crypto';
+import type { User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
+import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
+import type { PushedCommit } from '../git/push-commits.ts';
+import type { HookEvent } from '../webhook/events.ts';
+import type { ApiComment, ApiIssue, ApiPackage, ApiPullRequest, ChangesPayload, IssueAction } from '../webhook/payload.ts';
+import type { RepoWithOwner } from './repo-permission.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+/** The Job kind of a webhook delivery; its payload is `{ hookTaskId }`. */
+export const HOOK_DELIVERY_JOB = 'webhook_delivery';
+
+/** Hook types that get a push even when it carries no commits (the chat types would post "0 new commits"). */
+const INTEGRATION_TYPES = new Set(['forgejo', 'gitea', 'gogs']);
+
+/** One ref a push changed, with what its payload lists; git's side is read by the caller before the transaction. */
+export interface PushedRef {
+  ref: string;
+  /** null when the ref was created. */
+  oldSha: string | null;
+  /** null when the ref was deleted. */
+  newSha: string | null;
+  /** Newest first, at most [webhook] PAYLOAD_COMMIT_LIMIT. */
+  commits: PushedCommit[];
+  totalCommits: number;
+  headCommit: PushedCommit | null;
+  /** `owner/repo/compare/a...b`, or empty; the payload prefixes ROOT_URL as Forgejo does. */
+  comparePath: string;
+}
+
+export interface EventSource {
+  ownerId: number;
+  repoId: number | null;
+}
+
+export class HookEventsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Writes one delivery per wanting hook; the number written. */
+  async prepare(repos: Repositories, source: EventSource, event: HookEvent, branch: string | null = null): Promise<number> {
+    if (this.deps.settings.security.DISABLE_WEBHOOKS) return 0;
+    const hooks = await repos.webhooks.listActiveFor(source);
+    let text: string | null = null;
+    let written = 0;
+    for (const hook of hooks) {
+      if (!hookWantsEvent(hook, event.type, branch)) continue;
+      if (event.type === 'push' && !INTEGRATION_TYPES.has(hook.type) && event.commits.length === 0) continue;
+      text ??= this.deps.hookPayloads(event);
+      const task = await repos.hookTasks.create({ hookId: hook.id, uuid: randomUUID(), eventType: event.type, payload: text });
+      await repos.jobs.enqueue(HOOK_DELIVERY_JOB, { hookTaskId: task.id });
+      written++;
+    }
+    return written;
+  }
+
+  private static source(repo: RepoWithOwner): EventSource {
+    return { ownerId: repo.ownerId, repoId: repo.id };
+  }
+
+  /** A repository was created (also by migration or adoption): the default hooks are copied into it first. */
+  async repositoryCreated(repos: Repositories, repo: RepoWithOwner, doer: User): Promise<void> {
+    await repos.webhooks.copyDefaultHooksTo(repo.id);
+    await this.prepare(repos, HookEventsService.source(repo), { type: 'repository', action: 'created', repo, sender: doer });
+  }
+
+  /** Before the repository's rows go: its own hooks are deleted with it, so only owner and system hooks hear this. */
+  async repositoryDeleted(repos: Repositories, repo: RepoWithOwner, doer: User): Promise<void> {
+    await this.prepare(repos, { ownerId: repo.ownerId, repoId: null }, { type: 'repository', action: 'deleted', repo, sender: doer });
+  }
+
+  /** What a push changed, in Forgejo's order (services/repository/push.go): push, create and delete events. */
+  async pushed(repos: Repositories, repo: RepoWithOwner, pusher: User, refs: readonly PushedRef[]): Promise<void> {
+    const source = HookEventsService.source(repo);
+    for (const change of refs) {
+      const zero = '0'.repeat((change.oldSha ?? change.newSha ?? '').length || 40);
+      const refType = change.ref.startsWith(TAG_PREFIX) ? 'tag' : 'branch';
+      const branch = branchOfRef(change.ref);
+      if (refType === 'branch' && branch === null) continue;
+      const push = (before: string, after: string, commits: PushedRef): Promise<number> =>
+        this.prepare(repos, source, {
+          type: 'push', repo, pusher, ref: change.ref, before, after, commits: commits.commits, totalCommits: commits.totalCommits,
+          headCommit: commits.headCommit, comparePath: commits.comparePath,
+        }, branch);
+      const create = (sha: string) => this.prepare(repos, source, { type: 'create', repo, sender: pusher, ref: change.ref, refType, sha }, branch);
+      const remove = () => this.prepare(repos, source, { type: 'delete', repo, sender: pusher, ref: change.ref, refType }, branch);
+      if (change.newSha === null) {
+        if (refType === 'tag') await push(change.oldSha ?? zero, zero, { ...change, commits: [], totalCommits: 0, headCommit: null, comparePath: '' });
+        await remove();
+      } else if (refType === 'tag') {
+        await push(zero, change.newSha, { ...change, commits: [], totalCommits: 0 });
+        await create(change.newSha);
+      } else {
+        if (change.oldSha === null) await create(change.newSha);
+        await push(change.oldSha ?? zero, change.newSha, change);
+      }
+    }
+  }
+
+  /** issues: opened, closed, reopened, edited (with `changes` for edits). */
+  async issues(
+    repos: Repositories,
+    event: { repo: RepoWithOwner; sender: User; action: IssueAction; issue: ApiIssue; changes?: ChangesPayload; commitId?: string },
+  ): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'issues', ...event });
+  }
+
+  /** issue_comment (created), or pull_request_comment when the issue is a pull request (give `pullRequest`). */
+  async issueComment(
+    repos: Repositories,
+    event: { repo: RepoWithOwner; sender: User; issue: ApiIssue; comment: ApiComment; pullRequest?: ApiPullRequest; action?: 'created' | 'edited' | 'deleted'; changes?: ChangesPayload },
+  ): Promise<void> {
+    const type = event.pullRequest !== undefined ? 'pull_request_comment' : 'issue_comment';
+    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type, action: event.action ?? 'created' });
+  }
+
+  /** pull_request: opened (and closed, reopened, edited). `pullRequest` is Forgejo's PullRequest record. */
+  async pullRequest(
+    repos: Repositories,
+    event: { repo: RepoWithOwner; sender: User; action: IssueAction; number: number; pullRequest: ApiPullRequest; changes?: ChangesPayload; commitId?: string },
+  ): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  }
+
+  /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */
+  async package(
+    repos: Repositories,
+    event: { owner: User; repo?: RepoWithOwner | null; sender: User; action: 'created' | 'deleted'; package: ApiPackage },
+  ): Promise<void> {
+    await this.prepare(repos, { ownerId: event.owner.id, repoId: event.repo?.id ?? null }, {
+      type: 'package', sender: event.sender, action: event.action, package: event.package,
+    });
+  }
+}

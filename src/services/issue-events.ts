@@ -1,0 +1,62 @@
+// The one place issue, comment and pull-request events happen. Each event is emitted inside the transaction that
+// wrote it, so everything it causes (notification threads, feed rows, and later webhook deliveries) commits or
+// rolls back with it. To react to issue events, add a listener here.
+import type { CommentRow, IssueRow } from '../db/issue.repository.ts';
+import type { User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
+import type { ActivityService } from './activity.service.ts';
+import type { IssueNotifier } from './issue-notifier.ts';
+import type { RepoWithOwner } from './repo-permission.service.ts';
+
+export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited';
+
+export interface IssueEvent {
+  readonly kind: IssueEventKind;
+  readonly actor: User;
+  readonly repo: RepoWithOwner;
+  readonly issue: IssueRow;
+  /** The comment the event wrote (a comment, or the close/reopen record). */
+  readonly comment?: CommentRow;
+  /** Users the event's text @-mentions. */
+  readonly mentionedIds: readonly number[];
+  /** Users the event assigned. */
+  readonly assignedIds: readonly number[];
+}
+
+/** Something that reacts to issue events inside their transaction. */
+export interface IssueEventListener {
+  onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void>;
+}
+
+export class IssueEvents {
+  private readonly listeners: IssueEventListener[];
+
+  constructor(notifier: IssueNotifier, activity: ActivityService) {
+    this.listeners = [notifier, new IssueFeedRecorder(activity)];
+  }
+
+  /** Adds a listener (webhook deliveries attach here). */
+  listen(listener: IssueEventListener): void {
+    this.listeners.push(listener);
+  }
+
+  async emit(repos: Repositories, event: IssueEvent): Promise<void> {
+    for (const listener of this.listeners) await listener.onIssueEvent(repos, event);
+  }
+}
+
+/** create_issue / create_pull_request rows for the feeds (Forgejo: services/feed NewIssue, NewPullRequest). */
+class IssueFeedRecorder implements IssueEventListener {
+  constructor(private readonly activity: ActivityService) {}
+
+  async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
+    if (event.kind !== 'opened') return;
+    const { issue, repo, actor } = event;
+    await this.activity.record({
+      op: issue.isPull ? 'create_pull_request' : 'create_issue',
+      actorId: actor.id,
+      repo,
+      content: `${issue.index}|${issue.title}`,
+    }, repos.activity);
+  }
+}

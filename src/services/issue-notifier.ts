@@ -1,0 +1,71 @@
+// Notification threads for issue events (Forgejo: models/activities/notification_list.go
+// createOrUpdateIssueNotifications): issue watchers, repository watchers (not for work-in-progress pull requests),
+// participants, the users the event assigns or mentions — minus the actor, explicit unwatchers, users who blocked
+// the actor and users who cannot read the issue's unit. One thread per user and issue: an existing one moves to
+// the top (a read one turns unread), a new one starts unread.
+import type { User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
+import { UnitType } from '../domain/access.ts';
+import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
+import { canReadUnit } from '../domain/repo-permission.ts';
+import type { IssueEvent, IssueEventListener } from './issue-events.ts';
+import type { RepoPermissionService } from './repo-permission.service.ts';
+
+const WIP_PREFIXES = ['wip:', '[wip]'];
+
+export function isWorkInProgress(title: string): boolean {
+  const lower = title.trimStart().toLowerCase();
+  return WIP_PREFIXES.some((prefix) => lower.startsWith(prefix));
+}
+
+export class IssueNotifier implements IssueEventListener {
+  constructor(private readonly permissions: RepoPermissionService) {}
+
+  async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
+    if (event.kind === 'edited') return;
+    const recipients = await this.recipients(repos, event);
+    if (recipients.length === 0) return;
+    const { issue, actor } = event;
+    const now = new Date();
+    const commentId = event.comment?.id ?? 0;
+    const existing = new Map((await repos.notifications.listForIssue(issue.id)).map((row) => [row.userId, row]));
+    const fresh: number[] = [];
+    for (const user of recipients) {
+      const thread = existing.get(user.id);
+      if (thread) await repos.notifications.touch(thread, actor.id, commentId, now);
+      else fresh.push(user.id);
+    }
+    await repos.notifications.createMany(fresh.map((userId) => ({
+      userId,
+      repoId: issue.repoId,
+      status: NotificationStatus.unread,
+      source: issue.isPull ? NotificationSource.pull : NotificationSource.issue,
+      issueId: issue.id,
+      commentId,
+      updatedBy: actor.id,
+      createdAt: now,
+      updatedAt: now,
+    })));
+  }
+
+  private async recipients(repos: Repositories, event: IssueEvent): Promise<User[]> {
+    const { issue, repo, actor } = event;
+    const ids = new Set<number>([
+      ...(await repos.issues.watcherIds(issue.id, true)),
+      ...(issue.isPull && isWorkInProgress(issue.title) ? [] : await repos.issues.repoWatcherIds(repo.id)),
+      ...(await repos.issues.participantIds(issue)),
+      ...event.assignedIds,
+      ...event.mentionedIds,
+    ]);
+    ids.delete(actor.id);
+    for (const id of await repos.issues.watcherIds(issue.id, false)) ids.delete(id);
+    for (const id of await repos.issues.blockerIds(actor.id, [...ids])) ids.delete(id);
+    const unit = issue.isPull ? UnitType.pulls : UnitType.issues;
+    const readers: User[] = [];
+    for (const user of await repos.issues.listUsers([...ids])) {
+      const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
+      if (canReadUnit(permission, unit)) readers.push(user);
+    }
+    return readers;
+  }
+}

@@ -1,0 +1,286 @@
+// Issues of a repository: open, read, edit, comment (Forgejo: routers/api/v1/repo/issue.go, services/issue).
+// Every change runs in one transaction with its event (src/services/issue-events.ts), so notifications and feed
+// rows are written with it. Repository, label and milestone counters move in the same transaction.
+import type { CommentRow, IssueDetails, IssueRow } from '../db/issue.repository.ts';
+import { CommentType } from '../db/issue.repository.ts';
+import type { User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
+import { UnitType } from '../domain/access.ts';
+import { mentionedNames } from '../render/issue-mentions.ts';
+import { isOrganization } from '../domain/owner-visibility.ts';
+import { canReadUnit, canWriteUnit, isRepoAdmin, type RepoPermission } from '../domain/repo-permission.ts';
+import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../errors.ts';
+import type { IssueEvents, IssueEventKind } from './issue-events.ts';
+import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export interface NewIssue {
+  title: string;
+  body?: string;
+  labels?: number[];
+  assignee?: string;
+  assignees?: string[];
+  milestone?: number;
+  closed?: boolean;
+  due_date?: string;
+}
+
+export interface IssueChanges {
+  title?: string;
+  body?: string;
+  state?: string;
+  assignee?: string;
+  assignees?: string[];
+  milestone?: number;
+}
+
+/** The repository of the path and the caller's permission on it (what repoAssignment resolved). */
+export interface RepoAccess {
+  repo: RepoWithOwner;
+  permission: RepoPermission;
+}
+
+const issuesUnit = (isPull: boolean) => (isPull ? UnitType.pulls : UnitType.issues);
+
+export function canWriteIssues(access: RepoAccess, isPull: boolean, doer: User): boolean {
+  return doer.isAdmin || isRepoAdmin(access.permission) || canWriteUnit(access.permission, issuesUnit(isPull));
+}
+
+export class IssueService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly permissions: RepoPermissionService,
+    private readonly events: IssueEvents,
+  ) {}
+
+  // ---- reading ----
+
+  /** The issue of a repository the caller can read (an issue of a unit the caller cannot read is missing). */
+  async get(access: RepoAccess, index: number, doer: User | null): Promise<IssueDetails> {
+    const issue = await this.findReadable(access, index, doer);
+    return (await this.details([issue]))[0];
+  }
+
+  private async findReadable(access: RepoAccess, index: number, doer: User | null): Promise<IssueRow> {
+    const issue = index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
+    if (!issue) throw new NotFoundError();
+    if (!doer?.isAdmin && !canReadUnit(access.permission, issuesUnit(issue.isPull))) throw new NotFoundError();
+    return issue;
+  }
+
+  /** Everything the issue records show, for many issues in a fixed number of queries. */
+  async details(issues: readonly IssueRow[], repos: Repositories = this.deps.repos): Promise<IssueDetails[]> {
+    if (issues.length === 0) return [];
+    const ids = issues.map((issue) => issue.id);
+    const [labels, assignees, milestones, posters, repoRows, pulls] = await Promise.all([
+      repos.issues.labelsOf(ids),
+      repos.issues.assigneesOf(ids),
+      repos.issues.listMilestones([...new Set(issues.map((i) => i.milestoneId).filter((id) => id > 0))]),
+      repos.issues.listUsers([...new Set(issues.map((i) => i.posterId))]),
+      repos.issues.listRepos([...new Set(issues.map((i) => i.repoId))]),
+      repos.issues.listPulls(issues.filter((i) => i.isPull).map((i) => i.id)),
+    ]);
+    const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+    const milestoneById = byId(milestones);
+    const posterById = byId(posters);
+    const repoById = byId(repoRows);
+    const pullByIssue = new Map(pulls.map((pull) => [pull.issueId, pull]));
+    return issues.map((issue) => ({
+      issue,
+      repo: repoById.get(issue.repoId)!,
+      poster: posterById.get(issue.posterId) ?? null,
+      labels: labels.get(issue.id) ?? [],
+      assignees: assignees.get(issue.id) ?? [],
+      milestone: milestoneById.get(issue.milestoneId) ?? null,
+      pull: pullByIssue.get(issue.id) ?? null,
+    }));
+  }
+
+  // ---- opening ----
+
+  async create(access: RepoAccess, doer: User, input: NewIssue): Promise<IssueDetails> {
+    const issue = await this.deps.transactions.run(async (repos) => {
+      const prepared = await this.prepareNew(repos, access, doer, input, false);
+      const issue = await this.insert(repos, access.repo, doer, prepared, false);
+      return input.closed ? (await this.changeState(repos, access.repo, doer, issue, true)).issue : issue;
+    });
+    return (await this.details([issue]))[0];
+  }
+
+  /**
+   * The checks and resolved fields of a new issue or pull request. Labels, milestone and assignees need write
+   * access to the unit and are silently dropped without it, as in Forgejo.
+   */
+  async prepareNew(repos: Repositories, access: RepoAccess, doer: User, input: NewIssue, isPull: boolean): Promise<PreparedIssue> {
+    const { repo } = access;
+    if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
+    if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
+    if (input.title.length > 255) throw new ValidationError('[Title]: MaxSize');
+    if (await repos.issues.isBlocked(repo.ownerId, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+    const writer = canWriteIssues(access, isPull, doer);
+    let labelIds: number[] = [];
+    let milestoneId = 0;
+    let assignees: User[] = [];
+    if (writer) {
+      const wanted = [...new Set(input.labels ?? [])].filter((id) => id > 0 && id <= 2 ** 31 - 1);
+      const labels = await repos.issues.listUsableLabels(repo.id, isOrganization(repo.owner) ? repo.ownerId : null, wanted);
+      if (labels.length !== wanted.length) {
+        const found = new Set(labels.map((l) => l.id));
+        throw new ValidationError(`label does not exist [label_id: ${wanted.find((id) => !found.has(id))}]`);
+      }
+      labelIds = labels.map((l) => l.id);
+      if (input.milestone && input.milestone > 0) {
+        const milestone = input.milestone <= 2 ** 31 - 1 ? await repos.issues.findMilestone(repo.id, input.milestone) : null;
+        if (!milestone) throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${repo.id}]`);
+        milestoneId = milestone.id;
+      }
+      assignees = await this.assignable(repos, access.repo, input.assignee, input.assignees);
+    }
+    const deadline = writer && input.due_date ? new Date(input.due_date) : null;
+    return { title: input.title, body: input.body ?? '', labelIds, milestoneId, assignees, deadline };
+  }
+
+  /** Assignees by name: every name must exist and be able to read the repository (Forgejo: CanBeAssigned). */
+  private async assignable(repos: Repositories, repo: RepoWithOwner, one: string | undefined, many: string[] | undefined): Promise<User[]> {
+    const names = [...new Set([...(one ? [one] : []), ...(many ?? [])].map((n) => n.trim().toLowerCase()).filter(Boolean))];
+    if (names.length === 0) return [];
+    const users = await repos.users.listByLowerNames(names);
+    const missing = names.find((name) => !users.some((u) => u.lowerName === name));
+    if (missing) throw new ValidationError(`Assignee does not exist: [name: ${missing}]`);
+    for (const user of users) {
+      const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
+      if (isOrganization(user) || ![UnitType.code, UnitType.issues, UnitType.pulls].some((unit) => canWriteUnit(permission, unit))) {
+        throw new ValidationError(`user does not have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`);
+      }
+    }
+    return users;
+  }
+
+  /** Writes a prepared issue with its links and counters, and emits `opened`. */
+  async insert(repos: Repositories, repo: RepoWithOwner, doer: User, prepared: PreparedIssue, isPull: boolean): Promise<IssueRow> {
+    const now = new Date();
+    const issue = await repos.issues.create({
+      repoId: repo.id,
+      index: await repos.issues.nextIndex(repo.id),
+      posterId: doer.id,
+      title: prepared.title,
+      content: prepared.body,
+      isPull,
+      milestoneId: prepared.milestoneId,
+      deadlineAt: prepared.deadline,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await repos.issues.addLabels(issue.id, prepared.labelIds);
+    await repos.issues.addAssignees(issue.id, prepared.assignees.map((u) => u.id));
+    await repos.issues.countIn(repo.id, isPull, { all: 1 });
+    await repos.issues.countLabels(prepared.labelIds, { all: 1 });
+    await repos.issues.countMilestone(prepared.milestoneId, { all: 1 });
+    const mentionedIds = await this.mention(repos, issue, prepared.body);
+    await this.events.emit(repos, { kind: 'opened', actor: doer, repo, issue, mentionedIds, assignedIds: prepared.assignees.map((u) => u.id) });
+    return issue;
+  }
+
+  /** Records who a text mentions on the issue; answers their ids. */
+  private async mention(repos: Repositories, issue: IssueRow, text: string): Promise<number[]> {
+    const names = mentionedNames(text);
+    if (names.length === 0) return [];
+    const users = (await repos.users.listByLowerNames(names)).filter((user) => !isOrganization(user));
+    const ids = users.map((user) => user.id);
+    await repos.issues.addMentions(issue.id, ids);
+    return ids;
+  }
+
+  // ---- changing ----
+
+  /** Title, body, state, assignees and milestone (Forgejo answers 201 with the issue). */
+  async edit(access: RepoAccess, index: number, doer: User, changes: IssueChanges): Promise<IssueDetails> {
+    const current = await this.findReadable(access, index, doer);
+    const writer = canWriteIssues(access, current.isPull, doer);
+    if (current.posterId !== doer.id && !writer) throw new ForbiddenError('user should be the poster or have write access to the issues');
+    if (access.repo.isArchived) throw new RepoArchivedError(`repo is archived: ${access.repo.ownerName}/${access.repo.name}`);
+    const issue = await this.deps.transactions.run(async (repos) => {
+      let issue = current;
+      const update: { title?: string; content?: string } = {};
+      if (changes.title) update.title = changes.title;
+      if (changes.body !== undefined) update.content = changes.body;
+      let mentionedIds: number[] = [];
+      if (Object.keys(update).length > 0) {
+        issue = await repos.issues.update(issue.id, { ...update, updatedAt: new Date() });
+        if (changes.body !== undefined) mentionedIds = await this.mention(repos, issue, changes.body);
+      }
+      let assignedIds: number[] = [];
+      if (writer && (changes.assignees !== undefined || changes.assignee !== undefined)) {
+        const before = new Set(await repos.issues.assigneeIds(issue.id));
+        const assignees = await this.assignable(repos, access.repo, changes.assignee, changes.assignees);
+        await repos.issues.replaceAssignees(issue.id, assignees.map((u) => u.id));
+        assignedIds = assignees.map((u) => u.id).filter((id) => !before.has(id));
+      }
+      if (writer && changes.milestone !== undefined && changes.milestone !== issue.milestoneId) {
+        const milestone = changes.milestone > 0 ? await repos.issues.findMilestone(access.repo.id, changes.milestone) : null;
+        if (changes.milestone > 0 && !milestone) throw new ValidationError(`milestone does not exist [id: ${changes.milestone}]`);
+        const closed = issue.isClosed ? 1 : 0;
+        await repos.issues.countMilestone(issue.milestoneId, { all: -1, closed: -closed });
+        await repos.issues.countMilestone(milestone?.id ?? 0, { all: 1, closed });
+        issue = await repos.issues.update(issue.id, { milestoneId: milestone?.id ?? 0 });
+      }
+      if (mentionedIds.length > 0 || assignedIds.length > 0) {
+        await this.events.emit(repos, { kind: 'edited', actor: doer, repo: access.repo, issue, mentionedIds, assignedIds });
+      }
+      if (changes.state !== undefined) {
+        const close = changes.state === 'closed';
+        if (close !== issue.isClosed) {
+          if (issue.isPull) {
+            const [pull] = await repos.issues.listPulls([issue.id]);
+            if (pull?.hasMerged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
+          }
+          issue = (await this.changeState(repos, access.repo, doer, issue, close)).issue;
+        }
+      }
+      return issue;
+    });
+    return (await this.details([issue]))[0];
+  }
+
+  /** Closes or reopens: the close/reopen record, counters, and the event. */
+  async changeState(repos: Repositories, repo: RepoWithOwner, doer: User, issue: IssueRow, close: boolean): Promise<{ issue: IssueRow; comment: CommentRow }> {
+    const now = new Date();
+    const updated = await repos.issues.update(issue.id, { isClosed: close, closedAt: close ? now : null, updatedAt: now });
+    const delta = { closed: close ? 1 : -1 };
+    await repos.issues.countIn(repo.id, issue.isPull, delta);
+    await repos.issues.countLabels((await repos.issues.labelsOf([issue.id])).get(issue.id)?.map((l) => l.id) ?? [], delta);
+    await repos.issues.countMilestone(issue.milestoneId, delta);
+    const comment = await repos.issues.addComment(updated, doer.id, close ? CommentType.close : CommentType.reopen, '');
+    const kind: IssueEventKind = close ? 'closed' : 'reopened';
+    await this.events.emit(repos, { kind, actor: doer, repo, issue: updated, comment, mentionedIds: [], assignedIds: [] });
+    return { issue: { ...updated, updatedAt: comment.createdAt }, comment };
+  }
+
+  // ---- comments ----
+
+  async comment(access: RepoAccess, index: number, doer: User, body: string): Promise<{ comment: CommentRow; issue: IssueRow; repo: RepoWithOwner }> {
+    const current = await this.findReadable(access, index, doer);
+    const { repo } = access;
+    if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
+    const result = await this.deps.transactions.run(async (repos) => {
+      if (!doer.isAdmin && ((await repos.issues.isBlocked(repo.ownerId, doer.id)) || (await repos.issues.isBlocked(current.posterId, doer.id)))) {
+        throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
+      }
+      const comment = await repos.issues.addComment(current, doer.id, CommentType.comment, body);
+      const issue = { ...current, updatedAt: comment.createdAt, numComments: current.numComments + 1 };
+      const mentionedIds = await this.mention(repos, issue, body);
+      await this.events.emit(repos, { kind: 'commented', actor: doer, repo, issue, comment, mentionedIds, assignedIds: [] });
+      return { comment, issue };
+    });
+    return { ...result, repo };
+  }
+}
+
+export interface PreparedIssue {
+  title: string;
+  body: string;
+  labelIds: number[];
+  milestoneId: number;
+  assignees: User[];
+  deadline: Date | null;
+}

@@ -1,0 +1,120 @@
+// The caller's notification threads (Forgejo: routers/api/v1/notify, models/activities/notification*.go).
+import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
+import type { User } from '../db/prisma.ts';
+import { NotificationStatus, parseRfc3339, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export interface ThreadQuery {
+  all?: boolean;
+  statusTypes?: string[];
+  subjectTypes?: string[];
+  since?: string;
+  before?: string;
+}
+
+export interface MarkQuery {
+  /** RFC 3339; threads updated after it stay as they are. A value that does not parse is a 400. */
+  lastReadAt?: string;
+  all?: boolean;
+  statusTypes?: string[];
+  toStatus?: string;
+}
+
+export class NotificationService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private get notifications() {
+    return this.deps.repos.notifications;
+  }
+
+  /** A page of the user's threads, newest update first (default statuses: unread and pinned). */
+  async list(user: User, query: ThreadQuery, page: ListOptions, repoId?: number): Promise<Page<ThreadDetails>> {
+    const filter: ThreadFilter = {
+      userId: user.id,
+      repoId,
+      statuses: query.all ? undefined : statusesOfWords(query.statusTypes, ['unread', 'pinned']),
+      sources: sourcesOfWords(query.subjectTypes),
+      updatedFrom: query.since ? new Date(query.since) : undefined,
+      updatedTo: query.before ? new Date(query.before) : undefined,
+    };
+    const [rows, total] = await Promise.all([this.notifications.list(filter, page), this.notifications.count(filter)]);
+    return { items: await this.details(rows), total };
+  }
+
+  async countUnread(user: User): Promise<number> {
+    return this.notifications.count({ userId: user.id, statuses: [NotificationStatus.unread] });
+  }
+
+  /** A thread of the caller's, or of anyone's for a site admin; another user's is 403, a missing one 404. */
+  async get(doer: User, id: string): Promise<ThreadDetails> {
+    return (await this.details([await this.visibleThread(doer, id)]))[0];
+  }
+
+  /** Moves one thread to `to-status` (default read); a site admin may move anyone's (Forgejo answers 500 there). */
+  async mark(doer: User, id: string, toStatus: string | undefined): Promise<ThreadDetails> {
+    const thread = await this.visibleThread(doer, id);
+    const status = statusOfWord(toStatus) || NotificationStatus.read;
+    const at = new Date();
+    await this.notifications.setStatus([thread.id], status, at);
+    return (await this.details([{ ...thread, status, updatedAt: at }]))[0];
+  }
+
+  /** Moves the selected threads (default: unread ones) to `to-status` and answers them as changed. */
+  async markMany(user: User, query: MarkQuery, repoId?: number): Promise<ThreadDetails[]> {
+    let lastRead: Date | undefined;
+    const text = (query.lastReadAt ?? '').trim();
+    if (text !== '') {
+      const parsed = parseRfc3339(text);
+      if (!parsed) throw new BadRequestError(`parsing time "${text}" as "2006-01-02T15:04:05Z07:00": cannot parse "${text}" as "2006"`);
+      // Forgejo compares whole seconds.
+      if (parsed.getTime() > 0) lastRead = new Date(Math.floor(parsed.getTime() / 1000) * 1000 + 999);
+    }
+    const filter: ThreadFilter = {
+      userId: user.id,
+      repoId,
+      statuses: query.all ? undefined : statusesOfWords(query.statusTypes, ['unread']),
+      updatedTo: lastRead,
+    };
+    const status = statusOfWord(query.toStatus) || NotificationStatus.read;
+    const rows = await this.notifications.list(filter);
+    const at = new Date();
+    await this.notifications.setStatus(rows.map((row) => row.id), status, at);
+    return this.details(rows.map((row) => ({ ...row, status, updatedAt: at })));
+  }
+
+  private async visibleThread(doer: User, id: string): Promise<NotificationRow> {
+    const numeric = /^\d+$/.test(id) ? Number(id) : 0;
+    const thread = numeric > 0 && numeric <= 2 ** 31 - 1 ? await this.notifications.findById(numeric) : null;
+    if (!thread) throw new NotFoundError(`notification does not exist [id: ${numeric}]`);
+    if (thread.userId !== doer.id && !doer.isAdmin) {
+      throw new ForbiddenError(`only user itself and admin are allowed to read/change this thread ${thread.id}`);
+    }
+    return thread;
+  }
+
+  private async details(rows: readonly NotificationRow[]): Promise<ThreadDetails[]> {
+    if (rows.length === 0) return [];
+    const { issues } = this.deps.repos;
+    const issueIds = [...new Set(rows.map((row) => row.issueId).filter((id) => id > 0))];
+    const [repos, issueRows, pulls, lastComments] = await Promise.all([
+      issues.listRepos([...new Set(rows.map((row) => row.repoId))]),
+      issues.listByIds(issueIds),
+      issues.listPulls(issueIds),
+      issues.lastCommentsOf(issueIds),
+    ]);
+    const repoById = new Map(repos.map((repo) => [repo.id, repo]));
+    const issueById = new Map(issueRows.map((issue) => [issue.id, issue]));
+    const pullByIssue = new Map(pulls.map((pull) => [pull.issueId, pull]));
+    return rows
+      .filter((row) => repoById.has(row.repoId))
+      .map((thread) => ({
+        thread,
+        repo: repoById.get(thread.repoId)!,
+        issue: issueById.get(thread.issueId) ?? null,
+        pull: pullByIssue.get(thread.issueId) ?? null,
+        lastComment: lastComments.get(thread.issueId) ?? null,
+      }));
+  }
+}

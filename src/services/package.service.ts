@@ -1,0 +1,186 @@
+// Packages of users and organizations: the API's list, get, delete and files (Forgejo: routers/api/v1/packages),
+// the generic registry's upload, download and deletes (routers/api/packages/generic), and who may do what
+// (services/context/package.go). Blobs go through the blob store; rows through the package repository.
+import type { Readable } from 'node:stream';
+import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
+import type { User } from '../db/prisma.ts';
+import type { AccessModeValue } from '../domain/access.ts';
+import { ghostUser } from '../db/ghost-user.ts';
+import { packageAccessMode } from '../domain/package-access.ts';
+import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersion } from '../domain/package-names.ts';
+import { isOrganization } from '../domain/owner-visibility.ts';
+import { hasAccess } from '../domain/repo-permission.ts';
+import type { ListOptions, Page } from '../domain/page.ts';
+import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
+import type { ByteRange } from '../storage/blob-store.ts';
+import type { OwnerAccessService } from './owner-access.service.ts';
+import type { QuotaService } from './quota.service.ts';
+import type { RepositoryService } from './repository.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+const GENERIC = 'generic';
+
+export type { PackageView };
+
+export interface GenericFileName {
+  name: string;
+  version: string;
+  fileName: string;
+}
+
+const packageNotFound = () => new NotFoundError('package does not exist');
+const fileNotFound = () => new NotFoundError('package file does not exist');
+
+export class PackageService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly ownerAccess: OwnerAccessService,
+    private readonly repositories: RepositoryService,
+    private readonly quota: QuotaService,
+  ) {}
+
+  private get packages() {
+    return this.deps.repos.packages;
+  }
+
+  /** The viewer's level on the owner's packages (site admins are let through by the guards). */
+  async accessMode(viewer: User | null, owner: User): Promise<AccessModeValue> {
+    const teams = viewer && isOrganization(owner) ? await this.packages.teamGrantsOf(owner.id, viewer.id) : [];
+    return packageAccessMode(viewer, owner, teams, await this.ownerAccess.canSee(viewer, owner));
+  }
+
+  // ---- the package API ----
+
+  async list(viewer: User | null, owner: User, filter: VersionFilter, page: ListOptions): Promise<Page<PackageView>> {
+    const { items, total } = await this.packages.pageVersions(owner.id, filter, page);
+    return { items: await this.views(viewer, owner, items), total };
+  }
+
+  async get(viewer: User | null, owner: User, type: string, name: string, version: string): Promise<PackageView> {
+    const [view] = await this.views(viewer, owner, [await this.versionOf({ ownerId: owner.id, type, name, version })]);
+    return view;
+  }
+
+  async delete(owner: User, type: string, name: string, version: string): Promise<void> {
+    await this.deleteVersion(await this.versionOf({ ownerId: owner.id, type, name, version }));
+  }
+
+  async files(owner: User, type: string, name: string, version: string): Promise<PackageFileRow[]> {
+    return this.packages.listFiles((await this.versionOf({ ownerId: owner.id, type, name, version })).id);
+  }
+
+  // ---- the generic registry ----
+
+  /**
+   * Stores an uploaded file: names are checked before a byte is read (400), a file of that name in the version is
+   * refused (409), the body is streamed into the blob store within `[packages] LIMIT_SIZE_GENERIC` (413).
+   */
+  async uploadGeneric(doer: User, owner: User, target: GenericFileName, body: Readable, announcedLength?: number): Promise<void> {
+    if (!isValidGenericPackageName(target.name)) throw new BadRequestError('invalid package name');
+    if (!isValidGenericFileName(target.fileName)) throw new BadRequestError('invalid filename');
+    if (!isValidGenericVersion(target.version)) throw new BadRequestError('invalid package version');
+    const limit = this.deps.settings.packages.LIMIT_SIZE_GENERIC;
+    const maxBytes = limit >= 0 ? limit : undefined;
+    if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
+      throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
+    }
+    const key: VersionKey = { ownerId: owner.id, type: GENERIC, name: target.name, version: target.version };
+    const duplicate = () => new ConflictError('package file already exists');
+    if (await this.packages.fileExists(key, target.fileName)) throw duplicate();
+    // As Forgejo: what is already stored is checked, before a byte of the new file is read (413).
+    await this.quota.assertWithin(owner, 'size:assets:packages:all');
+
+    const { digests, created } = await this.deps.packageBlobs.put(body, { maxBytes });
+    const file: NewPackageFile = { key, creatorId: doer.id, fileName: target.fileName, blob: digests, isLead: true };
+    try {
+      await this.addFileRetryingRace(file);
+    } catch (error) {
+      // Bytes this upload brought that no row refers to are not kept.
+      if (created) await this.removeBlobsIfUnreferenced([digests.sha256]);
+      if (error instanceof NameTakenError && (await this.packages.fileExists(key, target.fileName))) throw duplicate();
+      throw error;
+    }
+  }
+
+  /** Two first uploads of one package or version at once: the loser of the race tries once more. */
+  private async addFileRetryingRace(file: NewPackageFile): Promise<void> {
+    const add = () => this.deps.transactions.run((repos) => repos.packages.addFile(file));
+    try {
+      await add();
+    } catch (error) {
+      if (!(error instanceof NameTakenError) || (await this.packages.fileExists(file.key, file.fileName))) throw error;
+      await add();
+    }
+  }
+
+  /** The file to download, counted as a download of its version. */
+  async genericFile(owner: User, target: GenericFileName): Promise<PackageFileRow> {
+    const version = await this.versionOf({ ownerId: owner.id, type: GENERIC, name: target.name, version: target.version });
+    const file = await this.packages.findFile(version.id, target.fileName);
+    if (!file) throw fileNotFound();
+    await this.packages.countDownload(version.id);
+    return file;
+  }
+
+  openBlob(hash: string, range?: ByteRange): Promise<Readable> {
+    return this.deps.packageBlobs.get(hash, range);
+  }
+
+  async deleteGenericVersion(owner: User, name: string, version: string): Promise<void> {
+    await this.deleteVersion(await this.versionOf({ ownerId: owner.id, type: GENERIC, name, version }));
+  }
+
+  /** Deletes one file; the last file of a version takes the version with it, as in Forgejo. */
+  async deleteGenericFile(owner: User, target: GenericFileName): Promise<void> {
+    const version = await this.versionOf({ ownerId: owner.id, type: GENERIC, name: target.name, version: target.version });
+    const file = await this.packages.findFile(version.id, target.fileName);
+    if (!file) throw fileNotFound();
+    const orphans = await this.deps.transactions.run(async (repos) =>
+      (await repos.packages.countFiles(version.id)) === 1 ? repos.packages.deleteVersion(version) : repos.packages.deleteFile(file));
+    await this.removeBlobsIfUnreferenced(orphans);
+  }
+
+  // ---- shared ----
+
+  private async versionOf(key: VersionKey): Promise<PackageVersionRow> {
+    const version = await this.packages.findVersion(key);
+    if (!version) throw packageNotFound();
+    return version;
+  }
+
+  private async deleteVersion(version: PackageVersionRow): Promise<void> {
+    const orphans = await this.deps.transactions.run((repos) => repos.packages.deleteVersion(version));
+    await this.removeBlobsIfUnreferenced(orphans);
+  }
+
+  /**
+   * Removes the bytes of blobs whose rows are gone. A blob uploaded again meanwhile has a row again and keeps its
+   * bytes; a removal that fails leaves bytes nothing refers to, which is only wasted space.
+   */
+  private async removeBlobsIfUnreferenced(hashes: string[]): Promise<void> {
+    for (const hash of hashes) {
+      try {
+        if (!(await this.packages.blobRowExists(hash))) await this.deps.packageBlobs.delete(hash);
+      } catch (error) {
+        this.deps.log.warn({ err: error, blob: hash }, 'removing a package blob failed');
+      }
+    }
+  }
+
+  private async views(viewer: User | null, owner: User, versions: PackageVersionRow[]): Promise<PackageView[]> {
+    const repoIds = [...new Set(versions.map((version) => version.package.repoId).filter((id) => id !== 0))];
+    const [creatorList, repoList] = await Promise.all([
+      this.packages.listUsers(versions.map((version) => version.creatorId)),
+      Promise.all(repoIds.map((id) => this.repositories.findById(id))),
+    ]);
+    const linked = await this.repositories.details(viewer, repoList.filter((repo) => repo !== null));
+    const creators = new Map(creatorList.map((user) => [user.id, user]));
+    const readable = new Map(linked.filter((details) => hasAccess(details.permission)).map((details) => [details.repo.id, details]));
+    return versions.map((version) => ({
+      version,
+      owner,
+      creator: creators.get(version.creatorId) ?? ghostUser(),
+      repository: readable.get(version.package.repoId) ?? null,
+    }));
+  }
+}

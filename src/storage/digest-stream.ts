@@ -1,0 +1,33 @@
+// A pass-through stream that counts and hashes what flows through it (md5, sha1, sha256, sha512 at once, as
+// package registries report them) and stops the flow past a byte limit.
+import { createHash, type Hash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { PayloadTooLargeError } from '../errors.ts';
+import type { BlobDigests } from './blob-store.ts';
+
+export class DigestStream extends Transform {
+  private size = 0;
+  private readonly hashes: Record<'md5' | 'sha1' | 'sha256' | 'sha512', Hash> = {
+    md5: createHash('md5'),
+    sha1: createHash('sha1'),
+    sha256: createHash('sha256'),
+    sha512: createHash('sha512'),
+  };
+
+  constructor(private readonly maxBytes = Infinity) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
+    for (const hash of Object.values(this.hashes)) hash.update(chunk);
+    callback(null, chunk);
+  }
+
+  /** The digests of everything that passed; call once the stream has ended. */
+  digests(): BlobDigests {
+    const { md5, sha1, sha256, sha512 } = this.hashes;
+    return { size: this.size, md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), sha512: sha512.digest('hex') };
+  }
+}

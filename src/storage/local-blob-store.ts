@@ -1,0 +1,90 @@
+// Blobs in a local directory, laid out as Forgejo lays out its content store: <root>/ab/cd/abcd…(the SHA-256).
+// Bytes are streamed to a temporary file under <root>/tmp, flushed to disk, and renamed into place only when
+// complete, so a crash never leaves a partial blob under a key.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { finished, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions } from './blob-store.ts';
+import { DigestStream } from './digest-stream.ts';
+import { BadRequestError } from '../errors.ts';
+
+export class LocalBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    // Keys come from the database; anything but a SHA-256 must never become a path.
+    if (!isBlobKey(key)) throw new Error(`not a blob key: ${JSON.stringify(key)}`);
+    return path.join(this.root, key.slice(0, 2), key.slice(2, 4), key);
+  }
+
+  async put(source: Readable, options: PutOptions = {}): Promise<{ digests: BlobDigests; created: boolean }> {
+    const tempDir = path.join(this.root, 'tmp');
+    await fsp.mkdir(tempDir, { recursive: true });
+    const temp = path.join(tempDir, randomUUID());
+    try {
+      const digests = await receive(source, temp, options.maxBytes);
+      const target = this.pathOf(digests.sha256);
+      const existing = await this.stat(digests.sha256);
+      if (existing?.size === digests.size) {
+        await fsp.rm(temp, { force: true });
+        return { digests, created: false };
+      }
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(temp, target);
+      return { digests, created: true };
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const handle = await fsp.open(this.pathOf(key), 'r');
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const stats = await fsp.stat(this.pathOf(key));
+      return { size: stats.size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+}
+
+/**
+ * Copies the source into a new file through the digests. The source is never destroyed (it may be a request still
+ * to be answered): on failure it is unpiped and paused.
+ */
+async function receive(source: Readable, file: string, maxBytes?: number): Promise<BlobDigests> {
+  const digest = new DigestStream(maxBytes);
+  // A source that closes early (a client gone mid-upload) fails the copy instead of ending it.
+  const stopWatching = finished(source, (error) => {
+    if (error) digest.destroy(error);
+  });
+  source.pipe(digest);
+  try {
+    await pipeline(digest, fs.createWriteStream(file, { flags: 'wx', flush: true }));
+    return digest.digests();
+  } catch (error) {
+    source.unpipe(digest);
+    source.pause();
+    // A client gone mid-body is its own doing, not a failure of the server.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (source.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new BadRequestError('the body ended before it was complete');
+    }
+    throw error;
+  } finally {
+    stopWatching();
+  }
+}

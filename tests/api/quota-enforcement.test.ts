@@ -1,0 +1,267 @@
+// Quota from real data and its enforcement: a real git client pushes, the used sizes follow the repositories on
+// disk (and shrink when one is deleted); over the limit, pushes, repository creation and migration are refused
+// and nothing is stored. With [quota] ENABLED=false, every quota route is 404 and nothing is enforced.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import type { User } from '../../src/db/prisma.ts';
+import { repositorySize } from '../../src/git/repository.ts';
+import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
+import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ({ server, base } = await listen(t));
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const repoDir = (owner: string, name: string) => path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+
+/** Puts the owner in a new group whose one rule is `limit` bytes on `subjects`. */
+async function limitOwner(app: TestApp, owner: User, limit: number, subjects = ['size:repos:all']): Promise<void> {
+  const quota = app.context.services.quota;
+  const group = await quota.createGroup({ name: uniqueName('group'), rules: [{ name: uniqueName('rule'), limit, subjects }] });
+  await quota.addUserToGroup(group.name, owner);
+}
+
+async function usedOf(user: TestUser) {
+  return (await t.request().get('/api/v1/user/quota').set('Authorization', user.auth).expect(200)).body.used.size;
+}
+
+/** A working copy with one commit of `bytes` random (incompressible) bytes, its remote pointing at Anvil. */
+async function workingCopy(user: TestUser, owner: string, repo: string, bytes: number): Promise<string> {
+  const dir = tempDir();
+  await gitOk(['init', '-q', dir]);
+  fs.writeFileSync(path.join(dir, 'blob.bin'), randomBytes(bytes));
+  await gitOk(['add', 'blob.bin'], dir);
+  await gitOk(['commit', '-q', '-m', 'data'], dir);
+  await gitOk(['remote', 'add', 'origin', `${withCredentials(base, user.user.name, user.password)}${owner}/${repo}.git`], dir);
+  return dir;
+}
+
+async function commitMore(dir: string, bytes: number): Promise<void> {
+  fs.writeFileSync(path.join(dir, `more-${randomBytes(3).toString('hex')}.bin`), randomBytes(bytes));
+  await gitOk(['add', '-A'], dir);
+  await gitOk(['commit', '-q', '-m', 'more'], dir);
+}
+
+function createRepo(user: TestUser, name: string, isPrivate = false) {
+  return t.request().post('/api/v1/user/repos').set('Authorization', user.auth).send({ name, private: isPrivate });
+}
+
+describe('accounting from the repositories on disk', () => {
+  it('counts a pushed repository as public or private, each byte once in size:all, and forgets a deleted one', async () => {
+    const user = await createTestUser(t);
+    await createRepo(user, 'data').expect(201);
+    await createRepo(user, 'hidden', true).expect(201);
+    expect(await usedOf(user)).toMatchObject({ repos: { public: 0, private: 0 } });
+
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'data', 64 * 1024));
+    const afterPush = await usedOf(user);
+    const onDisk = await repositorySize(repoDir(user.user.name, 'data'));
+    expect(onDisk).toBeGreaterThanOrEqual(64 * 1024);
+    expect(afterPush.repos).toEqual({ public: onDisk, private: 0 });
+
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'hidden', 32 * 1024));
+    const privateOnDisk = await repositorySize(repoDir(user.user.name, 'hidden'));
+    expect((await usedOf(user)).repos).toEqual({ public: onDisk, private: privateOnDisk });
+
+    // size:all counts each byte once: a limit of exactly the repositories' bytes passes, one byte less fails.
+    const quota = t.context.services.quota;
+    const rule = uniqueName('rule');
+    const group = await quota.createGroup({ name: uniqueName('group'), rules: [{ name: rule, limit: onDisk + privateOnDisk, subjects: ['size:all'] }] });
+    await quota.addUserToGroup(group.name, user.user);
+    expect(await quota.isWithin(user.user, 'size:all')).toBe(true);
+    await quota.editRule(rule, { limit: onDisk + privateOnDisk - 1 });
+    expect(await quota.isWithin(user.user, 'size:all')).toBe(false);
+
+    await t.request().delete(`/api/v1/repos/${user.user.name}/data`).set('Authorization', user.auth).expect(204);
+    expect((await usedOf(user)).repos).toEqual({ public: 0, private: privateOnDisk });
+    expect(await quota.isWithin(user.user, 'size:all')).toBe(true);
+  });
+
+  it('shows an organization’s pushed repositories to its owners', async () => {
+    const owner = await createTestUser(t);
+    const org = await createTestOrg(t, owner.user);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'code', private: true }).expect(201);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'code', 16 * 1024));
+    const res = await t.request().get(`/api/v1/orgs/${org.name}/quota`).set('Authorization', owner.auth).expect(200);
+    expect(res.body.used.size.repos).toEqual({ public: 0, private: await repositorySize(repoDir(org.name, 'code')) });
+  });
+});
+
+describe('enforcement', () => {
+  it('refuses a push once the owner is over the limit, storing nothing, and still lets branches be deleted', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 0);
+    // Usage is compared before the write: the repository and the first push still fit a limit of 0.
+    await createRepo(user, 'full').expect(201);
+    const dir = await workingCopy(user, user.user.name, 'full', 8 * 1024);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main', 'HEAD:refs/heads/spare'], dir);
+
+    const bare = repoDir(user.user.name, 'full');
+    const refsBefore = await gitOk(['--git-dir', bare, 'for-each-ref']);
+    const sizeBefore = await repositorySize(bare);
+    await commitMore(dir, 8 * 1024);
+    const refused = await git(['push', 'origin', 'HEAD:refs/heads/main', 'HEAD:refs/heads/new'], dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('Quota exceeded');
+    expect(await gitOk(['--git-dir', bare, 'for-each-ref'])).toBe(refsBefore);
+    expect(await repositorySize(bare)).toBe(sizeBefore);
+    const head = (await gitOk(['rev-parse', 'HEAD'], dir)).trim();
+    expect((await git(['--git-dir', bare, 'cat-file', '-e', head])).code).not.toBe(0);
+
+    await gitOk(['push', '-q', 'origin', ':refs/heads/spare'], dir);
+    expect(await gitOk(['--git-dir', bare, 'for-each-ref', '--format=%(refname)'])).toBe('refs/heads/main\n');
+  });
+
+  it('refuses creating a repository over the limit with 413 and Forgejo’s body, and stores nothing', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100);
+    await createRepo(user, 'first').expect(201);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'first', 4 * 1024));
+    const res = await createRepo(user, 'second').expect(413);
+    expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
+    expect(fs.existsSync(repoDir(user.user.name, 'second'))).toBe(false);
+  });
+
+  it('counts an organization’s repositories against the organization, not the creator', async () => {
+    const owner = await createTestUser(t);
+    const org = await createTestOrg(t, owner.user);
+    await limitOwner(t, org, 0);
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'one' }).expect(201);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'one', 4 * 1024));
+    const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'two' }).expect(413);
+    expect(res.body).toEqual({ message: 'quota exceeded', user_id: org.id, username: org.name });
+    // The creator's own quota is untouched.
+    await createRepo(owner, 'mine').expect(201);
+  });
+
+  it('refuses a migration into an owner over the limit with 413, leaving no row or directory', async () => {
+    const migrations = t.context.settings.migrations as { ALLOW_LOCALNETWORKS: boolean };
+    const source = await createTestUser(t);
+    await createRepo(source, 'origin-repo').expect(201);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(source, source.user.name, 'origin-repo', 4 * 1024));
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 0);
+    await createRepo(user, 'existing').expect(201);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'existing', 4 * 1024));
+    migrations.ALLOW_LOCALNETWORKS = true;
+    try {
+      const res = await t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth)
+        .send({ clone_addr: `${base}${source.user.name}/origin-repo.git`, repo_name: 'copied' }).expect(413);
+      expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    } finally {
+      migrations.ALLOW_LOCALNETWORKS = false;
+    }
+    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'copied' } })).toBe(0);
+    expect(fs.existsSync(repoDir(user.user.name, 'copied'))).toBe(false);
+  });
+
+  it('exposes the check that package uploads call: pending bytes count against packages', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 1000, ['size:assets:packages:all']);
+    const quota = t.context.services.quota;
+    await expect(quota.assertWithin(user.user, 'size:assets:packages:all', 1000)).resolves.toBeUndefined();
+    await expect(quota.assertWithin(user.user, 'size:assets:packages:all', 1001)).rejects.toMatchObject({ status: 413, userId: user.user.id });
+  });
+});
+
+describe('[quota] ENABLED=false', () => {
+  let off: TestApp;
+  let offServer: Server;
+  let offBase: string;
+
+  beforeAll(async () => {
+    off = await startTestApp({ ANVIL__quota__ENABLED: 'false' });
+    ({ server: offServer, base: offBase } = await listen(off));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => offServer.close(resolve));
+    await off.close();
+  });
+
+  it('makes every quota route 404, for admins too', async () => {
+    const root = await createTestUser(off, { admin: true });
+    const org = await createTestOrg(off, root.user);
+    for (const [method, url] of [
+      ['get', '/api/v1/admin/quota/groups'], ['post', '/api/v1/admin/quota/groups'], ['get', '/api/v1/admin/quota/groups/g'],
+      ['delete', '/api/v1/admin/quota/groups/g'], ['get', '/api/v1/admin/quota/groups/g/users'], ['put', `/api/v1/admin/quota/groups/g/users/${root.user.name}`],
+      ['put', '/api/v1/admin/quota/groups/g/rules/r'], ['get', '/api/v1/admin/quota/rules'], ['post', '/api/v1/admin/quota/rules'],
+      ['get', '/api/v1/admin/quota/rules/r'], ['patch', '/api/v1/admin/quota/rules/r'], ['delete', '/api/v1/admin/quota/rules/r'],
+      ['get', `/api/v1/admin/users/${root.user.name}/quota`], ['post', `/api/v1/admin/users/${root.user.name}/quota/groups`],
+      ['get', `/api/v1/orgs/${org.name}/quota`], ['get', `/api/v1/orgs/${org.name}/quota/check?subject=size:all`],
+      ['get', `/api/v1/orgs/${org.name}/quota/attachments`], ['get', `/api/v1/orgs/${org.name}/quota/packages`],
+      ['get', `/api/v1/orgs/${org.name}/quota/artifacts`], ['get', '/api/v1/user/quota'], ['get', '/api/v1/user/quota/check?subject=size:all'],
+    ] as const) {
+      const req = off.request()[method](url).set('Authorization', root.auth);
+      const res = await (method === 'post' || method === 'patch' ? req.send({ name: 'x', limit: 1, groups: [] }) : req);
+      expect([method, url, res.status]).toEqual([method, url, 404]);
+    }
+  });
+
+  it('enforces nothing', async () => {
+    const user = await createTestUser(off);
+    await limitOwner(off, user.user, 0);
+    await off.request().post('/api/v1/user/repos').set('Authorization', user.auth).send({ name: 'free' }).expect(201);
+    const dir = tempDir();
+    await gitOk(['init', '-q', dir]);
+    fs.writeFileSync(path.join(dir, 'a.bin'), randomBytes(4096));
+    await gitOk(['add', '-A'], dir);
+    await gitOk(['commit', '-q', '-m', 'one'], dir);
+    const remote = `${withCredentials(offBase, user.user.name, user.password)}${user.user.name}/free.git`;
+    await gitOk(['push', '-q', remote, 'HEAD:refs/heads/main'], dir);
+    await commitMore(dir, 4096);
+    await gitOk(['push', '-q', remote, 'HEAD:refs/heads/main'], dir);
+    await off.request().post('/api/v1/user/repos').set('Authorization', user.auth).send({ name: 'another' }).expect(201);
+  });
+});
+
+describe('packages', () => {
+  const upload = (user: TestUser, name: string, bytes: Buffer) =>
+    t.request().put(`/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`).set('Authorization', user.auth)
+      .set('Content-Type', 'application/octet-stream').send(bytes);
+  const blobFiles = () => {
+    const root = t.context.settings.packages.PATH;
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      if (!fs.existsSync(dir)) return;
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else files.push(path.join(dir, entry.name));
+      }
+    };
+    walk(root);
+    return files.sort();
+  };
+
+  it('counts uploaded package bytes, refuses an upload once the owner is over its limit (413, nothing stored) and forgets deleted ones', async () => {
+    const user = await createTestUser(t);
+    await upload(user, 'first', randomBytes(4096)).expect(201);
+    expect((await usedOf(user)).assets.packages.all).toBe(4096);
+    const listed = await t.request().get('/api/v1/user/quota/packages').set('Authorization', user.auth).expect(200);
+    expect(listed.body).toEqual([expect.objectContaining({ name: 'first', type: 'generic', version: '1.0.0', size: 4096 })]);
+
+    // As in Forgejo, what is already stored is compared with the limit: at 4096 bytes used, a limit of 4095 refuses.
+    await limitOwner(t, user.user, 4095, ['size:assets:packages:all']);
+    const before = blobFiles();
+    const refused = await upload(user, 'second', randomBytes(1024)).expect(413);
+    expect(refused.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    expect(blobFiles()).toEqual(before);
+    expect(await t.context.db.prisma.package.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
+
+    await t.request().delete(`/api/packages/${user.user.name}/generic/first/1.0.0`).set('Authorization', user.auth).expect(204);
+    expect((await usedOf(user)).assets.packages.all).toBe(0);
+    await upload(user, 'second', randomBytes(1024)).expect(201);
+  });
+});

@@ -1,0 +1,30 @@
+// Another Anvil on the same data directory and database as a running test app, as after a restart or beside it in
+// a second process. Closing it leaves the data in place (the first app's close removes it).
+import supertest from 'supertest';
+import { createApp } from '../../src/app.ts';
+import type { AppContext } from '../../src/app-context.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
+import { loadSettings } from '../../src/config.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
+import type { TestApp } from './test-app.ts';
+
+export interface SecondApp {
+  readonly context: AppContext;
+  request(): supertest.Agent;
+  close(): Promise<void>;
+}
+
+/** `env` adds settings as ANVIL__section__KEY variables. */
+export async function startSecondApp(first: TestApp, env: Record<string, string> = {}, log?: Logger): Promise<SecondApp> {
+  const settings = loadSettings({
+    ANVIL_DATA_DIR: first.dataDir,
+    ANVIL_ROOT_URL: 'http://localhost:3000/',
+    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    ANVIL__log__LEVEL: 'silent',
+    ...(first.context.settings.database.URL ? { DATABASE_URL: first.context.settings.database.URL } : {}),
+    ...env,
+  });
+  const context = await bootstrap(settings, log ?? createLogger(settings.log.LEVEL));
+  const app = createApp(context, { validateResponses: true });
+  return { context, request: () => supertest.agent(app), close: () => context.db.close() };
+}

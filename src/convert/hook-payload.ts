@@ -1,6 +1,7 @@
 // Webhook payloads from an event's rows (Forgejo: services/webhook/notifier.go with services/convert): users and
 // repositories as an anonymous viewer sees them, commits as modules/repository/push.go ToAPIPayloadCommits lists
 // them. HookEventsService decides who hears an event; this decides what they hear. bootstrap.ts hands it over.
+import type { IssueDetails } from '../db/issue.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { AccessMode } from '../domain/access.ts';
@@ -8,6 +9,9 @@ import type { RepoPermission } from '../domain/repo-permission.ts';
 import type { PushedCommit } from '../git/push-commits.ts';
 import type { HookEvent, HookPayloadRenderer } from '../webhook/events.ts';
 import { type HookPayload, type PayloadCommit, payloadText } from '../webhook/payload.ts';
+import { toComment, toIssue } from './issue.ts';
+import { toPackage } from './package.ts';
+import { toPullRequest } from './pull-request.ts';
 import { type ApiRepository, toRepository } from './repository.ts';
 import { type ApiUser, toUser, type UserView } from './user.ts';
 
@@ -38,6 +42,12 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
     modified: pushed.modified,
   });
 
+  /** Forgejo's PullRequest record of a pull request's issue, its repository as its owner sees it. */
+  const pull = (repo: RepoWithOwner, details: IssueDetails, baseSha: string) => {
+    const permission: RepoPermission = { mode: AccessMode.owner, unitModes: null, units: repo.units.map((unit) => unit.type) };
+    return toPullRequest({ ...details, pull: details.pull!, baseSha, repoDetails: { repo, permission } }, view);
+  };
+
   const payload = (event: HookEvent): HookPayload => {
     switch (event.type) {
       case 'repository':
@@ -56,25 +66,27 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
         return { ref: event.ref, ref_type: event.refType, pusher_type: 'user', repository: repository(event.repo), sender: user(event.sender) };
       case 'issues':
         return {
-          action: event.action, number: event.issue.number ?? 0, ...(event.changes ? { changes: event.changes } : {}), issue: event.issue,
+          action: event.action, number: event.issue.issue.index, ...(event.changes ? { changes: event.changes } : {}), issue: toIssue(event.issue, view),
           repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '',
         };
       case 'issue_comment':
       case 'pull_request_comment': {
         const isPull = event.type === 'pull_request_comment';
         return {
-          action: event.action, issue: event.issue, ...(isPull ? { pull_request: event.pullRequest } : {}), comment: event.comment,
+          action: event.action, issue: toIssue(event.issue, view), ...(isPull ? { pull_request: pull(event.repo, event.issue, event.baseSha ?? '') } : {}),
+          comment: toComment(event.comment.row, event.comment.poster, event.issue.issue, event.issue.repo, view),
           ...(event.changes ? { changes: event.changes } : {}), repository: repository(event.repo), sender: user(event.sender), is_pull: isPull,
         };
       }
       case 'pull_request':
         return {
-          action: event.action, number: event.number, ...(event.changes ? { changes: event.changes } : {}), pull_request: event.pullRequest,
+          action: event.action, number: event.number, ...(event.changes ? { changes: event.changes } : {}),
+          pull_request: pull(event.repo, event.pullRequest, event.baseSha),
           requested_reviewer: null, repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '', review: null,
         };
       case 'package':
         // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).
-        return { action: event.action, repository: null, package: event.package, organization: null, sender: user(event.sender) };
+        return { action: event.action, repository: null, package: toPackage(event.package, view), organization: null, sender: user(event.sender) };
     }
   };
 

@@ -113,11 +113,12 @@ export class PackageRepository {
    * bytes are; run it in a transaction. A file of that name in the version, or a package or version created by a
    * concurrent upload meanwhile, fails a unique index: NameTakenError.
    */
-  async addFile(file: NewPackageFile): Promise<void> {
-    await translated({ taken: 'package file name' }, () => this.insertFile(file));
+  /** Adds a file, with its package and version when they are new; answers the version and whether it is new. */
+  async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+    return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
 
-  private async insertFile(file: NewPackageFile): Promise<void> {
+  private async insertFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
     const { key, blob } = file;
     const lowerName = key.name.toLowerCase();
     const lowerVersion = key.version.toLowerCase();
@@ -126,6 +127,7 @@ export class PackageRepository {
       create: { ownerId: key.ownerId, type: key.type, name: key.name, lowerName },
       update: {},
     });
+    const existing = await this.client.packageVersion.findUnique({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } }, select: { id: true } });
     const version = await this.client.packageVersion.upsert({
       where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
       create: { packageId: pkg.id, creatorId: file.creatorId, version: key.version, lowerVersion },
@@ -139,6 +141,7 @@ export class PackageRepository {
     await this.client.packageFile.create({
       data: { versionId: version.id, blobId: stored.id, name: file.fileName, lowerName: file.fileName.toLowerCase(), isLead: file.isLead },
     });
+    return { version: { ...version, package: pkg }, newVersion: existing === null };
   }
 
   countFiles(versionId: number): Promise<number> {

@@ -14,7 +14,9 @@ import type { Repositories } from '../db/repositories.ts';
 import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
 import type { PushedCommit } from '../git/push-commits.ts';
 import type { HookEvent } from '../webhook/events.ts';
-import type { ApiComment, ApiIssue, ApiPackage, ApiPullRequest, ChangesPayload, IssueAction } from '../webhook/payload.ts';
+import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
+import type { PackageView } from '../db/package.repository.ts';
+import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -110,24 +112,30 @@ export class HookEventsService {
   /** issues: opened, closed, reopened, edited (with `changes` for edits). */
   async issues(
     repos: Repositories,
-    event: { repo: RepoWithOwner; sender: User; action: IssueAction; issue: ApiIssue; changes?: ChangesPayload; commitId?: string },
+    event: { repo: RepoWithOwner; sender: User; action: IssueAction; issue: IssueDetails; changes?: ChangesPayload; commitId?: string },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'issues', ...event });
   }
 
-  /** issue_comment (created), or pull_request_comment when the issue is a pull request (give `pullRequest`). */
+  /** issue_comment (created), or pull_request_comment when the issue is a pull request (give its `baseSha`). */
   async issueComment(
     repos: Repositories,
-    event: { repo: RepoWithOwner; sender: User; issue: ApiIssue; comment: ApiComment; pullRequest?: ApiPullRequest; action?: 'created' | 'edited' | 'deleted'; changes?: ChangesPayload },
+    event: {
+      repo: RepoWithOwner; sender: User; issue: IssueDetails; comment: { row: CommentRow; poster: User | null }; baseSha?: string;
+      action?: 'created' | 'edited' | 'deleted'; changes?: ChangesPayload;
+    },
   ): Promise<void> {
-    const type = event.pullRequest !== undefined ? 'pull_request_comment' : 'issue_comment';
+    const type = event.issue.pull ? 'pull_request_comment' : 'issue_comment';
     await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type, action: event.action ?? 'created' });
   }
 
-  /** pull_request: opened (and closed, reopened, edited). `pullRequest` is Forgejo's PullRequest record. */
+  /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
   async pullRequest(
     repos: Repositories,
-    event: { repo: RepoWithOwner; sender: User; action: IssueAction; number: number; pullRequest: ApiPullRequest; changes?: ChangesPayload; commitId?: string },
+    event: {
+      repo: RepoWithOwner; sender: User; action: IssueAction; number: number; pullRequest: IssueDetails; baseSha: string;
+      changes?: ChangesPayload; commitId?: string;
+    },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
   }
@@ -135,7 +143,7 @@ export class HookEventsService {
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */
   async package(
     repos: Repositories,
-    event: { owner: User; repo?: RepoWithOwner | null; sender: User; action: 'created' | 'deleted'; package: ApiPackage },
+    event: { owner: User; repo?: RepoWithOwner | null; sender: User; action: 'created' | 'deleted'; package: PackageView },
   ): Promise<void> {
     await this.prepare(repos, { ownerId: event.owner.id, repoId: event.repo?.id ?? null }, {
       type: 'package', sender: event.sender, action: event.action, package: event.package,

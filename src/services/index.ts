@@ -6,6 +6,7 @@ import { ActionVariableService } from './action-variable.service.ts';
 import { ActivityService } from './activity.service.ts';
 import { ActivityPubService } from './activitypub.service.ts';
 import { IssueEvents } from './issue-events.ts';
+import { IssueHookListener } from './issue-hooks.ts';
 import { IssueNotifier } from './issue-notifier.ts';
 import { IssueSearchService } from './issue-search.service.ts';
 import { IssueService } from './issue.service.ts';
@@ -66,6 +67,7 @@ export function createServices(deps: ServiceDeps) {
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
+  issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -101,10 +103,10 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories, quota),
+    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
     issueEvents,
     issues,
-    pulls: new PullRequestService(deps, issues),
+    pulls: new PullRequestService(deps, issues, hookEvents),
     issueSearch: new IssueSearchService(deps, repoPermissions),
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),

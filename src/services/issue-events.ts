@@ -21,6 +21,8 @@ export interface IssueEvent {
   readonly mentionedIds: readonly number[];
   /** Users the event assigned. */
   readonly assignedIds: readonly number[];
+  /** For `edited`: the title and body before the edit, where they changed. */
+  readonly changes?: { title?: { from: string }; body?: { from: string } };
 }
 
 /** Something that reacts to issue events inside their transaction. */

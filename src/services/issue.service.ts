@@ -224,8 +224,12 @@ export class IssueService {
         await repos.issues.countMilestone(milestone?.id ?? 0, { all: 1, closed });
         issue = await repos.issues.update(issue.id, { milestoneId: milestone?.id ?? 0 });
       }
-      if (mentionedIds.length > 0 || assignedIds.length > 0) {
-        await this.events.emit(repos, { kind: 'edited', actor: doer, repo: access.repo, issue, mentionedIds, assignedIds });
+      if (Object.keys(update).length > 0 || assignedIds.length > 0) {
+        const edits = {
+          ...(update.title !== undefined && update.title !== current.title ? { title: { from: current.title } } : {}),
+          ...(update.content !== undefined && update.content !== current.content ? { body: { from: current.content } } : {}),
+        };
+        await this.events.emit(repos, { kind: 'edited', actor: doer, repo: access.repo, issue, mentionedIds, assignedIds, changes: edits });
       }
       if (changes.state !== undefined) {
         const close = changes.state === 'closed';

@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
 import type { User } from '../db/prisma.ts';
+import type { Repositories } from '../db/repositories.ts';
 import type { AccessModeValue } from '../domain/access.ts';
 import { ghostUser } from '../db/ghost-user.ts';
 import { packageAccessMode } from '../domain/package-access.ts';
@@ -14,6 +15,7 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
 import type { ByteRange } from '../storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -37,6 +39,7 @@ export class PackageService {
     private readonly ownerAccess: OwnerAccessService,
     private readonly repositories: RepositoryService,
     private readonly quota: QuotaService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   private get packages() {
@@ -61,8 +64,8 @@ export class PackageService {
     return view;
   }
 
-  async delete(owner: User, type: string, name: string, version: string): Promise<void> {
-    await this.deleteVersion(await this.versionOf({ ownerId: owner.id, type, name, version }));
+  async delete(doer: User, owner: User, type: string, name: string, version: string): Promise<void> {
+    await this.deleteVersion(doer, owner, await this.versionOf({ ownerId: owner.id, type, name, version }));
   }
 
   async files(owner: User, type: string, name: string, version: string): Promise<PackageFileRow[]> {
@@ -93,7 +96,7 @@ export class PackageService {
     const { digests, created } = await this.deps.packageBlobs.put(body, { maxBytes });
     const file: NewPackageFile = { key, creatorId: doer.id, fileName: target.fileName, blob: digests, isLead: true };
     try {
-      await this.addFileRetryingRace(file);
+      await this.addFileRetryingRace(file, doer, owner);
     } catch (error) {
       // Bytes this upload brought that no row refers to are not kept.
       if (created) await this.removeBlobsIfUnreferenced([digests.sha256]);
@@ -102,9 +105,15 @@ export class PackageService {
     }
   }
 
-  /** Two first uploads of one package or version at once: the loser of the race tries once more. */
-  private async addFileRetryingRace(file: NewPackageFile): Promise<void> {
-    const add = () => this.deps.transactions.run((repos) => repos.packages.addFile(file));
+  /**
+   * Adds the file; a new version is announced to the owner's hooks in the same transaction. Two first uploads of
+   * one package or version at once: the loser of the race tries once more.
+   */
+  private async addFileRetryingRace(file: NewPackageFile, doer: User, owner: User): Promise<void> {
+    const add = () => this.deps.transactions.run(async (repos) => {
+      const { version, newVersion } = await repos.packages.addFile(file);
+      if (newVersion) await this.announce(repos, owner, doer, version, 'created');
+    });
     try {
       await add();
     } catch (error) {
@@ -126,21 +135,29 @@ export class PackageService {
     return this.deps.packageBlobs.get(hash, range);
   }
 
-  async deleteGenericVersion(owner: User, name: string, version: string): Promise<void> {
-    await this.deleteVersion(await this.versionOf({ ownerId: owner.id, type: GENERIC, name, version }));
+  async deleteGenericVersion(doer: User, owner: User, name: string, version: string): Promise<void> {
+    await this.deleteVersion(doer, owner, await this.versionOf({ ownerId: owner.id, type: GENERIC, name, version }));
   }
 
   /** Deletes one file; the last file of a version takes the version with it, as in Forgejo. */
-  async deleteGenericFile(owner: User, target: GenericFileName): Promise<void> {
+  async deleteGenericFile(doer: User, owner: User, target: GenericFileName): Promise<void> {
     const version = await this.versionOf({ ownerId: owner.id, type: GENERIC, name: target.name, version: target.version });
     const file = await this.packages.findFile(version.id, target.fileName);
     if (!file) throw fileNotFound();
-    const orphans = await this.deps.transactions.run(async (repos) =>
-      (await repos.packages.countFiles(version.id)) === 1 ? repos.packages.deleteVersion(version) : repos.packages.deleteFile(file));
+    const orphans = await this.deps.transactions.run(async (repos) => {
+      if ((await repos.packages.countFiles(version.id)) !== 1) return repos.packages.deleteFile(file);
+      await this.announce(repos, owner, doer, version, 'deleted');
+      return repos.packages.deleteVersion(version);
+    });
     await this.removeBlobsIfUnreferenced(orphans);
   }
 
   // ---- shared ----
+
+  /** A package event for the owner's hooks (Forgejo: notifier.go notifyPackage). */
+  private announce(repos: Repositories, owner: User, doer: User, version: PackageVersionRow, action: 'created' | 'deleted'): Promise<void> {
+    return this.hookEvents.package(repos, { owner, sender: doer, action, package: { version, owner, creator: doer, repository: null } });
+  }
 
   private async versionOf(key: VersionKey): Promise<PackageVersionRow> {
     const version = await this.packages.findVersion(key);
@@ -148,8 +165,11 @@ export class PackageService {
     return version;
   }
 
-  private async deleteVersion(version: PackageVersionRow): Promise<void> {
-    const orphans = await this.deps.transactions.run((repos) => repos.packages.deleteVersion(version));
+  private async deleteVersion(doer: User, owner: User, version: PackageVersionRow): Promise<void> {
+    const orphans = await this.deps.transactions.run(async (repos) => {
+      await this.announce(repos, owner, doer, version, 'deleted');
+      return repos.packages.deleteVersion(version);
+    });
     await this.removeBlobsIfUnreferenced(orphans);
   }
 

@@ -5,6 +5,7 @@ import { branchCommit, compareBranches } from '../git/compare.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { User } from '../db/prisma.ts';
 import type { PullDetails } from '../db/pull-request.repository.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { IssueService, NewIssue, RepoAccess } from './issue.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -18,6 +19,7 @@ export class PullRequestService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly issues: IssueService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   async create(access: RepoAccess, doer: User, input: NewPullRequest): Promise<Omit<PullDetails, 'repoDetails'>> {
@@ -49,6 +51,8 @@ export class PullRequestService {
         issueId: issue.id, baseRepoId: repo.id, headRepoId: repo.id, headBranch: head, baseBranch: base,
         mergeBase: comparison.mergeBase, headCommitId: headSha,
       });
+      const [opened] = await this.issues.details([issue], repos);
+      await this.hookEvents.pullRequest(repos, { repo, sender: doer, action: 'opened', number: issue.index, pullRequest: { ...opened, pull }, baseSha });
       return { issue, pull };
     });
     const [details] = await this.issues.details([issue]);

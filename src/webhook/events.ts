@@ -4,7 +4,9 @@
 import type { User } from '../db/prisma.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { PushedCommit } from '../git/push-commits.ts';
-import type { ApiComment, ApiIssue, ApiPackage, ApiPullRequest, ChangesPayload, IssueAction } from './payload.ts';
+import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
+import type { PackageView } from '../db/package.repository.ts';
+import type { ChangesPayload, IssueAction } from './payload.ts';
 
 export type RefType = 'branch' | 'tag';
 
@@ -47,14 +49,14 @@ export interface DeleteEvent {
   refType: RefType;
 }
 
-// The issue, comment, pull request and package records come as the API shows them, from whoever raises the event.
+// Issues, comments, pull requests and packages come as rows with what their records show; the renderer shapes them.
 
 export interface IssuesEvent {
   type: 'issues';
   repo: RepoWithOwner;
   sender: User;
   action: IssueAction;
-  issue: ApiIssue;
+  issue: IssueDetails;
   changes?: ChangesPayload;
   commitId?: string;
 }
@@ -65,9 +67,10 @@ export interface IssueCommentEvent {
   repo: RepoWithOwner;
   sender: User;
   action: 'created' | 'edited' | 'deleted';
-  issue: ApiIssue;
-  comment: ApiComment;
-  pullRequest?: ApiPullRequest;
+  issue: IssueDetails;
+  comment: { row: CommentRow; poster: User | null };
+  /** For a pull request's comment: the commit its base branch points at. */
+  baseSha?: string;
   changes?: ChangesPayload;
 }
 
@@ -77,7 +80,10 @@ export interface PullRequestEvent {
   sender: User;
   action: IssueAction;
   number: number;
-  pullRequest: ApiPullRequest;
+  /** The pull request's issue with its pull row. */
+  pullRequest: IssueDetails;
+  /** The commit the base branch points at. */
+  baseSha: string;
   changes?: ChangesPayload;
   commitId?: string;
 }
@@ -86,7 +92,7 @@ export interface PackageEvent {
   type: 'package';
   sender: User;
   action: 'created' | 'deleted';
-  package: ApiPackage;
+  package: PackageView;
 }
 
 export type HookEvent =

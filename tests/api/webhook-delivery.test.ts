@@ -6,7 +6,6 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { User } from '../../src/db/prisma.ts';
-import type { ApiComment, ApiIssue, ApiPackage } from '../../src/webhook/payload.ts';
 import { createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
 import { gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { type HookReceiver, type ReceivedHook, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
@@ -292,42 +291,96 @@ describe('push webhooks', () => {
   });
 });
 
-describe('events other branches raise', () => {
-  it('delivers issues, issue_comment, pull_request and package events through the events service', async () => {
+describe('issue, comment, pull request and package events', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    ({ server } = await listen(t));
+    base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('delivers them from the API and git, in Forgejo\'s shapes, signed, to the hooks that asked', async () => {
     const org = await createTestOrg(t, owner.user);
-    await createHook(org, 'issues', { secret: 'i', events: ['issues', 'issue_comment', 'pull_request', 'package'] });
+    await createHook(org, 'tracker', { secret: 'i', events: ['issues', 'issue_comment', 'pull_request', 'package'] });
     await createHook(org, 'only-push', { events: ['push'] });
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'tracker' }).expect(201);
-    const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id, lowerName: 'tracker' }, include: { owner: true, units: true } });
-    const issue = { id: 1, number: 7, title: 'Broken', body: 'It <b>breaks</b>', html_url: 'http://localhost:3000/x/issues/7' } as ApiIssue;
-    const comment = { id: 3, body: 'Me too', html_url: 'http://localhost:3000/x/issues/7#c3' } as ApiComment;
-    const pkg = { id: 9, name: 'lib', version: '1.0.0', type: 'generic' } as ApiPackage;
-    const events = t.context.services.hookEvents;
-    await t.context.transactions.run(async (repos) => {
-      await events.issues(repos, { repo, sender: owner.user, action: 'opened', issue });
-      await events.issues(repos, { repo, sender: owner.user, action: 'edited', issue, changes: { title: { from: 'Old' } } });
-      await events.issueComment(repos, { repo, sender: owner.user, issue, comment });
-      await events.pullRequest(repos, { repo, sender: owner.user, action: 'opened', number: 8, pullRequest: { id: 2, number: 8, title: 'Fix' } });
-      await events.package(repos, { owner: org, sender: owner.user, action: 'created', package: pkg });
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'tracker', auto_init: true }).expect(201);
+    const api = `/api/v1/repos/${org.name}/tracker`;
+
+    const issue = (await t.request().post(`${api}/issues`).set('Authorization', owner.auth).send({ title: 'Broken', body: 'It <b>breaks</b>' }).expect(201)).body;
+    await t.request().patch(`${api}/issues/${issue.number}`).set('Authorization', owner.auth).send({ title: 'Broken badly' }).expect(201);
+    await t.request().post(`${api}/issues/${issue.number}/comments`).set('Authorization', owner.auth).send({ body: 'Me too' }).expect(201);
+    await t.request().patch(`${api}/issues/${issue.number}`).set('Authorization', owner.auth).send({ state: 'closed' }).expect(201);
+
+    // A pull request from a pushed branch.
+    const work = path.join(tempDir(), 'pr');
+    await gitOk(['clone', '-q', `${withCredentials(base, owner.token)}${org.name}/tracker.git`, work]);
+    await gitOk(['checkout', '-q', '-b', 'fix'], work);
+    fs.writeFileSync(path.join(work, 'fix.txt'), 'fixed\n');
+    await gitOk(['add', 'fix.txt'], work);
+    await gitOk(['commit', '-q', '-m', 'fix'], work);
+    await gitOk(['push', '-q', 'origin', 'fix'], work);
+    const pull = (await t.request().post(`${api}/pulls`).set('Authorization', owner.auth).send({ head: 'fix', base: 'main', title: 'Fix it' }).expect(201)).body;
+    await t.request().post(`${api}/issues/${pull.number}/comments`).set('Authorization', owner.auth).send({ body: 'Looks good' }).expect(201);
+
+    // A package of the organization, then its deletion.
+    await t.request().put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.tgz`).set('Authorization', owner.auth)
+      .set('Content-Type', 'application/octet-stream').send(Buffer.from('bytes')).expect(201);
+    await t.request().put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.sig`).set('Authorization', owner.auth)
+      .set('Content-Type', 'application/octet-stream').send(Buffer.from('sig')).expect(201);
+    await t.request().delete(`/api/packages/${org.name}/generic/lib/1.0.0`).set('Authorization', owner.auth).expect(204);
+
+    const expected = [
+      'issues:opened', 'issues:edited', 'issue_comment:created', 'issues:closed', 'pull_request:opened', 'pull_request_comment:created',
+      'package:created', 'package:deleted',
+    ];
+    await receiver.until(() => receiver.at('/tracker').length >= expected.length).catch(() => undefined);
+    await settle();
+    const hooks = receiver.at('/tracker');
+    expect(hooks.map((hook) => `${hook.headers['x-forgejo-event-type']}:${json(hook).action}`).sort()).toEqual([...expected].sort());
+    for (const hook of hooks) expect(hook.headers['x-forgejo-signature']).toBe(hmac('sha256', 'i', hook.body));
+    const find = (type: string, action: string) => hooks.map((hook) => ({ type: hook.headers['x-forgejo-event-type'], body: json(hook), raw: hook.body }))
+      .find((hook) => hook.type === type && hook.body.action === action)!;
+
+    const opened = find('issues', 'opened');
+    expect(opened.body).toMatchObject({
+      number: issue.number, issue: { id: issue.id, number: issue.number, title: 'Broken', state: 'open' },
+      repository: { name: 'tracker', full_name: `${org.name}/tracker` }, sender: { login: owner.user.name }, commit_id: '',
     });
-    // A rolled-back change sends nothing.
+    // Go's JSON escaping of HTML characters.
+    expect(opened.raw.toString()).toContain('\\u003cb\\u003e');
+    expect(find('issues', 'edited').body).toMatchObject({ issue: { title: 'Broken badly' }, changes: { title: { from: 'Broken' } } });
+    expect(find('issues', 'closed').body.issue).toMatchObject({ state: 'closed' });
+    expect(find('issue_comment', 'created').body).toMatchObject({ is_pull: false, comment: { body: 'Me too' }, issue: { number: issue.number } });
+    const pr = find('pull_request', 'opened').body;
+    expect(pr).toMatchObject({ number: pull.number, pull_request: { number: pull.number, title: 'Fix it', head: { ref: 'fix' }, base: { ref: 'main' } } });
+    expect(pr.pull_request.base.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(find('pull_request_comment', 'created').body).toMatchObject({ is_pull: true, comment: { body: 'Looks good' }, pull_request: { number: pull.number } });
+    // One created event per new version, not per file.
+    expect(find('package', 'created').body).toMatchObject({ package: { name: 'lib', version: '1.0.0', type: 'generic', owner: { login: org.name } } });
+    expect(find('package', 'deleted').body).toMatchObject({ package: { name: 'lib', version: '1.0.0' } });
+    // The push-only hook heard the branch push and nothing else.
+    expect(receiver.at('/only-push').map((hook) => hook.headers['x-forgejo-event'])).toEqual(['push']);
+  });
+
+  it('sends nothing for a change that rolls back', async () => {
+    const org = await createTestOrg(t, owner.user);
+    await createHook(org, 'rolled-back', { events: ['issues'] });
+    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'calm' }).expect(201);
+    const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id, lowerName: 'calm' }, include: { owner: true, units: true } });
+    const created = (await t.request().post(`/api/v1/repos/${org.name}/calm/issues`).set('Authorization', owner.auth).send({ title: 'x' }).expect(201)).body;
+    await receiver.until(() => receiver.at('/rolled-back').length === 1);
+    const issueRow = await t.context.db.prisma.issue.findFirstOrThrow({ where: { repoId: repo.id, index: created.number } });
+    const [details] = await t.context.services.issues.details([issueRow]);
     await expect(t.context.transactions.run(async (repos) => {
-      await events.issues(repos, { repo, sender: owner.user, action: 'closed', issue });
+      await t.context.services.hookEvents.issues(repos, { repo, sender: owner.user, action: 'closed', issue: details });
       throw new Error('rolled back');
     })).rejects.toThrow('rolled back');
-    await receiver.until(() => receiver.at('/issues').length === 5);
     await settle();
-    const got = receiver.at('/issues').map((hook) => [hook.headers['x-forgejo-event'], hook.headers['x-forgejo-event-type'], json(hook).action]);
-    expect(got.sort()).toEqual([
-      ['issue_comment', 'issue_comment', 'created'], ['issues', 'issues', 'edited'], ['issues', 'issues', 'opened'],
-      ['package', 'package', 'created'], ['pull_request', 'pull_request', 'opened'],
-    ]);
-    for (const hook of receiver.at('/issues')) expect(hook.headers['x-forgejo-signature']).toBe(hmac('sha256', 'i', hook.body));
-    const opened = receiver.at('/issues').map(json).find((p) => p.action === 'opened' && p.issue);
-    expect(opened).toMatchObject({ number: 7, issue: { title: 'Broken' }, repository: { name: 'tracker' }, sender: { login: owner.user.name }, commit_id: '' });
-    // Go's JSON escaping of HTML characters.
-    expect(receiver.at('/issues').find((hook) => json(hook).action === 'opened' && json(hook).issue)!.body.toString()).toContain('\\u003cb\\u003e');
-    expect(receiver.at('/only-push')).toHaveLength(0);
+    expect(receiver.at('/rolled-back')).toHaveLength(1);
   });
 });
 

@@ -37,11 +37,11 @@ export const genericPackageDownload: Handler<'genericPackageDownload'> = async (
 };
 
 export const genericPackageDeleteFile: Handler<'genericPackageDeleteFile'> = async (ctx) => {
-  await ctx.app.services.packages.deleteGenericFile(ctx.user(), fileOf(ctx));
+  await ctx.app.services.packages.deleteGenericFile(ctx.doer(), ctx.user(), fileOf(ctx));
   ctx.send(204);
 };
 
 export const genericPackageDelete: Handler<'genericPackageDelete'> = async (ctx) => {
-  await ctx.app.services.packages.deleteGenericVersion(ctx.user(), ctx.params.packagename, ctx.params.packageversion);
+  await ctx.app.services.packages.deleteGenericVersion(ctx.doer(), ctx.user(), ctx.params.packagename, ctx.params.packageversion);
   ctx.send(204);
 };

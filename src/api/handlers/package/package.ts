@@ -19,7 +19,7 @@ export const getPackage: Handler<'getPackage'> = async (ctx) => {
 
 export const deletePackage: Handler<'deletePackage'> = async (ctx) => {
   const { type, name, version } = ctx.params;
-  await ctx.app.services.packages.delete(ctx.user(), type, name, version);
+  await ctx.app.services.packages.delete(ctx.doer(), ctx.user(), type, name, version);
   ctx.send(204);
 };
 

@@ -1,0 +1,49 @@
+// Webhook deliveries for issue events (Forgejo: services/webhook/notifier.go): `issues` and `issue_comment` for
+// issues, `pull_request` and `pull_request_comment` for pull requests, queued in the event's transaction. A pull
+// request's `opened` is announced by PullRequestService once its pull row exists.
+import type { IssueDetails } from '../db/issue.repository.ts';
+import type { Repositories } from '../db/repositories.ts';
+import { branchCommit } from '../git/compare.ts';
+import type { IssueAction } from '../webhook/payload.ts';
+import type { HookEventsService } from './hook-events.service.ts';
+import type { IssueEvent, IssueEventListener } from './issue-events.ts';
+import type { IssueService } from './issue.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+const ACTIONS: Partial<Record<IssueEvent['kind'], IssueAction>> = { opened: 'opened', closed: 'closed', reopened: 'reopened', edited: 'edited' };
+
+export class IssueHookListener implements IssueEventListener {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly hookEvents: HookEventsService,
+    private readonly issues: IssueService,
+  ) {}
+
+  /** The commit a pull request's base branch points at now. */
+  async baseSha(details: IssueDetails): Promise<string> {
+    if (!details.pull) return '';
+    const dir = this.deps.stores.repositories.directory(details.repo.ownerName, details.repo.name);
+    return (await branchCommit(dir, details.pull.baseBranch)) ?? '';
+  }
+
+  async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
+    const { repo, actor: sender } = event;
+    if (event.kind === 'opened' && event.issue.isPull) return;
+    const [details] = await this.issues.details([event.issue], repos);
+    if (event.kind === 'commented') {
+      if (!event.comment) return;
+      const comment = { row: event.comment, poster: sender };
+      await this.hookEvents.issueComment(repos, { repo, sender, issue: details, comment, baseSha: await this.baseSha(details) });
+      return;
+    }
+    const action = ACTIONS[event.kind];
+    if (!action) return;
+    if (details.pull) {
+      await this.hookEvents.pullRequest(repos, {
+        repo, sender, action, number: details.issue.index, pullRequest: details, baseSha: await this.baseSha(details), ...(event.changes ? { changes: event.changes } : {}),
+      });
+    } else {
+      await this.hookEvents.issues(repos, { repo, sender, action, issue: details, ...(event.changes ? { changes: event.changes } : {}) });
+    }
+  }
+}

@@ -44,7 +44,4 @@ export class RepoAccessRepository {
     return this.client.collaboration.create({ data: { repoId, userId, accessMode } });
   }
 
-  countTeamsWithMember(orgId: number, accessMode: number, userId: number) {
-    return this.client.team.count({ where: { orgId, accessMode, members: { some: { userId } } } });
-  }
 }

@@ -63,7 +63,7 @@ export function createServices(deps: ServiceDeps) {
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
   const pushes = new PushService(deps, activity, repositories, hookEvents);
   const quota = new QuotaService(deps);
-  const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota);
+  const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota, orgs);
   const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);

@@ -7,7 +7,6 @@ import net from 'node:net';
 import path from 'node:path';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { User } from '../db/prisma.ts';
-import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
 import { parseGoDuration } from '../domain/go-duration.ts';
@@ -20,6 +19,7 @@ import { GitError } from '../git/run.ts';
 import type { Logger } from '../logger.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { PushService } from './push.service.ts';
+import type { OrgService } from './org.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -57,17 +57,16 @@ interface CloneSource {
 export class RepoMigrationService {
   private readonly repos: RepositoryRowsRepository;
   private readonly mirrors: MirrorRepository;
-  private readonly access: RepoAccessRepository;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repositories: RepositoryService,
     private readonly pushes: PushService,
     private readonly quota: QuotaService,
+    private readonly orgs: OrgService,
   ) {
     this.repos = deps.repos.repositories;
     this.mirrors = deps.repos.mirrors;
-    this.access = deps.repos.repoAccess;
   }
 
   /** Clones the source into a new repository; Forgejo answers a migration with admin permissions on it. */
@@ -124,8 +123,7 @@ export class RepoMigrationService {
     if (!doer.isAdmin) {
       if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
       if (owner.type === 1) {
-        const ownerTeams = await this.access.countTeamsWithMember(owner.id, AccessMode.owner, doer.id);
-        if (ownerTeams === 0) throw new ForbiddenError('Given user is not owner of organization.');
+        if (!(await this.orgs.roleOf(owner.id, doer.id)).owner) throw new ForbiddenError('Given user is not owner of organization.');
       }
     }
     return owner;

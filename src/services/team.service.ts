@@ -12,11 +12,10 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
-import type { OrgService } from './org.service.ts';
+import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
-export const OWNER_TEAM_NAME = 'Owners';
 
 export interface TeamInput {
   name?: string;

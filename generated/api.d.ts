@@ -2017,8 +2017,11 @@ export interface components {
             branch_filter?: string;
             config: components["schemas"]["CreateHookOptionConfig"];
             events?: string[];
-            /** @enum {string} */
-            type: "forgejo" | "dingtalk" | "discord" | "gitea" | "gogs" | "msteams" | "slack" | "telegram" | "feishu" | "wechatwork" | "packagist";
+            /**
+             * @description The hook types Anvil delivers; Forgejo's other types (dingtalk, msteams, telegram, feishu, wechatwork, packagist, matrix) are refused with 422.
+             * @enum {string}
+             */
+            type: "forgejo" | "gitea" | "gogs" | "slack" | "discord";
         };
         CreateHookOptionConfig: {
             [key: string]: string;

@@ -214,7 +214,7 @@ describe('webhook delivery', () => {
   it('refuses hook types Anvil does not deliver with 422', async () => {
     const res = await t.request().post(`/api/v1/orgs/${orgA.name}/hooks`).set('Authorization', owner.auth)
       .send({ type: 'dingtalk', config: { url: `${receiver.url}/x`, content_type: 'json' } }).expect(422);
-    expect(res.body.message).toMatch(/not supported/);
+    expect(res.body.message).toMatch(/^\[type\]: must be equal to one of the allowed values: forgejo, gitea, gogs, slack, discord/);
   });
 });
 

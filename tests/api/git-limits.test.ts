@@ -151,8 +151,9 @@ describe('anonymous clones at once (MAX_ANONYMOUS_CLONES)', () => {
       .buffer(true)
       .parse(asText)).body as string;
 
+  /** Polls for up to 15 s: a loaded machine may take a while to start the held round. */
   async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    for (let attempt = 0; attempt < 300; attempt++) {
       if (await condition()) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

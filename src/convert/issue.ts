@@ -1,5 +1,7 @@
 // Forgejo's Issue, Comment, Milestone and issue Label records (services/convert/issue.go, issue_comment.go).
 import type { components } from '../../generated/api.d.ts';
+import { ghostUser } from '../db/ghost-user.ts';
+import { toOrgLabel } from './label.ts';
 import type { CommentRow, IssueDetails, IssueRow, LabelRow, MilestoneRow } from '../db/issue.repository.ts';
 import type { Repository, User } from '../db/prisma.ts';
 import { repoApiUrl } from './repository.ts';
@@ -30,29 +32,10 @@ export function commentHtmlUrl(rootUrl: string, repo: Pick<Repository, 'ownerNam
   return `${issueHtmlUrl(rootUrl, repo, issue)}#issuecomment-${comment.id}`;
 }
 
-/** The account Forgejo shows for a deleted user. */
-export function ghostUser(): User {
-  const epoch = new Date(0);
-  return {
-    id: -1, name: 'Ghost', lowerName: 'ghost', fullName: '', email: '', keepEmailPrivate: true, loginName: '', loginSourceId: 0,
-    language: '', isAdmin: false, lastLoginAt: epoch, createdAt: epoch, isRestricted: false, isActive: false, prohibitLogin: false,
-    location: '', pronouns: '', website: '', description: '', visibility: 0, numFollowers: 0, numFollowing: 0, numStars: 0,
-  } as unknown as User;
-}
 
 export function toIssueLabel(label: LabelRow, repo: Repository & { owner: User }, rootUrl: string): components['schemas']['Label'] {
-  const url = label.orgId > 0
-    ? `${rootUrl}api/v1/orgs/${encodeURIComponent(repo.owner.name)}/labels/${label.id}`
-    : `${repoApiUrl(rootUrl, repo)}/labels/${label.id}`;
-  return {
-    id: label.id,
-    name: label.name,
-    exclusive: label.exclusive,
-    is_archived: label.archivedAt !== null,
-    color: label.color.replace(/^#+/, ''),
-    description: label.description,
-    url,
-  };
+  if (label.orgId > 0) return toOrgLabel(label, repo.owner, rootUrl);
+  return { ...toOrgLabel(label, repo.owner, rootUrl), url: `${repoApiUrl(rootUrl, repo)}/labels/${label.id}` };
 }
 
 export function toMilestone(milestone: MilestoneRow): components['schemas']['Milestone'] {

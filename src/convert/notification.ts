@@ -23,12 +23,26 @@ export function threadApiUrl(rootUrl: string, id: number): string {
   return `${rootUrl}api/v1/notifications/threads/${id}`;
 }
 
-export function toNotificationThread(details: ThreadDetails, view: UserView): ApiThread {
-  const { thread, repo, issue, pull, lastComment } = details;
-  const { rootUrl } = view;
-  // A thread only exists for readers; the repository is shown at read access and without permissions.
+/** A thread only exists for readers; its repository is shown at read access and without permissions. */
+function threadRepository(repo: ThreadDetails['repo'], view: UserView): ApiThread['repository'] {
   const repository = toRepository({ repo, permission: { mode: AccessMode.read, unitModes: null, units: repo.units.map((u) => u.type) } }, view);
   delete (repository as { permissions?: unknown }).permissions;
+  return repository;
+}
+
+/** Many threads; each repository is shaped once however many threads it has. */
+export function toNotificationThreads(threads: readonly ThreadDetails[], view: UserView): ApiThread[] {
+  const repositories = new Map<number, ApiThread['repository']>();
+  return threads.map((details) => {
+    let repository = repositories.get(details.repo.id);
+    if (!repository) repositories.set(details.repo.id, (repository = threadRepository(details.repo, view)));
+    return toNotificationThread(details, view, repository);
+  });
+}
+
+export function toNotificationThread(details: ThreadDetails, view: UserView, repository = threadRepository(details.repo, view)): ApiThread {
+  const { thread, repo, issue, pull, lastComment } = details;
+  const { rootUrl } = view;
   const subject: components['schemas']['NotificationSubject'] = { type: SUBJECT_TYPES[thread.source] ?? '' };
   if (thread.source === NotificationSource.repository) {
     Object.assign(subject, { title: `${repo.ownerName}/${repo.name}`, url: `/${repo.ownerName}/${repo.name}`, html_url: `${rootUrl}${repo.ownerName}/${repo.name}` });

@@ -1,5 +1,5 @@
 // The caller's notification threads (Forgejo: routers/api/v1/notify/user.go, repo.go, threads.go).
-import { toNotificationThread } from '../../../convert/notification.ts';
+import { toNotificationThreads } from '../../../convert/notification.ts';
 import { formBool } from '../../../domain/notification.ts';
 import type { ThreadDetails } from '../../../convert/notification.ts';
 import type { RequestContext, Handler } from '../../route.ts';
@@ -9,8 +9,7 @@ type ListOp = 'notifyGetList' | 'notifyGetRepoList';
 type MarkOp = 'notifyReadList' | 'notifyReadRepoList';
 
 function present(ctx: RequestContext<any>, threads: ThreadDetails[]) {
-  const view = userView(ctx);
-  return threads.map((thread) => toNotificationThread(thread, view));
+  return toNotificationThreads(threads, userView(ctx));
 }
 
 async function list(ctx: RequestContext<ListOp>, repoId?: number) {

@@ -332,6 +332,7 @@ async function main(): Promise<void> {
   const internals = [dataDir, fs.realpathSync(dataDir), root, '/src/', 'node_modules'];
   const started = Date.now();
   let findings = 0;
+  let previous = '';
   const statuses = new Map<number, number>();
   try {
     const { fixtures, callers } = await makeFixtures(context, port);
@@ -346,11 +347,13 @@ async function main(): Promise<void> {
         sent = await send(port, built.method, built.url, built.headers, built.body);
       } catch (error) {
         findings++;
-        console.log(`FINDING ${label}: no answer (${(error as Error).message})`);
+        // A reset can be the previous answer's fault: a connection dropped without `Connection: close`.
+        console.log(`FINDING ${label}: no answer (${(error as Error).message}); previous request: ${previous}`);
         const alive = await send(port, 'GET', '/api/v1/version', {}).then(() => true, () => false);
         if (!alive) { findings++; console.log('FINDING dead server'); break; }
         continue;
       }
+      previous = `${label} -> ${sent.status} ${String(sent.headers.connection ?? '')}`;
       statuses.set(sent.status, (statuses.get(sent.status) ?? 0) + 1);
       for (const finding of findingsOf(op, built, sent, internals)) {
         findings++;

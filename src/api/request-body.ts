@@ -4,7 +4,7 @@
 // one limit's worth of a body.
 import type { NextFunction, RequestHandler, Response } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
-import { BadRequestError, PayloadTooLargeError, ValidationError } from '../errors.ts';
+import { BadRequestError, ValidationError } from '../errors.ts';
 import { announcesMoreThan, bodyTooLarge, hasBody, readLimitedBody } from '../http/body-reader.ts';
 import { dropDisallowedNulls } from './absent-nulls.ts';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './body-limits.ts';
@@ -39,8 +39,9 @@ function parseJson(operationId: OperationId, text: string): unknown {
 }
 
 function refuse(res: Response, next: NextFunction, error: unknown): void {
-  // The rest of an oversized body is not read, so the connection cannot carry another request.
-  if (error instanceof PayloadTooLargeError) res.setHeader('Connection', 'close');
+  // The rest of a refused body (too large, not decoding, unreadable) is not read, so the connection cannot
+  // carry another request.
+  res.setHeader('Connection', 'close');
   next(error);
 }
 

@@ -184,6 +184,14 @@ describe('content encodings', () => {
     expect(res.body.message).toMatch(/does not decode/);
   });
 
+  it('closes the connection after a body that does not decode, since the rest of it is never read', async () => {
+    // Found by `npm run fuzz`: the 400 said keep-alive, and the next request on the socket was reset.
+    const head = `POST /api/v1/user/repos HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${alice.auth}\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${MiB / 2}\r\n\r\n`;
+    const answer = await sendUnfinished(head, [Buffer.from('{"name": "not gzip at all"')]);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   it.each(['br', 'compress', 'gzip, gzip'])('answers the unsupported Content-Encoding %s with 415', async (encoding) => {
     const res = await post(json({ name: uniqueName('r') }), encoding);
     expect(res.status).toBe(415);

@@ -277,6 +277,21 @@ function findingsOf(op: Operation, built: Built, sent: Sent, internals: string[]
   return out;
 }
 
+/**
+ * The admin may delete the outsider, demote itself or revoke tokens along the way; a caller who is no longer what
+ * its label says is put back (user, flags, a new token) so the rest of the run still tests that role.
+ */
+async function restoreCaller(context: AppContext, port: number, caller: Caller, name: string, isAdmin: boolean): Promise<void> {
+  const me = await send(port, 'GET', '/api/v1/user', caller.auth);
+  if (me.status === 200 && (JSON.parse(me.body) as { is_admin?: boolean }).is_admin === isAdmin) return;
+  const { prisma } = context.db;
+  const existing = await prisma.user.findFirst({ where: { lowerName: name } });
+  const user = existing
+    ? await prisma.user.update({ where: { id: existing.id }, data: { isAdmin, isActive: true, isRestricted: false, prohibitLogin: false, mustChangePassword: false } })
+    : await context.services.users.create({ username: name, email: `${name}@example.com`, password: 'fuzz-password-3', isAdmin, mustChangePassword: false });
+  caller.auth = { Authorization: `token ${await tokenFor(context, user)}` };
+}
+
 async function makeFixtures(context: AppContext, port: number): Promise<{ fixtures: Fixtures; callers: Caller[] }> {
   const { users, orgs } = context.services;
   const admin = await users.create({ username: 'fuzzadmin', email: 'fuzzadmin@example.com', password: 'fuzz-password-1', isAdmin: true, mustChangePassword: false });
@@ -333,6 +348,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   let findings = 0;
   let previous = '';
+  let previousEnded = Date.now();
   const statuses = new Map<number, number>();
   try {
     const { fixtures, callers } = await makeFixtures(context, port);
@@ -348,13 +364,18 @@ async function main(): Promise<void> {
       } catch (error) {
         findings++;
         // A reset can be the previous answer's fault: a connection dropped without `Connection: close`.
-        console.log(`FINDING ${label}: no answer (${(error as Error).message}); previous request: ${previous}`);
+        console.log(`FINDING ${label}: no answer (${(error as Error).message}) ${Date.now() - previousEnded} ms after the previous answer: ${previous}`);
         const alive = await send(port, 'GET', '/api/v1/version', {}).then(() => true, () => false);
         if (!alive) { findings++; console.log('FINDING dead server'); break; }
         continue;
       }
       previous = `${label} -> ${sent.status} ${String(sent.headers.connection ?? '')}`;
+      previousEnded = Date.now();
       statuses.set(sent.status, (statuses.get(sent.status) ?? 0) + 1);
+      if (built.method !== 'GET' && sent.status < 300) {
+        await restoreCaller(context, port, callers[0], fixtures.adminName, true);
+        await restoreCaller(context, port, callers[1], fixtures.outsiderName, false);
+      }
       for (const finding of findingsOf(op, built, sent, internals)) {
         findings++;
         console.log(`FINDING ${label}: ${finding}`);

@@ -83,12 +83,18 @@ export function orgAssignment(options: { missing?: 'notFound' | 'invalid' } = {}
   };
 }
 
-/** `/teams/{id}`: the team and its organization; a missing team is 404 for anyone (reqTeamMembership decides the rest). */
+/**
+ * `/teams/{id}`: the team and its organization; a missing team, or one of an organization the caller may not see,
+ * is 404 for anyone (reqTeamMembership decides the rest).
+ */
 export function teamAssignment(): Guard {
   return async (ctx) => {
     const id = Number((ctx.params as { id?: number }).id);
     const found = await ctx.app.services.teams.findWithOrg(id);
-    if (!found) throw new NotFoundError('GetTeamById', [`team does not exist [org_id 0, team_id ${id}, name: ]`]);
+    // A team of an organization the caller may not see is as missing as one that does not exist.
+    if (!found || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, found.org))) {
+      throw new NotFoundError('GetTeamById', [`team does not exist [org_id 0, team_id ${id}, name: ]`]);
+    }
     ctx.assigned.team = found.team;
     ctx.assigned.org = found.org;
     refusePublicOnly(ctx, found.org);

@@ -3,9 +3,10 @@
 // Column order is CALLERS. Writes send harmless bodies; deletes hit a throwaway resource made for the cell, and
 // deleting an organization that still owns repositories is 422 for whoever may try. Tokens of the public-only and
 // read-only kinds belong to the organization's owner.
-// As in Forgejo: /teams/{id} asks for sign-in before anything else (anonymous is 401) and answers a caller outside
-// the organization with 404 at every visibility, and a team member who is not an owner 404 on owner-only team
-// routes; a public-only token is refused a repository only when the
+// /teams/{id}: a team of an organization the caller may not see is 404 before sign-in is asked for (Forgejo asks for
+// sign-in first, which tells anonymous callers which team ids exist); then anonymous is 401, a caller outside the
+// organization 404, and a team member who is not an owner 404 on owner-only team routes (Forgejo's
+// reqOrgOwnership under /teams). A public-only token is refused a repository only when the
 // repository itself is private, whatever its owner's visibility.
 export const CALLERS = ['anonymous', 'outsider', 'orgMember', 'teamMember', 'orgOwner', 'siteAdmin', 'publicOnlyToken', 'readOnlyToken'] as const;
 export type CallerName = (typeof CALLERS)[number];
@@ -65,8 +66,8 @@ export const MATRIX: readonly MatrixOperation[] = [
     route: 'GET /teams/{team}',
     expected: {
       public: [401, 404, 403, 200, 200, 200, 200, 200],
-      limited: [401, 404, 403, 200, 200, 200, 403, 200],
-      private: [401, 404, 403, 200, 200, 200, 403, 200],
+      limited: [404, 404, 403, 200, 200, 200, 403, 200],
+      private: [404, 404, 403, 200, 200, 200, 403, 200],
     },
   },
   {
@@ -74,8 +75,8 @@ export const MATRIX: readonly MatrixOperation[] = [
     body: { description: 'edited' },
     expected: {
       public: [401, 404, 403, 404, 200, 200, 200, 403],
-      limited: [401, 404, 403, 404, 200, 200, 403, 403],
-      private: [401, 404, 403, 404, 200, 200, 403, 403],
+      limited: [404, 404, 403, 404, 200, 200, 403, 403],
+      private: [404, 404, 403, 404, 200, 200, 403, 403],
     },
   },
   {
@@ -83,8 +84,8 @@ export const MATRIX: readonly MatrixOperation[] = [
     throwaway: 'team',
     expected: {
       public: [401, 404, 403, 403, 204, 204, 204, 403],
-      limited: [401, 404, 403, 403, 204, 204, 403, 403],
-      private: [401, 404, 403, 403, 204, 204, 403, 403],
+      limited: [404, 404, 403, 403, 204, 204, 403, 403],
+      private: [404, 404, 403, 403, 204, 204, 403, 403],
     },
   },
   {

@@ -74,6 +74,16 @@ export function reqOrgOwnership(): Guard {
   };
 }
 
+/** Org owners and members of a team that may create repositories (Forgejo: CreateOrgRepo); site admins always. */
+export function reqOrgRepoCreator(): Guard {
+  return async (ctx) => {
+    const doer = ctx.doer();
+    const org = ctx.org();
+    if (doer.isAdmin || (await ctx.app.services.orgs.canCreateRepo(org.id, doer.id))) return;
+    throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
+  };
+}
+
 /** Site admins, owners of the team's organization and the team's members; other org members 403, the rest 404. */
 export function reqTeamMembership(): Guard {
   return async (ctx) => {

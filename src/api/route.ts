@@ -8,13 +8,10 @@ import type { Caller } from '../auth/caller.ts';
 import type { Team, User } from '../db/prisma.ts';
 import { type ListOptions } from '../http/pagination.ts';
 import type { OrgRole } from '../services/org.service.ts';
-import type { RepoPermission, RepoWithOwner } from '../services/repo-permission.service.ts';
+import type { RepoWithPermission } from '../db/repository-details.ts';
 
-export interface AssignedRepo {
-  readonly repo: RepoWithOwner;
-  /** The caller's permission on it. */
-  readonly permission: RepoPermission;
-}
+/** The `{owner}/{repo}` of the path with the caller's permission on it. */
+export type AssignedRepo = RepoWithPermission;
 
 /** What the route's assignment guards resolved from the path (src/api/assignment.ts). */
 export interface Assigned {

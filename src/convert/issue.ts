@@ -11,7 +11,6 @@ import { toUser, type UserView } from './user.ts';
 export type ApiIssue = components['schemas']['Issue'];
 export type ApiComment = components['schemas']['Comment'];
 
-export type { IssueDetails };
 
 const nullableTime = (date: Date | null | undefined) => (date ? isoTime(date) : null);
 

@@ -10,7 +10,6 @@ import type { UserView } from './user.ts';
 
 export type ApiThread = components['schemas']['NotificationThread'];
 
-export type { ThreadDetails };
 
 const SUBJECT_TYPES: Record<number, string> = {
   [NotificationSource.issue]: 'Issue',

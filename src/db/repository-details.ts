@@ -5,6 +5,12 @@ import type { Models, Repository, User } from './prisma.ts';
 /** A repository row with the relations every repository answer needs (repoInclude). */
 export type RepoWithOwner = Repository & { owner: User; units: Models.RepoUnitModel[] };
 
+/** A repository and someone's permission on it (what repoAssignment resolves for the caller). */
+export interface RepoWithPermission {
+  readonly repo: RepoWithOwner;
+  readonly permission: RepoPermission;
+}
+
 export interface RepositoryDetails {
   repo: RepoWithOwner;
   /** The viewer's permission on it. */

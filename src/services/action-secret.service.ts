@@ -8,7 +8,6 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, NameTakenError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { ActionSecret } from '../db/action-secret.repository.ts';
 
 function checkName(name: string): string {
   if (!isValidSecretName(name)) throw new BadRequestError('invalid secret name');

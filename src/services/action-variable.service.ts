@@ -7,7 +7,6 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { ActionVariable } from '../db/action-variable.repository.ts';
 
 function checkName(name: string): string {
   if (!isValidVariableName(name)) throw new BadRequestError('invalid variable name');

@@ -15,7 +15,6 @@ import type { ServiceDeps } from './service-deps.ts';
 
 const LEASE_MS = 5 * 60_000;
 
-export type { CronTaskStatus };
 
 interface RegisteredTask {
   definition: CronTaskDefinition;

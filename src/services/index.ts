@@ -59,7 +59,7 @@ export function createServices(deps: ServiceDeps) {
   const templates = new TemplateService(deps);
   const hookEvents = new HookEventsService(deps);
   const hookDeliveries = new HookDeliveryService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, orgs, new RepoInitService(deps, templates), hookEvents);
+  const repositories = new RepositoryService(deps, activity, repoPermissions, new RepoInitService(deps, templates), hookEvents);
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
   const pushes = new PushService(deps, activity, repositories, hookEvents);
   const quota = new QuotaService(deps);

@@ -8,7 +8,8 @@ import type { Repositories } from '../db/repositories.ts';
 import { UnitType } from '../domain/access.ts';
 import { mentionedNames } from '../render/issue-mentions.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
-import { canReadUnit, canWriteUnit, isRepoAdmin, type RepoPermission } from '../domain/repo-permission.ts';
+import type { RepoWithPermission } from '../db/repository-details.ts';
+import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/repo-permission.ts';
 import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../errors.ts';
 import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
@@ -34,15 +35,9 @@ export interface IssueChanges {
   milestone?: number;
 }
 
-/** The repository of the path and the caller's permission on it (what repoAssignment resolved). */
-export interface RepoAccess {
-  repo: RepoWithOwner;
-  permission: RepoPermission;
-}
-
 const issuesUnit = (isPull: boolean) => (isPull ? UnitType.pulls : UnitType.issues);
 
-export function canWriteIssues(access: RepoAccess, isPull: boolean, doer: User): boolean {
+export function canWriteIssues(access: RepoWithPermission, isPull: boolean, doer: User): boolean {
   return doer.isAdmin || isRepoAdmin(access.permission) || canWriteUnit(access.permission, issuesUnit(isPull));
 }
 
@@ -56,12 +51,12 @@ export class IssueService {
   // ---- reading ----
 
   /** The issue of a repository the caller can read (an issue of a unit the caller cannot read is missing). */
-  async get(access: RepoAccess, index: number, doer: User | null): Promise<IssueDetails> {
+  async get(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueDetails> {
     const issue = await this.findReadable(access, index, doer);
     return (await this.details([issue]))[0];
   }
 
-  private async findReadable(access: RepoAccess, index: number, doer: User | null): Promise<IssueRow> {
+  private async findReadable(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueRow> {
     const issue = index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
     if (!issue) throw new NotFoundError();
     if (!doer?.isAdmin && !canReadUnit(access.permission, issuesUnit(issue.isPull))) throw new NotFoundError();
@@ -98,7 +93,7 @@ export class IssueService {
 
   // ---- opening ----
 
-  async create(access: RepoAccess, doer: User, input: NewIssue): Promise<IssueDetails> {
+  async create(access: RepoWithPermission, doer: User, input: NewIssue): Promise<IssueDetails> {
     const issue = await this.deps.transactions.run(async (repos) => {
       const prepared = await this.prepareNew(repos, access, doer, input, false);
       const issue = await this.insert(repos, access.repo, doer, prepared, false);
@@ -111,7 +106,7 @@ export class IssueService {
    * The checks and resolved fields of a new issue or pull request. Labels, milestone and assignees need write
    * access to the unit and are silently dropped without it, as in Forgejo.
    */
-  async prepareNew(repos: Repositories, access: RepoAccess, doer: User, input: NewIssue, isPull: boolean): Promise<PreparedIssue> {
+  async prepareNew(repos: Repositories, access: RepoWithPermission, doer: User, input: NewIssue, isPull: boolean): Promise<PreparedIssue> {
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
@@ -194,7 +189,7 @@ export class IssueService {
   // ---- changing ----
 
   /** Title, body, state, assignees and milestone (Forgejo answers 201 with the issue). */
-  async edit(access: RepoAccess, index: number, doer: User, changes: IssueChanges): Promise<IssueDetails> {
+  async edit(access: RepoWithPermission, index: number, doer: User, changes: IssueChanges): Promise<IssueDetails> {
     const current = await this.findReadable(access, index, doer);
     const writer = canWriteIssues(access, current.isPull, doer);
     if (current.posterId !== doer.id && !writer) throw new ForbiddenError('user should be the poster or have write access to the issues');
@@ -262,7 +257,7 @@ export class IssueService {
 
   // ---- comments ----
 
-  async comment(access: RepoAccess, index: number, doer: User, body: string): Promise<{ comment: CommentRow; issue: IssueRow; repo: RepoWithOwner }> {
+  async comment(access: RepoWithPermission, index: number, doer: User, body: string): Promise<{ comment: CommentRow; issue: IssueRow; repo: RepoWithOwner }> {
     const current = await this.findReadable(access, index, doer);
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);

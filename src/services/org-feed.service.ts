@@ -6,11 +6,11 @@ import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
-import { repoInclude, type RepositoryService } from './repository.service.ts';
+import { repoInclude } from '../db/repository-rows.repository.ts';
+import type { RepositoryService } from './repository.service.ts';
 
 export type Action = Prisma.ActionModel;
 
-export type { FeedEntry };
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
 function dayRange(date: string | undefined): { from: Date; to: Date } | null {

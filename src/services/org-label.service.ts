@@ -6,7 +6,6 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { Label };
 
 export interface NewLabel {
   name: string;

@@ -22,7 +22,6 @@ import type { ServiceDeps } from './service-deps.ts';
 
 const GENERIC = 'generic';
 
-export type { PackageView };
 
 export interface GenericFileName {
   name: string;

@@ -6,7 +6,6 @@ import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { PublicKey };
 
 /** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
 const USER_KEY = 'user';

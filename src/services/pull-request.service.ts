@@ -6,7 +6,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { User } from '../db/prisma.ts';
 import type { PullDetails } from '../db/pull-request.repository.ts';
 import type { HookEventsService } from './hook-events.service.ts';
-import type { IssueService, NewIssue, RepoAccess } from './issue.service.ts';
+import type { RepoWithPermission } from '../db/repository-details.ts';
+import type { IssueService, NewIssue } from './issue.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewPullRequest extends Omit<NewIssue, 'closed' | 'title'> {
@@ -22,7 +23,7 @@ export class PullRequestService {
     private readonly hookEvents: HookEventsService,
   ) {}
 
-  async create(access: RepoAccess, doer: User, input: NewPullRequest): Promise<Omit<PullDetails, 'repoDetails'>> {
+  async create(access: RepoWithPermission, doer: User, input: NewPullRequest): Promise<Omit<PullDetails, 'repoDetails'>> {
     const { repo } = access;
     const head = this.headBranch(repo.ownerName, (input.head ?? '').trim());
     const base = (input.base ?? '').trim();

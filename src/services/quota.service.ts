@@ -27,7 +27,6 @@ export interface QuotaRuleChanges {
   subjects?: string[];
 }
 
-export type { QuotaInfo };
 
 /** Whose quota a write counts against. */
 export type QuotaOwner = Pick<User, 'id' | 'name'>;

@@ -17,7 +17,6 @@ import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepo
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { OrgService } from './org.service.ts';
 import type { RepoInitService } from './repo-init.service.ts';
 import type { RepoPermission, RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 
@@ -48,7 +47,6 @@ export const DEFAULT_UNITS: ReadonlyArray<{ type: number; config: object }> = [
 const MIN_MIRROR_INTERVAL_SECS = 600;
 export const REPO_EXISTS_MESSAGE = 'The repository with the same name already exists.';
 
-export { repoInclude } from '../db/repository-rows.repository.ts';
 
 export interface NewRepository {
   name: string;
@@ -125,7 +123,6 @@ export class RepositoryService {
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
     private readonly permissions: RepoPermissionService,
-    private readonly orgs: OrgService,
     private readonly init: RepoInitService,
     private readonly hookEvents: HookEventsService,
   ) {
@@ -185,14 +182,6 @@ export class RepositoryService {
 
   async createForUser(doer: User, input: NewRepository): Promise<RepoWithOwner> {
     return this.create(doer, doer, input);
-  }
-
-  /** POST /orgs/{org}/repos: org owners and members of a team that may create repositories. */
-  async createForOrg(doer: User, org: User, input: NewRepository): Promise<RepoWithOwner> {
-    if (!doer.isAdmin && !(await this.orgs.canCreateRepo(org.id, doer.id))) {
-      throw new ForbiddenError(`Given user is not allowed to create repository in organization ${org.name}.`);
-    }
-    return this.create(doer, org, input);
   }
 
   /** Creates a repository with Forgejo's options: README, .gitignore and licence when auto_init is set. */

@@ -11,7 +11,8 @@ import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/team-un
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { FeedEntry, OrgFeedService } from './org-feed.service.ts';
+import type { FeedEntry } from '../db/org-feed.repository.ts';
+import type { OrgFeedService } from './org-feed.service.ts';
 import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -27,7 +28,6 @@ export interface TeamInput {
   unitsMap?: Record<string, string>;
 }
 
-export type { TeamWithUnits };
 
 
 

@@ -12,7 +12,6 @@ import { folderSource, overlay, templateFileName, type TemplateSource } from '..
 
 const ASSETS_DIR = path.resolve(__dirname, '../../assets');
 
-export type { GitignoreTemplate, LicenseTemplate };
 
 export class TemplateService {
   private readonly gitignores: TemplateSource;

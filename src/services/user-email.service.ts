@@ -4,7 +4,6 @@ import type { EmailAddressRepository, EmailWithOwner } from '../db/email-address
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { EmailWithOwner } from '../db/email-address.repository.ts';
 
 export class UserEmailService {
   private readonly emails: EmailAddressRepository;

@@ -9,7 +9,6 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export type { Webhook };
 
 export interface NewHook {
   type: string;

@@ -1,6 +1,6 @@
 // Routes for repositories (Forgejo: routers/api/v1/api.go, the /repos/{username}/{reponame} group) and git smart HTTP.
 import { orgAssignment, repoAssignment, userAssignment } from '../assignment.ts';
-import { reqGitAccess, reqRepoAdmin, reqRepoOwner, reqSiteAdmin, reqToken } from '../guards.ts';
+import { reqGitAccess, reqOrgRepoCreator, reqRepoAdmin, reqRepoOwner, reqSiteAdmin, reqToken } from '../guards.ts';
 import { enforceQuota } from '../quota-guard.ts';
 import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
 import { gitInfoRefs, gitReceivePack, gitUploadPack } from '../handlers/repo/git.ts';
@@ -38,8 +38,8 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   adminDeleteUnadoptedRepository: route([reqSiteAdmin()], adminDeleteUnadoptedRepository),
   adminUnadoptedList: route([reqSiteAdmin()], adminUnadoptedList),
   createCurrentUserRepo: route([reqToken(), enforceQuota('size:repos:all', 'doer')], createCurrentUserRepo),
-  createOrgRepo: route([orgAssignment(), reqToken(), enforceQuota('size:repos:all', 'org')], createOrgRepo),
-  createOrgRepoDeprecated: route([reqToken(), orgAssignment({ missing: 'invalid' })], createOrgRepoDeprecated),
+  createOrgRepo: route([orgAssignment(), reqToken(), enforceQuota('size:repos:all', 'org'), reqOrgRepoCreator()], createOrgRepo),
+  createOrgRepoDeprecated: route([reqToken(), orgAssignment({ missing: 'invalid' }), reqOrgRepoCreator()], createOrgRepoDeprecated),
   gitInfoRefs: route(git, gitInfoRefs),
   gitReceivePack: route(git, gitReceivePack),
   gitUploadPack: route(git, gitUploadPack),

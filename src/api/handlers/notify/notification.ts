@@ -1,7 +1,7 @@
 // The caller's notification threads (Forgejo: routers/api/v1/notify/user.go, repo.go, threads.go).
 import { toNotificationThreads } from '../../../convert/notification.ts';
 import { formBool } from '../../../domain/notification.ts';
-import type { ThreadDetails } from '../../../convert/notification.ts';
+import type { ThreadDetails } from '../../../db/notification.repository.ts';
 import type { RequestContext, Handler } from '../../route.ts';
 import { userView } from '../../view.ts';
 

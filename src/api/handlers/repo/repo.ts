@@ -32,12 +32,12 @@ export const createCurrentUserRepo: Handler<'createCurrentUserRepo'> = async (ct
 };
 
 export const createOrgRepo: Handler<'createOrgRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.org(), newRepository(ctx));
+  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const createOrgRepoDeprecated: Handler<'createOrgRepoDeprecated'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForOrg(ctx.doer(), ctx.org(), newRepository(ctx));
+  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 

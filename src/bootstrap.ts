@@ -30,7 +30,7 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
     settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher), stores: createStores(settings),
-    packageBlobs: createBlobStore(settings.packages),
+    packageBlobs: createBlobStore(settings.storage.packages),
     hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
     log, passwords,
   };

@@ -2,9 +2,11 @@
 // ANVIL__<section>__<KEY> environment variables (a dot in a section or key name is written _0x2E_, as in Forgejo).
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
 import { parseGoDurationMs } from './domain/go-duration.ts';
+import { resolveSubsystemStorage, type StorageSettings } from './storage/storage-settings.ts';
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 interface Setting<T> {
   readonly defaultValue: T;
@@ -183,9 +185,9 @@ const SCHEMA = {
   migrations: {
     ALLOW_LOCALNETWORKS: bool(false),
   },
-  // Package blobs: where they live (PATH defaults to $APP_DATA_PATH/packages) and the largest generic upload.
+  // Package blobs: where they live (settings.storage.packages; PATH is the local folder) and the largest generic upload.
   packages: {
-    STORAGE_TYPE: oneOf('local', ['local'] as const),
+    STORAGE_TYPE: str(''),
     PATH: str(''),
     LIMIT_SIZE_GENERIC: sizeLimit(),
   },
@@ -256,6 +258,9 @@ const SCHEMA = {
 type Schema = typeof SCHEMA;
 export type Settings = {
   readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Setting<infer T> ? T : never };
+} & {
+  /** Where each subsystem keeps its files: [storage], [storage.<name>] and the subsystem's own keys. */
+  readonly storage: { readonly packages: StorageSettings; readonly avatars: StorageSettings };
 };
 
 /** Parses app.ini text: `[section]` headers, `KEY = value` lines, `;`/`#` comments, optional quotes. */
@@ -298,10 +303,17 @@ function environmentValues(env: NodeJS.ProcessEnv): Map<string, Map<string, stri
   return values;
 }
 
+/** The raw values of both sources, the second winning key by key. */
+function mergeSections(base: Map<string, Map<string, string>>, over: Map<string, Map<string, string>>): Map<string, Map<string, string>> {
+  const merged = new Map<string, Map<string, string>>();
+  for (const name of new Set([...base.keys(), ...over.keys()])) merged.set(name, new Map([...(base.get(name) ?? []), ...(over.get(name) ?? [])]));
+  return merged;
+}
+
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const dataDir = path.resolve(env.ANVIL_DATA_DIR ?? 'data');
   const iniFile = path.join(dataDir, 'app.ini');
-  const fromFile = fs.existsSync(iniFile) ? parseIni(fs.readFileSync(iniFile, 'utf8')) : new Map();
+  const fromFile = fs.existsSync(iniFile) ? parseIni(fs.readFileSync(iniFile, 'utf8')) : new Map<string, Map<string, string>>();
   const fromEnv = environmentValues(env);
 
   const settings: Record<string, Record<string, unknown>> = {};
@@ -318,7 +330,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!String(server.ROOT_URL).endsWith('/')) server.ROOT_URL += '/';
   if (!/^https?:\/\//.test(String(server.ROOT_URL))) throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
   if (!settings.repository.ROOT) settings.repository.ROOT = path.join(dataDir, 'repositories');
-  settings.packages.PATH = path.resolve(dataDir, String(settings.packages.PATH || 'packages'));
+  const storage = resolveSubsystemStorage(mergeSections(fromFile, fromEnv), dataDir);
+  (settings as Record<string, unknown>).storage = storage;
+  settings.packages.PATH = storage.packages.type === 'local' ? storage.packages.path : path.join(dataDir, 'packages');
   if (!settings.database.SQLITE_PATH) settings.database.SQLITE_PATH = path.join(dataDir, 'anvil.db');
   const url = String(settings.database.URL);
   if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);

@@ -1,5 +1,5 @@
-// Where uploaded avatars are kept, by file name (the hash of their content). On local disk today under
-// <APP_DATA_PATH>/avatars; the interface is what an object-storage implementation has to offer too.
+// Where uploaded avatars are kept, by file name (the hash of their content): a local folder (<APP_DATA_PATH>/avatars
+// by default) or a bucket (s3-avatar-store.ts), as [storage.avatars] says.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,8 +11,8 @@ export interface AvatarStore {
   remove(name: string): Promise<void>;
 }
 
-/** Names are hashes; anything that could leave the folder is refused. */
-function checkName(name: string): void {
+/** Names are hashes; anything that could leave the folder (or the prefix in a bucket) is refused. */
+export function checkAvatarName(name: string): void {
   if (name === '' || name !== path.basename(name) || name.startsWith('.')) throw new Error(`not an avatar file name: ${name}`);
 }
 
@@ -20,13 +20,13 @@ export class LocalAvatarStore implements AvatarStore {
   constructor(private readonly directory: string) {}
 
   async save(name: string, png: Buffer): Promise<void> {
-    checkName(name);
+    checkAvatarName(name);
     await fs.mkdir(this.directory, { recursive: true });
     await fs.writeFile(path.join(this.directory, name), png);
   }
 
   async read(name: string): Promise<Buffer | null> {
-    checkName(name);
+    checkAvatarName(name);
     try {
       return await fs.readFile(path.join(this.directory, name));
     } catch {
@@ -35,7 +35,7 @@ export class LocalAvatarStore implements AvatarStore {
   }
 
   async remove(name: string): Promise<void> {
-    checkName(name);
+    checkAvatarName(name);
     await fs.rm(path.join(this.directory, name), { force: true });
   }
 }

@@ -1,9 +1,11 @@
 // Package blobs are content-addressed: the key of a blob is the SHA-256 of its bytes, so the same bytes uploaded by
 // any owner are stored once. Nothing outside a store knows where the bytes live; the local-directory store is the
-// one Anvil has now, an object store takes the same interface (Forgejo: modules/storage, [packages] STORAGE_TYPE).
+// default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
 import type { Readable } from 'node:stream';
-import type { Settings } from '../config.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
+import { createS3Client } from './s3-client.ts';
+import type { StorageSettings } from './storage-settings.ts';
 
 export interface BlobDigests {
   size: number;
@@ -42,9 +44,11 @@ export function isBlobKey(key: string): boolean {
   return /^[0-9a-f]{64}$/.test(key);
 }
 
-export function createBlobStore(settings: Settings['packages']): BlobStore {
-  switch (settings.STORAGE_TYPE) {
+export function createBlobStore(settings: StorageSettings): BlobStore {
+  switch (settings.type) {
     case 'local':
-      return new LocalBlobStore(settings.PATH);
+      return new LocalBlobStore(settings.path);
+    case 'minio':
+      return new S3BlobStore(createS3Client(settings), settings.bucket, settings.basePath);
   }
 }

@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { finished, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions } from './blob-store.ts';
-import { DigestStream } from './digest-stream.ts';
-import { BadRequestError } from '../errors.ts';
+import { receiveDigested } from './receive-digested.ts';
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -25,7 +24,7 @@ export class LocalBlobStore implements BlobStore {
     await fsp.mkdir(tempDir, { recursive: true });
     const temp = path.join(tempDir, randomUUID());
     try {
-      const digests = await receive(source, temp, options.maxBytes);
+      const digests = await receiveDigested(source, options.maxBytes, (body) => pipeline(body, fs.createWriteStream(temp, { flags: 'wx', flush: true })));
       const target = this.pathOf(digests.sha256);
       const existing = await this.stat(digests.sha256);
       if (existing?.size === digests.size) {
@@ -58,33 +57,5 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
-  }
-}
-
-/**
- * Copies the source into a new file through the digests. The source is never destroyed (it may be a request still
- * to be answered): on failure it is unpiped and paused.
- */
-async function receive(source: Readable, file: string, maxBytes?: number): Promise<BlobDigests> {
-  const digest = new DigestStream(maxBytes);
-  // A source that closes early (a client gone mid-upload) fails the copy instead of ending it.
-  const stopWatching = finished(source, (error) => {
-    if (error) digest.destroy(error);
-  });
-  source.pipe(digest);
-  try {
-    await pipeline(digest, fs.createWriteStream(file, { flags: 'wx', flush: true }));
-    return digest.digests();
-  } catch (error) {
-    source.unpipe(digest);
-    source.pause();
-    // A client gone mid-body is its own doing, not a failure of the server.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (source.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      throw new BadRequestError('the body ended before it was complete');
-    }
-    throw error;
-  } finally {
-    stopWatching();
   }
 }

@@ -6,7 +6,8 @@ import { PayloadTooLargeError } from '../errors.ts';
 import type { BlobDigests } from './blob-store.ts';
 
 export class DigestStream extends Transform {
-  private size = 0;
+  // Not named `size`: an S3 upload (lib-storage) reads a body's `size` as its announced length.
+  private received = 0;
   private readonly hashes: Record<'md5' | 'sha1' | 'sha256' | 'sha512', Hash> = {
     md5: createHash('md5'),
     sha1: createHash('sha1'),
@@ -19,8 +20,8 @@ export class DigestStream extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
+    this.received += chunk.length;
+    if (this.received > this.maxBytes) return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
     for (const hash of Object.values(this.hashes)) hash.update(chunk);
     callback(null, chunk);
   }
@@ -28,6 +29,6 @@ export class DigestStream extends Transform {
   /** The digests of everything that passed; call once the stream has ended. */
   digests(): BlobDigests {
     const { md5, sha1, sha256, sha512 } = this.hashes;
-    return { size: this.size, md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), sha512: sha512.digest('hex') };
+    return { size: this.received, md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), sha512: sha512.digest('hex') };
   }
 }

@@ -10,6 +10,11 @@ import { DigestStream } from './digest-stream.ts';
  */
 export async function receiveDigested(source: Readable, maxBytes: number | undefined, write: (body: Readable) => Promise<void>): Promise<BlobDigests> {
   const digest = new DigestStream(maxBytes);
+  // Why the body failed (too large, cut off) matters more than what the writer made of it (an aborted upload).
+  let bodyError: unknown;
+  digest.once('error', (error) => {
+    bodyError = error;
+  });
   // A source that closes early (a client gone mid-upload) fails the copy instead of ending it.
   const stopWatching = finished(source, (error) => {
     if (error) digest.destroy(error);
@@ -18,7 +23,8 @@ export async function receiveDigested(source: Readable, maxBytes: number | undef
   try {
     await write(digest);
     return digest.digests();
-  } catch (error) {
+  } catch (writeError) {
+    const error = bodyError ?? writeError;
     source.unpipe(digest);
     source.pause();
     digest.destroy();

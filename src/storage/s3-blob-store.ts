@@ -63,14 +63,15 @@ export class S3BlobStore implements BlobStore {
       await this.removeObject(temp).catch(() => undefined);
       throw error;
     }
-    await this.removeObject(temp);
+    // A temporary object left behind is litter for the bucket's lifecycle rule, not a failed upload.
+    await this.removeObject(temp).catch(() => undefined);
     return result;
   }
 
   /** Copies the complete temporary object to its key; the caller removes the temporary one. */
   private async moveInto(temp: string, key: string, size: number): Promise<void> {
     if (size <= this.maxCopyBytes) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: encodeURI(`${this.bucket}/${temp}`) }));
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${temp.split('/').map(encodeURIComponent).join('/')}` }));
       return;
     }
     const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: temp }));

@@ -13,6 +13,8 @@ export function createS3Client(settings: MinioStorageSettings): S3Client {
     ...(settings.accessKeyId ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // An unreachable store fails the request soon instead of holding it.
+    requestHandler: { connectionTimeout: 5000 },
   });
 }
 

@@ -2,6 +2,7 @@
 // loopback: the generic registry and org avatars through HTTP, the bytes only in the bucket.
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -146,7 +147,7 @@ describeWithS3('org avatars in the bucket', () => {
     await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', alice.auth).send({ image }).expect(204);
     const { avatar } = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } });
     expect(await s3.keys('anvil/avatars/')).toContain(`anvil/avatars/${avatar}`);
-    expect(fs.existsSync(`${t.dataDir}/avatars`)).toBe(false);
+    expect(fs.existsSync(path.join(t.dataDir, 'avatars'))).toBe(false);
 
     const served = await t.request().get(`/avatars/${avatar}`).buffer(true).parse(binary).expect(200);
     expect(served.headers['content-type']).toBe('image/png');

@@ -191,6 +191,16 @@ describeWithS3('S3BlobStore', () => {
     await store.delete(digests.sha256);
   });
 
+  it('fails a put, without hanging, when the store cannot be reached', async () => {
+    const closed = http.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => closed.once('listening', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const settings = { type: 'minio', endpoint: `127.0.0.1:${port}`, accessKeyId: 'k', secretAccessKey: 's', bucket: 'b-none', location: 'us-east-1', useSsl: false, basePath: '' } as const;
+    const store = new S3BlobStore(createS3Client(settings), settings.bucket, '');
+    await expect(store.put(Readable.from([randomBytes(1024)]))).rejects.toThrow(/ECONNREFUSED/);
+  });
+
   it('refuses a body past maxBytes with PayloadTooLargeError and keeps nothing', async () => {
     const store = storeOf({ partSize: 5 * MiB });
     const before = await s3.keys('direct/');

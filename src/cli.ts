@@ -102,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'doctor') return (await doctor()) ? 0 : 1;
   if (command === 'dump') {
     const file = parseFlags(rest).get('file') ?? defaultDumpFile();
+    if (file === 'true') throw new Error('--file needs a path');
     await dumpInstance(loadSettings(), { file, report: (line) => console.log(line) });
     return 0;
   }

@@ -233,11 +233,13 @@ describe('dump and restore', () => {
     try {
       const repos = await restored.request().get(`/api/v1/orgs/${org}/repos?limit=50`).set('Authorization', admin.auth).expect(200);
       const busy = repos.body.map((entry: { name: string }) => entry.name).filter((name: string) => name.startsWith('busy'));
+      expect(busy.length).toBeGreaterThan(0);
       for (const name of busy) {
         const heads = await gitOk(['ls-remote', '--heads', `${withCredentials(listening.base, member.name, member.token)}${org}/${name}.git`]);
         expect(heads).toMatch(/refs\/heads\/main/);
       }
       const packages = await restored.request().get(`/api/v1/packages/${org}?type=generic&q=busy&limit=50`).set('Authorization', admin.auth).expect(200);
+      expect(packages.body.length).toBeGreaterThan(0);
       for (const entry of packages.body as { version: string }[]) {
         const file = await restored.request().get(genericUrl(org, 'busy', entry.version, 'data.bin')).set('Authorization', auth(member.token))
           .buffer(true).parse(binary).expect(200);

@@ -120,5 +120,6 @@ export async function* readArchive(file: string): AsyncGenerator<tar.Entry> {
     yield* extract;
   } finally {
     raw.destroy();
+    extract.destroy();
   }
 }

@@ -9,6 +9,8 @@ import type { Server } from 'node:http';
 import { Jimp } from 'jimp';
 import type supertest from 'supertest';
 import { ownerScope } from '../../src/domain/action-scope.ts';
+import { ArchiveWriter } from '../../src/maintenance/archive.ts';
+import { restoreInstance } from '../../src/maintenance/restore.ts';
 import { basicAuth, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { type HookReceiver, startHookReceiver } from '../helpers/hook-receiver.ts';
@@ -248,5 +250,55 @@ describe('dump and restore', () => {
     } finally {
       listening.server.close();
     }
+  });
+});
+
+describe('restore of an archive that is not a good dump', () => {
+  async function craft(entries: { name: string; data?: string; type?: 'file' | 'directory' }[]): Promise<string> {
+    const file = path.join(work, `${uniqueName('crafted')}.tar.gz`);
+    const writer = new ArchiveWriter(fs.createWriteStream(file));
+    for (const entry of entries) {
+      if (entry.type === 'directory') await writer.addDirectory(entry.name, { mode: 0o755, mtime: new Date() });
+      else await writer.addBuffer(entry.name, Buffer.from(entry.data ?? ''));
+    }
+    await writer.finish();
+    return file;
+  }
+  const manifest = (database = t.context.settings.database.URL ? 'postgresql' : 'sqlite') =>
+    JSON.stringify({ format: 'anvil-dump', formatVersion: 1, anvilVersion: 'test', createdAt: new Date().toISOString(), database });
+
+  it('refuses an archive that does not begin with the manifest, writing nothing', async () => {
+    const target = fs.mkdtempSync(path.join(work, 'restore-'));
+    const archive = await craft([{ name: 'data/secret.key', data: 'x' }]);
+    await expect(restoreInstance(archive, { ANVIL_DATA_DIR: target })).rejects.toThrow('is not an Anvil dump');
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
+
+  it('refuses a newer format', async () => {
+    const target = fs.mkdtempSync(path.join(work, 'restore-'));
+    const archive = await craft([{ name: 'anvil-dump.json', data: JSON.stringify({ ...JSON.parse(manifest()), formatVersion: 2 }) }]);
+    await expect(restoreInstance(archive, { ANVIL_DATA_DIR: target })).rejects.toThrow('this dump has format version 2');
+  });
+
+  it('refuses an entry that climbs out of its folder, and removes what it had written', async () => {
+    const outer = fs.mkdtempSync(path.join(work, 'restore-'));
+    const target = path.join(outer, 'data');
+    const archive = await craft([
+      { name: 'anvil-dump.json', data: manifest('sqlite') },
+      { name: 'data/avatars', type: 'directory' },
+      { name: 'data/avatars/ok', data: 'fine' },
+      { name: 'data/../escaped', data: 'bad' },
+    ]);
+    await expect(restoreInstance(archive, { ANVIL_DATA_DIR: target })).rejects.toThrow('points outside its folder');
+    expect(fs.existsSync(path.join(outer, 'escaped'))).toBe(false);
+    expect(fs.readdirSync(target)).toEqual([]);
+  });
+
+  it('refuses a PostgreSQL dump without a PostgreSQL database to restore into', async () => {
+    const target = fs.mkdtempSync(path.join(work, 'restore-'));
+    const archive = await craft([{ name: 'anvil-dump.json', data: manifest('postgresql') }, { name: 'anvil-db.pgdump', data: '' }]);
+    const env: NodeJS.ProcessEnv = { ANVIL_DATA_DIR: target };
+    await expect(restoreInstance(archive, env)).rejects.toThrow('set DATABASE_URL to an empty PostgreSQL database');
+    expect(fs.readdirSync(target)).toEqual([]);
   });
 });

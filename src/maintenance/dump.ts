@@ -1,6 +1,7 @@
 // `cli dump`: one archive of everything an instance keeps, taken while it serves (Forgejo: cmd/dump.go). The
 // database snapshot comes first and the files after it, so whatever the snapshot names was on disk before the
-// files were read: a repository or package made during the dump is at worst an unreferenced extra.
+// files were read: a repository or package made during the dump is at worst an unreferenced extra. (A deletion
+// during the dump can still remove files the snapshot names; nothing short of stopping writes prevents that.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // Administration from the command line: works on an empty data directory before the server ever ran.
 //   admin user create --username U --password P --email E [--admin] [--must-change-password=false] [--access-token]
 //   migrate | doctor
+//   dump [--file PATH] | restore ARCHIVE
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { hashAccessToken, lastEight, newAccessToken } from './auth/access-token.ts';
@@ -10,6 +11,8 @@ import { databaseTarget } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { ApiError } from './errors.ts';
+import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
+import { restoreInstance } from './maintenance/restore.ts';
 
 function parseFlags(args: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -97,7 +100,20 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'doctor') return (await doctor()) ? 0 : 1;
-  console.error('usage: cli admin user create --username U --password P --email E [--admin] [--must-change-password=false] [--access-token]\n       cli migrate\n       cli doctor');
+  if (command === 'dump') {
+    const file = parseFlags(rest).get('file') ?? defaultDumpFile();
+    if (file === 'true') throw new Error('--file needs a path');
+    await dumpInstance(loadSettings(), { file, report: (line) => console.log(line) });
+    return 0;
+  }
+  if (command === 'restore' && rest.length === 1 && !rest[0].startsWith('--')) {
+    await restoreInstance(rest[0], process.env, { report: (line) => console.log(line) });
+    return 0;
+  }
+  console.error(
+    'usage: cli admin user create --username U --password P --email E [--admin] [--must-change-password=false] [--access-token]\n' +
+      '       cli migrate\n       cli doctor\n       cli dump [--file PATH]\n       cli restore ARCHIVE',
+  );
   return 2;
 }
 

@@ -39,7 +39,7 @@ export function tempDir(prefix = 'anvil-git-'): string {
 }
 
 /** Listens the app on an ephemeral port; returns the base URL (with a trailing slash) and the server. */
-export async function listen(t: TestApp): Promise<{ server: Server; base: string }> {
+export async function listen(t: Pick<TestApp, 'app'>): Promise<{ server: Server; base: string }> {
   const server = await new Promise<Server>((resolve) => {
     const s = t.app.listen(0, '127.0.0.1', () => resolve(s));
   });

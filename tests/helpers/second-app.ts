@@ -1,5 +1,6 @@
 // Another Anvil on the same data directory and database as a running test app, as after a restart or beside it in
 // a second process. Closing it leaves the data in place (the first app's close removes it).
+import type { Express } from 'express';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/app-context.ts';
@@ -9,6 +10,7 @@ import { createLogger, type Logger } from '../../src/logger.ts';
 import type { TestApp } from './test-app.ts';
 
 export interface SecondApp {
+  readonly app: Express;
   readonly context: AppContext;
   request(): supertest.Agent;
   close(): Promise<void>;
@@ -26,5 +28,5 @@ export async function startSecondApp(first: TestApp, env: Record<string, string>
   });
   const context = await bootstrap(settings, log ?? createLogger(settings.log.LEVEL));
   const app = createApp(context, { validateResponses: true });
-  return { context, request: () => supertest.agent(app), close: () => context.db.close() };
+  return { app, context, request: () => supertest.agent(app), close: () => context.db.close() };
 }

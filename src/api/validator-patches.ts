@@ -1,6 +1,7 @@
 // Where express-openapi-validator 5.6 does work Anvil never uses, on every request or at start, we route around it
 // inside its own modules; the validation itself is untouched. Measured figures are in the README ("Measured").
 import path from 'node:path';
+import { installContractRouteLookup } from './contract-route-lookup.ts';
 
 type Module = Record<string, unknown> & { __anvilPatched?: boolean };
 
@@ -86,6 +87,7 @@ function resolveRefsWithoutCompiling(): void {
 }
 
 export function patchValidatorCosts(): void {
+  installContractRouteLookup();
   memoiseRoutePatterns();
   compileMetaSchemaOnUse();
   resolveRefsWithoutCompiling();

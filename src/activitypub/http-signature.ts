@@ -2,7 +2,13 @@
 // (Forgejo: routers/api/v1/activitypub/reqsignature.go). Parsing and the RSA check are the http-signature package's.
 import { createHash } from 'node:crypto';
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
-import { parseRequest, verifySignature, type ParseResponse } from 'http-signature';
+import type * as HttpSignature from 'http-signature';
+import type { ParseResponse } from 'http-signature';
+
+/** Loaded on the first signed request: it brings sshpk and its crypto, which most instances never need. */
+function httpSignature(): typeof HttpSignature {
+  return require('http-signature') as typeof HttpSignature;
+}
 
 /** What a signature must cover: the method and path, the host, the time and the body. */
 const REQUIRED_HEADERS = ['(request-target)', 'host', 'date', 'digest'];
@@ -30,7 +36,7 @@ export function parseSignature(request: SignedRequest): ParsedSignature {
   try {
     // http-signature reads method, url and headers of a node request; nothing else.
     const target = { method: request.method, url: request.url, headers: request.headers, httpVersion: '1.1' } as unknown as ClientRequest;
-    parsed = parseRequest(target, { headers: REQUIRED_HEADERS, algorithms: ['rsa-sha256'], clockSkew: CLOCK_SKEW_SECONDS, strict: true });
+    parsed = httpSignature().parseRequest(target, { headers: REQUIRED_HEADERS, algorithms: ['rsa-sha256'], clockSkew: CLOCK_SKEW_SECONDS, strict: true });
   } catch (error) {
     throw new UnverifiableSignatureError(`invalid signature: ${(error as Error).message}`);
   }
@@ -53,7 +59,7 @@ function checkDigest(request: SignedRequest): void {
 /** Whether the signature was made with the private half of this public key. */
 export function signatureMatches(signature: ParsedSignature, publicKeyPem: string): boolean {
   try {
-    return verifySignature(signature.parsed, publicKeyPem);
+    return httpSignature().verifySignature(signature.parsed, publicKeyPem);
   } catch (error) {
     throw new UnverifiableSignatureError(`the actor's public key cannot be used: ${(error as Error).message}`);
   }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Settings } from '../config.ts';
 import type { PrismaClient } from './prisma.ts';
 import type { DatabaseTarget } from './target.ts';
@@ -21,9 +21,6 @@ export function databaseTarget(settings: Settings): DatabaseTarget {
     ? { provider: 'postgresql', url: settings.database.URL }
     : { provider: 'sqlite', file: settings.database.SQLITE_PATH };
 }
-
-// `timestamp without time zone` values are written in UTC by Prisma; read them back as UTC.
-pg.types.setTypeParser(1114, (value) => new Date(value.replace(' ', 'T') + 'Z'));
 
 export function openDatabase(target: DatabaseTarget): Database {
   return target.provider === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url);
@@ -49,7 +46,11 @@ function openSqlite(file: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Loaded here so a SQLite start never loads the PostgreSQL driver.
+  const { Pool, types } = require('pg') as typeof pg;
+  // `timestamp without time zone` values are written in UTC by Prisma; read them back as UTC.
+  types.setTypeParser(1114, (value) => new Date(value.replace(' ', 'T') + 'Z'));
+  const pool = new Pool({ connectionString: url, max: 10 });
   // An idle connection that dies (server restart) must not crash the process.
   pool.on('error', () => undefined);
   const { PrismaPg } = require('@prisma/adapter-pg');

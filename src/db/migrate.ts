@@ -4,10 +4,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
-import { NO_FILTERS, withSchemaEngine } from './schema-engine.ts';
+import type * as SchemaEngineModule from './schema-engine.ts';
 import type { DatabaseTarget } from './target.ts';
+import { projectPath } from '../project-root.ts';
 
-export const DEFAULT_MIGRATIONS_ROOT = path.resolve(__dirname, '..', '..', 'prisma', 'migrations');
+export const DEFAULT_MIGRATIONS_ROOT = projectPath('prisma', 'migrations');
 export const LOCKFILE_NAME = 'migration_lock.toml';
 const MIGRATION_FILE = 'migration.sql';
 const SQLITE_LOCK_WAIT_MS = 120_000;
@@ -45,14 +46,21 @@ function migrationsFor(target: DatabaseTarget, migrationsRoot: string): Migratio
   return list;
 }
 
+/** The schema engine (WebAssembly, PostgreSQL driver) is loaded only when a start has migrations to apply or check. */
+function schemaEngine(): typeof SchemaEngineModule {
+  return require('./schema-engine.ts') as typeof SchemaEngineModule;
+}
+
 // Returns the names of the migrations it applied, in order; an up-to-date database gives [].
 export async function migrateDatabase(target: DatabaseTarget, migrationsRoot = DEFAULT_MIGRATIONS_ROOT): Promise<string[]> {
   const migrationsList = migrationsFor(target, migrationsRoot);
-  const apply = () =>
-    withSchemaEngine(target, undefined, async (engine) => {
+  const apply = () => {
+    const { NO_FILTERS, withSchemaEngine } = schemaEngine();
+    return withSchemaEngine(target, undefined, async (engine) => {
       const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
       return appliedMigrationNames;
     });
+  };
   // PostgreSQL: the engine holds an advisory lock while applying. SQLite has none, so concurrent callers queue here.
   if (target.provider === 'postgresql') return apply();
   const file = path.resolve(target.file);
@@ -87,6 +95,7 @@ export async function pendingMigrations(target: DatabaseTarget, migrationsRoot =
   const all = migrationsList.migrationDirectories.map((m) => m.path);
   // Opening a missing SQLite file would create it.
   if (target.provider === 'sqlite' && !fs.existsSync(target.file)) return all;
+  const { NO_FILTERS, withSchemaEngine } = schemaEngine();
   const result = await withSchemaEngine(target, undefined, (engine) =>
     engine.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: NO_FILTERS }),
   );

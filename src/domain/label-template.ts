@@ -1,7 +1,7 @@
 // The two formats of label template files (Forgejo: modules/label/parser.go). YAML: `labels:` with items
 // {name, color, description?, exclusive?}, name and color required. Legacy: one label a line,
 // `#rrggbb name ; description`.
-import YAML from 'yaml';
+import type * as YAML from 'yaml';
 import { normaliseLabelColor } from './label.ts';
 
 export interface TemplateLabel {
@@ -22,7 +22,7 @@ function parseYamlTemplate(fileName: string, text: string): TemplateLabel[] {
   let document: unknown;
   try {
     // Every scalar as written: a colour such as 001122 must not become the number 1122.
-    document = YAML.parse(text, { schema: 'failsafe' });
+    document = (require('yaml') as typeof YAML).parse(text, { schema: 'failsafe' });
   } catch (error) {
     throw new LabelTemplateError(`${fileName}: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // Password rules for local accounts (Forgejo: modules/auth/password). The leaked-password check works offline
 // against a bundled list of the most common breached passwords instead of asking haveibeenpwned.com.
 import fs from 'node:fs';
-import path from 'node:path';
+import { projectPath } from '../project-root.ts';
 
 export type ComplexityClass = 'lower' | 'upper' | 'digit' | 'spec';
 
@@ -25,7 +25,7 @@ export function isComplexEnough(password: string, classes: readonly ComplexityCl
   return classes.every((name) => CLASS_PATTERNS[name].test(password));
 }
 
-const BREACHED_LIST_FILE = path.resolve(__dirname, '../../assets/passwords/common-breached.txt');
+const BREACHED_LIST_FILE = projectPath('assets', 'passwords', 'common-breached.txt');
 let breached: Set<string> | null = null;
 
 export function isCommonBreachedPassword(password: string): boolean {

@@ -6,7 +6,7 @@ import { CommentType } from '../db/issue.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { UnitType } from '../domain/access.ts';
-import { mentionedNames } from '../render/issue-mentions.ts';
+import type * as IssueMentions from '../render/issue-mentions.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
 import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/repo-permission.ts';
@@ -178,7 +178,8 @@ export class IssueService {
 
   /** Records who a text mentions on the issue; answers their ids. */
   private async mention(repos: Repositories, issue: IssueRow, text: string): Promise<number[]> {
-    const names = mentionedNames(text);
+    // The markdown parser is loaded on the first issue text, not at start.
+    const names = (require('../render/issue-mentions.ts') as typeof IssueMentions).mentionedNames(text);
     if (names.length === 0) return [];
     const users = (await repos.users.listByLowerNames(names)).filter((user) => !isOrganization(user));
     const ids = users.map((user) => user.id);

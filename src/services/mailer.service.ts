@@ -1,6 +1,6 @@
 // Outgoing mail. With [mailer] ENABLED the message goes over SMTP (nodemailer); otherwise it is written to the
 // log, so a message is never silently dropped. Sending happens after the request has been answered.
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { User } from '../db/prisma.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -15,7 +15,9 @@ export interface MailTransport {
 }
 
 function smtpTransport(settings: ServiceDeps['settings']['mailer']): MailTransport {
-  const transporter = nodemailer.createTransport({
+  // Loaded on first use: most instances never send mail.
+  const { createTransport } = require('nodemailer') as typeof nodemailer;
+  const transporter = createTransport({
     host: settings.SMTP_ADDR,
     port: settings.SMTP_PORT,
     auth: settings.USER ? { user: settings.USER, pass: settings.PASSWD } : undefined,

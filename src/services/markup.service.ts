@@ -4,7 +4,7 @@
 import type { UserRepository } from '../db/user.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
-import { renderMarkup } from '../render/markup.ts';
+import type * as Markup from '../render/markup.ts';
 import type { FoundReferences, ResolvedReferences } from '../render/references.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
@@ -47,6 +47,8 @@ export class MarkupService {
 
   async render(reader: User, input: MarkupInput): Promise<string> {
     const base = this.linkBase(input.context ?? '');
+    // The parser and sanitiser are loaded on the first render, not at start.
+    const { renderMarkup } = require('../render/markup.ts') as typeof Markup;
     return renderMarkup(
       { mode: input.mode, text: input.text, filePath: input.filePath, base, wiki: input.wiki ?? false },
       (found) => this.resolveReferences(reader, base, found),

@@ -9,8 +9,9 @@ import type { Logger } from '../logger.ts';
 import { LabelTemplateFiles } from '../templates/label-template-files.ts';
 import { spdxLicenses } from '../templates/spdx-licenses.ts';
 import { folderSource, overlay, templateFileName, type TemplateSource } from '../templates/template-files.ts';
+import { projectPath } from '../project-root.ts';
 
-const ASSETS_DIR = path.resolve(__dirname, '../../assets');
+const ASSETS_DIR = projectPath('assets');
 
 
 export class TemplateService {

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ImageError } from '../domain/image.ts';
 import type { ImageJob, ImageReply } from './image.worker.ts';
+import { projectPath } from '../project-root.ts';
 
-const ENTRY = path.join(__dirname, 'image.worker.ts');
+// Compiled or not: the worker has the extension this file has.
+const ENTRY = path.join(__dirname, `image.worker${path.extname(__filename)}`);
 /** The main thread's TypeScript loader is not inherited by workers. */
-const TYPESCRIPT_LOADER = path.resolve(__dirname, '../../scripts/register-ts.cjs');
+const TYPESCRIPT_LOADER = projectPath('scripts', 'register-ts.cjs');
 
 export interface ImageThreadOptions {
   timeoutMs: number;

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError } from '../../../errors.ts';
 import type { Handler, RequestContext } from '../../route.ts';
+import { projectPath } from '../../../project-root.ts';
 
-const pageDir = path.resolve(__dirname, '../../../../assets/api-docs');
+const pageDir = projectPath('assets', 'api-docs');
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /** The files the page loads, and where each one lives. */

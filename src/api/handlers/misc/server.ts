@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { ANVIL_VERSION } from '../../../version.ts';
 import type { Handler } from '../../route.ts';
+import { projectPath } from '../../../project-root.ts';
 
 export const getVersion: Handler<'getVersion'> = (ctx) => {
   ctx.send(200, { version: ANVIL_VERSION });
@@ -12,7 +12,7 @@ export const healthCheck: Handler<'healthCheck'> = async (ctx) => {
   else ctx.send(503, { status: 'fail', description: 'the database does not answer' });
 };
 
-const contractFile = path.resolve(__dirname, '../../../../spec/forgejo-v1.swagger.json');
+const contractFile = projectPath('spec', 'forgejo-v1.swagger.json');
 let contract: unknown;
 
 export const getApiContract: Handler<'getApiContract'> = (ctx) => {

@@ -61,6 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     dataDir,
     request: () => supertest.agent(app),
     async close() {
+      await context.jobQueue.close();
       await context.db.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

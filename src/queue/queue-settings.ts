@@ -38,6 +38,10 @@ export function queueSettingsFor(settings: Settings, kind: JobKind): QueueSettin
  * redis+socket:///path/to/socket?db=N. Cluster and sentinel URLs are refused: BullMQ needs one Redis.
  */
 export function parseRedisConnStr(connStr: string, key = '[queue] CONN_STR'): RedisOptions {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(connStr.trim())?.[1].toLowerCase();
+  if (scheme && !['redis', 'rediss', 'redis+socket'].includes(scheme)) {
+    throw new ConfigError(`${key}: "${scheme}://" is not supported; use redis://, rediss:// or redis+socket:// (one Redis, not a cluster or sentinel)`);
+  }
   let url: URL;
   try {
     url = new URL(connStr.trim());
@@ -69,6 +73,6 @@ export function parseRedisConnStr(connStr: string, key = '[queue] CONN_STR'): Re
       if (!url.pathname || url.pathname === '/') throw new ConfigError(`${key}: "${connStr}" names no socket path`);
       return { ...auth, path: decodeURIComponent(url.pathname), db: db(url.searchParams.get('db'), 'index') };
     default:
-      throw new ConfigError(`${key}: "${url.protocol}" is not supported; use redis://, rediss:// or redis+socket:// (one Redis, not a cluster or sentinel)`);
+      throw new ConfigError(`${key}: "${connStr}" is not a redis:// URL`);
   }
 }

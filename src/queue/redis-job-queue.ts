@@ -4,6 +4,8 @@
 // died between commit and relay). Adding a job whose id BullMQ already holds does nothing, and finished jobs are
 // kept an hour, so a row relayed twice runs once. Workers hold a lock on a job for the lease and renew it while the
 // run lasts; a process that dies loses its locks and BullMQ's stalled-job check gives the job to another worker.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { DelayedError, type Job, Queue, type RedisOptions, Worker } from 'bullmq';
 import type { CommittedJobs } from '../db/committed-jobs.ts';
 import type { JobRepository } from '../db/job.repository.ts';
@@ -42,6 +44,8 @@ class RetryLater extends Error {
 }
 
 export class RedisJobQueue implements JobQueue {
+  /** Names this process's workers (BullMQ records it on each job it takes): host, pid and a random part. */
+  readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly queues = new Map<JobKind, Queue>();
   private readonly unsubscribe: () => void;
   private readonly sweep: NodeJS.Timeout;
@@ -73,6 +77,7 @@ export class RedisJobQueue implements JobQueue {
       {
         connection: target.connection,
         prefix: PREFIX,
+        name: this.holder,
         concurrency: options.concurrency,
         lockDuration: options.leaseMs,
         stalledInterval: options.leaseMs,

@@ -22,7 +22,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the server of `baseUrl`, and how to drop it. */
+export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `anvil_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

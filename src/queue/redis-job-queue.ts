@@ -98,7 +98,8 @@ export class RedisJobQueue implements JobQueue {
 
   async runDue(): Promise<number> {
     this.relaySoon();
-    await this.relaying;
+    // A pass that was already running leaves a further one behind it, which sees rows written since.
+    while (this.relaying) await this.relaying;
     return 0;
   }
 

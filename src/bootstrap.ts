@@ -8,8 +8,10 @@ import { loadAtRestKey } from './crypto/at-rest-key.ts';
 import { databaseTarget, openDatabase } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { CommittedJobs } from './db/committed-jobs.ts';
 import { createRepositories, transactions } from './db/repositories.ts';
 import { hookPayloadRenderer } from './convert/hook-payload.ts';
+import { createJobQueue } from './queue/create-job-queue.ts';
 import { createServices } from './services/index.ts';
 import { createBlobStore } from './storage/blob-store.ts';
 import { createStores } from './storage/stores.ts';
@@ -25,13 +27,15 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   const { key, source } = loadAtRestKey(settings.security.SECRET_KEY, settings.server.APP_DATA_PATH);
   if (source.kind === 'file' && source.created) log.warn({ file: source.file }, 'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY');
   const cipher = new AtRestCipher(key);
-  const repos = createRepositories(db.prisma, db.provider, cipher);
+  const committedJobs = new CommittedJobs();
+  const repos = createRepositories(db.prisma, db.provider, cipher, () => committedJobs.notify());
   const encrypted = await repos.webhooks.encryptLegacyRows();
   if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
-    settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher), stores: createStores(settings),
+    settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher, committedJobs), stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
     hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
+    jobQueue: createJobQueue(settings, repos.jobs, committedJobs, log),
     log, passwords,
   };
   return { ...deps, services: createServices(deps) };

@@ -109,6 +109,8 @@ function listOf<T extends string>(defaultValue: T[], values: readonly T[]): Sett
   };
 }
 
+const QUEUE_TYPES = ['level', 'channel', 'dummy', 'redis'] as const;
+
 const SCHEMA = {
   server: {
     HTTP_ADDR: str('0.0.0.0'),
@@ -247,6 +249,20 @@ const SCHEMA = {
     QUEUE_POLL_INTERVAL: duration('1s', 10),
     DELIVERY_CONCURRENCY: int(4, 1),
     DELIVERY_LEASE: duration('1m', 1000),
+  },
+  // Background jobs (Forgejo's [queue]): level (Forgejo's default), channel and dummy keep them in the database job
+  // table; redis moves them to BullMQ on the Redis at CONN_STR. [queue.<name>] overrides per queue; empty inherits.
+  queue: {
+    TYPE: oneOf('level', QUEUE_TYPES),
+    CONN_STR: str(''),
+    QUEUE_NAME: str('_queue'),
+    // Anvil's own: how often each process moves job rows that did not reach Redis yet (it was down)
+    RELAY_SWEEP_INTERVAL: duration('5s', 10),
+  },
+  'queue.webhook_sender': {
+    TYPE: oneOf('', ['', ...QUEUE_TYPES]),
+    CONN_STR: str(''),
+    QUEUE_NAME: str(''),
   },
   'cron.cleanup_hook_task_table': {
     CLEANUP_TYPE: oneOf('perwebhook', ['olderthan', 'perwebhook'] as const),

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     // Running tasks and deliveries get the same 5 seconds as requests; a lease left behind expires on its own.
     const stopped = Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker()]);
     server.close(() => {
-      stopped.finally(() => context.db.close()).finally(() => process.exit(0));
+      stopped.finally(() => context.jobQueue.close()).finally(() => context.db.close()).finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 5000).unref();
   };

@@ -1,6 +1,7 @@
 // Job rows: durable background work any process may take. A process leases a due job with one conditional update
 // (free or expired lease → its own), so a job runs in one place at a time and is taken again when its holder
-// dies. Jobs are written inside the transaction of the change they follow (an outbox).
+// dies. Jobs are written inside the transaction of the change they follow (an outbox); with [queue] TYPE=redis the
+// rows are only that outbox, moved to Redis after commit (oldest, removeMoved).
 import type { DbClient, Models } from './prisma.ts';
 
 type Job = Models.JobModel;
@@ -10,10 +11,25 @@ function leaseFree(now: Date) {
 }
 
 export class JobRepository {
-  constructor(private readonly client: DbClient) {}
+  /** `written` is told of each job written (the transaction helper defers it to the commit). */
+  constructor(
+    private readonly client: DbClient,
+    private readonly written: () => void = () => {},
+  ) {}
 
   async enqueue(kind: string, payload: unknown, runAt = new Date()): Promise<void> {
     await this.client.job.create({ data: { kind, payload: JSON.stringify(payload), runAt } });
+    this.written();
+  }
+
+  /** The oldest rows of these kinds, due or not, leased or not (the outbox a relay moves to Redis). */
+  async oldest(kinds: readonly string[], limit: number): Promise<Job[]> {
+    return this.client.job.findMany({ where: { kind: { in: [...kinds] } }, orderBy: { id: 'asc' }, take: limit });
+  }
+
+  /** Removes rows a relay has moved. */
+  async removeMoved(ids: readonly number[]): Promise<void> {
+    await this.client.job.deleteMany({ where: { id: { in: [...ids] } } });
   }
 
   /** Leases up to `limit` due jobs of a kind for `holder` until `leasedUntil`, counting the attempt; oldest first. */

@@ -5,6 +5,7 @@ import { AccessTokenRepository } from './access-token.repository.ts';
 import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
+import type { CommittedJobs } from './committed-jobs.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
@@ -40,8 +41,11 @@ import { UserKeyPairRepository } from './user-key-pair.repository.ts';
 import { UserRepository } from './user.repository.ts';
 import { WebhookRepository } from './webhook.repository.ts';
 
-/** `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers). */
-export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher) {
+/**
+ * `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers);
+ * `jobsWritten` is told when a job row is written.
+ */
+export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, jobsWritten?: () => void) {
   return {
     accessTokens: new AccessTokenRepository(client),
     actionSecrets: new ActionSecretRepository(client, cipher),
@@ -52,7 +56,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     feedActions: new FeedActionRepository(client),
     health: new HealthRepository(client),
     hookTasks: new HookTaskRepository(client),
-    jobs: new JobRepository(client),
+    jobs: new JobRepository(client, jobsWritten),
     issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
@@ -89,8 +93,14 @@ export interface Transactions {
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
-export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher): Transactions {
+/** `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back). */
+export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, committed?: CommittedJobs): Transactions {
   return {
-    run: (work) => prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher))),
+    async run(work) {
+      let wroteJobs = false;
+      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, () => (wroteJobs = true))));
+      if (wroteJobs) committed?.notify();
+      return result;
+    },
   };
 }

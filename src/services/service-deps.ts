@@ -1,11 +1,13 @@
 // What every service is built from: settings, the database (its repositories, bound once, and a transaction
 // helper that hands the same set bound to the transaction), the file stores, the package blob store, the webhook
-// payload renderer (a converter, handed over by bootstrap.ts), the logger and the password hasher.
+// payload renderer (a converter, handed over by bootstrap.ts), the background job queue, the logger and the
+// password hasher.
 import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
 import type { Logger } from '../logger.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { Stores } from '../storage/stores.ts';
 import type { HookPayloadRenderer } from '../webhook/events.ts';
@@ -18,6 +20,7 @@ export interface ServiceDeps {
   readonly stores: Stores;
   readonly packageBlobs: BlobStore;
   readonly hookPayloads: HookPayloadRenderer;
+  readonly jobQueue: JobQueue;
   readonly log: Logger;
   readonly passwords: PasswordHasher;
 }

@@ -28,5 +28,8 @@ export async function startSecondApp(first: TestApp, env: Record<string, string>
   });
   const context = await bootstrap(settings, log ?? createLogger(settings.log.LEVEL));
   const app = createApp(context, { validateResponses: true });
-  return { app, context, request: () => supertest.agent(app), close: () => context.db.close() };
+  return { app, context, request: () => supertest.agent(app), close: async () => {
+    await context.jobQueue.close();
+    await context.db.close();
+  } };
 }

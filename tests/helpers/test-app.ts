@@ -22,6 +22,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A new database on the server of `baseUrl`, and how to drop it. */
 export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `anvil_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -61,6 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     dataDir,
     request: () => supertest.agent(app),
     async close() {
+      await context.jobQueue.close();
       await context.db.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

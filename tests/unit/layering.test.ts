@@ -91,9 +91,11 @@ describe('layering of src/', () => {
     expect(outside.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
   });
 
-  it('the webhook delivery worker is reached only through HookDeliveryService (startWorker/stopWorker)', () => {
-    const outside = edges.filter((edge) => edge.to === 'services/hook-delivery-worker.ts' && edge.from !== 'services/hook-delivery.service.ts');
+  it('the job queue engines (database, Redis) are chosen in one place: services see only the JobQueue interface', () => {
+    const engines = ['queue/database-job-queue.ts', 'queue/redis-job-queue.ts'];
+    const outside = edges.filter((edge) => engines.includes(edge.to) && edge.from !== 'queue/create-job-queue.ts');
     expect(outside.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+    expect(offending(within('queue'), [inServices, inConvert, ...HTTP_LAYERS])).toEqual([]);
   });
 
   it('services get repositories injected: they construct none and reach no Prisma client or transaction directly', () => {

@@ -52,6 +52,11 @@ export class HookDeliveryService {
     await worker?.stop();
   }
 
+  /** On a forced shutdown: gives back the deliveries still in flight here, so another process sends them at once. */
+  async handBackLeases(): Promise<void> {
+    await this.deps.repos.jobs.releaseHeldBy(this.holder);
+  }
+
   private get leaseMs(): number {
     // A lease must outlast the request it covers.
     return Math.max(this.deps.settings.webhook.DELIVERY_LEASE, this.deps.settings.webhook.DELIVER_TIMEOUT * 1000 + 1000);

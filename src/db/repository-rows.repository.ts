@@ -160,7 +160,7 @@ export class RepositoryRowsRepository {
 
   /** The row with the given units, and its mirror when there is one. */
   createWithUnits(row: NewRepositoryRow, units: ReadonlyArray<{ type: number; config: string }>, mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date }) {
-    return translated({ taken: 'repository name' }, () =>
+    return translated({ taken: 'repository name', refersTo: 'owner' }, () =>
       this.client.repository.create({
         data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
       }),

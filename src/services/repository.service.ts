@@ -281,9 +281,11 @@ export class RepositoryService {
         return ready;
       });
     } catch (error) {
+      // Deleted meanwhile, with its owner perhaps, whose folder went too: that, not the disk, is the answer.
+      const deletedMeanwhile = (await this.repos.findRowById(created.id)) === null;
       await this.removeRecord(created);
       if (!options.adopt) this.store.remove(owner.name, record.name);
-      throw error;
+      throw deletedMeanwhile ? new RecordGoneError('repository') : error;
     }
     await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
     return created;

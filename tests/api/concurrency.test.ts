@@ -312,6 +312,22 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
     }
   });
 
+  it('an organization deleted while a repository is created in it: one of them wins, nothing is left half-made', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const org = await createTestOrg(t, admin.user);
+      const [create, remove] = await Promise.all([
+        call('POST', `/api/v1/orgs/${org.name}/repos`, admin.auth, { name: 'contested' }),
+        call('DELETE', `/api/v1/orgs/${org.name}`, admin.auth),
+      ]);
+      expectNoServerErrors([create, remove]);
+      // Either the repository came first and the organization, which still owns it, stays; or the deletion won.
+      expect([[201, 422], [404, 204]]).toContainEqual([create.status, remove.status]);
+      const directory = path.join(t.context.settings.repository.ROOT, org.lowerName, 'contested.git');
+      expect(fs.existsSync(directory)).toBe(create.status === 201);
+      if (create.status === 201) await expectCountersMatchRows(org.id);
+    }
+  });
+
   it('a team edited or joined while it is deleted', async () => {
     const ivan = await createTestUser(t);
     for (let round = 0; round < ROUNDS; round++) {

@@ -215,8 +215,7 @@ export class RepositoryRowsRepository {
     });
   }
 
-  /** Call it inside a transaction: it deletes from many tables. */
-  /** The number of repositories deleted: those of `repoIds` not deleted meanwhile. */
+  /** Call it inside a transaction: it deletes from many tables. The number deleted: those not deleted meanwhile. */
   deleteWithRelatedRows(repoIds: readonly number[]): Promise<number> {
     return deleteRepositoryRows(this.client, repoIds);
   }

@@ -118,6 +118,12 @@ const SCHEMA = {
     ROOT_URL: str(''),
     APP_DATA_PATH: str('data'),
     DISABLE_SSH: bool(true),
+    // Anvil's own (Go's http.Server names): the largest header block, and how long a client may take to send
+    // its headers and its whole request; 0 for no bound. Forgejo's: how long a shutdown waits for requests.
+    MAX_HEADER_SIZE: size(16 * 1024),
+    READ_HEADER_TIMEOUT: duration('60s'),
+    READ_TIMEOUT: duration('5m'),
+    GRACEFUL_HAMMER_TIME: duration('60s', -Infinity),
   },
   database: {
     // postgresql://… selects PostgreSQL; empty means SQLite at $APP_DATA_PATH/anvil.db

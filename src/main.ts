@@ -1,8 +1,11 @@
 // Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron and webhook delivery; closes cleanly on SIGINT/SIGTERM.
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { ConfigError, loadSettings } from './config.ts';
 import { startEventLoopProbe } from './event-loop-probe.ts';
+import { gracefulShutdown } from './graceful-shutdown.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -10,22 +13,25 @@ async function main(): Promise<void> {
   const log = createLogger(settings.log.LEVEL);
   const context = await bootstrap(settings, log);
   const app = createApp(context);
-  const server = app.listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
-    log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: settings.server.HTTP_PORT }, 'Anvil is listening');
+  const server = createHttpServer(app, settings.server).listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
+    log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: (server.address() as AddressInfo).port }, 'Anvil is listening');
   });
   startEventLoopProbe();
   const { cron, hookDeliveries } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
-  const stop = () => {
-    log.info('shutting down');
-    // Running tasks and deliveries get the same 5 seconds as requests; a lease left behind expires on its own.
-    const stopped = Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker()]);
-    server.close(() => {
-      stopped.finally(() => context.jobQueue.close()).finally(() => context.db.close()).finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
+  const stop = gracefulShutdown({
+    server,
+    log,
+    hammerMs: settings.server.GRACEFUL_HAMMER_TIME,
+    stopBackground: async () => void (await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker()])),
+    handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
+    closeDatabase: async () => {
+      await context.jobQueue.close();
+      await context.db.close();
+    },
+    exit: (code) => process.exit(code),
+  });
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -51,6 +51,12 @@ export class CronTaskRepository {
     await this.client.cronTask.updateMany({ where: { name, lockedBy: holder }, data: { lockedUntil } });
   }
 
+  /** Releases every task lease `holder` has. */
+  async releaseHeldBy(holder: string): Promise<number> {
+    const { count } = await this.client.cronTask.updateMany({ where: { lockedBy: holder }, data: { lockedUntil: null, lockedBy: '' } });
+    return count;
+  }
+
   async releaseLease(name: string, holder: string): Promise<void> {
     await this.client.cronTask.updateMany({ where: { name, lockedBy: holder }, data: { lockedUntil: null, lockedBy: '' } });
   }

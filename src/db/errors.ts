@@ -18,19 +18,32 @@ export function isRecordNotFound(error: unknown): boolean {
   return prismaCode(error) === 'P2025';
 }
 
-/** What a write is about: `taken` names the unique value it may collide with, `gone` the row it may miss. */
+/** A row the write refers to does not exist, e.g. deleted meanwhile (Prisma P2003, a foreign key). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return prismaCode(error) === 'P2003';
+}
+
+/**
+ * What a write is about: `taken` names the unique value it may collide with, `gone` the row it may miss, and
+ * `refersTo` the row it points at, which a concurrent delete may have removed.
+ */
 export interface WriteSubject {
   taken?: string;
   gone?: string;
+  refersTo?: string;
 }
 
-/** Runs one write; P2002 becomes NameTakenError(taken), P2025 RecordGoneError(gone); anything else passes. */
+/**
+ * Runs one write; P2002 becomes NameTakenError(taken), P2025 RecordGoneError(gone), P2003
+ * RecordGoneError(refersTo); anything else passes.
+ */
 export async function translated<T>(subject: WriteSubject, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (subject.taken !== undefined && isUniqueViolation(error)) throw new NameTakenError(subject.taken);
     if (subject.gone !== undefined && isRecordNotFound(error)) throw new RecordGoneError(subject.gone);
+    if (subject.refersTo !== undefined && isForeignKeyViolation(error)) throw new RecordGoneError(subject.refersTo);
     throw error;
   }
 }

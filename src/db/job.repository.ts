@@ -65,6 +65,12 @@ export class JobRepository {
     await this.client.job.updateMany({ where: { id, leasedBy: holder }, data: { runAt, leasedUntil: null, leasedBy: '', lastError: lastError.slice(0, 1000) } });
   }
 
+  /** Releases every job `holder` leases, uncounting the attempt, so another process takes it at once. */
+  async releaseHeldBy(holder: string): Promise<number> {
+    const { count } = await this.client.job.updateMany({ where: { leasedBy: holder }, data: { leasedUntil: null, leasedBy: '', attempts: { decrement: 1 } } });
+    return count;
+  }
+
   async count(kind: string): Promise<number> {
     return this.client.job.count({ where: { kind } });
   }

@@ -2,9 +2,26 @@
 import { AccessMode } from '../domain/access.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
+import type { DatabaseTarget } from './target.ts';
+
+/** The first key of PostgreSQL advisory locks on an organization's memberships (the second is its id). */
+const MEMBERSHIP_LOCK = 1;
 
 export class OrgMemberRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
+
+  /**
+   * Inside a transaction: waits for and holds the organization's membership lock until the transaction ends, so
+   * joins, leaves and team deletions of one organization run one after another and each sees the rows of those
+   * before it (counters, "last owner", "in no team any more"). SQLite runs one write transaction at a time anyway.
+   */
+  async lockMemberships(orgId: number): Promise<void> {
+    if (this.provider !== 'postgresql') return;
+    await this.client.$executeRaw`SELECT pg_advisory_xact_lock(${MEMBERSHIP_LOCK}::int, ${orgId}::int)`;
+  }
 
   async exists(orgId: number, userId: number): Promise<boolean> {
     const membership = await this.client.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } });

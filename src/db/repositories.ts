@@ -64,7 +64,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     notifications: new NotificationRepository(client),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
-    orgMembers: new OrgMemberRepository(client),
+    orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client),
     ownerPurge: new OwnerPurgeRepository(client),
     packageBlobs: new PackageBlobRepository(client),

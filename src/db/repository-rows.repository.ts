@@ -34,12 +34,17 @@ function idsByCount(ids: readonly number[]): Map<number, number[]> {
   return groups;
 }
 
-async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise<void> {
-  if (repoIds.length === 0) return;
-  const ids = [...repoIds];
+/** Deletes the repositories that still exist; the number deleted. */
+async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise<number> {
+  if (repoIds.length === 0) return 0;
+  // Touching the rows first locks them, so of concurrent deletes of one repository only the first finds it and
+  // the others count nothing twice.
+  await tx.repository.updateMany({ where: { id: { in: [...repoIds] } }, data: { updatedAt: new Date() } });
+  const repos = await tx.repository.findMany({ where: { id: { in: [...repoIds] } }, select: { id: true, ownerId: true } });
+  if (repos.length === 0) return 0;
+  const ids = repos.map((repo) => repo.id);
   const byRepo = { repoId: { in: ids } };
-  const [repos, teamRepos, stars, issues] = await Promise.all([
-    tx.repository.findMany({ where: { id: { in: ids } }, select: { ownerId: true } }),
+  const [teamRepos, stars, issues] = await Promise.all([
     tx.teamRepo.findMany({ where: byRepo, select: { teamId: true } }),
     tx.star.findMany({ where: byRepo, select: { userId: true } }),
     tx.issue.findMany({ where: byRepo, select: { id: true } }),
@@ -79,6 +84,7 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
   ]);
   // Issues, units, collaborations, team links and mirrors cascade with the repository.
   await tx.repository.deleteMany({ where: { id: { in: ids } } });
+  return ids.length;
 }
 
 export class RepositoryRowsRepository {
@@ -154,7 +160,7 @@ export class RepositoryRowsRepository {
 
   /** The row with the given units, and its mirror when there is one. */
   createWithUnits(row: NewRepositoryRow, units: ReadonlyArray<{ type: number; config: string }>, mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date }) {
-    return translated({ taken: 'repository name' }, () =>
+    return translated({ taken: 'repository name', refersTo: 'owner' }, () =>
       this.client.repository.create({
         data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
       }),
@@ -209,8 +215,8 @@ export class RepositoryRowsRepository {
     });
   }
 
-  /** Call it inside a transaction: it deletes from many tables. */
-  deleteWithRelatedRows(repoIds: readonly number[]) {
+  /** Call it inside a transaction: it deletes from many tables. The number deleted: those not deleted meanwhile. */
+  deleteWithRelatedRows(repoIds: readonly number[]): Promise<number> {
     return deleteRepositoryRows(this.client, repoIds);
   }
 }

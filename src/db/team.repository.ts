@@ -84,7 +84,7 @@ export class TeamRepository {
 
   /** Units, members and repository links cascade with the team. */
   async delete(teamId: number): Promise<void> {
-    await this.client.team.delete({ where: { id: teamId } });
+    await translated({ gone: 'team' }, () => this.client.team.delete({ where: { id: teamId } }));
   }
 
   // ---- units ----
@@ -136,10 +136,6 @@ export class TeamRepository {
   async deleteMember(teamId: number, userId: number): Promise<number> {
     const { count } = await this.client.teamUser.deleteMany({ where: { teamId, userId } });
     return count;
-  }
-
-  decrementMemberCount(teamId: number): Promise<Team> {
-    return this.client.team.update({ where: { id: teamId }, data: { numMembers: { decrement: 1 } } });
   }
 
   async setMemberCount(teamId: number, numMembers: number): Promise<void> {

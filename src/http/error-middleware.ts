@@ -2,7 +2,7 @@
 // Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
 import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
-import { isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
 
 interface ValidatorIssue {
@@ -59,7 +59,8 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
     }
 
     if (isUniqueViolation(error)) return reply(422, { message: 'the name is already in use', url });
-    if (isRecordNotFound(error)) return reply(404, { message: 'not found', url, errors: [] });
+    // A row named by the request was deleted meanwhile.
+    if (isRecordNotFound(error) || isForeignKeyViolation(error)) return reply(404, { message: 'not found', url, errors: [] });
 
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     return reply(500, { message: 'internal server error', url });

@@ -30,6 +30,9 @@ export class DatabaseJobQueue implements JobQueue {
         unsubscribe();
         await poller.stop();
       },
+      handBack: async () => {
+        await this.jobs.releaseHeldBy(this.holder);
+      },
     };
   }
 

@@ -29,6 +29,8 @@ export interface WorkOptions {
 export interface JobWorker {
   /** Stops taking jobs and waits for the runs in flight, so their results are recorded. */
   stop(): Promise<void>;
+  /** On a forced shutdown: gives back the jobs still running here, so another process runs them at once. */
+  handBack(): Promise<void>;
 }
 
 export interface JobQueue {

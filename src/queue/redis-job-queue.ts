@@ -93,7 +93,11 @@ export class RedisJobQueue implements JobQueue {
       if (error instanceof DelayedError || error instanceof RetryLater) return;
       this.log.error({ err: error, queue: target.queueName, jobId: job?.id }, 'a background job failed unexpectedly');
     });
-    return { stop: () => worker.close() };
+    return {
+      stop: () => worker.close(),
+      // Closing without waiting leaves the running jobs' locks to lapse; another process's stalled check takes them.
+      handBack: () => worker.close(true),
+    };
   }
 
   async runDue(): Promise<number> {

@@ -54,6 +54,11 @@ export class CronService {
     await scheduler?.stop();
   }
 
+  /** On a forced shutdown: gives back the leases of runs still going here, so another process may run them. */
+  async handBackLeases(): Promise<void> {
+    await this.cronTasks.releaseHeldBy(this.holder);
+  }
+
   /** GET /admin/cron: every registered task in registration order. */
   async list(now = new Date()): Promise<CronTaskStatus[]> {
     const rows = await this.cronTasks.findByNames([...this.tasks.keys()]);

@@ -42,8 +42,14 @@ export class HookDeliveryService {
   /** Stops taking deliveries and waits for the ones in flight, so their results are recorded. */
   async stopWorker(): Promise<void> {
     const worker = this.worker;
-    this.worker = null;
+    // Kept until its runs have finished, so a forced shutdown can still hand them back.
     await worker?.stop();
+    if (this.worker === worker) this.worker = null;
+  }
+
+  /** On a forced shutdown: gives back the deliveries still in flight here, so another process sends them at once. */
+  async handBackLeases(): Promise<void> {
+    await this.worker?.handBack();
   }
 
   private get leaseMs(): number {

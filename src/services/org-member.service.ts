@@ -78,6 +78,7 @@ export class OrgMemberService {
   async removeFromOrg(org: User, user: User): Promise<void> {
     await this.deps.transactions.run(async (repos) => {
       const members = repos.orgMembers;
+      await members.lockMemberships(org.id);
       const teams = await members.teamsOf(org.id, user.id);
       if (teams.some((team) => team.accessMode >= AccessMode.owner)) {
         const owners = await members.countOwnerTeamMemberships(org.id);

@@ -12,7 +12,7 @@ import { parseGoDuration } from '../domain/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { type RepositorySettings, repositorySettings } from '../domain/repository-settings.ts';
-import { ConflictError, ForbiddenError, NameTakenError, ValidationError } from '../errors.ts';
+import { ConflictError, ForbiddenError, NameTakenError, RecordGoneError, ValidationError } from '../errors.ts';
 import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
@@ -281,9 +281,11 @@ export class RepositoryService {
         return ready;
       });
     } catch (error) {
+      // Deleted meanwhile, with its owner perhaps, whose folder went too: that, not the disk, is the answer.
+      const deletedMeanwhile = (await this.repos.findRowById(created.id)) === null;
       await this.removeRecord(created);
       if (!options.adopt) this.store.remove(owner.name, record.name);
-      throw error;
+      throw deletedMeanwhile ? new RecordGoneError('repository') : error;
     }
     await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
     return created;
@@ -313,7 +315,8 @@ export class RepositoryService {
   async delete(repo: RepoWithOwner, doer: User): Promise<void> {
     await this.deps.transactions.run(async (repos) => {
       await this.hookEvents.repositoryDeleted(repos, repo, doer);
-      await repos.repositories.deleteWithRelatedRows([repo.id]);
+      // A concurrent delete came first: nothing was deleted here, and the event above is rolled back.
+      if ((await repos.repositories.deleteWithRelatedRows([repo.id])) === 0) throw new RecordGoneError('repository');
     });
     this.store.remove(repo.ownerName, repo.name);
   }

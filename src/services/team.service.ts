@@ -8,7 +8,7 @@ import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, RecordGoneError, ValidationError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FeedEntry } from '../db/org-feed.repository.ts';
@@ -188,18 +188,16 @@ export class TeamService {
     };
     await this.deps.transactions.run(async (repos) => {
       const teams = repos.teams;
-      if (units) await teams.replaceUnits(org.id, team.id, units);
-      if (includesAllRepositories && !team.includesAllRepositories) {
-        // The flag covers every repository; explicit rows would only duplicate it.
-        await teams.replaceRepositoryLinks(org.id, team.id, []);
-        data.numRepos = 0;
-      } else if (!includesAllRepositories && team.includesAllRepositories) {
-        // Leaving "all repositories" keeps the repositories the team had, as Forgejo's rows would.
-        const repoIds = await teams.orgRepositoryIds(org.id);
-        await teams.replaceRepositoryLinks(org.id, team.id, repoIds);
-        data.numRepos = repoIds.length;
-      }
+      let repoIds: number[] | null = null;
+      // The flag covers every repository; explicit rows would only duplicate it.
+      if (includesAllRepositories && !team.includesAllRepositories) repoIds = [];
+      // Leaving "all repositories" keeps the repositories the team had, as Forgejo's rows would.
+      else if (!includesAllRepositories && team.includesAllRepositories) repoIds = await teams.orgRepositoryIds(org.id);
+      if (repoIds) data.numRepos = repoIds.length;
+      // The row first: that locks it, and a team deleted meanwhile answers 404 before rows are written for it.
       await teams.update(team.id, data);
+      if (units) await teams.replaceUnits(org.id, team.id, units);
+      if (repoIds) await teams.replaceRepositoryLinks(org.id, team.id, repoIds);
     });
     const updated = await this.teams.findByIdOrThrow(team.id);
     return this.withUnits(updated);
@@ -209,6 +207,7 @@ export class TeamService {
   async delete(team: Team, org: User): Promise<void> {
     if (isOwnerTeam(team)) throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
     await this.deps.transactions.run(async (repos) => {
+      await repos.orgMembers.lockMemberships(org.id);
       const teams = repos.teams;
       const memberIds = await teams.memberIds(team.id);
       await teams.delete(team.id);
@@ -241,7 +240,10 @@ export class TeamService {
     if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
     await this.orgs.assertNotBlocked(org.id, user.id);
     await this.deps.transactions.run(async (repos) => {
+      await repos.orgMembers.lockMemberships(org.id);
       const teams = repos.teams;
+      // Deleted while this request waited for the lock.
+      if (!(await teams.findById(team.id))) throw new RecordGoneError('team');
       if (await teams.isMember(team.id, user.id)) return;
       await teams.addMember(org.id, team.id, user.id);
       await teams.ensureOrgMembership(org.id, user.id, this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE);
@@ -252,13 +254,12 @@ export class TeamService {
   async removeMember(team: Team, org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
     await this.deps.transactions.run(async (repos) => {
+      await repos.orgMembers.lockMemberships(org.id);
       const teams = repos.teams;
       if ((await teams.deleteMember(team.id, user.id)) === 0) return;
-      // Updating the team row first serialises concurrent removals, so the count below sees the others' work.
-      const updated = await teams.decrementMemberCount(team.id);
       const remaining = await teams.countMembers(team.id);
       if (remaining === 0 && isOwnerTeam(team)) throw new ValidationError('cannot remove the last member of the Owners team: an organization needs an owner');
-      if (updated.numMembers !== remaining) await teams.setMemberCount(team.id, remaining);
+      await teams.setMemberCount(team.id, remaining);
       await teams.dropOrgMembershipsWithoutTeam(org.id, [user.id]);
     });
   }

@@ -293,4 +293,18 @@ describe('the lease', () => {
     expect(task.runs()).toBe(1);
     expect(await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_scheduled' } })).toMatchObject({ execTimes: 1, lockedBy: '' });
   });
+
+  it('hands the lease of a run back when its process is cut off at shutdown, so another process runs the task at once', async () => {
+    const task = blockingTask('test_lease_handed_back');
+    const [cutOff, other] = twoProcesses(task.definition);
+    const first = cutOff.runNow('test_lease_handed_back');
+    await eventually(async () => expect(task.runs()).toBe(1));
+    expect(await other.runNow('test_lease_handed_back')).toBe(false);
+    await cutOff.handBackLeases();
+    expect(await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_handed_back' } })).toMatchObject({ lockedBy: '', lockedUntil: null });
+    const second = other.runNow('test_lease_handed_back');
+    await eventually(async () => expect(task.runs()).toBe(2));
+    task.release();
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+  });
 });

@@ -19,6 +19,12 @@ describe('translated', () => {
     expect((error as Error).message).toBe('team does not exist');
   });
 
+  it('turns a missing referred row into RecordGoneError naming it (a 404)', async () => {
+    const error = await translated({ taken: 'repository name', refersTo: 'owner' }, failing(prismaError('P2003'))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecordGoneError);
+    expect((error as Error).message).toBe('owner does not exist');
+  });
+
   it('passes other failures, and codes the write does not name, through unchanged', async () => {
     const other = new Error('disk full');
     await expect(translated({ taken: 'x', gone: 'y' }, failing(other))).rejects.toBe(other);

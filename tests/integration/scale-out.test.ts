@@ -3,9 +3,10 @@
 // made on one are seen on the other; a push to one is cloned from the other; a package uploaded to one downloads
 // byte-exact from the other; every webhook is delivered once; a cron slot due when both start runs once; and when
 // one process is killed with SIGKILL in the middle of deliveries, the other completes them.
-// Needs redis-server, and PostgreSQL (TEST_DATABASE_URL, or initdb/pg_ctl on PATH for scripts/pg-cluster.sh).
+// Package blobs and avatars live in an S3 bucket (s3rver on loopback), as [storage] STORAGE_TYPE=minio puts them.
+// Needs redis-server, s3rver, and PostgreSQL (TEST_DATABASE_URL, or initdb/pg_ctl on PATH for scripts/pg-cluster.sh).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,19 +19,20 @@ import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.
 import { gitOk, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
 import { freePort, REDIS_MISSING, redisServerBinary, type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import { type S3TestServer, s3ServerUnavailable, startS3Server } from '../helpers/s3-server.ts';
 import { freshPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
 
-/**
- * Where package blobs live, given to every process in one place: local directories on the shared data directory
- * for now. For an S3 store these become [storage] STORAGE_TYPE=minio and the MINIO_* keys.
- */
-const PACKAGE_STORAGE: Record<string, string> = {};
 
 const root = path.resolve(__dirname, '../..');
 const hasPostgres = !!process.env.TEST_DATABASE_URL || spawnSync('sh', ['-c', 'command -v initdb && command -v pg_ctl'], { stdio: 'ignore' }).status === 0;
-const skipReason = !redisServerBinary ? REDIS_MISSING : !hasPostgres ? 'no PostgreSQL (set TEST_DATABASE_URL, or put initdb and pg_ctl on PATH)' : null;
+const skipReason = !redisServerBinary ? REDIS_MISSING : s3ServerUnavailable() ?? (!hasPostgres ? 'no PostgreSQL (set TEST_DATABASE_URL, or put initdb and pg_ctl on PATH)' : null);
 if (skipReason) console.log(`scale-out test skipped: ${skipReason}`);
 const describeWithEngines = skipReason ? describe.skip : describe;
+
+/** Every regular file below a directory. */
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
 
 interface AnvilProcess {
   readonly name: string;
@@ -43,6 +45,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
   let dataDir: string;
   let database: { url: string; drop: () => Promise<void> };
   let redis: RedisServer;
+  let s3: S3TestServer;
   let receiver: HookReceiver;
   let admin: TestUser;
   let a: AnvilProcess;
@@ -67,7 +70,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
       ANVIL__queue__TYPE: 'redis', ANVIL__queue__CONN_STR: redis.url, ANVIL__queue__RELAY_SWEEP_INTERVAL: '500ms',
       ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
       ANVIL__webhook__RETRY_BACKOFF: '200ms', ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
-      ...PACKAGE_STORAGE,
+      ...s3.env(),
     };
   }
 
@@ -119,7 +122,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-scale-'));
     dataDir = path.join(work, 'data');
     fs.mkdirSync(dataDir);
-    [redis, database, receiver] = await Promise.all([startRedisServer(), startPostgres(), startHookReceiver()]);
+    [redis, database, receiver, s3] = await Promise.all([startRedisServer(), startPostgres(), startHookReceiver(), startS3Server()]);
     // The admin, written before the processes start (this also migrates the database once).
     const context = await bootstrap(loadSettings(settingsEnv(3000)), createLogger('silent'));
     try {
@@ -140,6 +143,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     await sql?.end();
     await receiver?.close();
     await redis?.close();
+    await s3?.stop();
     await database?.drop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   }, 60_000);
@@ -182,6 +186,10 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     const got = await fetch(packageUrl(b), { headers: { Authorization: admin.auth } });
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    // The bytes live in the bucket, under their SHA-256, and nowhere in the shared data directory.
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(await s3.keys('packages/')).toContain(`packages/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`);
+    expect(filesUnder(dataDir).filter((file) => fs.readFileSync(file).equals(bytes))).toEqual([]);
 
     // Each webhook (repository created, push, package) delivered once, whichever process sent it.
     await receiver.until(() => answeredOnce('/scale').unique.size >= 3, 30_000);

@@ -11,6 +11,9 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 32);
+/** Another path to profile, and how many more organizations to seed for it (e.g. /api/v1/admin/orgs?limit=50). */
+const PATH = process.env.PROFILE_PATH ?? '/api/v1/orgs/profiled';
+const EXTRA_ORGS = Number(process.env.PROFILE_ORGS ?? 0);
 const dist = (module: string) => path.join(root, 'dist', 'src', module);
 
 /** Layers from the innermost out: the first that matches a frame of a sample's stack, leaf first, gets the sample. */
@@ -90,9 +93,10 @@ async function main(): Promise<void> {
     await context.db.prisma.accessToken.create({ data: { userId: user.id, name: 'profile', tokenHash: hashAccessToken(token), tokenLastEight: lastEight(token), scope: 'all' } });
     const org = await context.db.prisma.user.create({ data: { type: 1, name: 'profiled', lowerName: 'profiled', email: '' } });
     await context.db.prisma.orgUser.create({ data: { userId: user.id, orgId: org.id, isPublic: true } });
+    for (let i = 0; i < EXTRA_ORGS; i++) await context.db.prisma.user.create({ data: { type: 1, name: `org${i}`, lowerName: `org${i}`, email: '' } });
     const server = createApp(context).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/orgs/profiled`;
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}${PATH}`;
 
     await autocannon(url, token, 3);
     const session = new inspector.Session();
@@ -108,7 +112,7 @@ async function main(): Promise<void> {
     const totals = layerTimes(profile as never);
     const perRequest = (micros: number) => micros / run.requests;
     const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-    console.log(`GET /api/v1/orgs/{org} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
+    console.log(`GET ${PATH} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
     console.log('\n| layer | µs per request | share |\n|---|---|---|');
     for (const name of [...LAYERS.map((layer) => layer.name), OTHER]) {
       const micros = totals.get(name) ?? 0;

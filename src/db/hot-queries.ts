@@ -34,6 +34,8 @@ export interface UserListQuery {
 export interface HotQueries {
   /** One page of individual users and the total, for the admin user list. */
   listIndividualUsers(query: UserListQuery): Promise<{ users: User[]; total: number }>;
+  /** One page of every organization by name and the total, for the admin organization list. */
+  listOrganizations(limit: number, offset: number): Promise<{ orgs: User[]; total: number }>;
   tokensByLastEight(lastEight: string): Promise<TokenCandidate[]>;
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
@@ -56,6 +58,8 @@ const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
+const ORG_PAGE_SQL = `SELECT * FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
+const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
 /** The WHERE clause and its values for a user list; statements are cached per clause shape. */
@@ -108,6 +112,8 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userById = positional(USER_BY_ID_SQL);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
+  const orgPage = positional(ORG_PAGE_SQL);
+  const orgCount = positional(ORG_COUNT_SQL);
   const statements = new Map<string, BetterSqlite3.Statement>();
   const cached = (sql: string) => {
     let statement = statements.get(sql);
@@ -121,6 +127,11 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       const rows = cached(sql.page).all(...filter.values, query.limit, query.offset) as Record<string, unknown>[];
       const { total } = cached(sql.count).get(...filter.values) as { total: number };
       return { users: rows.map(sqliteUser), total };
+    },
+    async listOrganizations(limit, offset) {
+      const rows = orgPage.all(limit, offset) as Record<string, unknown>[];
+      const { total } = orgCount.get() as { total: number };
+      return { orgs: rows.map(sqliteUser), total };
     },
     async tokensByLastEight(lastEight) {
       return (tokens.all(lastEight) as Record<string, unknown>[]).map((row) => ({
@@ -166,6 +177,10 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
         run(`${name}_count`, sql.count, filter.values),
       ]);
       return { users: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
+    },
+    async listOrganizations(limit, offset) {
+      const [page, count] = await Promise.all([run('anvil_org_page', ORG_PAGE_SQL, [limit, offset]), run('anvil_org_count', ORG_COUNT_SQL, [])]);
+      return { orgs: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
     },
     async tokensByLastEight(lastEight) {
       const { rows } = await run('anvil_tokens_by_last_eight', TOKEN_SQL, [lastEight]);

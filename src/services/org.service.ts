@@ -163,7 +163,8 @@ export class OrgService {
 
   /** GET /admin/orgs: every organization. */
   async listAll(page: ListOptions): Promise<Page<User>> {
-    return this.orgs.list({}, page);
+    const { orgs, total } = await this.deps.db.hot.listOrganizations(page.limit, page.skip);
+    return { items: orgs, total };
   }
 
   /**

@@ -3,8 +3,8 @@
 // default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
 import type { Readable } from 'node:stream';
 import { LocalBlobStore } from './local-blob-store.ts';
-import { S3BlobStore } from './s3-blob-store.ts';
-import { createS3Client } from './s3-client.ts';
+import type * as S3BlobStoreModule from './s3-blob-store.ts';
+import type * as S3ClientModule from './s3-client.ts';
 import type { StorageSettings } from './storage-settings.ts';
 
 export interface BlobDigests {
@@ -48,7 +48,11 @@ export function createBlobStore(settings: StorageSettings): BlobStore {
   switch (settings.type) {
     case 'local':
       return new LocalBlobStore(settings.path);
-    case 'minio':
+    case 'minio': {
+      // The S3 client is loaded only by instances that use object storage.
+      const { S3BlobStore } = require('./s3-blob-store.ts') as typeof S3BlobStoreModule;
+      const { createS3Client } = require('./s3-client.ts') as typeof S3ClientModule;
       return new S3BlobStore(createS3Client(settings), settings.bucket, settings.basePath);
+    }
   }
 }

@@ -2,8 +2,8 @@
 import type { Settings } from '../config.ts';
 import { RepositoryStore } from '../git/repository-store.ts';
 import { type AvatarStore, LocalAvatarStore } from './avatar-store.ts';
-import { S3AvatarStore } from './s3-avatar-store.ts';
-import { createS3Client } from './s3-client.ts';
+import type * as S3AvatarStoreModule from './s3-avatar-store.ts';
+import type * as S3ClientModule from './s3-client.ts';
 import type { StorageSettings } from './storage-settings.ts';
 
 export interface Stores {
@@ -22,7 +22,11 @@ function avatarStore(settings: StorageSettings): AvatarStore {
   switch (settings.type) {
     case 'local':
       return new LocalAvatarStore(settings.path);
-    case 'minio':
+    case 'minio': {
+      // The S3 client is loaded only by instances that use object storage.
+      const { S3AvatarStore } = require('./s3-avatar-store.ts') as typeof S3AvatarStoreModule;
+      const { createS3Client } = require('./s3-client.ts') as typeof S3ClientModule;
       return new S3AvatarStore(createS3Client(settings), settings.bucket, settings.basePath);
+    }
   }
 }

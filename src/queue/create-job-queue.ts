@@ -7,7 +7,8 @@ import type { Logger } from '../logger.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
 import type { JobQueue } from './job-queue.ts';
 import { JOB_QUEUES, type JobKind, queueSettingsFor } from './queue-settings.ts';
-import { RedisJobQueue, type RedisQueueTarget } from './redis-job-queue.ts';
+import type * as RedisJobQueueModule from './redis-job-queue.ts';
+import type { RedisQueueTarget } from './redis-job-queue.ts';
 
 export function createJobQueue(settings: Settings, jobs: JobRepository, committed: CommittedJobs, log: Logger): JobQueue {
   const onRedis = new Map<JobKind, RedisQueueTarget>();
@@ -17,6 +18,8 @@ export function createJobQueue(settings: Settings, jobs: JobRepository, committe
   }
   const database = new DatabaseJobQueue(jobs, committed, log);
   if (onRedis.size === 0) return database;
+  // BullMQ and its Redis client are loaded only when a queue is on Redis.
+  const { RedisJobQueue } = require('./redis-job-queue.ts') as typeof RedisJobQueueModule;
   const redis = new RedisJobQueue(onRedis, jobs, committed, settings.queue.RELAY_SWEEP_INTERVAL, log);
   const of = (kind: JobKind): JobQueue => (onRedis.has(kind) ? redis : database);
   return {

@@ -1,0 +1,291 @@
+// Repositories of an organization: /repos/{owner}/{repo}/… (repository, issue and notification scopes) and git smart
+// HTTP. Columns: see matrix.ts. A repository is visible to whoever may read it: everyone who can see its owner when it
+// is public; the write team, owners and site admins when it is private (the org member's team holds no repositories).
+// A public-only token is refused a private repository whatever its owner's visibility, and is not refused a public
+// repository of a limited or private owner (Forgejo checks the repository only).
+import type { MatrixRow } from './matrix.ts';
+
+//                                         anon outsd member team owner admin pubOnly readOnly
+export const REPO_ROWS: readonly MatrixRow[] = [
+  {
+    operation: 'repoGet',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoEdit',
+    body: { description: 'edited' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 403, 200, 200, 200, 403],
+          limited: [404, 403, 403, 403, 200, 200, 200, 403],
+          private: [404, 404, 403, 403, 200, 200, 200, 403],
+        },
+        private: {
+          public: [404, 404, 404, 403, 200, 200, 403, 403],
+          limited: [404, 404, 404, 403, 200, 200, 403, 403],
+          private: [404, 404, 404, 403, 200, 200, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoDelete',
+    params: { repo: 'new:repo' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 403, 204, 204, 204, 403],
+          limited: [404, 403, 403, 403, 204, 204, 204, 403],
+          private: [404, 404, 403, 403, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 403, 204, 204, 403, 403],
+          limited: [404, 404, 404, 403, 204, 204, 403, 403],
+          private: [404, 404, 404, 403, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'issueGetIssue',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'issueCreateIssue',
+    body: { title: 'an issue' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 201, 201, 201, 201, 201, 201, 403],
+          limited: [404, 201, 201, 201, 201, 201, 201, 403],
+          private: [404, 404, 201, 201, 201, 201, 201, 403],
+        },
+        private: {
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'issueEditIssue',
+    body: { body: 'edited' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 201, 201, 201, 201, 201, 201, 403],
+          limited: [404, 201, 201, 201, 201, 201, 201, 403],
+          private: [404, 404, 201, 201, 201, 201, 201, 403],
+        },
+        private: {
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'issueCreateComment',
+    body: { body: 'a comment' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 201, 201, 201, 201, 201, 201, 403],
+          limited: [404, 201, 201, 201, 201, 201, 201, 403],
+          private: [404, 404, 201, 201, 201, 201, 201, 403],
+        },
+        private: {
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoCreatePullRequest',
+    body: { head: 'main', base: 'main', title: 'a pull request' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 422, 422, 422, 422, 422, 422, 403],
+          limited: [404, 422, 422, 422, 422, 422, 422, 403],
+          private: [404, 404, 422, 422, 422, 422, 422, 403],
+        },
+        private: {
+          public: [404, 404, 404, 422, 422, 422, 403, 403],
+          limited: [404, 404, 404, 422, 422, 422, 403, 403],
+          private: [404, 404, 404, 422, 422, 422, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'notifyGetRepoList',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'notifyReadRepoList',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 205, 205, 205, 205, 205, 205, 403],
+          limited: [404, 205, 205, 205, 205, 205, 205, 403],
+          private: [404, 404, 205, 205, 205, 205, 205, 403],
+        },
+        private: {
+          public: [404, 404, 404, 205, 205, 205, 403, 403],
+          limited: [404, 404, 404, 205, 205, 205, 403, 403],
+          private: [404, 404, 404, 205, 205, 205, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentCheckSubscription',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentPutSubscription',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 200, 200, 200, 200, 200, 200, 403],
+          limited: [404, 200, 200, 200, 200, 200, 200, 403],
+          private: [404, 404, 200, 200, 200, 200, 200, 403],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 403],
+          limited: [404, 404, 404, 200, 200, 200, 403, 403],
+          private: [404, 404, 404, 200, 200, 200, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentDeleteSubscription',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 204, 204, 204, 204, 204, 204, 403],
+          limited: [404, 204, 204, 204, 204, 204, 204, 403],
+          private: [404, 404, 204, 204, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 204, 204, 204, 403, 403],
+          limited: [404, 404, 404, 204, 204, 204, 403, 403],
+          private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'gitInfoRefs',
+    params: { repo: 'repoGit' }, query: { service: 'git-upload-pack' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'gitUploadPack',
+    params: { repo: 'repoGit' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'gitReceivePack',
+    params: { repo: 'repoGit' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 200, 200, 200, 200, 200, 200, 403],
+          limited: [404, 200, 200, 200, 200, 200, 200, 403],
+          private: [404, 404, 200, 200, 200, 200, 200, 403],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 403],
+          limited: [404, 404, 404, 200, 200, 200, 403, 403],
+          private: [404, 404, 404, 200, 200, 200, 403, 403],
+        },
+      },
+    },
+  },
+];

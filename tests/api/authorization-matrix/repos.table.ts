@@ -62,6 +62,8 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'issueGetIssue',
+    // The write team holds the code and packages units only: a private repository's issues are invisible to it (404),
+    // and creating one is refused (403, reqRepoReader). A public repository's units are readable by everyone who sees it.
     expected: {
       byRepo: {
         public: {
@@ -70,9 +72,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           private: [404, 404, 200, 200, 200, 200, 200, 200],
         },
         private: {
-          public: [404, 404, 404, 200, 200, 200, 403, 200],
-          limited: [404, 404, 404, 200, 200, 200, 403, 200],
-          private: [404, 404, 404, 200, 200, 200, 403, 200],
+          public: [404, 404, 404, 404, 200, 200, 403, 200],
+          limited: [404, 404, 404, 404, 200, 200, 403, 200],
+          private: [404, 404, 404, 404, 200, 200, 403, 200],
         },
       },
     },
@@ -88,9 +90,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           private: [404, 404, 201, 201, 201, 201, 201, 403],
         },
         private: {
-          public: [404, 404, 404, 201, 201, 201, 403, 403],
-          limited: [404, 404, 404, 201, 201, 201, 403, 403],
-          private: [404, 404, 404, 201, 201, 201, 403, 403],
+          public: [404, 404, 404, 403, 201, 201, 403, 403],
+          limited: [404, 404, 404, 403, 201, 201, 403, 403],
+          private: [404, 404, 404, 403, 201, 201, 403, 403],
         },
       },
     },
@@ -98,17 +100,19 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   {
     operation: 'issueEditIssue',
     body: { body: 'edited' },
+    // The poster or a writer of issues may edit (Forgejo answers 201). An issue the caller cannot read is 404 (Forgejo
+    // answers 403 after loading it, which tells the team member it exists).
     expected: {
       byRepo: {
         public: {
-          public: [401, 201, 201, 201, 201, 201, 201, 403],
-          limited: [404, 201, 201, 201, 201, 201, 201, 403],
-          private: [404, 404, 201, 201, 201, 201, 201, 403],
+          public: [401, 403, 403, 403, 201, 201, 201, 403],
+          limited: [404, 403, 403, 403, 201, 201, 201, 403],
+          private: [404, 404, 403, 403, 201, 201, 201, 403],
         },
         private: {
-          public: [404, 404, 404, 201, 201, 201, 403, 403],
-          limited: [404, 404, 404, 201, 201, 201, 403, 403],
-          private: [404, 404, 404, 201, 201, 201, 403, 403],
+          public: [404, 404, 404, 404, 201, 201, 403, 403],
+          limited: [404, 404, 404, 404, 201, 201, 403, 403],
+          private: [404, 404, 404, 404, 201, 201, 403, 403],
         },
       },
     },
@@ -124,9 +128,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           private: [404, 404, 201, 201, 201, 201, 201, 403],
         },
         private: {
-          public: [404, 404, 404, 201, 201, 201, 403, 403],
-          limited: [404, 404, 404, 201, 201, 201, 403, 403],
-          private: [404, 404, 404, 201, 201, 201, 403, 403],
+          public: [404, 404, 404, 404, 201, 201, 403, 403],
+          limited: [404, 404, 404, 404, 201, 201, 403, 403],
+          private: [404, 404, 404, 404, 201, 201, 403, 403],
         },
       },
     },
@@ -134,6 +138,7 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   {
     operation: 'repoCreatePullRequest',
     body: { head: 'main', base: 'main', title: 'a pull request' },
+    // Whoever may open one gets past the guards to the 422 of a pull request from a branch into itself.
     expected: {
       byRepo: {
         public: {
@@ -142,9 +147,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           private: [404, 404, 422, 422, 422, 422, 422, 403],
         },
         private: {
-          public: [404, 404, 404, 422, 422, 422, 403, 403],
-          limited: [404, 404, 404, 422, 422, 422, 403, 403],
-          private: [404, 404, 404, 422, 422, 422, 403, 403],
+          public: [404, 404, 404, 403, 422, 422, 403, 403],
+          limited: [404, 404, 404, 403, 422, 422, 403, 403],
+          private: [404, 404, 404, 403, 422, 422, 403, 403],
         },
       },
     },
@@ -185,17 +190,18 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'userCurrentCheckSubscription',
+    // 200 when the caller watches the repository (its creator, the owner, does), else 404.
     expected: {
       byRepo: {
         public: {
-          public: [401, 404, 404, 404, 404, 404, 404, 404],
-          limited: [404, 404, 404, 404, 404, 404, 404, 404],
-          private: [404, 404, 404, 404, 404, 404, 404, 404],
+          public: [401, 404, 404, 404, 200, 404, 200, 200],
+          limited: [404, 404, 404, 404, 200, 404, 200, 200],
+          private: [404, 404, 404, 404, 200, 404, 200, 200],
         },
         private: {
-          public: [404, 404, 404, 404, 404, 404, 403, 404],
-          limited: [404, 404, 404, 404, 404, 404, 403, 404],
-          private: [404, 404, 404, 404, 404, 404, 403, 404],
+          public: [404, 404, 404, 404, 200, 404, 403, 200],
+          limited: [404, 404, 404, 404, 200, 404, 403, 200],
+          private: [404, 404, 404, 404, 200, 404, 403, 200],
         },
       },
     },
@@ -237,17 +243,20 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   {
     operation: 'gitInfoRefs',
     params: { repo: 'repoGit' }, query: { service: 'git-upload-pack' },
+    // git smart HTTP (Forgejo: routers/web/repo/githttp.go): an anonymous caller who may not fetch is challenged (401) so
+    // git asks for credentials; a signed-in one is 404. Token scopes follow the git service (fetch: read, push: write),
+    // not the HTTP method.
     expected: {
       byRepo: {
         public: {
           public: [200, 200, 200, 200, 200, 200, 200, 200],
-          limited: [404, 200, 200, 200, 200, 200, 200, 200],
-          private: [404, 404, 200, 200, 200, 200, 200, 200],
+          limited: [401, 200, 200, 200, 200, 200, 200, 200],
+          private: [401, 404, 200, 200, 200, 200, 200, 200],
         },
         private: {
-          public: [404, 404, 404, 200, 200, 200, 403, 200],
-          limited: [404, 404, 404, 200, 200, 200, 403, 200],
-          private: [404, 404, 404, 200, 200, 200, 403, 200],
+          public: [401, 404, 404, 200, 200, 200, 403, 200],
+          limited: [401, 404, 404, 200, 200, 200, 403, 200],
+          private: [401, 404, 404, 200, 200, 200, 403, 200],
         },
       },
     },
@@ -259,13 +268,13 @@ export const REPO_ROWS: readonly MatrixRow[] = [
       byRepo: {
         public: {
           public: [200, 200, 200, 200, 200, 200, 200, 200],
-          limited: [404, 200, 200, 200, 200, 200, 200, 200],
-          private: [404, 404, 200, 200, 200, 200, 200, 200],
+          limited: [401, 200, 200, 200, 200, 200, 200, 200],
+          private: [401, 404, 200, 200, 200, 200, 200, 200],
         },
         private: {
-          public: [404, 404, 404, 200, 200, 200, 403, 200],
-          limited: [404, 404, 404, 200, 200, 200, 403, 200],
-          private: [404, 404, 404, 200, 200, 200, 403, 200],
+          public: [401, 404, 404, 200, 200, 200, 403, 200],
+          limited: [401, 404, 404, 200, 200, 200, 403, 200],
+          private: [401, 404, 404, 200, 200, 200, 403, 200],
         },
       },
     },
@@ -273,17 +282,38 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   {
     operation: 'gitReceivePack',
     params: { repo: 'repoGit' },
+    // Pushing needs write on code and a signed-in caller.
     expected: {
       byRepo: {
         public: {
-          public: [401, 200, 200, 200, 200, 200, 200, 403],
-          limited: [404, 200, 200, 200, 200, 200, 200, 403],
-          private: [404, 404, 200, 200, 200, 200, 200, 403],
+          public: [401, 403, 403, 200, 200, 200, 200, 403],
+          limited: [401, 403, 403, 200, 200, 200, 200, 403],
+          private: [401, 404, 403, 200, 200, 200, 200, 403],
         },
         private: {
-          public: [404, 404, 404, 200, 200, 200, 403, 403],
-          limited: [404, 404, 404, 200, 200, 200, 403, 403],
-          private: [404, 404, 404, 200, 200, 200, 403, 403],
+          public: [401, 404, 404, 200, 200, 200, 403, 403],
+          limited: [401, 404, 404, 200, 200, 200, 403, 403],
+          private: [401, 404, 404, 200, 200, 200, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'gitInfoRefs',
+    params: { repo: 'repoGit' },
+    query: { service: 'git-receive-pack' },
+    // The ref advertisement before a push asks what the push does.
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 200, 200, 200, 200, 403],
+          limited: [401, 403, 403, 200, 200, 200, 200, 403],
+          private: [401, 404, 403, 200, 200, 200, 200, 403],
+        },
+        private: {
+          public: [401, 404, 404, 200, 200, 200, 403, 403],
+          limited: [401, 404, 404, 200, 200, 200, 403, 403],
+          private: [401, 404, 404, 200, 200, 200, 403, 403],
         },
       },
     },

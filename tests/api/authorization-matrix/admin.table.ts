@@ -151,7 +151,7 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminRenameUser',
-    owner: 'user', params: { username: 'new:ownerUserOfVisibility' }, body: () => ({ new_name: uniqueName('renamed') }),
+    owner: 'user', params: { username: 'new:ownerUserOfVisibility' }, body: () => ({ new_username: uniqueName('renamed') }),
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],

@@ -11,10 +11,12 @@
 // of visibility V. A row's `owner` says which of the two its path names (`org` by default); for a user-owned path
 // the owner column is the user themself. Rows whose path names no owner have one row for every owner.
 //
-// Writes send harmless bodies; deletes (and writes that can happen once only) act on a throwaway resource made
-// before each request. Expected statuses are Forgejo's (routers/api/v1/api.go guard chains) except where a row's
-// comment names a deliberate difference; the one that applies everywhere is that a resource the caller may not see
-// is 404 on every route, reads and writes, before sign-in is asked for.
+// Writes send harmless bodies; deletes (and writes that can happen once only) act on a throwaway resource, made
+// again after each request that consumed it. Expected statuses are Forgejo's (routers/api/v1/api.go guard chains)
+// except where a row's comment names a deliberate difference; the one that applies everywhere is that a resource the
+// caller may not see is 404 on every route, reads and writes, before sign-in is asked for (Forgejo resolves an
+// organization or user without looking at its visibility, then asks for sign-in or a role: 401 or 403, which tells
+// callers it exists).
 import type { OperationId } from '../../../generated/operations.ts';
 
 export const CALLERS = ['anonymous', 'outsider', 'orgMember', 'teamMember', 'orgOwner', 'siteAdmin', 'publicOnlyToken', 'readOnlyToken'] as const;
@@ -34,7 +36,7 @@ export type Expected = { readonly anyOwner: Row } | { readonly byOwner: ByOwner 
 /** A value of the world (world.ts) a path parameter takes: a shared fixture, or one made for the request (`new:`). */
 export type Value =
   | 'org' | 'ownerUser' | 'repo' | 'team' | 'orgHook' | 'label' | 'secret' | 'variable' | 'package' | 'packageVersion'
-  | 'packageFile' | 'issue' | 'orgMember' | 'teamMember' | 'publicMember' | 'token' | 'ownerId' | 'adminHook'
+  | 'packageFile' | 'issue' | 'orgMember' | 'teamMember' | 'publicMember' | 'ownerId' | 'adminHook'
   | 'quotaGroup' | 'quotaRule' | 'cronTask' | 'thread' | 'avatarHash' | 'docsAsset' | 'gitignore' | 'labelTemplate'
   | 'license' | 'generic' | 'repoGit'
   | 'new:team' | 'new:teamWithMember' | 'new:teamWithRepo' | 'new:repo' | 'new:orgHook' | 'new:label' | 'new:secret'
@@ -52,6 +54,4 @@ export interface MatrixRow {
   /** JSON body, text for text bodies, bytes for stream bodies; a function makes a fresh one per request. */
   readonly body?: object | string | (() => object);
   readonly expected: Expected;
-  /** Why this row's statuses differ from the rule the guards would suggest, or from Forgejo. */
-  readonly note?: string;
 }

@@ -34,6 +34,7 @@ export const ORG_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'orgDelete',
+    // The organization still owns repositories: 422 for whoever may try (Forgejo v10 answers 500).
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 422, 422, 422, 403],
@@ -466,6 +467,8 @@ export const ORG_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'orgGetUserPermissions',
+    // The org member's permissions. Forgejo asks whether the named user may see the organization, not the caller,
+    // so it shows an organization's existence to callers who may not see it; here that caller gets 404.
     expected: {
       byOwner: {
         public: [401, 200, 200, 200, 200, 200, 200, 200],

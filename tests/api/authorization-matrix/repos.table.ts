@@ -62,8 +62,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'issueGetIssue',
-    // The write team holds the code and packages units only: a private repository's issues are invisible to it (404),
-    // and creating one is refused (403, reqRepoReader). A public repository's units are readable by everyone who sees it.
+    // The write team holds the code and packages units only: a private repository's issues are invisible to it
+    // (404), and creating one is refused (403, reqRepoReader). A public repository's units are readable by everyone
+    // who sees it.
     expected: {
       byRepo: {
         public: {
@@ -243,9 +244,9 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   {
     operation: 'gitInfoRefs',
     params: { repo: 'repoGit' }, query: { service: 'git-upload-pack' },
-    // git smart HTTP (Forgejo: routers/web/repo/githttp.go): an anonymous caller who may not fetch is challenged (401) so
-    // git asks for credentials; a signed-in one is 404. Token scopes follow the git service (fetch: read, push: write),
-    // not the HTTP method.
+    // git smart HTTP (Forgejo: routers/web/repo/githttp.go): an anonymous caller who may not fetch is challenged
+    // (401) so git asks for credentials; a signed-in one is 404. Token scopes follow the git service (fetch: read,
+    // push: write), not the HTTP method.
     expected: {
       byRepo: {
         public: {

@@ -172,7 +172,6 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
     case 'orgMember': return world.users.orgMember.user.name;
     case 'teamMember': return world.users.teamMember.user.name;
     case 'publicMember': return world.users.teamMember.user.name;
-    case 'token': return 'missing-token';
     case 'adminHook': return String(world.adminHookId);
     case 'quotaGroup': return world.quotaGroup;
     case 'quotaRule': return world.quotaRule;
@@ -314,11 +313,19 @@ function authOf(caller: Exclude<CallerName, 'anonymous'>, visibility: OwnerVisib
   return world.users[caller].auth;
 }
 
-async function statusOf(row: MatrixRow, caller: CallerName, cell: Cell): Promise<number> {
+/**
+ * One caller's request. Throwaway values are kept in `made` across the callers of a cell until a request succeeds
+ * with them: a refused request leaves its throwaway untouched for the next caller.
+ */
+async function statusOf(row: MatrixRow, caller: CallerName, cell: Cell, made: Map<string, string>): Promise<number> {
   const operation = OPERATIONS[row.operation];
   let url: string = operation.path;
   for (const [placeholder, param] of operation.path.matchAll(/\{(\w+)\}/g)) {
-    url = url.replace(placeholder, encodeURIComponent(await resolve(row.params?.[param] ?? defaultValue(param, cell), cell)));
+    const value = row.params?.[param] ?? defaultValue(param, cell);
+    if (!made.has(param)) made.set(param, await resolve(value, cell));
+    const resolved = made.get(param) ?? '';
+    if (!value.startsWith('new:')) made.delete(param);
+    url = url.replace(placeholder, encodeURIComponent(resolved));
   }
   let request = world.t.request()[operation.method as 'get'](url);
   if (row.query) request = request.query(row.query);
@@ -327,7 +334,9 @@ async function statusOf(row: MatrixRow, caller: CallerName, cell: Cell): Promise
   if (operation.body === 'stream') request = request.set('Content-Type', 'application/octet-stream').send(Buffer.from(String(body ?? '')));
   else if (operation.body === 'text') request = request.set('Content-Type', 'text/plain').send(String(body ?? ''));
   else if (body !== undefined) request = request.send(body);
-  return (await request.redirects(0)).status;
+  const { status } = await request.redirects(0);
+  if (status < 300) made.clear();
+  return status;
 }
 
 /** Each cell of the rows: a label, the row, the cell and the statuses expected of the callers. */
@@ -355,8 +364,9 @@ export function describeMatrix(area: string, rows: readonly MatrixRow[]): void {
     it.each(cellsOf(rows))('%s', async (_label, row, cell, expectedRow) => {
       const actual: Record<string, number> = {};
       const expected: Record<string, number> = {};
+      const made = new Map<string, string>();
       for (const [index, caller] of CALLERS.entries()) {
-        actual[caller] = await statusOf(row, caller, cell);
+        actual[caller] = await statusOf(row, caller, cell, made);
         expected[caller] = expectedRow[index];
       }
       expect(actual).toEqual(expected);

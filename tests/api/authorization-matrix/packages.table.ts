@@ -2,6 +2,8 @@
 // (anonymous downloads of what anyone may read). Columns: see matrix.ts. Of an organization: read for whoever may see
 // it, write for teams with write on the packages unit (the write team), owners and site admins. Of a user: the user,
 // site admins, and readers of a public or limited user.
+// An owner the caller may not see is 404 on the registry too, anonymous or not (Forgejo challenges an anonymous caller
+// with 401 there, as for git, so package clients send credentials; here they must send them up front).
 // A public-only token is refused a package of a limited owner too (BEHAVIOR.md: targets that are not public answer
 // 403; Forgejo's code refuses only private owners' packages).
 import type { MatrixRow } from './matrix.ts';

@@ -21,6 +21,10 @@ export interface NewRepositoryRow {
   defaultBranch: string;
   settings: string;
   numWatches: number;
+  /** What the git directory, made before the row, holds. */
+  size: bigint;
+  gitSize: bigint;
+  isEmpty: boolean;
 }
 
 type Tx = DbClient;

@@ -104,6 +104,11 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
   }
 
+  /** Repositories whose row says they hold no branch. */
+  listEmpty() {
+    return this.client.repository.findMany({ where: { isEmpty: true }, select: { id: true, ownerName: true, name: true }, orderBy: { id: 'asc' } });
+  }
+
   findRowById(id: number) {
     return this.client.repository.findUnique({ where: { id } });
   }

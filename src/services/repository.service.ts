@@ -521,6 +521,24 @@ export class RepositoryService {
     await this.repos.update(repoId, data);
   }
 
+  /**
+   * Rows that say empty although git holds branches: a push cut off by a crash wrote its refs but never updated
+   * the row. Run at start; each such row is refreshed from disk. Returns how many were.
+   */
+  async refreshEmptyFromDisk(): Promise<number> {
+    let refreshed = 0;
+    for (const repo of await this.repos.listEmpty()) {
+      try {
+        if ((await readRepositoryState(this.dir(repo.ownerName, repo.name))).isEmpty) continue;
+        await this.refreshFromDisk(repo.id);
+        refreshed++;
+      } catch (error) {
+        this.deps.log.warn({ err: error, repoId: repo.id }, 'reading an empty repository from disk failed');
+      }
+    }
+    return refreshed;
+  }
+
   /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */
   async removeMissing(repoId: number): Promise<boolean> {
     const repo = await this.repos.findById(repoId);

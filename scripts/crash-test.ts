@@ -602,6 +602,7 @@ async function main(): Promise<void> {
     console.log(`${database.label}: ${WRITES} writes, ${CONCURRENCY} in flight, SIGKILL after ${KILL_AT} acknowledged`);
 
     const phaseStarted = Date.now();
+    console.log(`set up in ${((phaseStarted - started) / 1000).toFixed(1)} s`);
     let killed = false;
     let killing: Promise<void> = Promise.resolve();
     const next = await runWrites(writes, outcomes, 0, (acks) => {
@@ -618,7 +619,10 @@ async function main(): Promise<void> {
     const restartStarted = Date.now();
     await server.start();
     console.log(`restarted in ${((Date.now() - restartStarted) / 1000).toFixed(1)} s; sending the ${writes.length - next} writes not yet sent`);
+    const restStarted = Date.now();
     await runWrites(writes, outcomes, next, () => undefined, () => false);
+    console.log(`sent in ${((Date.now() - restStarted) / 1000).toFixed(1)} s; checking`);
+    const checkStarted = Date.now();
 
     let missing = 0;
     for (let i = 0; i < writes.length; i++) {
@@ -641,6 +645,7 @@ async function main(): Promise<void> {
     }
 
     const count = (kind: Kind, outcome: Outcome) => writes.filter((w, i) => w.kind === kind && outcomes[i] === outcome).length;
+    console.log(`checked in ${((Date.now() - checkStarted) / 1000).toFixed(1)} s`);
     console.log(`\n${database.label} crash test in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     for (const kind of KINDS) {
       console.log(`  ${kind.padEnd(8)} ${String(count(kind, 'acknowledged')).padStart(4)} acknowledged, ${count(kind, 'interrupted')} cut by the kill, ${count(kind, 'refused')} refused`);
@@ -648,6 +653,10 @@ async function main(): Promise<void> {
     console.log(`  acknowledged writes missing after the restart: ${missing}`);
     console.log(`  database checks: ${CONSISTENCY.length} consistency queries, ${notes.join(', ')}`);
     console.log(`findings: ${findings.length}`);
+    if (findings.length > 0) {
+      const errors = fs.readFileSync(path.join(work, 'server.log'), 'utf8').split('\n').filter((line) => /"level":(50|60)/.test(line));
+      if (errors.length > 0) console.log(`the server logged ${errors.length} errors; the last ones:\n${errors.slice(-5).map((line) => line.slice(0, 1500)).join('\n')}`);
+    }
     keep = findings.length > 0 && process.env.CRASH_TEST_KEEP === '1';
     if (keep) console.log(`data kept in ${work}`);
   } finally {

@@ -1,4 +1,4 @@
-// `npm run crash-test -- [--writes N] [--concurrency C] [--kill-at F]`: crash safety. Starts Anvil as a child
+// `npm run crash-test -- [--writes N] [--concurrency C] [--kill-at F] [--kinds K,…]`: crash safety. Starts Anvil as a child
 // process on a throwaway data directory (SQLite, or a fresh database on the PostgreSQL server of $DATABASE_URL),
 // runs N writes of five kinds (create an organization, add a team member, create a repository, upload a generic
 // package file, git push a branch) with C in flight, kills the server and its git children with SIGKILL once a
@@ -35,6 +35,12 @@ function argument(name: string, fallback: number): number {
 const WRITES = argument('writes', 1000);
 const CONCURRENCY = argument('concurrency', 50);
 const KILL_AT = Math.floor(WRITES * argument('kill-at', 0.4));
+/** `--kinds repo,push` narrows the run to some kinds, to aim the kill at one of them. */
+const kindsIndex = process.argv.indexOf('--kinds');
+const RUN_KINDS: readonly Kind[] = kindsIndex >= 0 ? (process.argv[kindsIndex + 1] ?? '').split(',').map((kind) => {
+  if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`--kinds takes some of ${KINDS.join(',')}`);
+  return kind as Kind;
+}) : KINDS;
 
 /** mulberry32: the write order is shuffled the same way on every run. */
 function seededRandom(seed: number): () => number {
@@ -292,8 +298,8 @@ function answerOf(status: number, bytes: Buffer) {
   return { acknowledged: status >= 200 && status < 300, detail: `${status} ${bytes.toString('utf8').slice(0, 200)}` };
 }
 
-function makeWrite(kind: Kind, index: number, fx: Fixtures): Write {
-  const n = Math.floor(index / KINDS.length);
+/** The n-th write of its kind. */
+function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
   switch (kind) {
     case 'org': {
       const name = `crash-org-${n}`;
@@ -411,7 +417,7 @@ async function setUp(work: string): Promise<Fixtures> {
     pushTargets.push(`${owner}/push-target-${i}`);
   }
   const pushDir = path.join(work, 'pushes.git');
-  const pushShas = preparePushCommits(pushDir, Math.ceil(WRITES / KINDS.length));
+  const pushShas = preparePushCommits(pushDir, Math.ceil(WRITES / RUN_KINDS.length));
   return { orgs, teams, users, pushTargets, pushDir, pushShas };
 }
 
@@ -593,7 +599,7 @@ async function main(): Promise<void> {
     await server.start();
     const fixtures = await setUp(work);
     const random = seededRandom(18);
-    const writes = Array.from({ length: WRITES }, (_, i) => makeWrite(KINDS[i % KINDS.length], i, fixtures));
+    const writes = Array.from({ length: WRITES }, (_, i) => makeWrite(RUN_KINDS[i % RUN_KINDS.length], Math.floor(i / RUN_KINDS.length), fixtures));
     for (let i = writes.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [writes[i], writes[j]] = [writes[j], writes[i]];
@@ -647,7 +653,7 @@ async function main(): Promise<void> {
     const count = (kind: Kind, outcome: Outcome) => writes.filter((w, i) => w.kind === kind && outcomes[i] === outcome).length;
     console.log(`checked in ${((Date.now() - checkStarted) / 1000).toFixed(1)} s`);
     console.log(`\n${database.label} crash test in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    for (const kind of KINDS) {
+    for (const kind of RUN_KINDS) {
       console.log(`  ${kind.padEnd(8)} ${String(count(kind, 'acknowledged')).padStart(4)} acknowledged, ${count(kind, 'interrupted')} cut by the kill, ${count(kind, 'refused')} refused`);
     }
     console.log(`  acknowledged writes missing after the restart: ${missing}`);

@@ -6,7 +6,8 @@
 // started. Then it checks that every acknowledged write is there, that nothing half-made is visible (a repository
 // row without its git directory, a directory without a row that is not listed as unadopted, a package file without
 // its blob, a counter that disagrees with its rows, an orphan row) and that the database passes its integrity
-// checks. Prints the findings and a summary; exits 1 when there is a finding.
+// checks. Prints the findings and a summary; exits 1 when there is a finding. CRASH_TEST_KEEP=1 keeps the data
+// directory (and PostgreSQL database) of a run with findings.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -279,7 +280,7 @@ function preparePushCommits(dir: string, count: number): string[] {
 interface Write {
   kind: Kind;
   label: string;
-  /** True when the server acknowledged it; throws on a network error; false for any other answer. */
+  /** Whether the server acknowledged it, with what it answered; throws when there was no answer. */
   send(): Promise<{ acknowledged: boolean; detail: string }>;
   /** What is missing of an acknowledged write, or null. */
   verify(): Promise<string | null>;
@@ -374,9 +375,6 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
         kind, label: `push ${sha.slice(0, 10)} to ${target}:${branch}`,
         send: async () => {
           const result = await git(['push', '-q', remote(owner, repo), `${sha}:refs/heads/${branch}`], fx.pushDir);
-          if (result.code !== 0 && /Could not resolve|Failed to connect|Connection refused|Empty reply|RPC failed|unexpected disconnect|the remote end hung up|transfer closed/i.test(result.stderr)) {
-            throw new Error(result.stderr.trim());
-          }
           return { acknowledged: result.code === 0, detail: result.stderr.trim().slice(0, 300) };
         },
         verify: async () => {

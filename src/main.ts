@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   const { cron, hookDeliveries } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
+  void context.services.repositories.refreshEmptyFromDisk().then(
+    (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
+    (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
+  );
   const stop = gracefulShutdown({
     server,
     log,

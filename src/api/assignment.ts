@@ -65,6 +65,20 @@ export function userAssignment(param: OwnerParam = 'username', options: { indivi
 }
 
 /**
+ * `{userId}` (federation): the user with that id, when the caller may see them; the actor of a user the caller may not
+ * see is as missing as an unknown id (Forgejo serves any id's actor, which shows limited and private users to anyone).
+ */
+export function userIdAssignment(): Guard {
+  return async (ctx) => {
+    const id = Number((ctx.params as { userId?: number }).userId);
+    const user = await ctx.app.db.hot.userById(id);
+    if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user))) throw new NotFoundError();
+    refusePublicOnly(ctx, user);
+    ctx.assigned.user = user;
+  };
+}
+
+/**
  * `{org}`: an organization the caller may see. The deprecated `POST /org/{org}/repos` answers 422 for a missing
  * one (`missing: 'invalid'`).
  */

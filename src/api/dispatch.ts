@@ -1,6 +1,6 @@
 // Runs the operation the validator matched: token scopes, the sign-in-to-view rule, guards, then the handler.
 // The guards resolve the path's resources (src/api/assignment.ts) and decide access (src/api/guards.ts).
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import type { AppContext } from '../app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
@@ -25,9 +25,10 @@ export function dispatch(app: AppContext): RequestHandler {
     const caller = req.caller ?? null;
     try {
       if (caller?.scope) {
-        const missing = missingCategories(caller.scope, req.method, operation.scopes);
+        const method = scopeMethod(operationId, req);
+        const missing = missingCategories(caller.scope, method, operation.scopes);
         if (missing.length > 0) {
-          const level = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+          const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
           throw new ForbiddenError(`token does not have at least one of required scope(s): [${missing.map((c) => `${level}:${c}`).join(' ')}]`);
         }
       }
@@ -88,6 +89,16 @@ export function dispatch(app: AppContext): RequestHandler {
       next(error);
     }
   };
+}
+
+/**
+ * The method whose scope level a token needs: the request's, except for git smart HTTP, where fetching (a POST to
+ * git-upload-pack too) needs read and pushing (its ref advertisement too) write (Forgejo: routers/web/repo/githttp.go).
+ */
+function scopeMethod(operationId: OperationId, req: Request): string {
+  if (operationId === 'gitUploadPack') return 'GET';
+  if (operationId === 'gitReceivePack' || (operationId === 'gitInfoRefs' && req.query.service === 'git-receive-pack')) return 'POST';
+  return req.method;
 }
 
 function throwError(error: Error): never {

@@ -93,12 +93,16 @@ export interface Transactions {
   run<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }
 
+// Prisma's defaults (2 s to get a connection, 5 s to finish) answer 500 to writes that merely queue behind others
+// under load (50 writes at once on PostgreSQL's pool of 10); a write waits its turn instead, as in Forgejo.
+const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
+
 /** `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back). */
 export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, committed?: CommittedJobs): Transactions {
   return {
     async run(work) {
       let wroteJobs = false;
-      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, () => (wroteJobs = true))));
+      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, () => (wroteJobs = true))), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
       return result;
     },

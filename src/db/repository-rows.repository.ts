@@ -21,6 +21,10 @@ export interface NewRepositoryRow {
   defaultBranch: string;
   settings: string;
   numWatches: number;
+  /** What the git directory, made before the row, holds. */
+  size: bigint;
+  gitSize: bigint;
+  isEmpty: boolean;
 }
 
 type Tx = DbClient;
@@ -104,6 +108,11 @@ export class RepositoryRowsRepository {
 
   getById(id: number) {
     return this.client.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
+  }
+
+  /** Repositories whose row says they hold no branch. */
+  listEmpty() {
+    return this.client.repository.findMany({ where: { isEmpty: true }, select: { id: true, ownerName: true, name: true }, orderBy: { id: 'asc' } });
   }
 
   findRowById(id: number) {

@@ -13,7 +13,7 @@ import { parseGoDuration } from '../domain/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {
-  cloneMirror, fetchMirror, readRepositoryState, remoteUrl, removeOrigin, type RemoteOptions,
+  cloneMirror, fetchMirror, remoteUrl, removeOrigin, type RemoteOptions,
 } from '../git/repository.ts';
 import { GitError } from '../git/run.ts';
 import type { Logger } from '../logger.ts';
@@ -82,11 +82,7 @@ export class RepoMigrationService {
     const intervalSecs = input.mirror ? this.mirrorInterval(input.mirror_interval) : 0;
     await this.repositories.checkCreation(doer, owner, input.repo_name);
 
-    const store = this.deps.stores.repositories;
-    const staging = store.createStaging();
     try {
-      await cloneMirror(source.url, staging, source.remote);
-      if (!input.mirror) await removeOrigin(staging);
       const repo = await this.repositories.insert(
         doer,
         owner,
@@ -99,17 +95,17 @@ export class RepoMigrationService {
           defaultBranch: settings.repository.DEFAULT_BRANCH,
           mirror: input.mirror ? { intervalSecs, remoteAddress: source.publicUrl } : undefined,
         },
-        async (dir) => {
-          store.placeStaged(staging, owner.name, input.repo_name);
-          return readRepositoryState(dir);
+        {
+          build: async (dir) => {
+            await cloneMirror(source.url, dir, source.remote);
+            if (!input.mirror) await removeOrigin(dir);
+          },
         },
       );
       return { repo, permission: { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) } };
     } catch (error) {
       if (error instanceof GitError) throw migrationError(error, this.deps.log, source.publicUrl);
       throw error;
-    } finally {
-      store.removeStaged(staging);
     }
   }
 

@@ -78,11 +78,11 @@ export interface RepositoryRecord {
   mirror?: { intervalSecs: number; remoteAddress: string };
 }
 
-export interface DiskState {
-  size: number;
-  isEmpty: boolean;
-  defaultBranch: string | null;
-}
+/** Where a new repository's git directory comes from: built by `build` in a fresh directory, or already in place. */
+export type RepositoryDisk = { build: (dir: string) => Promise<void> } | { adopt: true };
+
+const filesExist = (owner: string, name: string) =>
+  new ConflictError(`The repository files already exist [${owner}/${name}]; adopt or delete them first.`);
 
 export interface RepositoryEdit {
   name?: string;
@@ -202,10 +202,11 @@ export class RepositoryService {
         ...(input.trustModel ? { trustModel: input.trustModel } : {}),
       },
     };
-    const created = await this.insert(doer, owner, record, async (dir) => {
-      await initBare(dir, { defaultBranch, objectFormat: input.objectFormat });
-      if (files.length > 0) await commitInitialFiles(dir, defaultBranch, files, { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}` });
-      return readRepositoryState(dir);
+    const created = await this.insert(doer, owner, record, {
+      build: async (dir) => {
+        await initBare(dir, { defaultBranch, objectFormat: input.objectFormat });
+        if (files.length > 0) await commitInitialFiles(dir, defaultBranch, files, { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}` });
+      },
     });
     await this.init.createLabels(created.id, labels);
     return created;
@@ -227,17 +228,21 @@ export class RepositoryService {
   }
 
   /**
-   * The creation core: checks, the row with its default units, team access, the creator's watch, then the disk.
-   * A failure on disk removes the row and the directory again. `adopt` keeps an existing directory.
+   * The creation core: checks, then the git directory, then the row with its default units, team access, the
+   * creator's watch and the hooks' event. A new directory is built aside and moved into place in the row's
+   * transaction, just before it commits: a crash leaves at most a directory without a row (listed as unadopted),
+   * never a row without its directory. `adopt` takes the directory already in place.
    */
-  async insert(doer: User, owner: User, record: RepositoryRecord, prepareDisk: (dir: string) => Promise<DiskState>, options: { adopt?: boolean } = {}): Promise<RepoWithOwner> {
+  async insert(doer: User, owner: User, record: RepositoryRecord, disk: RepositoryDisk): Promise<RepoWithOwner> {
     await this.checkCreation(doer, owner, record.name);
-    const dir = this.dir(owner.name, record.name);
-    if (!options.adopt && this.store.exists(owner.name, record.name)) {
-      throw new ConflictError(`The repository files already exist [${owner.name}/${record.name}]; adopt or delete them first.`);
-    }
+    const adopt = 'adopt' in disk;
+    if (!adopt && this.store.exists(owner.name, record.name)) throw filesExist(owner.name, record.name);
+    const staging = adopt ? null : this.store.createStaging();
+    let placed = false;
     let created: RepoWithOwner;
     try {
+      if (staging && 'build' in disk) await disk.build(staging);
+      const state = await readRepositoryState(staging ?? this.dir(owner.name, record.name));
       created = await this.deps.transactions.run(async (tx) => {
         const repos = tx.repositories;
         const repo = await repos.createWithUnits(
@@ -252,9 +257,12 @@ export class RepositoryService {
             isPrivate: record.isPrivate,
             isTemplate: record.isTemplate ?? false,
             isMirror: record.isMirror ?? false,
-            defaultBranch: record.defaultBranch,
+            defaultBranch: state.defaultBranch ?? record.defaultBranch,
             settings: JSON.stringify(record.settings ?? {}),
             numWatches: 1,
+            size: BigInt(state.size),
+            gitSize: BigInt(state.size),
+            isEmpty: state.isEmpty,
           },
           DEFAULT_UNITS.map((unit) => ({ type: unit.type, config: JSON.stringify(unit.config) })),
           record.mirror && { ...record.mirror, nextUpdateAt: new Date(Date.now() + record.mirror.intervalSecs * 1000) },
@@ -264,28 +272,30 @@ export class RepositoryService {
         await repos.removeRedirect(owner.id, repo.lowerName);
         await tx.repoWatches.create(doer.id, repo.id, 1);
         if (owner.type === 1) await this.grantTeams(tx.repoAccess, owner.id, doer, repo.id);
-        return repos.getById(repo.id);
-      });
-    } catch (error) {
-      if (error instanceof NameTakenError) throw new ConflictError(REPO_EXISTS_MESSAGE);
-      throw error;
-    }
-    try {
-      const state = await prepareDisk(dir);
-      const data: Prisma.RepositoryUpdateInput = { size: BigInt(state.size), gitSize: BigInt(state.size), isEmpty: state.isEmpty };
-      if (state.defaultBranch) data.defaultBranch = state.defaultBranch;
-      // The repository exists once its disk is ready: its webhooks (default hooks copied in) hear it then.
-      created = await this.deps.transactions.run(async (repos) => {
-        const ready = await repos.repositories.updateWithDetails(created.id, data);
-        await this.hookEvents.repositoryCreated(repos, ready, doer);
+        const ready = await repos.getById(repo.id);
+        // Its webhooks (default hooks copied in) hear of it with the row.
+        await this.hookEvents.repositoryCreated(tx, ready, doer);
+        if (staging) {
+          try {
+            this.store.placeStaged(staging, owner.name, record.name);
+          } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            if (code === 'ENOTEMPTY' || code === 'EEXIST') throw filesExist(owner.name, record.name);
+            throw error;
+          }
+          placed = true;
+        }
         return ready;
       });
     } catch (error) {
-      // Deleted meanwhile, with its owner perhaps, whose folder went too: that, not the disk, is the answer.
-      const deletedMeanwhile = (await this.repos.findRowById(created.id)) === null;
-      await this.removeRecord(created);
-      if (!options.adopt) this.store.remove(owner.name, record.name);
-      throw deletedMeanwhile ? new RecordGoneError('repository') : error;
+      // The directory was placed but the row did not commit: it is this creation's and goes with it.
+      if (placed) this.store.remove(owner.name, record.name);
+      if (error instanceof NameTakenError) throw new ConflictError(REPO_EXISTS_MESSAGE);
+      // Its owner deleted meanwhile, folder and all: that, not the disk or the database, is the answer.
+      if (!(error instanceof RecordGoneError) && (await this.deps.db.hot.userById(owner.id)) === null) throw new RecordGoneError('repository');
+      throw error;
+    } finally {
+      if (staging) this.store.removeStaged(staging);
     }
     await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
     return created;
@@ -512,6 +522,24 @@ export class RepositoryService {
       }
     }
     await this.repos.update(repoId, data);
+  }
+
+  /**
+   * Rows that say empty although git holds branches: a push cut off by a crash wrote its refs but never updated
+   * the row. Run at start; each such row is refreshed from disk. Returns how many were.
+   */
+  async refreshEmptyFromDisk(): Promise<number> {
+    let refreshed = 0;
+    for (const repo of await this.repos.listEmpty()) {
+      try {
+        if ((await readRepositoryState(this.dir(repo.ownerName, repo.name))).isEmpty) continue;
+        await this.refreshFromDisk(repo.id);
+        refreshed++;
+      } catch (error) {
+        this.deps.log.warn({ err: error, repoId: repo.id }, 'reading an empty repository from disk failed');
+      }
+    }
+    return refreshed;
   }
 
   /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */

@@ -5,7 +5,6 @@ import type { RepositoryRowsRepository } from '../db/repository-rows.repository.
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import { readRepositoryState } from '../git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
@@ -94,7 +93,6 @@ export class UnadoptedService {
       doer,
       owner,
       { name: repoName.toLowerCase(), isPrivate: true, defaultBranch: this.deps.settings.repository.DEFAULT_BRANCH },
-      (dir) => readRepositoryState(dir),
       { adopt: true },
     );
   }

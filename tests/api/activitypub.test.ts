@@ -146,6 +146,16 @@ describe('federation with local networks allowed', () => {
       expect(JSON.parse(third.text)).not.toHaveProperty('name');
     });
 
+    it('answers 404 for the actor of a user the caller may not see, as for an unknown id', async () => {
+      const limited = await createTestUser(t, { fields: { visibility: 1 } });
+      const hidden = await createTestUser(t, { fields: { visibility: 2 } });
+      const url = (u: TestUser) => `/api/v1/activitypub/user-id/${u.user.id}`;
+      await t.request().get(url(limited)).expect(404);
+      await t.request().get(url(limited)).set('Authorization', user.auth).expect(200);
+      await t.request().get(url(hidden)).set('Authorization', user.auth).expect(404);
+      await t.request().get(url(hidden)).set('Authorization', hidden.auth).expect(200);
+    });
+
     it('answers 404 for an unknown id', async () => {
       await t.request().get('/api/v1/activitypub/user-id/999999').expect(404);
       await t.request().get('/api/v1/activitypub/user-id/99999999999999').expect(404);

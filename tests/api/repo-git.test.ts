@@ -153,7 +153,9 @@ describe('push', () => {
     expect(byReader.stderr).toMatch(/403/);
 
     const readOnly = await createToken(t, alice.user, 'read:repository');
-    await t.request().get(`/${alice.user.name}/guarded.git/info/refs?service=git-receive-pack`).set('Authorization', `token ${readOnly}`).expect(200);
+    // The scope follows the git service, not the method: the ref advertisement before a push needs write.
+    await t.request().get(`/${alice.user.name}/guarded.git/info/refs?service=git-receive-pack`).set('Authorization', `token ${readOnly}`).expect(403);
+    await t.request().get(`/${alice.user.name}/guarded.git/info/refs?service=git-upload-pack`).set('Authorization', `token ${readOnly}`).expect(200);
     const withReadToken = await git(['push', `${withCredentials(base, readOnly)}${alice.user.name}/guarded.git`, 'HEAD:refs/heads/main'], dir);
     expect(withReadToken.code).not.toBe(0);
   });

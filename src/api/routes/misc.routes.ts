@@ -1,4 +1,5 @@
 // Routes for the instance: health, version, contract and docs, templates, markup rendering, federation.
+import { userIdAssignment } from '../assignment.ts';
 import { reqFeature, reqToken } from '../guards.ts';
 import { activitypubPerson, activitypubPersonInbox } from '../handlers/misc/activitypub.ts';
 import { getApiDocs, getApiDocsAsset } from '../handlers/misc/api-docs.ts';
@@ -31,7 +32,7 @@ export type MiscOperation =
   | 'renderMarkup';
 
 export const miscRoutes: RouteGroup<MiscOperation> = {
-  activitypubPerson: route([reqFeature('federation')], activitypubPerson),
+  activitypubPerson: route([reqFeature('federation'), userIdAssignment()], activitypubPerson),
   activitypubPersonInbox: route([reqFeature('federation')], activitypubPersonInbox),
   getApiContract: route([], getApiContract),
   getApiDocs: route([], getApiDocs),

@@ -26,8 +26,11 @@ export type UsersOperation =
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
 
-/** `/users/{username}/tokens`: the user themself or a site admin; creating and deleting also need the password. */
-const tokensOf = [userAssignment('username', { individualOnly: true }), reqToken(), reqSelfOrAdmin()];
+/**
+ * `/users/{username}/tokens`: the user themself or a site admin, signed in with the password (Forgejo:
+ * reqSelfOrAdmin, reqBasicOrRevProxyAuth on the whole group), so no token lists, mints or removes tokens.
+ */
+const tokensOf = [userAssignment('username', { individualOnly: true }), reqToken(), reqSelfOrAdmin(), reqBasicAuth()];
 
 export const usersRoutes: RouteGroup<UsersOperation> = {
   adminCreatePublicKey: route(adminOnUser, adminCreatePublicKey),
@@ -39,8 +42,8 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   adminRenameUser: route(adminOnUser, adminRenameUser),
   adminSearchEmails: route([reqSiteAdmin()], adminSearchEmails),
   adminSearchUsers: route([reqSiteAdmin()], adminSearchUsers),
-  userCreateToken: route([...tokensOf, reqBasicAuth()], userCreateToken),
-  userDeleteAccessToken: route([...tokensOf, reqBasicAuth()], userDeleteAccessToken),
+  userCreateToken: route(tokensOf, userCreateToken),
+  userDeleteAccessToken: route(tokensOf, userDeleteAccessToken),
   userGetCurrent: route([reqToken()], userGetCurrent),
   userGetTokens: route(tokensOf, userGetTokens),
 };

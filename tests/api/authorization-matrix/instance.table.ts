@@ -1,0 +1,244 @@
+// The instance and the signed-in user: paths without an owner (one row for every owner), and /users/{username}/…
+// whose owner dimension is the user's visibility (the owner column is the user themself). Columns: see matrix.ts.
+// Templates, version, health, the contract and its docs, avatars, node info and the federation actor are public;
+// markup rendering, /user/…, /notifications and creation need sign-in (reqToken). Scopes: markup and templates need
+// none, so the read-only token renders too.
+import { uniqueName } from '../../helpers/factories.ts';
+import type { MatrixRow } from './matrix.ts';
+
+//                                         anon outsd member team owner admin pubOnly readOnly
+export const INSTANCE_ROWS: readonly MatrixRow[] = [
+  {
+    operation: 'getVersion',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'healthCheck',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getApiContract',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getApiDocs',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getApiDocsAsset',
+    params: { asset: 'docsAsset' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getAvatar',
+    params: { hash: 'avatarHash' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getDefaultAvatar',
+    params: { id: 'ownerId' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'listGitignoresTemplates',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getGitignoreTemplateInfo',
+    params: { name: 'gitignore' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'listLabelTemplates',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getLabelTemplateInfo',
+    params: { name: 'labelTemplate' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'listLicenseTemplates',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getLicenseTemplateInfo',
+    params: { name: 'license' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getNodeInfo',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'getNodeInfoLinks',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'activitypubPersonInbox',
+    params: { userId: 'ownerId' },
+    body: {},
+    // Deliveries sign with an HTTP signature, not a credential: an unsigned one is 400 for everyone whose token
+    // scope allows the call.
+    expected: { anyOwner: [400, 400, 400, 400, 400, 400, 400, 403] },
+  },
+  {
+    operation: 'renderMarkdown',
+    body: { text: 'Hello *world*' },
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'renderMarkdownRaw',
+    body: 'Hello *world*',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'renderMarkup',
+    body: { text: 'Hello *world*', mode: 'markdown' },
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'orgGetAll',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'orgCreate',
+    body: () => ({ username: uniqueName('org') }),
+    expected: { anyOwner: [401, 201, 201, 201, 201, 201, 201, 403] },
+  },
+  {
+    operation: 'orgListCurrentUserOrgs',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userListTeams',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userGetCurrent',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userGetQuota',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userCheckQuota',
+    query: { subject: 'size:all' },
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userListQuotaArtifacts',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userListQuotaAttachments',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userListQuotaPackages',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'createCurrentUserRepo',
+    body: () => ({ name: uniqueName('repo') }),
+    expected: { anyOwner: [401, 201, 201, 201, 201, 201, 201, 403] },
+  },
+  {
+    operation: 'repoMigrate',
+    body: () => ({ clone_addr: 'http://127.0.0.1:1/x.git', repo_name: uniqueName('repo') }),
+    expected: { anyOwner: [401, 422, 422, 422, 422, 422, 422, 403] },
+  },
+  {
+    operation: 'repoSearch',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'issueSearchIssues',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'notifyGetList',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'notifyNewAvailable',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'notifyReadList',
+    expected: { anyOwner: [401, 205, 205, 205, 205, 205, 205, 403] },
+  },
+  {
+    operation: 'notifyGetThread',
+    params: { id: 'thread' },
+    // A thread of the public owner: another user's thread is 403, site admins may read it.
+    expected: { anyOwner: [401, 403, 403, 403, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'notifyReadThread',
+    params: { id: 'thread' },
+    expected: { anyOwner: [401, 403, 403, 403, 205, 205, 205, 403] },
+  },
+  {
+    operation: 'activitypubPerson',
+    owner: 'user',
+    params: { userId: 'ownerId' },
+    // The actor of a user the caller may not see is 404 (Forgejo serves any id's actor, limited and private users too).
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'orgListUserOrgs',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [401, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  // Token routes need the account's password (Forgejo: reqSelfOrAdmin, reqBasicOrRevProxyAuth on the whole group),
+  // so every caller here, signing in with a token, is refused: 403 when not the user (nor a site admin), else 401.
+  {
+    operation: 'userGetTokens',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [401, 403, 403, 403, 401, 401, 401, 401],
+        limited: [404, 403, 403, 403, 401, 401, 403, 401],
+        private: [404, 404, 404, 404, 401, 401, 403, 401],
+      },
+    },
+  },
+  {
+    operation: 'userCreateToken',
+    owner: 'user',
+    body: () => ({ name: uniqueName('token'), scopes: ['read:user'] }),
+    expected: {
+      byOwner: {
+        public: [401, 403, 403, 403, 401, 401, 401, 403],
+        limited: [404, 403, 403, 403, 401, 401, 403, 403],
+        private: [404, 404, 404, 404, 401, 401, 403, 403],
+      },
+    },
+  },
+  {
+    operation: 'userDeleteAccessToken',
+    owner: 'user',
+    params: { token: 'new:token' },
+    expected: {
+      byOwner: {
+        public: [401, 403, 403, 403, 401, 401, 401, 403],
+        limited: [404, 403, 403, 403, 401, 401, 403, 403],
+        private: [404, 404, 404, 404, 401, 401, 403, 403],
+      },
+    },
+  },
+];

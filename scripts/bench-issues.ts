@@ -95,7 +95,8 @@ async function latencies(url: string, headers: Record<string, string>): Promise<
 }
 
 /** GET /notifications for the user with USER_THREADS threads among NOTIFICATIONS, and issue search for q= and labels=. */
-export async function benchIssuesAndNotifications(base: string, seeded: IssueSeed): Promise<void> {
+export async function benchIssuesAndNotifications(base: string, seeded: IssueSeed): Promise<Array<{ name: string; p50: number; goal: number }>> {
+  const measured: Array<{ name: string; p50: number; goal: number }> = [];
   const auth = { Authorization: `token ${seeded.token}` };
   console.log(`\nissues and notifications: ${NOTIFICATIONS} threads (${USER_THREADS} for the measured user), ${ISSUES} issues over ${ISSUE_REPOS} repositories; seeded in ${seeded.seconds.toFixed(0)} s; ${SAMPLES} sequential requests each:`);
   console.log('| request | matches | p50 ms | p99 ms | goal |\n|---|---|---|---|---|');
@@ -114,5 +115,7 @@ export async function benchIssuesAndNotifications(base: string, seeded: IssueSee
       continue;
     }
     console.log(`| ${row.name} | ${m.total} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | p50 < ${row.goal} ms: ${m.p50 < row.goal ? 'met' : 'below'} |`);
+    measured.push({ name: row.name, p50: m.p50, goal: row.goal });
   }
+  return measured;
 }

@@ -1,0 +1,178 @@
+// The git rows of `npm run bench`: push and clone of a repository of BENCH_GIT_COMMITS commits and about
+// BENCH_GIT_MIB MiB (incompressible files, made with git fast-import), through Anvil and through git's own
+// `git http-backend` behind a minimal CGI server on loopback, the reference implementation. Reports each
+// transfer's MiB/s and Anvil's throughput as a fraction of the reference (goal ≥ 0.9).
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 5000);
+const MIB = Number(process.env.BENCH_GIT_MIB ?? 100);
+const GOAL = 0.9;
+const GIT_ENV = { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' };
+
+function git(args: string[], cwd?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: { ...GIT_ENV, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(),
+    );
+  });
+}
+
+/** A bare repository of COMMITS commits, each adding one incompressible file, written by git fast-import. */
+async function makeSourceRepository(dir: string): Promise<void> {
+  await git(['init', '--bare', '-q', '-b', 'main', dir]);
+  const importer = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'ignore', 'inherit'] });
+  const fileBytes = Math.floor((MIB * 1024 * 1024) / COMMITS);
+  const write = (chunk: string | Buffer) => (importer.stdin.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => importer.stdin.once('drain', () => resolve())));
+  const when = 1_700_000_000;
+  for (let i = 1; i <= COMMITS; i++) {
+    const message = `commit ${i}\n`;
+    const content = randomBytes(fileBytes);
+    await write(`commit refs/heads/main\nmark :${i}\ncommitter Bench <bench@example.com> ${when + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`);
+    if (i > 1) await write(`from :${i - 1}\n`);
+    await write(`M 644 inline files/${String(i).padStart(5, '0')}.bin\ndata ${content.length}\n`);
+    await write(content);
+    await write('\n');
+  }
+  importer.stdin.end();
+  await new Promise<void>((resolve, reject) => importer.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}`)))));
+  await git(['gc', '-q', '--aggressive', '--prune=now'], dir).catch(() => git(['repack', '-adq'], dir));
+}
+
+/** git http-backend behind a CGI server: the request's method, path, query and headers in, its output back. */
+function startHttpBackend(projectRoot: string): Promise<{ base: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const backend = spawn('git', ['http-backend'], {
+      env: {
+        ...GIT_ENV,
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_HTTP_MAX_REQUEST_BUFFER: '1000M',
+        REMOTE_USER: 'bench',
+        REMOTE_ADDR: '127.0.0.1',
+        REQUEST_METHOD: req.method,
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        ...(req.headers['content-length'] ? { CONTENT_LENGTH: req.headers['content-length'] } : {}),
+        ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: req.headers['content-encoding'] } : {}),
+        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    req.pipe(backend.stdin);
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    backend.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        if (!res.write(chunk)) {
+          backend.stdout.pause();
+          res.once('drain', () => backend.stdout.resume());
+        }
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+        else res.setHeader(name, value);
+      }
+      res.writeHead(status);
+      res.write(head.subarray(end + 4));
+    });
+    backend.stdout.on('end', () => res.end());
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() }));
+  });
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return (performance.now() - started) / 1000;
+}
+
+function sizeMiB(dir: string): number {
+  let bytes = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return bytes / (1024 * 1024);
+}
+
+export interface AnvilGitTarget {
+  /** The base URL of a running Anvil. */
+  base: string;
+  token: string;
+  owner: string;
+}
+
+export const GIT_GOAL = GOAL;
+
+export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: string; ratio: number }>> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-git-'));
+  const backendRoot = path.join(work, 'backend');
+  fs.mkdirSync(backendRoot);
+  const backend = await startHttpBackend(backendRoot);
+  try {
+    const source = path.join(work, 'source.git');
+    console.log(`\nmaking a repository of ${COMMITS} commits (~${MIB} MiB) with git fast-import…`);
+    await makeSourceRepository(source);
+    const packed = sizeMiB(path.join(source, 'objects'));
+
+    // Push: into an empty repository on each side.
+    await git(['init', '--bare', '-q', '-b', 'main', path.join(backendRoot, 'bench.git')]);
+    await git(['config', 'http.receivepack', 'true'], path.join(backendRoot, 'bench.git'));
+    const create = await fetch(`${anvil.base}api/v1/user/repos`, {
+      method: 'POST',
+      headers: { Authorization: `token ${anvil.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'git-bench' }),
+    });
+    if (create.status !== 201) throw new Error(`creating the repository answered ${create.status}`);
+    const anvilUrl = `${anvil.base}${anvil.owner}/git-bench.git`;
+    const auth = ['-c', `http.extraHeader=Authorization: token ${anvil.token}`];
+    const pushArgs = (url: string) => ['push', '-q', url, 'main:main'];
+    const pushReference = await timed(() => git(pushArgs(`${backend.base}bench.git`), source));
+    const pushAnvil = await timed(() => git([...auth, ...pushArgs(anvilUrl)], source));
+
+    // Clone: the same repository from each side, best of two.
+    const cloneOnce = async (args: string[], url: string) => {
+      const target = fs.mkdtempSync(path.join(work, 'clone-'));
+      const seconds = await timed(() => git([...args, 'clone', '-q', '--bare', url, target]));
+      fs.rmSync(target, { recursive: true, force: true });
+      return seconds;
+    };
+    const best = async (run: () => Promise<number>) => Math.min(await run(), await run());
+    const cloneReference = await best(() => cloneOnce([], `${backend.base}bench.git`));
+    const cloneAnvil = await best(() => cloneOnce(auth, anvilUrl));
+
+    const row = (name: string, reference: number, anvilSeconds: number) => {
+      const ratio = reference / anvilSeconds;
+      console.log(`| ${name} | ${(packed / anvilSeconds).toFixed(0)} | ${(packed / reference).toFixed(0)} | ${ratio.toFixed(2)} | ≥ ${GOAL}: ${ratio >= GOAL ? 'met' : 'below'} |`);
+    };
+    console.log(`\n| git over HTTP, ${COMMITS} commits, ${packed.toFixed(0)} MiB packed | Anvil MiB/s | git http-backend MiB/s | ratio | goal |`);
+    console.log('|---|---|---|---|---|');
+    row('push (git push, empty repository)', pushReference, pushAnvil);
+    row('clone (git clone --bare, best of two)', cloneReference, cloneAnvil);
+    return [
+      { name: `git push, ${COMMITS} commits, ${packed.toFixed(0)} MiB`, ratio: pushReference / pushAnvil },
+      { name: `git clone, ${COMMITS} commits, ${packed.toFixed(0)} MiB`, ratio: cloneReference / cloneAnvil },
+    ];
+  } finally {
+    backend.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -11,9 +11,10 @@ import path from 'node:path';
 const root = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 32);
-/** Another path to profile, and how many more organizations to seed for it (e.g. /api/v1/admin/orgs?limit=50). */
+/** Another path to profile, and how many more organizations and users to seed for it (e.g. /api/v1/admin/orgs?limit=50). */
 const PATH = process.env.PROFILE_PATH ?? '/api/v1/orgs/profiled';
 const EXTRA_ORGS = Number(process.env.PROFILE_ORGS ?? 0);
+const EXTRA_USERS = Number(process.env.PROFILE_USERS ?? 0);
 const dist = (module: string) => path.join(root, 'dist', 'src', module);
 
 /** Layers from the innermost out: the first that matches a frame of a sample's stack, leaf first, gets the sample. */
@@ -94,6 +95,9 @@ async function main(): Promise<void> {
     const org = await context.db.prisma.user.create({ data: { type: 1, name: 'profiled', lowerName: 'profiled', email: '' } });
     await context.db.prisma.orgUser.create({ data: { userId: user.id, orgId: org.id, isPublic: true } });
     for (let i = 0; i < EXTRA_ORGS; i++) await context.db.prisma.user.create({ data: { type: 1, name: `org${i}`, lowerName: `org${i}`, email: '' } });
+    for (let i = 0; i < EXTRA_USERS; i++) {
+      await context.db.prisma.user.create({ data: { name: `user${i}`, lowerName: `user${i}`, email: `user${i}@example.com`, loginName: `user${i}` } });
+    }
     const server = createApp(context).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}${PATH}`;

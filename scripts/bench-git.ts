@@ -133,20 +133,27 @@ export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: str
     await makeSourceRepository(source);
     const packed = sizeMiB(path.join(source, 'objects'));
 
-    // Push: into an empty repository on each side.
-    await git(['init', '--bare', '-q', '-b', 'main', path.join(backendRoot, 'bench.git')]);
-    await git(['config', 'http.receivepack', 'true'], path.join(backendRoot, 'bench.git'));
-    const create = await fetch(`${anvil.base}api/v1/user/repos`, {
-      method: 'POST',
-      headers: { Authorization: `token ${anvil.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'git-bench' }),
-    });
-    if (create.status !== 201) throw new Error(`creating the repository answered ${create.status}`);
-    const anvilUrl = `${anvil.base}${anvil.owner}/git-bench.git`;
+    // Push: into an empty repository on each side, taking turns, best of two.
     const auth = ['-c', `http.extraHeader=Authorization: token ${anvil.token}`];
     const pushArgs = (url: string) => ['push', '-q', url, 'main:main'];
-    const pushReference = await timed(() => git(pushArgs(`${backend.base}bench.git`), source));
-    const pushAnvil = await timed(() => git([...auth, ...pushArgs(anvilUrl)], source));
+    const pushReferenceRuns: number[] = [];
+    const pushAnvilRuns: number[] = [];
+    for (const round of [1, 2]) {
+      const referenceDir = path.join(backendRoot, `bench-${round}.git`);
+      await git(['init', '--bare', '-q', '-b', 'main', referenceDir]);
+      await git(['config', 'http.receivepack', 'true'], referenceDir);
+      const create = await fetch(`${anvil.base}api/v1/user/repos`, {
+        method: 'POST',
+        headers: { Authorization: `token ${anvil.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `git-bench-${round}` }),
+      });
+      if (create.status !== 201) throw new Error(`creating the repository answered ${create.status}`);
+      pushReferenceRuns.push(await timed(() => git(pushArgs(`${backend.base}bench-${round}.git`), source)));
+      pushAnvilRuns.push(await timed(() => git([...auth, ...pushArgs(`${anvil.base}${anvil.owner}/git-bench-${round}.git`)], source)));
+    }
+    const pushReference = Math.min(...pushReferenceRuns);
+    const pushAnvil = Math.min(...pushAnvilRuns);
+    const anvilUrl = `${anvil.base}${anvil.owner}/git-bench-1.git`;
 
     // Clone: the same repository from each side, best of two.
     const cloneOnce = async (args: string[], url: string) => {
@@ -156,7 +163,7 @@ export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: str
       return seconds;
     };
     const best = async (run: () => Promise<number>) => Math.min(await run(), await run());
-    const cloneReference = await best(() => cloneOnce([], `${backend.base}bench.git`));
+    const cloneReference = await best(() => cloneOnce([], `${backend.base}bench-1.git`));
     const cloneAnvil = await best(() => cloneOnce(auth, anvilUrl));
 
     const row = (name: string, reference: number, anvilSeconds: number) => {
@@ -165,7 +172,7 @@ export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: str
     };
     console.log(`\n| git over HTTP, ${COMMITS} commits, ${packed.toFixed(0)} MiB packed | Anvil MiB/s | git http-backend MiB/s | ratio | goal |`);
     console.log('|---|---|---|---|---|');
-    row('push (git push, empty repository)', pushReference, pushAnvil);
+    row('push (git push into an empty repository, best of two)', pushReference, pushAnvil);
     row('clone (git clone --bare, best of two)', cloneReference, cloneAnvil);
     return [
       { name: `git push, ${COMMITS} commits, ${packed.toFixed(0)} MiB`, ratio: pushReference / pushAnvil },

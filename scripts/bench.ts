@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git` runs those rows alone. Never fails.
+// `BENCH_ONLY=packages|issues|git|lists` runs those rows alone. Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -389,7 +389,7 @@ async function main(): Promise<void> {
         goals.push({ name: row.name, measured: `ratio ${row.ratio.toFixed(2)}`, goal: `≥ ${GIT_GOAL} of git http-backend`, met: row.ratio >= GIT_GOAL });
       }
     }
-    const targets = ONLY !== undefined ? [] : [
+    const targets = ONLY !== undefined && ONLY !== 'lists' ? [] : [
       { name: 'GET /api/v1/user', path: '/api/v1/user', ratioGoal: 0.25 },
       { name: 'GET /api/v1/admin/users?limit=50', path: '/api/v1/admin/users?limit=50', ratioGoal: 0.25 },
       { name: `GET /api/v1/admin/orgs?limit=50 (${SEED} organizations)`, path: '/api/v1/admin/orgs?limit=50', rpsGoal: ADMIN_ORGS_RPS_GOAL },

@@ -53,12 +53,21 @@ const USER_DATES = ['lastLoginAt', 'createdAt', 'updatedAt'] as const;
 const everyColumnListed: [Exclude<KeysOfType<User, boolean>, (typeof USER_BOOLEANS)[number]>, Exclude<KeysOfType<User, Date | null>, (typeof USER_DATES)[number]>] extends [never, never] ? true : false = true;
 void everyColumnListed;
 
+/** The User columns a list page selects, in the order sqliteUserFromValues reads them. */
+const USER_LIST_COLUMNS = `
+  "id", "type", "name", "lowerName", "fullName", "email", "keepEmailPrivate", "passwordHash",
+  "mustChangePassword", "loginType", "loginSourceId", "loginName", "location", "website",
+  "description", "pronouns", "language", "visibility", "isActive", "isAdmin", "isRestricted",
+  "prohibitLogin", "allowGitHook", "allowImportLocal", "allowCreateOrganization", "maxRepoCreation",
+  "avatar", "hideActivity", "repoAdminChangeTeamAccess", "numFollowers", "numFollowing", "numStars",
+  "numRepos", "lastLoginAt", "createdAt", "updatedAt"`;
+
 const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
   FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenLastEight" = $1`;
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const ORG_PAGE_SQL = `SELECT * FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
+const ORG_PAGE_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
@@ -80,13 +89,30 @@ function userListFilter(query: UserListQuery): { key: string; where: string; val
 function userListSql(filter: { where: string; values: unknown[] }, order: UserListOrder): { page: string; count: string } {
   const n = filter.values.length;
   return {
-    page: `SELECT * FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    page: `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
     count: `SELECT COUNT(*) AS "total" FROM "User" WHERE ${filter.where}`,
   };
 }
 
 function sqliteDate(value: unknown): Date | null {
   return value === null || value === undefined ? null : new Date(value as string);
+}
+
+/**
+ * A User row of a list page, read as an array of USER_LIST_COLUMNS: better-sqlite3 makes an array per row about
+ * twice as fast as an object of 36 properties, which is most of a 50-row page's cost.
+ */
+function sqliteUserFromValues(v: unknown[]): User {
+  return {
+    id: v[0], type: v[1], name: v[2], lowerName: v[3], fullName: v[4], email: v[5], keepEmailPrivate: v[6] === 1,
+    passwordHash: v[7], mustChangePassword: v[8] === 1, loginType: v[9], loginSourceId: v[10], loginName: v[11],
+    location: v[12], website: v[13], description: v[14], pronouns: v[15], language: v[16], visibility: v[17],
+    isActive: v[18] === 1, isAdmin: v[19] === 1, isRestricted: v[20] === 1, prohibitLogin: v[21] === 1,
+    allowGitHook: v[22] === 1, allowImportLocal: v[23] === 1, allowCreateOrganization: v[24] === 1,
+    maxRepoCreation: v[25], avatar: v[26], hideActivity: v[27] === 1, repoAdminChangeTeamAccess: v[28] === 1,
+    numFollowers: v[29], numFollowing: v[30], numStars: v[31], numRepos: v[32], lastLoginAt: sqliteDate(v[33]),
+    createdAt: sqliteDate(v[34]), updatedAt: sqliteDate(v[35]),
+  } satisfies Record<keyof User, unknown> as User;
 }
 
 function sqliteUser(row: Record<string, unknown>): User {
@@ -112,26 +138,26 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userById = positional(USER_BY_ID_SQL);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
-  const orgPage = positional(ORG_PAGE_SQL);
+  const orgPage = positional(ORG_PAGE_SQL).raw(true);
   const orgCount = positional(ORG_COUNT_SQL);
   const statements = new Map<string, BetterSqlite3.Statement>();
-  const cached = (sql: string) => {
+  const cached = (sql: string, raw = false) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = positional(sql)));
+    if (!statement) statements.set(sql, (statement = raw ? positional(sql).raw(true) : positional(sql)));
     return statement;
   };
   return {
     async listIndividualUsers(query) {
       const filter = userListFilter(query);
       const sql = userListSql(filter, query.order);
-      const rows = cached(sql.page).all(...filter.values, query.limit, query.offset) as Record<string, unknown>[];
+      const rows = cached(sql.page, true).all(...filter.values, query.limit, query.offset) as unknown[][];
       const { total } = cached(sql.count).get(...filter.values) as { total: number };
-      return { users: rows.map(sqliteUser), total };
+      return { users: rows.map(sqliteUserFromValues), total };
     },
     async listOrganizations(limit, offset) {
-      const rows = orgPage.all(limit, offset) as Record<string, unknown>[];
+      const rows = orgPage.all(limit, offset) as unknown[][];
       const { total } = orgCount.get() as { total: number };
-      return { orgs: rows.map(sqliteUser), total };
+      return { orgs: rows.map(sqliteUserFromValues), total };
     },
     async tokensByLastEight(lastEight) {
       return (tokens.all(lastEight) as Record<string, unknown>[]).map((row) => ({

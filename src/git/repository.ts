@@ -87,6 +87,17 @@ export interface RepositoryState {
 }
 
 /** What the database keeps about a repository's content, read from disk. */
+/**
+ * Whether a repository's files name any branch (loose refs under refs/heads, or packed-refs), read without running
+ * git: cheap enough to ask of every empty repository at start.
+ */
+export function hasBranchRefs(dir: string): boolean {
+  const loose = path.join(dir, 'refs', 'heads');
+  if (fs.existsSync(loose) && fs.readdirSync(loose, { recursive: true, withFileTypes: true }).some((entry) => entry.isFile())) return true;
+  const packed = path.join(dir, 'packed-refs');
+  return fs.existsSync(packed) && / refs\/heads\//.test(fs.readFileSync(packed, 'utf8'));
+}
+
 export async function readRepositoryState(dir: string): Promise<RepositoryState> {
   const [size, branches, head] = await Promise.all([repositorySize(dir), listBranches(dir), headBranch(dir)]);
   if (branches.length === 0) return { size, isEmpty: true, defaultBranch: null };

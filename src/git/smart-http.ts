@@ -24,6 +24,8 @@ function gitProtocol(req: Request): string | undefined {
   return items.length > 0 ? items.join(':') : undefined;
 }
 
+const STREAM_BUFFER_BYTES = 1024 * 1024;
+
 /** A failure of the request body that git should report to its user (an `ERR` packet line). */
 class RequestBodyError extends Error {}
 
@@ -42,6 +44,8 @@ function requestInput(req: Request, res: Response, maxBytes: number, oversized: 
   const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
   const limited = new Transform({
+    // Large buffers on both sides: a 100 MiB pack then crosses in fewer, larger writes to git's stdin.
+    highWaterMark: STREAM_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, done) {
       if (seen > bound) return done();
       seen += chunk.length;

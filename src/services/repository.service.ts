@@ -13,7 +13,7 @@ import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { type RepositorySettings, repositorySettings } from '../domain/repository-settings.ts';
 import { ConflictError, ForbiddenError, NameTakenError, RecordGoneError, ValidationError } from '../errors.ts';
-import { commitInitialFiles, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
+import { commitInitialFiles, hasBranchRefs, initBare, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -532,6 +532,8 @@ export class RepositoryService {
     let refreshed = 0;
     for (const repo of await this.repos.listEmpty()) {
       try {
+        // Most empty repositories are empty: the files say so without starting git.
+        if (!hasBranchRefs(this.dir(repo.ownerName, repo.name))) continue;
         if ((await readRepositoryState(this.dir(repo.ownerName, repo.name))).isEmpty) continue;
         await this.refreshFromDisk(repo.id);
         refreshed++;

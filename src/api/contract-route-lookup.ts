@@ -3,8 +3,8 @@
 // pattern's regexp — about 0.2 ms a request, the largest single cost of a small GET. This is the same middleware
 // with the routes compiled once into a table: the same first-match order, the same `req.openapi`, the same 404,
 // 405 and 400 errors. The library calls it through its module's export, so replacing the export is enough.
-import path from 'node:path';
 import type { RequestHandler } from 'express';
+import { validatorDependency, validatorModule } from './validator-internals.ts';
 
 interface OpenApiContext {
   expressRouteMap: Record<string, { basePath: string; _openApiRoute: string } & Record<string, unknown>>;
@@ -51,8 +51,8 @@ class RouteTable {
 
 type ErrorClass = new (details: { path: string; message: string; headers?: Record<string, string> }) => Error;
 
-function compileRoutes(context: OpenApiContext, options: { sensitive: boolean; strict: boolean }, validatorDir: string): RouteTable {
-  const { pathToRegexp } = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as {
+function compileRoutes(context: OpenApiContext, options: { sensitive: boolean; strict: boolean }): RouteTable {
+  const { pathToRegexp } = validatorDependency('path-to-regexp') as unknown as {
     pathToRegexp(route: string, options: object): { regexp: RegExp; keys: Array<{ name: string }> };
   };
   return new RouteTable(Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
@@ -66,18 +66,17 @@ function compileRoutes(context: OpenApiContext, options: { sensitive: boolean; s
 }
 
 export function installContractRouteLookup(): void {
-  const validatorDir = path.dirname(require.resolve('express-openapi-validator'));
-  const metadata = require(path.join(validatorDir, 'middlewares/openapi.metadata.js')) as Record<string, unknown> & { __anvilPatched?: boolean };
+  const metadata = validatorModule('middlewares/openapi.metadata.js');
   if (metadata.__anvilPatched) return;
-  const errors = require(path.join(validatorDir, 'framework/types.js')) as Record<'MethodNotAllowed' | 'NotFound' | 'BadRequest', ErrorClass>;
-  const { httpMethods } = require(path.join(validatorDir, 'middlewares/parsers/schema.preprocessor.js')) as { httpMethods: Set<string> };
+  const errors = validatorModule('framework/types.js') as unknown as Record<'MethodNotAllowed' | 'NotFound' | 'BadRequest', ErrorClass>;
+  const { httpMethods } = validatorModule('middlewares/parsers/schema.preprocessor.js') as unknown as { httpMethods: Set<string> };
 
   metadata.applyOpenApiMetadata = (context: OpenApiContext, responseApiDoc?: ResponseApiDoc): RequestHandler => {
     let routes: RouteTable | undefined;
     return (req, _res, next) => {
       const requestPath = req.path.startsWith(req.baseUrl) ? req.path : `${req.baseUrl}/${req.path}`;
       if (context.shouldIgnoreRoute(requestPath)) return next();
-      routes ??= compileRoutes(context, { sensitive: !!req.app.enabled('case sensitive routing'), strict: !!req.app.enabled('strict routing') }, validatorDir);
+      routes ??= compileRoutes(context, { sensitive: !!req.app.enabled('case sensitive routing'), strict: !!req.app.enabled('strict routing') });
       const url = (context.useRequestUrl ? req.url : req.originalUrl).split('?')[0];
       const method = req.method.toLowerCase();
       for (const route of routes.candidates(url)) {

@@ -1,35 +1,7 @@
 // Where express-openapi-validator 5.6 does work Anvil never uses, on every request or at start, we route around it
 // inside its own modules; the validation itself is untouched. Measured figures are in the README ("Measured").
-import path from 'node:path';
 import { installContractRouteLookup } from './contract-route-lookup.ts';
-
-type Module = Record<string, unknown> & { __anvilPatched?: boolean };
-
-function validatorModule(relative: string): Module {
-  const validatorDir = path.dirname(require.resolve('express-openapi-validator'));
-  return require(path.join(validatorDir, relative)) as Module;
-}
-
-/**
- * The library compiles the pattern of every contract route on every request until one matches
- * (openapi.metadata.js lookupRoute), about 0.5 ms a request. The compiled patterns depend only on their inputs,
- * so memoising path-to-regexp for the validator removes that cost (upstream fix: express-openapi-validator PR #1217).
- */
-function memoiseRoutePatterns(): void {
-  const validatorDir = path.dirname(require.resolve('express-openapi-validator'));
-  const pathToRegexp = require(require.resolve('path-to-regexp', { paths: [validatorDir] })) as Module;
-  if (pathToRegexp.__anvilPatched) return;
-  const original = pathToRegexp.pathToRegexp as (route: unknown, options?: { sensitive?: boolean; strict?: boolean }) => unknown;
-  const cache = new Map<string, unknown>();
-  pathToRegexp.pathToRegexp = (route: unknown, options?: { sensitive?: boolean; strict?: boolean }) => {
-    if (typeof route !== 'string') return original(route, options);
-    const key = `${options?.sensitive ? 1 : 0}${options?.strict ? 1 : 0}${route}`;
-    let compiled = cache.get(key);
-    if (!compiled) cache.set(key, (compiled = original(route, options)));
-    return compiled;
-  };
-  pathToRegexp.__anvilPatched = true;
-}
+import { validatorModule } from './validator-internals.ts';
 
 /**
  * The library compiles the whole OpenAPI 3 meta-schema at start even with `validateApiSpec: false`, when nothing
@@ -88,7 +60,6 @@ function resolveRefsWithoutCompiling(): void {
 
 export function patchValidatorCosts(): void {
   installContractRouteLookup();
-  memoiseRoutePatterns();
   compileMetaSchemaOnUse();
   resolveRefsWithoutCompiling();
 }

@@ -10,6 +10,7 @@ import type { Models } from '../db/prisma.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
 import type { JobKind } from './queue-settings.ts';
+import { SerialPasses } from './serial-passes.ts';
 
 export class DatabaseJobQueue implements JobQueue {
   /** Names this process's leases: host, pid and a random part (several apps may share one process in tests). */
@@ -60,16 +61,20 @@ export class DatabaseJobQueue implements JobQueue {
 /** Calls `drain` every pollMs and on tick(), never twice at once, and again at once while it returns a full batch. */
 class Poller {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = false;
+  private readonly passes: SerialPasses;
 
   constructor(
     private readonly drain: () => Promise<number>,
     private readonly batch: number,
     private readonly pollMs: number,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.passes = new SerialPasses(() => this.drainAll(), {
+      enabled: () => !this.stopped,
+      onError: (error) => log.error({ err: error }, 'running background jobs failed'),
+    });
+  }
 
   start(): void {
     this.timer = setInterval(() => this.tick(), this.pollMs);
@@ -78,20 +83,7 @@ class Poller {
   }
 
   tick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drainAll()
-      .catch((error: unknown) => this.log.error({ err: error }, 'running background jobs failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.tick();
-        }
-      });
+    this.passes.request();
   }
 
   private async drainAll(): Promise<void> {
@@ -102,6 +94,6 @@ class Poller {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    await this.passes.idle();
   }
 }

@@ -12,6 +12,7 @@ import type { JobRepository } from '../db/job.repository.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
 import type { JobKind } from './queue-settings.ts';
+import { SerialPasses } from './serial-passes.ts';
 
 export interface RedisQueueTarget {
   readonly connection: RedisOptions;
@@ -49,9 +50,9 @@ export class RedisJobQueue implements JobQueue {
   private readonly queues = new Map<JobKind, Queue>();
   private readonly unsubscribe: () => void;
   private readonly sweep: NodeJS.Timeout;
-  private relaying: Promise<void> | null = null;
-  private again = false;
   private closed = false;
+  /** Passes that move the outbox to Redis. */
+  private readonly relays: SerialPasses;
 
   constructor(
     private readonly targets: ReadonlyMap<JobKind, RedisQueueTarget>,
@@ -60,6 +61,10 @@ export class RedisJobQueue implements JobQueue {
     sweepMs: number,
     private readonly log: Logger,
   ) {
+    this.relays = new SerialPasses(() => this.relayAll(), {
+      enabled: () => !this.closed,
+      onError: (error) => log.warn({ err: error }, 'moving jobs to redis failed; the next sweep tries again'),
+    });
     this.unsubscribe = committed.subscribe(() => this.relaySoon());
     this.sweep = setInterval(() => this.relaySoon(), sweepMs);
     this.sweep.unref();
@@ -103,26 +108,13 @@ export class RedisJobQueue implements JobQueue {
   async runDue(): Promise<number> {
     this.relaySoon();
     // A pass that was already running leaves a further one behind it, which sees rows written since.
-    while (this.relaying) await this.relaying;
+    await this.relays.idle();
     return 0;
   }
 
   /** Moves the outbox to Redis soon; a call while a pass runs asks for one more pass after it. */
   relaySoon(): void {
-    if (this.closed) return;
-    if (this.relaying) {
-      this.again = true;
-      return;
-    }
-    this.relaying = this.relayAll()
-      .catch((error: unknown) => this.log.warn({ err: error }, 'moving jobs to redis failed; the next sweep tries again'))
-      .finally(() => {
-        this.relaying = null;
-        if (this.again) {
-          this.again = false;
-          this.relaySoon();
-        }
-      });
+    this.relays.request();
   }
 
   private async relayAll(): Promise<void> {
@@ -177,6 +169,6 @@ export class RedisJobQueue implements JobQueue {
     this.unsubscribe();
     clearInterval(this.sweep);
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
-    await this.relaying;
+    await this.relays.idle();
   }
 }

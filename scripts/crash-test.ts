@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { seededRandom } from './seeded-random.ts';
 
 const root = path.resolve(__dirname, '..');
 const KINDS = ['org', 'member', 'repo', 'package', 'push'] as const;
@@ -43,17 +44,6 @@ const RUN_KINDS: readonly Kind[] = kindsIndex >= 0 ? (process.argv[kindsIndex + 
   return kind as Kind;
 }) : KINDS;
 
-/** mulberry32: the write order is shuffled the same way on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const findings: string[] = [];
 const finding = (text: string) => {

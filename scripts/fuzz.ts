@@ -18,6 +18,7 @@ import { createLogger } from '../src/logger.ts';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import type { User } from '../src/db/prisma.ts';
 import type { AppContext } from '../src/app-context.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const SLOW_MS = 5_000;
 const GIVE_UP_MS = 30_000;
@@ -31,17 +32,6 @@ function argument(name: string, fallback: number): number {
   return value;
 }
 
-/** mulberry32: small, seedable, good enough to pick mutations reproducibly. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Schema = Record<string, unknown>;
 interface Parameter { name: string; in: string; schema?: Schema }

@@ -13,6 +13,7 @@ import { loadSettings } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const root = path.resolve(__dirname, '../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,14 +26,6 @@ let receiver: http.Server;
 /** How long the receiver takes to answer a delivery; Infinity never answers. */
 let answerAfterMs = 0;
 const deliveries: Array<{ answered: boolean }> = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + GENEROUS_MS;

@@ -2,7 +2,6 @@
 // one after a restart, and none twice once it was answered with success.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bootstrap } from '../../src/bootstrap.ts';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const root = path.resolve(__dirname, '../..');
 const REPOS = 6;
@@ -19,14 +19,6 @@ let receiver: HookReceiver;
 let env: NodeJS.ProcessEnv;
 let base: string;
 let child: ChildProcess | null = null;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startServer(): Promise<ChildProcess> {
   const server = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env, stdio: 'ignore' });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 const CANDIDATES = [process.env.ANVIL_TEST_REDIS_SERVER, '/usr/bin/redis-server', '/usr/local/bin/redis-server'];
 export const redisServerBinary = CANDIDATES.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate)) ?? null;
@@ -21,14 +22,6 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** True once the server answers PING. */

@@ -18,7 +18,8 @@ import { createLogger } from '../../src/logger.ts';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { gitOk, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
-import { freePort, REDIS_MISSING, redisServerBinary, type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { REDIS_MISSING, redisServerBinary, type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 import { type S3TestServer, s3ServerUnavailable, startS3Server } from '../helpers/s3-server.ts';
 import { freshPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
 

@@ -9,6 +9,7 @@ import { refuseUnrepresentableIntegers } from './api/integer-query.ts';
 import { readDeclaredBody } from './api/request-body.ts';
 import { openApiValidator } from './api/validator.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { middlewareChain } from './http/middleware-chain.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
 
 export interface AppOptions {
@@ -57,17 +58,19 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.disable('x-powered-by');
   server.set('etag', false);
   server.set('query parser', 'extended');
-  server.use(normalisePath());
-  server.use(securityHeaders());
-  server.use(authenticate(app));
   const validator = openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test');
-  server.use(validator.matchOperation);
-  server.use(assumeJsonBodies());
-  server.use(readDeclaredBody());
-  server.use(refuseNulCharacters());
-  server.use(validator.validate);
-  server.use(refuseUnrepresentableIntegers());
-  server.use(dispatch(app));
+  server.use(middlewareChain([
+    normalisePath(),
+    securityHeaders(),
+    authenticate(app),
+    ...validator.matchOperation,
+    assumeJsonBodies(),
+    readDeclaredBody(),
+    refuseNulCharacters(),
+    ...validator.validate,
+    refuseUnrepresentableIntegers(),
+    dispatch(app),
+  ]));
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;
 }

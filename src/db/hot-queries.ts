@@ -43,29 +43,27 @@ export interface HotQueries {
   touchToken(id: number, at: Date): Promise<void>;
 }
 
-type KeysOfType<T, V> = { [K in keyof T]-?: T[K] extends V ? K : never }[keyof T];
-const USER_BOOLEANS = [
-  'keepEmailPrivate', 'mustChangePassword', 'isActive', 'isAdmin', 'isRestricted', 'prohibitLogin', 'allowGitHook',
-  'allowImportLocal', 'allowCreateOrganization', 'hideActivity', 'repoAdminChangeTeamAccess',
-] as const;
-const USER_DATES = ['lastLoginAt', 'createdAt', 'updatedAt'] as const;
-// Compile-time guard: a new boolean or date column on User must be listed above.
-const everyColumnListed: [Exclude<KeysOfType<User, boolean>, (typeof USER_BOOLEANS)[number]>, Exclude<KeysOfType<User, Date | null>, (typeof USER_DATES)[number]>] extends [never, never] ? true : false = true;
-void everyColumnListed;
-
-/** The User columns a list page selects, in the order sqliteUserFromValues reads them. */
-const USER_LIST_COLUMNS = `
-  "id", "type", "name", "lowerName", "fullName", "email", "keepEmailPrivate", "passwordHash",
-  "mustChangePassword", "loginType", "loginSourceId", "loginName", "location", "website",
-  "description", "pronouns", "language", "visibility", "isActive", "isAdmin", "isRestricted",
-  "prohibitLogin", "allowGitHook", "allowImportLocal", "allowCreateOrganization", "maxRepoCreation",
-  "avatar", "hideActivity", "repoAdminChangeTeamAccess", "numFollowers", "numFollowing", "numStars",
-  "numRepos", "lastLoginAt", "createdAt", "updatedAt"`;
+/** The User columns, in the order sqliteUserFromValues reads them. */
+const USER_COLUMN_NAMES = [
+  'id', 'type', 'name', 'lowerName', 'fullName', 'email', 'keepEmailPrivate', 'passwordHash',
+  'mustChangePassword', 'loginType', 'loginSourceId', 'loginName', 'location', 'website',
+  'description', 'pronouns', 'language', 'visibility', 'isActive', 'isAdmin', 'isRestricted',
+  'prohibitLogin', 'allowGitHook', 'allowImportLocal', 'allowCreateOrganization', 'maxRepoCreation',
+  'avatar', 'hideActivity', 'repoAdminChangeTeamAccess', 'numFollowers', 'numFollowing', 'numStars',
+  'numRepos', 'lastLoginAt', 'createdAt', 'updatedAt',
+] as const satisfies ReadonlyArray<keyof User>;
+const userColumns = (table = '') => USER_COLUMN_NAMES.map((name) => `${table}"${name}"`).join(', ');
+const USER_LIST_COLUMNS = userColumns();
 
 const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."tokenHash" AS "tokenHash", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
   FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenLastEight" = $1`;
+/** SQLite reads the token's four columns, then the user's as sqliteUserFromValues expects them. */
+const SQLITE_TOKEN_SQL = `SELECT t."id", t."tokenHash", t."scope", t."updatedAt", ${userColumns('u.')}
+  FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenLastEight" = $1`;
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
+const SQLITE_USER_BY_NAME_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
+const SQLITE_USER_BY_ID_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
 const ORG_PAGE_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
@@ -99,8 +97,8 @@ function sqliteDate(value: unknown): Date | null {
 }
 
 /**
- * A User row of a list page, read as an array of USER_LIST_COLUMNS: better-sqlite3 makes an array per row about
- * twice as fast as an object of 36 properties, which is most of a 50-row page's cost.
+ * A User row read as an array of USER_COLUMN_NAMES: better-sqlite3 makes an array per row about twice as fast as an
+ * object of 36 properties, and the object built here always has the same shape.
  */
 function sqliteUserFromValues(v: unknown[]): User {
   return {
@@ -115,17 +113,6 @@ function sqliteUserFromValues(v: unknown[]): User {
   } satisfies Record<keyof User, unknown> as User;
 }
 
-function sqliteUser(row: Record<string, unknown>): User {
-  const user: Record<string, unknown> = { ...row };
-  for (const key of USER_BOOLEANS) user[key] = row[key] === 1;
-  for (const key of USER_DATES) user[key] = sqliteDate(row[key]);
-  delete user.tokenId;
-  delete user.tokenHash;
-  delete user.scope;
-  delete user.tokenUpdatedAt;
-  return user as unknown as User;
-}
-
 function sqliteTimestamp(at: Date): string {
   // The same text form the Prisma adapter writes.
   return at.toISOString().replace('Z', '+00:00');
@@ -133,9 +120,9 @@ function sqliteTimestamp(at: Date): string {
 
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(sql.replace(/\$\d+/g, '?'));
-  const tokens = positional(TOKEN_SQL);
-  const userByName = positional(USER_BY_NAME_SQL);
-  const userById = positional(USER_BY_ID_SQL);
+  const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
+  const userByName = positional(SQLITE_USER_BY_NAME_SQL).raw(true);
+  const userById = positional(SQLITE_USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const orgPage = positional(ORG_PAGE_SQL).raw(true);
@@ -160,21 +147,21 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       return { orgs: rows.map(sqliteUserFromValues), total };
     },
     async tokensByLastEight(lastEight) {
-      return (tokens.all(lastEight) as Record<string, unknown>[]).map((row) => ({
-        tokenId: row.tokenId as number,
-        tokenHash: row.tokenHash as string,
-        scope: row.scope as string,
-        tokenUpdatedAt: sqliteDate(row.tokenUpdatedAt)!,
-        user: sqliteUser(row),
+      return (tokens.all(lastEight) as unknown[][]).map((row) => ({
+        tokenId: row[0] as number,
+        tokenHash: row[1] as string,
+        scope: row[2] as string,
+        tokenUpdatedAt: sqliteDate(row[3])!,
+        user: sqliteUserFromValues(row.slice(4)),
       }));
     },
     async userByLowerName(lowerName) {
-      const row = userByName.get(lowerName) as Record<string, unknown> | undefined;
-      return row ? sqliteUser(row) : null;
+      const row = userByName.get(lowerName) as unknown[] | undefined;
+      return row ? sqliteUserFromValues(row) : null;
     },
     async userById(id) {
-      const row = userById.get(id) as Record<string, unknown> | undefined;
-      return row ? sqliteUser(row) : null;
+      const row = userById.get(id) as unknown[] | undefined;
+      return row ? sqliteUserFromValues(row) : null;
     },
     async repositoryExists(ownerId, lowerName) {
       return repositoryExists.get(ownerId, lowerName) !== undefined;

@@ -2,6 +2,7 @@
 // in this process on a fresh SQLite database (the compiled copy in dist/, as `npm start` does), drives it with
 // autocannon from another process, samples the CPU with the inspector while it does, and charges every sample to
 // the innermost layer on its stack. Prints µs per request for each layer: the README's "Measured" table.
+// PROFILE_HEAP=1 reports the bytes each function allocates per request instead.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
@@ -77,6 +78,57 @@ function autocannon(url: string, token: string, seconds: number): Promise<{ requ
   });
 }
 
+/** Where the CPU goes, by layer: the README's table. */
+async function reportLayers(session: inspector.Session, url: string, token: string): Promise<void> {
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  const run = await autocannon(url, token, SECONDS);
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+
+  if (process.env.PROFILE_SAVE) fs.writeFileSync(process.env.PROFILE_SAVE, JSON.stringify(profile));
+  const totals = layerTimes(profile as never);
+  const perRequest = (micros: number) => micros / run.requests;
+  const sum = [...totals.values()].reduce((a, b) => a + b, 0);
+  console.log(`GET ${PATH} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
+  console.log('\n| layer | µs per request | share |\n|---|---|---|');
+  for (const name of [...LAYERS.map((layer) => layer.name), OTHER]) {
+    const micros = totals.get(name) ?? 0;
+    console.log(`| ${name} | ${perRequest(micros).toFixed(0)} | ${((100 * micros) / sum).toFixed(0)} % |`);
+  }
+  console.log(`| **all of the server's CPU** | ${perRequest(sum).toFixed(0)} | 100 % |`);
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** PROFILE_HEAP=1: bytes allocated per request by the functions allocating most, from V8's sampling heap profiler. */
+async function reportAllocations(session: inspector.Session, url: string, token: string): Promise<void> {
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  const run = await autocannon(url, token, SECONDS);
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const pending: AllocationNode[] = [(profile as { head: AllocationNode }).head];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const { functionName, url: file, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${file.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    pending.push(...node.children);
+  }
+  console.log(`GET ${PATH} with a token: ${run.requests} requests, ${(total / run.requests / 1024).toFixed(1)} KiB allocated per request\n`);
+  console.log('| function | bytes per request |\n|---|---|');
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${site} | ${(bytes / run.requests).toFixed(0)} |`);
+}
+
 async function main(): Promise<void> {
   require(path.join(root, 'scripts', 'build.cjs')).ensureBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-profile-'));
@@ -105,24 +157,8 @@ async function main(): Promise<void> {
     await autocannon(url, token, 3);
     const session = new inspector.Session();
     session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.setSamplingInterval', { interval: 100 });
-    await session.post('Profiler.start');
-    const run = await autocannon(url, token, SECONDS);
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-
-    if (process.env.PROFILE_SAVE) fs.writeFileSync(process.env.PROFILE_SAVE, JSON.stringify(profile));
-    const totals = layerTimes(profile as never);
-    const perRequest = (micros: number) => micros / run.requests;
-    const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-    console.log(`GET ${PATH} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
-    console.log('\n| layer | µs per request | share |\n|---|---|---|');
-    for (const name of [...LAYERS.map((layer) => layer.name), OTHER]) {
-      const micros = totals.get(name) ?? 0;
-      console.log(`| ${name} | ${perRequest(micros).toFixed(0)} | ${((100 * micros) / sum).toFixed(0)} % |`);
-    }
-    console.log(`| **all of the server's CPU** | ${perRequest(sum).toFixed(0)} | 100 % |`);
+    if (process.env.PROFILE_HEAP) await reportAllocations(session, url, token);
+    else await reportLayers(session, url, token);
     server.close();
     await context.db.close();
   } finally {

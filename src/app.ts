@@ -36,6 +36,14 @@ function authenticate(app: AppContext): RequestHandler {
   };
 }
 
+/** Express 5 parses the query string again on every read of req.query; read it once, as a plain property. */
+function parseQueryOnce(): RequestHandler {
+  return (req, _res, next) => {
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
+    next();
+  };
+}
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -61,6 +69,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   const validator = openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test');
   server.use(middlewareChain([
     normalisePath(),
+    parseQueryOnce(),
     securityHeaders(),
     authenticate(app),
     ...validator.matchOperation,

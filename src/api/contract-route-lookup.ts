@@ -26,6 +26,8 @@ interface CompiledRoute {
   pathKey: string;
   regexp: RegExp;
   keys: string[];
+  /** The route's literal start, lower-cased unless routing is case-sensitive: a cheap test before the regexp. */
+  prefix: string;
   /** Path segments the route always has; null when optional or wildcard parts make it vary. */
   segments: number | null;
 }
@@ -58,9 +60,11 @@ function compileRoutes(context: OpenApiContext, options: { sensitive: boolean; s
   return new RouteTable(Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
     const { regexp, keys } = pathToRegexp(expressRoute, options);
     const varies = /[*{?]/.test(expressRoute);
+    // Up to the first parameter, wildcard, group or escape: every path the regexp matches starts with it.
+    const literal = expressRoute.slice(0, expressRoute.search(/[:*{}()\[\]?+!\\]|$/));
     return {
       expressRoute, openApiRoute: methods._openApiRoute, pathKey: methods._openApiRoute.substring(methods.basePath.length), regexp,
-      keys: keys.map((key) => key.name), segments: varies ? null : segmentCount(expressRoute),
+      keys: keys.map((key) => key.name), prefix: options.sensitive ? literal : literal.toLowerCase(), segments: varies ? null : segmentCount(expressRoute),
     };
   }));
 }
@@ -73,13 +77,19 @@ export function installContractRouteLookup(): void {
 
   metadata.applyOpenApiMetadata = (context: OpenApiContext, responseApiDoc?: ResponseApiDoc): RequestHandler => {
     let routes: RouteTable | undefined;
+    let sensitive = false;
     return (req, _res, next) => {
       const requestPath = req.path.startsWith(req.baseUrl) ? req.path : `${req.baseUrl}/${req.path}`;
       if (context.shouldIgnoreRoute(requestPath)) return next();
-      routes ??= compileRoutes(context, { sensitive: !!req.app.enabled('case sensitive routing'), strict: !!req.app.enabled('strict routing') });
+      if (!routes) {
+        sensitive = !!req.app.enabled('case sensitive routing');
+        routes = compileRoutes(context, { sensitive, strict: !!req.app.enabled('strict routing') });
+      }
       const url = (context.useRequestUrl ? req.url : req.originalUrl).split('?')[0];
+      const comparable = sensitive ? url : url.toLowerCase();
       const method = req.method.toLowerCase();
       for (const route of routes.candidates(url)) {
+        if (!comparable.startsWith(route.prefix)) continue;
         const match = route.regexp.exec(url);
         if (!match) continue;
         let pathParams: Record<string, string>;

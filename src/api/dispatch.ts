@@ -4,12 +4,10 @@ import type { Request, RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import type { AppContext } from '../app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
-import { ForbiddenError, InternalError, NotFoundError, UnauthorizedError } from '../errors.ts';
-import { listOptions, setPaginationHeaders } from '../http/pagination.ts';
-import { sendResetContent } from '../http/reset-content.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import { REGISTRY } from './registry.ts';
-import type { Assigned, RequestContext, Route } from './route.ts';
-import type { OrgRole } from '../services/org.service.ts';
+import { OperationContext } from './request-context.ts';
+import type { Route } from './route.ts';
 
 const MAX_DATABASE_ID = 2 ** 31 - 1;
 /** With REQUIRE_SIGNIN_VIEW every /api/v1 route refuses anonymous callers; health, the contract and its docs stay open. */
@@ -44,45 +42,7 @@ export function dispatch(app: AppContext): RequestHandler {
         if (!Number.isSafeInteger(value) || Math.abs(value) > MAX_DATABASE_ID) throw new NotFoundError();
         params[name] = value;
       }
-      const assigned: Assigned = {};
-      const missing = (what: string) => new InternalError(`${operationId}: the route resolves no ${what}`);
-      let orgRole: Promise<OrgRole> | undefined;
-      const ctx: RequestContext<any> = {
-        operationId,
-        params: params as never,
-        query: req.query as never,
-        body: req.body as never,
-        caller,
-        app,
-        req,
-        res,
-        assigned,
-        doer() {
-          if (!caller) throw new UnauthorizedError('token is required');
-          return caller.user;
-        },
-        user: () => assigned.user ?? throwError(missing('user')),
-        org: () => assigned.org ?? throwError(missing('organization')),
-        team: () => assigned.team ?? throwError(missing('team')),
-        repo: () => assigned.repo ?? throwError(missing('repository')),
-        orgRole() {
-          if (!caller) return Promise.resolve({ member: false, owner: false });
-          orgRole ??= app.services.orgs.roleOf(ctx.org().id, caller.user.id);
-          return orgRole;
-        },
-        listOptions: (defaultLimit?: number) => listOptions(req.query as { page?: number; limit?: number }, settings.api, defaultLimit),
-        publicUrl: () => new URL(req.originalUrl.replace(/^\/+/, ''), settings.server.ROOT_URL),
-        send(status: number, body?: unknown) {
-          res.status(status);
-          if (body === undefined) res.end();
-          else if (status === 205) sendResetContent(res, body);
-          else res.json(body);
-        },
-        sendPage(status: number, body: unknown, options, total) {
-          setPaginationHeaders(res, ctx.publicUrl(), options, total);
-          res.status(status).json(body);
-        },
-      };
+      const ctx = new OperationContext(operationId, params, caller, app, req, res);
       for (const guard of route.guards) await guard(ctx);
       await route.handler(ctx);
     } catch (error) {
@@ -101,6 +61,3 @@ function scopeMethod(operationId: OperationId, req: Request): string {
   return req.method;
 }
 
-function throwError(error: Error): never {
-  throw error;
-}

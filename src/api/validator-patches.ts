@@ -1,5 +1,6 @@
 // Where express-openapi-validator 5.6 does work Anvil never uses, on every request or at start, we route around it
 // inside its own modules; the validation itself is untouched. Measured figures are in the README ("Measured").
+import fs from 'node:fs';
 import { installContractRouteLookup } from './contract-route-lookup.ts';
 import { validatorModule } from './validator-internals.ts';
 
@@ -58,8 +59,42 @@ function resolveRefsWithoutCompiling(): void {
   preprocessor.__anvilPatched = true;
 }
 
+/** Whether every `$ref` in a document is a local pointer; walks iteratively, the contract is deep. */
+function onlyLocalRefs(document: unknown): boolean {
+  const pending: unknown[] = [document];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (ref !== undefined && !(typeof ref === 'string' && ref.startsWith('#/'))) return false;
+    for (const child of Object.values(node)) pending.push(child);
+  }
+  return true;
+}
+
+/**
+ * At start the library bundles the contract with json-schema-ref-parser (about 0.1 s) to pull in the files its refs
+ * name. A contract whose refs are all local pointers comes out of bundling unchanged, so it is read as it is.
+ */
+function readSelfContainedContractAsIs(): void {
+  const framework = validatorModule('framework/index.js');
+  if (framework.__anvilPatched) return;
+  type LoadSpec = (this: unknown, spec: unknown, refParser?: { mode?: string }) => Promise<unknown>;
+  const prototype = (framework.OpenAPIFramework as { prototype: { loadSpec: LoadSpec } }).prototype;
+  const original = prototype.loadSpec;
+  prototype.loadSpec = function loadSpec(spec, refParser = { mode: 'bundle' }) {
+    if (typeof spec === 'string' && spec.endsWith('.json') && refParser.mode === 'bundle') {
+      const document: unknown = JSON.parse(fs.readFileSync(spec, 'utf8'));
+      if (onlyLocalRefs(document)) return Promise.resolve(document);
+    }
+    return original.call(this, spec, refParser);
+  };
+  framework.__anvilPatched = true;
+}
+
 export function patchValidatorCosts(): void {
   installContractRouteLookup();
+  readSelfContainedContractAsIs();
   compileMetaSchemaOnUse();
   resolveRefsWithoutCompiling();
 }

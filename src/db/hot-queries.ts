@@ -41,6 +41,8 @@ export interface HotQueries {
   userById(id: number): Promise<User | null>;
   repositoryExists(ownerId: number, lowerName: string): Promise<boolean>;
   touchToken(id: number, at: Date): Promise<void>;
+  /** A trivial query: rejects when the database does not answer. */
+  ping(): Promise<void>;
 }
 
 /** The User columns, in the order sqliteUserFromValues reads them. */
@@ -125,6 +127,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userById = positional(SQLITE_USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
+  const ping = db.prepare('SELECT 1');
   const orgPage = positional(ORG_PAGE_SQL).raw(true);
   const orgCount = positional(ORG_COUNT_SQL);
   const statements = new Map<string, BetterSqlite3.Statement>();
@@ -168,6 +171,9 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     },
     async touchToken(id, at) {
       touch.run(sqliteTimestamp(at), id);
+    },
+    async ping() {
+      ping.get();
     },
   };
 }
@@ -219,6 +225,9 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     },
     async touchToken(id, at) {
       await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
     },
   };
 }

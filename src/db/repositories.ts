@@ -9,7 +9,6 @@ import type { CommittedJobs } from './committed-jobs.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
-import { HealthRepository } from './health.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
 import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
@@ -54,7 +53,6 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     cronTasks: new CronTaskRepository(client),
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
-    health: new HealthRepository(client),
     hookTasks: new HookTaskRepository(client),
     jobs: new JobRepository(client, jobsWritten),
     issues: new IssueRepository(client),

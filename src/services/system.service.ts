@@ -1,17 +1,17 @@
-import type { HealthRepository } from '../db/health.repository.ts';
+import type { HotQueries } from '../db/hot-queries.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export class SystemService {
-  private readonly health: HealthRepository;
+  private readonly hot: HotQueries;
 
   constructor(deps: ServiceDeps) {
-    this.health = deps.repos.health;
+    this.hot = deps.db.hot;
   }
 
   /** Whether the database answers a trivial query. */
   async databaseHealthy(): Promise<boolean> {
     try {
-      await this.health.ping();
+      await this.hot.ping();
       return true;
     } catch {
       return false;

@@ -1,6 +1,6 @@
-// Personal access tokens: 40 lower-case hex characters, stored as a SHA-256 digest and found by their last eight.
+// Personal access tokens: 40 lower-case hex characters, stored as a SHA-256 digest and found by it.
 // A fast digest is enough here: the token carries 160 random bits, so there is nothing to brute-force.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
 
@@ -17,23 +17,23 @@ export function hashAccessToken(token: string): string {
 }
 
 /**
- * Digests of tokens that recently matched. Hashing was a third of a token sign-in's CPU, and a token's digest never
- * changes, so this decides nothing the database does not: the token row is still read on every request. Only
- * matching tokens enter, so guesses cannot fill it; the oldest entry leaves first.
+ * Digests of tokens that recently signed in. Hashing was a third of a token sign-in's CPU, and a token's digest never
+ * changes, so this decides nothing the database does not: the token row is still read on every request. Only tokens
+ * the database knew enter, so guesses cannot fill it; the oldest entry leaves first.
  */
-const recentDigests = new Map<string, Buffer>();
-const RECENT_DIGESTS = 1024;
+export class RecentTokenDigests {
+  private readonly digests = new Map<string, string>();
+  constructor(private readonly capacity = 1024) {}
 
-export function tokenMatches(token: string, storedHash: string): boolean {
-  const remembered = recentDigests.get(token);
-  const actual = remembered ?? Buffer.from(hashAccessToken(token), 'hex');
-  const expected = Buffer.from(storedHash, 'hex');
-  const matches = actual.length === expected.length && timingSafeEqual(actual, expected);
-  if (matches && !remembered) {
-    if (recentDigests.size >= RECENT_DIGESTS) recentDigests.delete(recentDigests.keys().next().value!);
-    recentDigests.set(token, actual);
+  digestOf(token: string): string {
+    return this.digests.get(token) ?? hashAccessToken(token);
   }
-  return matches;
+
+  remember(token: string, digest: string): void {
+    if (this.digests.has(token)) return;
+    if (this.digests.size >= this.capacity) this.digests.delete(this.digests.keys().next().value!);
+    this.digests.set(token, digest);
+  }
 }
 
 export function lastEight(token: string): string {

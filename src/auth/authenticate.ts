@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { HotQueries } from '../db/hot-queries.ts';
 import type { User } from '../db/prisma.ts';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
-import { lastEight, looksLikeAccessToken, tokenMatches } from './access-token.ts';
+import { looksLikeAccessToken, RecentTokenDigests } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';
 import type { PasswordHasher } from './password.ts';
 import { InvalidScopeError, parseScope, type TokenScope } from './scopes.ts';
@@ -23,23 +23,25 @@ const BAD_CREDENTIALS = 'user does not exist';
 export type Authenticator = (req: Request, res: Response) => Promise<Caller | null>;
 
 export function authenticator({ hot, passwords, throttle, allowQueryToken }: AuthenticatorDeps): Authenticator {
+  const recentDigests = new RecentTokenDigests();
+
   async function byToken(token: string): Promise<{ user: User; scope: TokenScope } | null> {
     if (!looksLikeAccessToken(token)) return null;
-    for (const candidate of await hot.tokensByLastEight(lastEight(token))) {
-      if (!tokenMatches(token, candidate.tokenHash)) continue;
-      const now = new Date();
-      // Writing on every use would make every read a write; a minute's precision is enough.
-      if (now.getTime() - candidate.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) await hot.touchToken(candidate.tokenId, now);
-      let scope: TokenScope;
-      try {
-        scope = parseScope(candidate.scope);
-      } catch (error) {
-        if (error instanceof InvalidScopeError) throw new ForbiddenError(error.message);
-        throw error;
-      }
-      return { user: candidate.user, scope };
+    const digest = recentDigests.digestOf(token);
+    const found = await hot.tokenByHash(digest);
+    if (!found) return null;
+    recentDigests.remember(token, digest);
+    const now = new Date();
+    // Writing on every use would make every read a write; a minute's precision is enough.
+    if (now.getTime() - found.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) await hot.touchToken(found.tokenId, now);
+    let scope: TokenScope;
+    try {
+      scope = parseScope(found.scope);
+    } catch (error) {
+      if (error instanceof InvalidScopeError) throw new ForbiddenError(error.message);
+      throw error;
     }
-    return null;
+    return { user: found.user, scope };
   }
 
   /** Known and unknown accounts take the same path and the same time; only a throttled one is answered early. */

@@ -49,8 +49,9 @@ describe('credential forms', () => {
     expect(res.body).toEqual({ message: expect.any(String), url: 'http://localhost:3000/api/swagger' });
   });
 
-  it('refuses a deleted token at once', async () => {
+  it('refuses a deleted token at once, also one that has just signed in', async () => {
     const alice = await createTestUser(t);
+    await t.request().get('/api/v1/user').set('Authorization', alice.auth).expect(200);
     await t.context.db.prisma.accessToken.deleteMany({ where: { userId: alice.user.id } });
     await t.request().get('/api/v1/user').set('Authorization', alice.auth).expect(401);
   });

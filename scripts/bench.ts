@@ -73,12 +73,18 @@ function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** Anvil started the way `npm start` starts it (its node options and entry from package.json), without npm around it. */
+/** Anvil started the way `npm start` starts it (its environment, node options and entry from package.json), without npm around it. */
 function startAnvil(env: NodeJS.ProcessEnv): ChildProcess {
   const command = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-  const [program, ...args] = command.split(/\s+/);
+  const words = command.split(/\s+/);
+  const startEnv: NodeJS.ProcessEnv = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, value] = words.shift()!.split('=');
+    startEnv[name] = value;
+  }
+  const [program, ...args] = words;
   if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
-  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...startEnv, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
 /** One goal of the bench and what this run measured, for the closing table. */

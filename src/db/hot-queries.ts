@@ -3,6 +3,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
+import { SqliteCounts } from './sqlite-counts.ts';
 
 export interface FoundToken {
   tokenId: number;
@@ -130,6 +131,8 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');
+  // This connection's only write is touchToken, which no count reads.
+  const counts = new SqliteCounts(db);
   const orgPage = positional(ORG_PAGE_SQL).raw(true);
   const orgCount = positional(ORG_COUNT_SQL);
   const statements = new Map<string, BetterSqlite3.Statement>();
@@ -143,12 +146,12 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       const filter = userListFilter(query);
       const sql = userListSql(filter, query.order);
       const rows = cached(sql.page, true).all(...filter.values, query.limit, query.offset) as unknown[][];
-      const { total } = cached(sql.count).get(...filter.values) as { total: number };
+      const total = counts.count(cached(sql.count), filter.values);
       return { users: rows.map(sqliteUserFromValues), total };
     },
     async listOrganizations(limit, offset) {
       const rows = orgPage.all(limit, offset) as unknown[][];
-      const { total } = orgCount.get() as { total: number };
+      const total = counts.count(orgCount, []);
       return { orgs: rows.map(sqliteUserFromValues), total };
     },
     async tokenByHash(tokenHash) {

@@ -491,6 +491,24 @@ describe('POST /admin/users/{username}/rename', () => {
 });
 
 describe('GET /admin/users', () => {
+  it('counts users and organizations afresh after every change, also between two identical lists', async () => {
+    const totals = async () => {
+      const users = await t.request().get('/api/v1/admin/users?limit=1').set('Authorization', admin.auth).expect(200);
+      const orgs = await t.request().get('/api/v1/admin/orgs?limit=1').set('Authorization', admin.auth).expect(200);
+      return { users: Number(users.headers['x-total-count']), orgs: Number(orgs.headers['x-total-count']) };
+    };
+    const before = await totals();
+    expect(await totals()).toEqual(before);
+    const body = newUserBody();
+    await createUser(body).expect(201);
+    expect(await totals()).toEqual({ users: before.users + 1, orgs: before.orgs });
+    const org = await createTestOrg(t, admin.user);
+    expect(await totals()).toEqual({ users: before.users + 1, orgs: before.orgs + 1 });
+    await t.request().delete(`/api/v1/orgs/${org.name}`).set('Authorization', admin.auth).expect(204);
+    await t.request().delete(`/api/v1/admin/users/${body.username}`).set('Authorization', admin.auth).expect(204);
+    expect(await totals()).toEqual(before);
+  });
+
   it('lists individual users only, alphabetically, paged with Link headers', async () => {
     const org = await createTestOrg(t, admin.user);
     const res = await t.request().get('/api/v1/admin/users?limit=50').set('Authorization', admin.auth).expect(200);

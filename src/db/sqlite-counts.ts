@@ -1,5 +1,5 @@
 // Counts for the admin lists' X-Total-Count, kept until the database changes. Counting 10,000 users walks 10,000
-// index entries, about 40 % of a list page's cost. SQLite's `PRAGMA data_version` changes whenever another
+// index entries, about a fifth of a list page's cost. SQLite's `PRAGMA data_version` changes whenever another
 // connection (Prisma's, another process's) commits, so each read first asks it whether a kept count may still be
 // used. The connection this runs on must not itself write to what it counts: its own commits do not change the
 // version.

@@ -55,7 +55,7 @@ const USER_COLUMN_NAMES = [
   'avatar', 'hideActivity', 'repoAdminChangeTeamAccess', 'numFollowers', 'numFollowing', 'numStars',
   'numRepos', 'lastLoginAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof User>;
-const USER_LIST_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
+const USER_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
 
 const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
   FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenHash" = $1`;
@@ -67,10 +67,10 @@ const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."scope" AS "scope", t."updatedA
 const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "AccessToken" WHERE "tokenHash" = $1`;
 const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
-const SQLITE_USER_BY_NAME_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
-const SQLITE_USER_BY_ID_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "id" = $1`;
+const SQLITE_USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
+const SQLITE_USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const ORG_PAGE_SQL = `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
+const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
@@ -92,7 +92,7 @@ function userListFilter(query: UserListQuery): { key: string; where: string; val
 function userListSql(filter: { where: string; values: unknown[] }, order: UserListOrder): { page: string; count: string } {
   const n = filter.values.length;
   return {
-    page: `SELECT ${USER_LIST_COLUMNS} FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    page: `SELECT ${USER_COLUMNS} FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
     count: `SELECT COUNT(*) AS "total" FROM "User" WHERE ${filter.where}`,
   };
 }

@@ -75,21 +75,26 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     };
   }
 
-  async function startAnvil(name: string): Promise<AnvilProcess> {
+  async function startAnvil(name: string, attempts = 3): Promise<AnvilProcess> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/`;
-    const log = fs.openSync(path.join(work, `${name}.log`), 'a');
+    const logFile = path.join(work, `${name}.log`);
+    const log = fs.openSync(logFile, 'a');
     const child = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env: settingsEnv(port), stdio: ['ignore', log, log] });
     fs.closeSync(log);
     const deadline = Date.now() + 45_000;
     for (;;) {
       try {
-        if ((await fetch(`${base}api/healthz`)).ok) return { name, base, child };
+        // The port was free when chosen; an error body naming this process's root URL shows that it, not another
+        // test's server that took the port meanwhile, is the one answering.
+        const probe = await fetch(`${base}api/v1/users/${uniqueName('nobody')}`);
+        if (probe.status === 404 && ((await probe.json()) as { url?: string }).url === `${base}api/swagger`) return { name, base, child };
       } catch {
         // not listening yet
       }
+      if (child.exitCode !== null && attempts > 1 && fs.readFileSync(logFile, 'utf8').includes('EADDRINUSE')) return startAnvil(name, attempts - 1);
       if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`${name} did not start: ${fs.readFileSync(path.join(work, `${name}.log`), 'utf8').slice(-2000)}`);
+        throw new Error(`${name} did not start: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
       }
       await sleep(100);
     }

@@ -86,7 +86,6 @@ export interface RepositoryState {
   defaultBranch: string | null;
 }
 
-/** What the database keeps about a repository's content, read from disk. */
 /**
  * Whether a repository's files name any branch (loose refs under refs/heads, or packed-refs), read without running
  * git: cheap enough to ask of every empty repository at start.
@@ -98,6 +97,7 @@ export function hasBranchRefs(dir: string): boolean {
   return fs.existsSync(packed) && / refs\/heads\//.test(fs.readFileSync(packed, 'utf8'));
 }
 
+/** What the database keeps about a repository's content, read from disk. */
 export async function readRepositoryState(dir: string): Promise<RepositoryState> {
   const [size, branches, head] = await Promise.all([repositorySize(dir), listBranches(dir), headBranch(dir)]);
   if (branches.length === 0) return { size, isEmpty: true, defaultBranch: null };

@@ -3,12 +3,28 @@
 // Files on disk are the caller's business (it removes them after the commit).
 import type { DbClient, User } from './prisma.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
+import type { DatabaseTarget } from './target.ts';
 
 type Tx = DbClient;
 
 /** The functions below bound to one client (use it inside a transaction), plus the lookups a purge starts from. */
 export class OwnerPurgeRepository {
-  constructor(private readonly tx: Tx) {}
+  constructor(
+    private readonly tx: Tx,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
+
+  /**
+   * Inside the deleting transaction, before its checks: holds the owner's row until the commit. A repository or
+   * package being created for the owner holds a key-share lock on that row from its insert to its commit, so on
+   * PostgreSQL the checks then see it (and refuse), or its insert waits and finds the owner gone. Without this,
+   * the owner's deletion would cascade over a row committed after the checks. SQLite runs one write transaction
+   * at a time anyway.
+   */
+  async lockOwner(ownerId: number): Promise<void> {
+    if (this.provider !== 'postgresql') return;
+    await this.tx.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${ownerId} FOR UPDATE`;
+  }
 
   countOwnedData(ownerId: number): Promise<{ repositories: number; packages: number }> {
     return countOwnedData(this.tx, ownerId);

@@ -64,7 +64,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client),
-    ownerPurge: new OwnerPurgeRepository(client),
+    ownerPurge: new OwnerPurgeRepository(client, provider),
     packageBlobs: new PackageBlobRepository(client),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client),

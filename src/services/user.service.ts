@@ -214,6 +214,7 @@ export class UserService {
     const removedOwners = await this.deps.transactions.run(async (repos) => {
       const users = repos.users;
       const ownerPurge = repos.ownerPurge;
+      await ownerPurge.lockOwner(target.id);
       if (target.isAdmin && (await this.isLastAdmin(users, target))) throw new ValidationError('can not delete the last admin user');
       if (!purge) {
         const [{ repositories, packages }, memberships] = await Promise.all([
@@ -225,6 +226,7 @@ export class UserService {
         if (packages > 0) throw new ValidationError(`user still has ownership of packages [uid: ${target.id}]`);
       }
       const orphanedOrgs = purge ? await ownerPurge.findOrgsOnlyOwnedBy(target.id) : [];
+      for (const org of orphanedOrgs) await ownerPurge.lockOwner(org.id);
       const owners = [target, ...orphanedOrgs];
       const { orphanBlobHashes } = await ownerPurge.purgeOwnedData(owners.map((owner) => owner.id));
       await ownerPurge.deletePersonalRows(target.id);

@@ -279,7 +279,8 @@ describe('concurrent deletes of the same thing: one 204, the others 404', () => 
 });
 
 describe('a delete racing an update: one consistent outcome, never 5xx', () => {
-  const ROUNDS = 4;
+  // RACE_ROUNDS=40 makes a rare interleaving likely enough to reproduce.
+  const ROUNDS = Number(process.env.RACE_ROUNDS ?? 4);
 
   it('a repository edited while it is deleted', async () => {
     const henry = await createTestUser(t);
@@ -325,6 +326,21 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
       const directory = path.join(t.context.settings.repository.ROOT, org.lowerName, 'contested.git');
       expect(fs.existsSync(directory)).toBe(create.status === 201);
       if (create.status === 201) await expectCountersMatchRows(org.id);
+    }
+  });
+
+  it('a user deleted while a repository is created for them: one of them wins, nothing is left half-made', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const owner = await createTestUser(t);
+      const [create, remove] = await Promise.all([
+        call('POST', `/api/v1/admin/users/${owner.user.name}/repos`, admin.auth, { name: 'contested' }),
+        call('DELETE', `/api/v1/admin/users/${owner.user.name}`, admin.auth),
+      ]);
+      expectNoServerErrors([create, remove]);
+      expect([[201, 422], [404, 204]]).toContainEqual([create.status, remove.status]);
+      const directory = path.join(t.context.settings.repository.ROOT, owner.user.lowerName, 'contested.git');
+      expect(fs.existsSync(directory)).toBe(create.status === 201);
+      if (create.status === 201) await expectCountersMatchRows(owner.user.id);
     }
   });
 

@@ -198,7 +198,8 @@ export class OrgService {
   /** DELETE /orgs/{org}: refused while the organization still owns repositories or packages. */
   async delete(org: User): Promise<void> {
     await this.deps.transactions.run(async (repos) => {
-      // Checked inside the transaction, the row held: the repositories would otherwise cascade with it, leaving their folders.
+      // Checked inside the transaction with the row held: the repositories would otherwise cascade with it,
+      // leaving their folders.
       await repos.ownerPurge.lockOwner(org.id);
       const { repositories, packages } = await repos.ownerPurge.countOwnedData(org.id);
       // Forgejo answers 500 for both.

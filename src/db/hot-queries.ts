@@ -55,6 +55,9 @@ const USER_COLUMN_NAMES = [
   'avatar', 'hideActivity', 'repoAdminChangeTeamAccess', 'numFollowers', 'numFollowing', 'numStars',
   'numRepos', 'lastLoginAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof User>;
+// Compile-time guard: a column added to User must be listed above, or every hot lookup would leave it out.
+const everyColumnListed: [Exclude<keyof User, (typeof USER_COLUMN_NAMES)[number]>] extends [never] ? true : false = true;
+void everyColumnListed;
 const USER_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
 
 const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
@@ -65,10 +68,8 @@ const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."scope" AS "scope", t."updatedA
  * values may change a plan the statistics inform; single-table lookups by a unique key are not affected).
  */
 const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "AccessToken" WHERE "tokenHash" = $1`;
-const USER_BY_NAME_SQL = `SELECT * FROM "User" WHERE "lowerName" = $1`;
-const USER_BY_ID_SQL = `SELECT * FROM "User" WHERE "id" = $1`;
-const SQLITE_USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
-const SQLITE_USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
+const USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
+const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
 const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
@@ -126,8 +127,8 @@ function sqliteTimestamp(at: Date): string {
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(sql.replace(/\$\d+/g, '?'));
   const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
-  const userByName = positional(SQLITE_USER_BY_NAME_SQL).raw(true);
-  const userById = positional(SQLITE_USER_BY_ID_SQL).raw(true);
+  const userByName = positional(USER_BY_NAME_SQL).raw(true);
+  const userById = positional(USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');

@@ -44,7 +44,6 @@ const RUN_KINDS: readonly Kind[] = kindsIndex >= 0 ? (process.argv[kindsIndex + 
   return kind as Kind;
 }) : KINDS;
 
-
 const findings: string[] = [];
 const finding = (text: string) => {
   findings.push(text);

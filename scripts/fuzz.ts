@@ -32,7 +32,6 @@ function argument(name: string, fallback: number): number {
   return value;
 }
 
-
 type Schema = Record<string, unknown>;
 interface Parameter { name: string; in: string; schema?: Schema }
 interface Operation {

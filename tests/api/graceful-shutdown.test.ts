@@ -2,7 +2,6 @@
 // connections at once, completes a package upload that is still streaming and a webhook delivery still waiting
 // for its answer, longer than the 5 s an earlier version allowed, then exits 0 with nothing left leased. Past
 // [server] GRACEFUL_HAMMER_TIME it gives up instead, hands the delivery's lease back, and exits 1.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -11,17 +10,15 @@ import path from 'node:path';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { loadSettings } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { freePort } from '../helpers/free-port.ts';
 
-const root = path.resolve(__dirname, '../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GENEROUS_MS = 30_000;
 
 let dataDir: string;
-let child: ChildProcess | null = null;
-let output = '';
+let anvil: AnvilProcess | null = null;
 let receiver: http.Server;
 /** How long the receiver takes to answer a delivery; Infinity never answers. */
 let answerAfterMs = 0;
@@ -30,7 +27,7 @@ const deliveries: Array<{ answered: boolean }> = [];
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + GENEROUS_MS;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${GENEROUS_MS} ms; server output:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${GENEROUS_MS} ms; server output:\n${anvil?.output() ?? ''}`);
     await sleep(50);
   }
 }
@@ -50,24 +47,26 @@ function refused(port: number): Promise<boolean> {
 interface RunningServer {
   base: string;
   port: number;
+  /** Its settings, for opening its data after it stopped. */
   env: NodeJS.ProcessEnv;
   owner: Awaited<ReturnType<typeof createTestUser>>;
   orgName: string;
   /** The exit code, or 'still running' after a generous wait. */
   exitCode(): Promise<number | null | 'still running'>;
+  output(): string;
 }
 
-/** An owner, an organization with a hook to the receiver, written before the server starts; then `npm start`. */
+/** An owner, an organization with a hook to the receiver, written before the server starts; then the server. */
 async function startServer(settings: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: base,
-    ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn',
+  const envOn = (port: number): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+    ANVIL__server__HTTP_ADDR: '127.0.0.1',
     ANVIL__cron__ENABLED: 'false', ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
     ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '20', ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms',
     ...settings,
-  };
+  });
+  // The data goes in through settings with no port.
+  const env = envOn(0);
   const setup = await bootstrap(loadSettings(env), createLogger('silent'));
   const owner = await createTestUser({ context: setup } as TestApp);
   const org = await createTestOrg({ context: setup } as TestApp, owner.user);
@@ -75,21 +74,16 @@ async function startServer(settings: Record<string, string>): Promise<RunningSer
   await setup.services.webhooks.createOrg(org, { type: 'forgejo', config: { url: receiverUrl, content_type: 'json' }, events: ['repository'], active: true });
   await setup.db.close();
 
-  output = '';
-  const started = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = started;
-  started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
-  await until(async () => (await fetch(`${base}api/healthz`).catch(() => null))?.ok === true, 'the server starts');
+  const started = await startAnvilProcess(envOn);
+  anvil = started;
   return {
-    base, port, env, owner, orgName: org.name,
+    base: started.base, port: started.port, env, owner, orgName: org.name, output: started.output,
     async exitCode() {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), GENEROUS_MS)));
-      const code = await Promise.race([exited, gaveUp]);
+      const code = await Promise.race([started.exited, gaveUp]);
       clearTimeout(timer);
-      if (code !== 'still running') child = null;
+      if (code !== 'still running') anvil = null;
       return code;
     },
   };
@@ -124,8 +118,8 @@ beforeEach(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-shutdown-'));
 });
 afterEach(() => {
-  child?.kill('SIGKILL');
-  child = null;
+  anvil?.child.kill('SIGKILL');
+  anvil = null;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 afterAll(async () => {
@@ -156,7 +150,7 @@ it('finishes an upload and a delivery in flight, refuses new connections, and ex
   upload.write(chunks[0]);
   await sleep(300);
 
-  child!.kill('SIGTERM');
+  anvil!.child.kill('SIGTERM');
   await until(() => refused(server.port), 'new connections are refused');
   expect(delivery.answered).toBe(false);
   for (const chunk of chunks.slice(1)) {
@@ -166,7 +160,7 @@ it('finishes an upload and a delivery in flight, refuses new connections, and ex
   upload.end();
   expect(await uploaded).toBe(201);
 
-  expect({ code: await server.exitCode(), output }).toEqual({ code: 0, output: expect.any(String) });
+  expect({ code: await server.exitCode(), output: server.output() }).toEqual({ code: 0, output: expect.any(String) });
   expect(delivery.answered).toBe(true);
 
   const after = await bootstrap(loadSettings(server.env), createLogger('silent'));
@@ -185,7 +179,7 @@ it('past GRACEFUL_HAMMER_TIME hands the lease of an unfinished delivery back and
   answerAfterMs = Infinity;
   const server = await startServer({ ANVIL__server__GRACEFUL_HAMMER_TIME: '1s' });
   await deliveryInFlight(server);
-  child!.kill('SIGTERM');
+  anvil!.child.kill('SIGTERM');
   expect(await server.exitCode()).toBe(1);
 
   const after = await bootstrap(loadSettings(server.env), createLogger('silent'));

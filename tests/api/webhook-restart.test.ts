@@ -1,61 +1,45 @@
 // Deliveries are durable: a server killed with SIGKILL while deliveries are queued and in flight delivers every
 // one after a restart, and none twice once it was answered with success.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { loadSettings } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { freePort } from '../helpers/free-port.ts';
 
-const root = path.resolve(__dirname, '../..');
 const REPOS = 6;
 let dataDir: string;
 let receiver: HookReceiver;
-let env: NodeJS.ProcessEnv;
-let base: string;
-let child: ChildProcess | null = null;
+let server: AnvilProcess | null = null;
 
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env, stdio: 'ignore' });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}api/healthz`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start');
-    await sleep(100);
-  }
+/** The server's settings on a port; the data written before it starts goes to the same place. */
+function serverEnv(port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+    ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__cron__ENABLED: 'false',
+    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
+    ANVIL__webhook__RETRY_BACKOFF: '200ms', ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms', ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
+  };
 }
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-restart-'));
   receiver = await startHookReceiver();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}/`;
-  env = {
-    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: base,
-    ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'silent', ANVIL__cron__ENABLED: 'false',
-    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
-    ANVIL__webhook__RETRY_BACKOFF: '200ms', ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms', ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
-  };
 });
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  server?.child.kill('SIGKILL');
   await receiver.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('delivers every queued delivery after a SIGKILL and restart, each answered once', async () => {
-  // The data: a user, an org and its hook, written before the server starts.
-  const context = await bootstrap(loadSettings(env), createLogger('silent'));
+  // The data: a user, an org and its hook, written before the server starts (through settings with no port).
+  const context = await bootstrap(loadSettings(serverEnv(0)), createLogger('silent'));
   const fake = { context } as TestApp;
   const owner = await createTestUser(fake);
   const org = await createTestOrg(fake, owner.user);
@@ -64,21 +48,21 @@ it('delivers every queued delivery after a SIGKILL and restart, each answered on
 
   // The receiver holds every request: two deliveries are in flight, the rest wait in the queue.
   receiver.respond = () => 'hold';
-  child = await startServer();
+  server = await startAnvilProcess(serverEnv);
   for (let i = 0; i < REPOS; i++) {
-    const res = await fetch(`${base}api/v1/orgs/${org.name}/repos`, {
+    const res = await fetch(`${server.base}api/v1/orgs/${org.name}/repos`, {
       method: 'POST', headers: { Authorization: owner.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: `r${i}` }),
     });
     expect(res.status).toBe(201);
   }
   await receiver.until((received) => received.length >= 2);
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child!.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await server.exited;
   const beforeRestart = new Set(receiver.received.map((hook) => hook.headers['x-forgejo-delivery']));
   expect(beforeRestart.size).toBeLessThan(REPOS);
 
   receiver.respond = () => 200;
-  child = await startServer();
+  server = await startAnvilProcess(serverEnv);
   const succeeded = () => receiver.received.filter((hook) => hook.answered === 200);
   await receiver.until(() => new Set(succeeded().map((hook) => hook.headers['x-forgejo-delivery'])).size === REPOS, 30_000);
   await sleep(1500);
@@ -87,10 +71,10 @@ it('delivers every queued delivery after a SIGKILL and restart, each answered on
   expect(ids).toHaveLength(REPOS);
   expect(succeeded().map((hook) => JSON.parse(hook.body.toString()).repository.name).sort()).toEqual(Array.from({ length: REPOS }, (_, i) => `r${i}`));
 
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child!.once('exit', resolve));
-  child = null;
-  const after = await bootstrap(loadSettings(env), createLogger('silent'));
+  server.child.kill('SIGTERM');
+  await server.exited;
+  server = null;
+  const after = await bootstrap(loadSettings(serverEnv(0)), createLogger('silent'));
   try {
     const tasks = await after.db.prisma.hookTask.findMany();
     expect(tasks.map((task) => task.status)).toEqual(Array(REPOS).fill('delivered'));

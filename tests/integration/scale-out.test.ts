@@ -5,7 +5,7 @@
 // one process is killed with SIGKILL in the middle of deliveries, the other completes them.
 // Package blobs and avatars live in an S3 bucket (s3rver on loopback), as [storage] STORAGE_TYPE=minio puts them.
 // Needs redis-server, s3rver, and PostgreSQL (TEST_DATABASE_URL, or initdb/pg_ctl on PATH for scripts/pg-cluster.sh).
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +18,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { gitOk, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 import { REDIS_MISSING, redisServerBinary, type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 import { type S3TestServer, s3ServerUnavailable, startS3Server } from '../helpers/s3-server.ts';
 import { freshPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
@@ -35,11 +35,8 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-interface AnvilProcess {
-  readonly name: string;
-  readonly base: string;
-  child: ChildProcess;
-}
+/** One of the two processes, named in messages. */
+type NamedProcess = AnvilProcess & { readonly name: string };
 
 describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data directory', () => {
   let work: string;
@@ -49,8 +46,8 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
   let s3: S3TestServer;
   let receiver: HookReceiver;
   let admin: TestUser;
-  let a: AnvilProcess;
-  let b: AnvilProcess;
+  let a: NamedProcess;
+  let b: NamedProcess;
   let sql: pg.Client;
 
   /** A local PostgreSQL cluster when TEST_DATABASE_URL is not set; its database is the test's. */
@@ -66,7 +63,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     return {
       PATH: process.env.PATH, HOME: process.env.HOME,
       ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`, DATABASE_URL: database.url,
-      ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: process.env.SCALE_OUT_LOG ?? 'warn',
+      ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: process.env.SCALE_OUT_LOG ?? 'info',
       ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
       ANVIL__queue__TYPE: 'redis', ANVIL__queue__CONN_STR: redis.url, ANVIL__queue__RELAY_SWEEP_INTERVAL: '500ms',
       ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
@@ -75,33 +72,12 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     };
   }
 
-  async function startAnvil(name: string, attempts = 3): Promise<AnvilProcess> {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}/`;
-    const logFile = path.join(work, `${name}.log`);
-    const log = fs.openSync(logFile, 'a');
-    const child = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env: settingsEnv(port), stdio: ['ignore', log, log] });
-    fs.closeSync(log);
-    const deadline = Date.now() + 45_000;
-    for (;;) {
-      try {
-        // The port was free when chosen; an error body naming this process's root URL shows that it, not another
-        // test's server that took the port meanwhile, is the one answering.
-        const probe = await fetch(`${base}api/v1/users/${uniqueName('nobody')}`);
-        if (probe.status === 404 && ((await probe.json()) as { url?: string }).url === `${base}api/swagger`) return { name, base, child };
-      } catch {
-        // not listening yet
-      }
-      if (child.exitCode !== null && attempts > 1 && fs.readFileSync(logFile, 'utf8').includes('EADDRINUSE')) return startAnvil(name, attempts - 1);
-      if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`${name} did not start: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-      }
-      await sleep(100);
-    }
+  async function startAnvil(name: string): Promise<NamedProcess> {
+    return { name, ...(await startAnvilProcess(settingsEnv)) };
   }
 
   /** An API call to one process as the admin; the parsed body (or null) and the status. */
-  async function api(on: AnvilProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async function api(on: NamedProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${on.base}api/v1${route}`, {
       method, headers: { Authorization: admin.auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -109,7 +85,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
 
-  async function ok(on: AnvilProcess, method: string, route: string, body?: unknown, expected = 201): Promise<any> {
+  async function ok(on: NamedProcess, method: string, route: string, body?: unknown, expected = 201): Promise<any> {
     const res = await api(on, method, route, body);
     if (res.status !== expected) throw new Error(`${method} ${route} on ${on.name}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
@@ -186,7 +162,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
 
     // Upload a package to a, download it from b, byte for byte.
     const bytes = randomBytes(300 * 1024);
-    const packageUrl = (on: AnvilProcess) => `${on.base}api/packages/${orgName}/generic/blob/1.0.0/blob.bin`;
+    const packageUrl = (on: NamedProcess) => `${on.base}api/packages/${orgName}/generic/blob/1.0.0/blob.bin`;
     const put = await fetch(packageUrl(a), { method: 'PUT', headers: { Authorization: admin.auth, 'Content-Type': 'application/octet-stream' }, body: bytes });
     expect(put.status).toBe(201);
     const got = await fetch(packageUrl(b), { headers: { Authorization: admin.auth } });

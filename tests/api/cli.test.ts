@@ -1,9 +1,10 @@
 // The bootstrap path of a fresh install: the CLI on an empty data directory, then the server it prepared.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 
 const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -14,25 +15,14 @@ function cli(dataDir: string, args: string[]) {
   return run(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/cli.ts', ...args], { cwd: root, env });
 }
 
-async function waitFor(url: string, init?: RequestInit): Promise<Response> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      return await fetch(url, init);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(`${url} never answered`);
-}
-
 describe('command line bootstrap', () => {
   let dataDir: string;
-  let server: ChildProcess | undefined;
+  let server: AnvilProcess | undefined;
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-cli-'));
   });
   afterEach(() => {
-    server?.kill();
+    server?.child.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -41,11 +31,12 @@ describe('command line bootstrap', () => {
     const token = stdout.trim().split('\n').pop()!;
     expect(token).toMatch(/^[0-9a-f]{40}$/);
 
-    const port = 41_000 + Math.floor(Math.random() * 2000);
-    const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    server = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], { cwd: root, env, stdio: 'ignore' });
-    const res = await waitFor(`http://127.0.0.1:${port}/api/v1/user`, { headers: { Authorization: `token ${token}` } });
+    server = await startAnvilProcess((port) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL__server__HTTP_ADDR: '127.0.0.1' };
+      delete env.DATABASE_URL;
+      return env;
+    });
+    const res = await fetch(`${server.base}api/v1/user`, { headers: { Authorization: `token ${token}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ login: 'root', is_admin: true });
   });

@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_MIGRATIONS_ROOT, LOCKFILE_NAME, readMigrationList } from '../src/db/migrate.ts';
-import { NO_FILTERS, withSchemaEngine } from '../src/db/schema-engine.ts';
+import type { MigrationList } from '@prisma/schema-engine-wasm';
+import { DEFAULT_MIGRATIONS_ROOT } from '../src/db/migrate.ts';
+import { NO_FILTERS, withSchemaEngine } from './schema-engine.ts';
 import type { DatabaseTarget } from '../src/db/target.ts';
 import { PROVIDERS, schemaFor } from './prisma-generate.ts';
 
@@ -16,6 +17,30 @@ const root = path.resolve(__dirname, '..');
 const clusterScript = path.join(__dirname, 'pg-cluster.sh');
 
 type Provider = (typeof PROVIDERS)[number];
+const LOCKFILE_NAME = 'migration_lock.toml';
+
+// One provider's migrations as the engine takes them: it has no file access of its own.
+function readMigrationList(dir: string): MigrationList {
+  const lockPath = path.join(dir, LOCKFILE_NAME);
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [];
+  const migrationDirectories = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => ({
+      path: name,
+      migrationFile: {
+        path: 'migration.sql',
+        content: { tag: 'ok' as const, value: fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8') },
+      },
+    }));
+  return {
+    baseDir: dir,
+    lockfile: { path: LOCKFILE_NAME, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
+    shadowDbInitScript: '',
+    migrationDirectories,
+  };
+}
 
 function migrationName(raw: string | undefined): string {
   const name = (raw ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');

@@ -1,110 +1,104 @@
-// Applies the committed migrations (prisma/migrations/<provider>/) at startup, without the Prisma CLI.
+// Applies the committed migrations (prisma/migrations/<provider>/) at start with umzug, keeping Prisma's own
+// `_prisma_migrations` history. The scripts are written by `npm run migration:create` (Prisma's schema engine,
+// a development tool only); applying them needs no engine.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { MigrationList } from '@prisma/schema-engine-wasm';
-import type * as SchemaEngineModule from './schema-engine.ts';
-import type { DatabaseTarget } from './target.ts';
+import type * as UmzugModule from 'umzug';
 import { projectPath } from '../project-root.ts';
+import {
+  type MigrationConnection,
+  postgresMigrationConnection,
+  sqliteMigrationConnection,
+} from './migrations/migration-connection.ts';
+import { type MigrationFile, readMigrationFiles } from './migrations/migration-files.ts';
+import { MigrationHistory } from './migrations/migration-history.ts';
+import type { DatabaseTarget } from './target.ts';
 
 export const DEFAULT_MIGRATIONS_ROOT = projectPath('prisma', 'migrations');
-export const LOCKFILE_NAME = 'migration_lock.toml';
-const MIGRATION_FILE = 'migration.sql';
 const SQLITE_LOCK_WAIT_MS = 120_000;
-
-// Reads one provider's migrations the way the Prisma CLI does; the engine itself has no file access.
-export function readMigrationList(dir: string): MigrationList {
-  const lockPath = path.join(dir, LOCKFILE_NAME);
-  const entries = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [];
-  const migrationDirectories = entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => {
-      const file = path.join(dir, name, MIGRATION_FILE);
-      let content: MigrationList['migrationDirectories'][number]['migrationFile']['content'];
-      try {
-        content = { tag: 'ok', value: fs.readFileSync(file, 'utf8') };
-      } catch (error) {
-        content = { tag: 'error', value: (error as Error).message };
-      }
-      return { path: name, migrationFile: { path: MIGRATION_FILE, content } };
-    });
-  return {
-    baseDir: dir,
-    lockfile: { path: LOCKFILE_NAME, content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
-    shadowDbInitScript: '',
-    migrationDirectories,
-  };
-}
-
-function migrationsFor(target: DatabaseTarget, migrationsRoot: string): MigrationList {
-  const dir = path.join(path.resolve(migrationsRoot), target.provider);
-  const list = readMigrationList(dir);
-  if (list.migrationDirectories.length === 0) throw new Error(`no migrations found in ${dir}`);
-  return list;
-}
-
-/** The schema engine (WebAssembly, PostgreSQL driver) is loaded only when a start has migrations to apply or check. */
-function schemaEngine(): typeof SchemaEngineModule {
-  return require('./schema-engine.ts') as typeof SchemaEngineModule;
-}
+// Prisma's advisory lock key, so Anvil and `prisma migrate deploy` never apply at the same time.
+const POSTGRES_MIGRATION_LOCK = 72707369;
 
 // Returns the names of the migrations it applied, in order; an up-to-date database gives [].
 export async function migrateDatabase(target: DatabaseTarget, migrationsRoot = DEFAULT_MIGRATIONS_ROOT): Promise<string[]> {
-  const migrationsList = migrationsFor(target, migrationsRoot);
-  const apply = () => {
-    const { NO_FILTERS, withSchemaEngine } = schemaEngine();
-    return withSchemaEngine(target, undefined, async (engine) => {
-      const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
-      return appliedMigrationNames;
-    });
-  };
-  // PostgreSQL: the engine holds an advisory lock while applying. SQLite has none, so concurrent callers queue here.
-  if (target.provider === 'postgresql') return apply();
+  const files = readMigrationFiles(path.join(path.resolve(migrationsRoot), target.provider));
+  if (target.provider === 'postgresql') {
+    const connection = await postgresMigrationConnection(target.url);
+    try {
+      await connection.run(`SELECT pg_advisory_lock(${POSTGRES_MIGRATION_LOCK})`);
+      return await applyPending(connection, files);
+    } finally {
+      await connection.close(); // ending the session releases the lock
+    }
+  }
   const file = path.resolve(target.file);
-  if (sqliteIsUpToDate(file, migrationsList)) return [];
+  // Checked read-only first: a start beside a running server must not wait for a write lock to learn nothing is due.
+  if (fs.existsSync(file) && (await pendingOn(sqliteMigrationConnection(file, { readonly: true }), files)) === 0) return [];
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  return withSqliteLock(`${file}.migrate-lock`, apply);
+  return withSqliteLock(`${file}.migrate-lock`, () => applyPending(sqliteMigrationConnection(file), files, true));
 }
 
-/**
- * Whether every migration on disk is recorded as applied. Lets a start (or the CLI next to a running server)
- * skip the schema engine, which needs a write lock even when there is nothing to do.
- */
-function sqliteIsUpToDate(file: string, migrationsList: MigrationList): boolean {
-  if (!fs.existsSync(file)) return false;
-  const db = new Database(file, { readonly: true, timeout: 5_000 });
+async function pendingOn(connection: MigrationConnection, files: readonly MigrationFile[]): Promise<number> {
   try {
-    const table = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
-    if (!table) return false;
-    const applied = new Set(
-      (db.prepare('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL').all() as { migration_name: string }[])
-        .map((row) => row.migration_name),
-    );
-    return migrationsList.migrationDirectories.every((migration) => applied.has(migration.path));
+    const applied = new Set(await new MigrationHistory(connection).applied(files));
+    return files.filter((file) => !applied.has(file.name)).length;
   } finally {
-    db.close();
+    await connection.close();
   }
 }
 
-// Migrations present on disk but not yet applied; throws if the database history has diverged from the files.
-export async function pendingMigrations(target: DatabaseTarget, migrationsRoot = DEFAULT_MIGRATIONS_ROOT): Promise<string[]> {
-  const migrationsList = migrationsFor(target, migrationsRoot);
-  const all = migrationsList.migrationDirectories.map((m) => m.path);
-  // Opening a missing SQLite file would create it.
-  if (target.provider === 'sqlite' && !fs.existsSync(target.file)) return all;
-  const { NO_FILTERS, withSchemaEngine } = schemaEngine();
-  const result = await withSchemaEngine(target, undefined, (engine) =>
-    engine.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: NO_FILTERS }),
-  );
-  if (result.failedMigrationNames.length > 0) throw new Error(`failed migrations: ${result.failedMigrationNames.join(', ')}`);
-  if (result.editedMigrationNames.length > 0) throw new Error(`edited migrations: ${result.editedMigrationNames.join(', ')}`);
-  const history = result.history;
-  if (history === null) return [];
-  if (history.diagnostic === 'databaseIsBehind') return history.unappliedMigrationNames;
-  throw new Error(`migration history does not match ${migrationsList.baseDir}: ${history.diagnostic}`);
+async function applyPending(connection: MigrationConnection, files: readonly MigrationFile[], closeAfter = false): Promise<string[]> {
+  try {
+    const history = new MigrationHistory(connection);
+    const applied = new Set(await history.applied(files));
+    if (files.every((file) => applied.has(file.name))) return [];
+    await history.ensureTable();
+    // Loaded only when something is due: umzug's module graph costs about 150 ms of start time.
+    const { Umzug } = require('umzug') as typeof UmzugModule;
+    const umzug = new Umzug({
+      migrations: files.map((file) => ({ name: file.name, up: () => applyOne(connection, history, file) })),
+      context: {},
+      // applyOne records each migration itself, in the script's own transaction where the database allows it.
+      storage: {
+        executed: () => history.applied(files),
+        logMigration: async () => undefined,
+        unlogMigration: async () => undefined,
+      },
+      logger: undefined,
+    });
+    return (await umzug.up()).map((migration) => migration.name);
+  } finally {
+    if (closeAfter) await connection.close();
+  }
+}
+
+async function applyOne(connection: MigrationConnection, history: MigrationHistory, file: MigrationFile): Promise<void> {
+  if (connection.provider === 'postgresql') {
+    // PostgreSQL's DDL is transactional: the script and its history row commit together or not at all.
+    await connection.run('BEGIN');
+    try {
+      const id = await history.started(file);
+      await connection.script(file.sql);
+      await history.finished(id);
+      await connection.run('COMMIT');
+    } catch (error) {
+      await connection.run('ROLLBACK');
+      throw error;
+    }
+    return;
+  }
+  // SQLite scripts turn foreign keys off to redefine tables, which SQLite ignores inside a transaction, so a
+  // script runs on its own as Prisma runs it, and a failure is left in the history for an operator.
+  const id = await history.started(file);
+  try {
+    await connection.script(file.sql);
+  } catch (error) {
+    await history.failed(id, error as Error);
+    throw error;
+  }
+  await history.finished(id);
 }
 
 // An exclusive transaction on a side database is a cross-process lock the OS releases if the holder dies.

@@ -66,7 +66,7 @@ function seed(file: string, passwordHash: string): { token: string; orgName: str
 }
 
 function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', path.join(root, 'scripts/register-ts.cjs'), path.join(root, script)], {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -1,6 +1,6 @@
-// Compiles the TypeScript of src/ and generated/ to JavaScript under dist/ (same layout), so a production start
-// neither loads the compiler nor transpiles ~400 files. `npm ci` builds it (postinstall); `npm start` rebuilds it
-// first when a source file changed since, so the compiled copy is never stale.
+// Compiles the TypeScript of src/ and generated/ to JavaScript under dist/ (same layout), so a start neither loads
+// a compiler nor transpiles ~400 files. `npm ci` builds it (postinstall), `npm run build` again after a change; the
+// tests build it when stale, since they start servers and the CLI from it.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -50,13 +50,17 @@ function build(files = sourceFiles()) {
   fs.writeFileSync(stampFile, sourceStamp(files));
 }
 
-/** Builds unless dist/ was compiled from exactly the sources on disk. */
-function ensureBuilt() {
-  const files = sourceFiles();
-  const current = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
-  if (current !== sourceStamp(files)) build(files);
+/** Whether dist/ was compiled from exactly the sources on disk. */
+function isCurrent(files = sourceFiles()) {
+  return fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === sourceStamp(files);
 }
 
-module.exports = { build, ensureBuilt, outDir };
+/** Builds unless dist/ is current. */
+function ensureBuilt() {
+  const files = sourceFiles();
+  if (!isCurrent(files)) build(files);
+}
+
+module.exports = { build, ensureBuilt, isCurrent, outDir };
 
 if (require.main === module) build();

@@ -152,7 +152,7 @@ class Server {
   async start(): Promise<void> {
     const log = fs.openSync(this.logFile, 'a');
     // Its own process group, so the kill takes the git processes it started with it, as a crash of the host would.
-    const child = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
       cwd: root, env: serverEnv(this.dataDir), detached: true, stdio: ['ignore', log, log],
     });
     fs.closeSync(log);
@@ -577,7 +577,7 @@ async function main(): Promise<void> {
   let keep = false;
   try {
     adminName = 'crash-admin';
-    const created = execFileSync(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/cli.ts', 'admin', 'user', 'create', '--username', adminName,
+    const created = execFileSync(process.execPath, ['dist/src/cli.js', 'admin', 'user', 'create', '--username', adminName,
       '--password', 'crash-admin-password', '--email', 'crash-admin@example.com', '--admin', '--must-change-password=false', '--access-token'],
     { cwd: root, env: serverEnv(dataDir), encoding: 'utf8' });
     adminToken = created.trim().split('\n').pop()!.trim();

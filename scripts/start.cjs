@@ -1,6 +1,13 @@
-// `npm start`: the compiled server from dist/, rebuilt first if the sources changed.
+// `npm start`: the compiled server in dist/, built by `npm ci` or `npm run build`. Nothing is compiled or written
+// at start, so a read-only checkout and several instances on one checkout start alike.
+const fs = require('node:fs');
 const path = require('node:path');
-const { ensureBuilt, outDir } = require('./build.cjs');
+const { isCurrent, outDir } = require('./build.cjs');
 
-ensureBuilt();
-require(path.join(outDir, 'src', 'main.js'));
+const main = path.join(outDir, 'src', 'main.js');
+if (!fs.existsSync(main)) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+if (!isCurrent()) console.error('warning: dist/ was compiled from other sources than these: run `npm run build`');
+require(main);

@@ -1,16 +1,12 @@
 // Images are decoded and rendered on a worker thread: a decode costs tens of milliseconds to seconds of CPU, which
 // on the main thread would stall every other request. One thread takes the jobs in turn, each with a time limit
 // and the thread with a heap limit; a thread that overran or died is replaced, an idle one ends.
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ImageError } from '../domain/image.ts';
 import type { ImageJob, ImageReply } from './image.worker.ts';
-import { projectPath } from '../project-root.ts';
+import { workerEntry } from './worker-entry.ts';
 
-// Compiled or not: the worker has the extension this file has.
-const ENTRY = path.join(__dirname, `image.worker${path.extname(__filename)}`);
-/** The main thread's TypeScript loader is not inherited by workers. */
-const TYPESCRIPT_LOADER = projectPath('scripts', 'register-ts.cjs');
+const ENTRY = workerEntry(__filename, 'image.worker');
 
 export interface ImageThreadOptions {
   timeoutMs: number;
@@ -60,9 +56,7 @@ export class ImageThread {
   }
 
   private spawn(): Worker {
-    const load = ENTRY.endsWith('.ts') ? `require(${JSON.stringify(TYPESCRIPT_LOADER)});` : '';
-    const worker = new Worker(`${load}require(${JSON.stringify(ENTRY)});`, {
-      eval: true,
+    const worker = new Worker(ENTRY, {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     });
     worker.unref(); // never what keeps the process alive

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 function cli(dataDir: string, args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16' };
   delete env.DATABASE_URL;
-  return run(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/cli.ts', ...args], { cwd: root, env });
+  return run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env });
 }
 
 describe('command line bootstrap', () => {

@@ -40,7 +40,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ANVIL__log__LEVEL: 'warn', ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/cli.ts', ...args], { cwd: ROOT, env: childEnv, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env: childEnv, timeout: 120_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr }),
     );
   });

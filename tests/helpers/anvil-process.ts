@@ -38,7 +38,7 @@ function listensOn(output: string, port: number): boolean {
  */
 export async function startAnvilProcess(env: (port: number) => NodeJS.ProcessEnv, attempts = 3): Promise<AnvilProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', './scripts/register-ts.cjs', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: root,
     env: { ANVIL__log__LEVEL: 'info', ...env(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ const root = path.resolve(__dirname, '../..');
 
 function check(dir: string): number {
   try {
-    execFileSync(process.execPath, ['-r', './scripts/register-ts.cjs', 'scripts/generate.ts', '--check', '--dir', dir], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check', '--dir', dir], { cwd: root, stdio: 'pipe' });
     return 0;
   } catch (error) {
     return (error as { status: number }).status;

@@ -140,7 +140,7 @@ describe('dump and restore', () => {
 
   it('restores into an empty data directory (and an empty database)', async () => {
     restoredDir = path.join(work, 'restored');
-    if (t.context.settings.database.URL) restoreDatabase = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    if (t.context.settings.database.URL) restoreDatabase = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!, { empty: true });
     const result = await cli(['restore', archive], { ANVIL_DATA_DIR: restoredDir, ...databaseEnv(restoreDatabase?.url) });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -22,7 +22,7 @@ beforeEach(async () => {
   migrationsRoot = path.join(work, 'migrations');
   fs.cpSync(DEFAULT_MIGRATIONS_ROOT, migrationsRoot, { recursive: true });
   if (process.env.TEST_DATABASE_URL) {
-    const database = await freshPostgresDatabase(process.env.TEST_DATABASE_URL);
+    const database = await freshPostgresDatabase(process.env.TEST_DATABASE_URL, { empty: true });
     target = { provider: 'postgresql', url: database.url };
     drop = database.drop;
   } else {

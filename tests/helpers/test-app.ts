@@ -3,8 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import supertest from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.ts';
@@ -12,6 +10,9 @@ import type { AppContext } from '../../src/app-context.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { loadSettings } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { copySqliteTemplate, freshPostgresDatabase } from './template-database.ts';
+
+export { freshPostgresDatabase };
 
 export interface TestApp {
   readonly app: Express;
@@ -22,30 +23,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A new database on the server of `baseUrl`, and how to drop it. */
-export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `anvil_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 /** Starts an app; `env` adds settings as ANVIL__section__KEY variables. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-test-'));
   const database = process.env.TEST_DATABASE_URL ? await freshPostgresDatabase(process.env.TEST_DATABASE_URL) : null;
+  if (!database) copySqliteTemplate(path.join(dataDir, 'anvil.db'));
   const settings = loadSettings({
     ANVIL_DATA_DIR: dataDir,
     ANVIL_ROOT_URL: 'http://localhost:3000/',

@@ -52,7 +52,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
 
   /** A local PostgreSQL cluster when TEST_DATABASE_URL is not set; its database is the test's. */
   async function startPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-    if (process.env.TEST_DATABASE_URL) return freshPostgresDatabase(process.env.TEST_DATABASE_URL);
+    if (process.env.TEST_DATABASE_URL) return freshPostgresDatabase(process.env.TEST_DATABASE_URL, { empty: true });
     const clusterDir = path.join(work, 'pg');
     const script = path.join(root, 'scripts/pg-cluster.sh');
     const url = execFileSync('bash', [script, 'start', clusterDir], { encoding: 'utf8' }).trim().split('\n').pop()!;

@@ -21,6 +21,7 @@ export interface WikiLinkEnv {
 
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.tif', '.tiff', '.webp', '.gif', '.bmp', '.ico', '.svg']);
 const LINK = /https?:\/\/\S/i;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const WORD_CHAR = /[A-Za-z0-9_]/;
 const QUOTES: [string, string][] = [['“', '”'], ['‘', '’'], ['"', '"'], ["'", "'"], ["'", '’']];
 
@@ -68,10 +69,11 @@ function resolveWikiLink(content: string, tail: string, env: WikiLinkEnv): WikiL
     } else props.set('name', part);
   }
   let link = props.get('link') || props.get('name') || '';
-  if (link === '') return null;
+  const absolute = LINK.test(link);
+  // A page name with a scheme of its own (`javascript:`, `data:`) names no page.
+  if (link === '' || (!absolute && SCHEME.test(link.trim()))) return null;
   const name = (props.get('title') || props.get('name') || link) + tail;
   const image = IMAGE_EXTENSIONS.has(path.extname(link));
-  const absolute = LINK.test(link);
   if (!absolute) {
     link = link.replace(/ /g, image ? '+' : '-');
     if (!link.includes('/')) link = escapeSegment(link);

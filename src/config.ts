@@ -205,6 +205,12 @@ const SCHEMA = {
     AVATAR_MAX_HEIGHT: int(4096, 1),
     AVATAR_MAX_FILE_SIZE: int(1048576, 1),
   },
+  // Anvil's own: how long rendering one markup document may take (waiting for a render thread included), and how
+  // many render threads run at most (0: as many as there are cores, at most 2).
+  markup: {
+    RENDER_TIMEOUT: duration('5s', 1),
+    RENDER_THREADS: int(0, 0),
+  },
   ssh: {
     MINIMUM_KEY_SIZE_CHECK: bool(true),
   },

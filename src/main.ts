@@ -28,7 +28,9 @@ async function main(): Promise<void> {
     server,
     log,
     hammerMs: settings.server.GRACEFUL_HAMMER_TIME,
-    stopBackground: async () => void (await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker()])),
+    stopBackground: async () => {
+      await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker(), context.services.markup.close()]);
+    },
     handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
     closeDatabase: async () => {
       await context.jobQueue.close();

@@ -5,5 +5,5 @@ import { parseMarkdown } from './markdown.ts';
 /** Lower-cased names mentioned in a markdown text. */
 export function mentionedNames(text: string): string[] {
   if (!text.includes('@')) return [];
-  return [...parseMarkdown(text, { hardBreaks: true, references: true, base: '' }).found.mentions];
+  return [...parseMarkdown(text, { hardBreaks: true, references: true, base: '', wiki: false }).found.mentions];
 }

@@ -3,8 +3,9 @@
 // Forgejo: modules/markup/markdown (goldmark); the sanitiser runs on the result.
 import MarkdownIt from 'markdown-it';
 import taskLists from 'markdown-it-task-lists';
+import { headingIds } from './heading-ids.ts';
 import { applyReferences, collectReferences, type FoundReferences, type ResolvedReferences } from './references.ts';
-import { wikiLinks } from './wiki-links.ts';
+import { wikiLinks, type WikiLinkEnv } from './wiki-links.ts';
 
 type Markdown = InstanceType<typeof MarkdownIt>;
 type Token = MarkdownIt.Token;
@@ -29,6 +30,7 @@ function createParser(hardBreaks: boolean): Markdown {
   const md = new MarkdownIt('default', { html: true, linkify: true, breaks: hardBreaks, typographer: false });
   md.use(taskLists);
   md.use(wikiLinks);
+  md.use(headingIds);
   gfmAutolinks(md);
   return md;
 }
@@ -41,8 +43,10 @@ export interface MarkdownOptions {
   readonly hardBreaks: boolean;
   /** Mentions, `#123` issue references and `[[wiki links]]` (the full pipeline of gfm and comment modes). */
   readonly references: boolean;
-  /** Absolute URL `[[wiki links]]` resolve under (`<base>/wiki/<page>`). */
+  /** Absolute URL `[[wiki links]]` resolve under, without a trailing slash. */
   readonly base: string;
+  /** A wiki page: `[[links]]` go to `<base>/wiki/<page>`, images to `<base>/wiki/raw/<path>`. */
+  readonly wiki: boolean;
 }
 
 export interface ParsedMarkdown {
@@ -52,14 +56,9 @@ export interface ParsedMarkdown {
   readonly found: FoundReferences;
 }
 
-/** What the wiki-link rule reads while parsing (markdown-it's own env keys, like `references`, are left alone). */
-export interface MarkdownEnv {
-  fullPipeline: boolean;
-  wikiBase: string;
-}
-
 export function parseMarkdown(text: string, options: MarkdownOptions): ParsedMarkdown {
-  const env: MarkdownEnv = { fullPipeline: options.references, wikiBase: options.base };
+  // markdown-it keeps its own keys (`references`) in the same object.
+  const env: WikiLinkEnv = { fullPipeline: options.references, base: options.base, wiki: options.wiki };
   const tokens = parser(options).parse(text, env as never);
   const found = options.references ? collectReferences(tokens) : { mentions: new Set<string>(), issues: false };
   return { tokens, options, found };

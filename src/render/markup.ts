@@ -1,7 +1,8 @@
 // Markup to sanitised HTML: the mode (or, for files, the extension) picks the renderer
-// (Forgejo: routers/common/markup.go, modules/markup/renderer.go).
+// (Forgejo: routers/common/markup.go, modules/markup/renderer.go). Synchronous and self-contained, so it can run
+// on a worker thread: a document that mentions accounts or issues is answered with what it mentions first, and
+// rendered once the caller has looked those up.
 import path from 'node:path';
-import { PlainTextValidationError } from '../errors.ts';
 import { asciicastOutput, renderConsole } from './console.ts';
 import { renderDelimited } from './csv.ts';
 import { escapeHtml } from './html.ts';
@@ -22,8 +23,22 @@ export interface RenderRequest {
   readonly wiki: boolean;
 }
 
-/** Looks up which mentioned accounts exist and where issues of the context live. */
-export type ReferenceResolver = (found: FoundReferences) => Promise<ResolvedReferences>;
+export type RenderOutcome =
+  | { readonly html: string }
+  /** Look these up, then render again with what exists. */
+  | { readonly references: FoundReferences }
+  /** An unknown mode or file extension: Forgejo's plain-text message. */
+  | { readonly invalid: string };
+
+interface MarkdownStyle {
+  readonly hardBreaks: boolean;
+  /** Mentions, issue references and wiki links. */
+  readonly references: boolean;
+}
+
+const MARKDOWN: MarkdownStyle = { hardBreaks: true, references: false };
+const COMMENT: MarkdownStyle = { hardBreaks: true, references: true };
+const DOCUMENT: MarkdownStyle = { hardBreaks: false, references: true };
 
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd', '.livemd']);
 const PLAIN_TEXT_EXTENSIONS = new Set(['.txt', '.text']);
@@ -32,10 +47,15 @@ export function isRenderMode(mode: string): mode is RenderMode {
   return (RENDER_MODES as readonly string[]).includes(mode);
 }
 
-async function renderMarkdown(request: RenderRequest, hardBreaks: boolean, references: boolean, resolve: ReferenceResolver): Promise<string> {
-  const parsed = parseMarkdown(request.text, { hardBreaks, references, base: request.base });
-  const needsLookup = references && (parsed.found.mentions.size > 0 || parsed.found.issues);
-  return renderParsed(parsed, needsLookup ? await resolve(parsed.found) : null);
+function renderMarkdown(
+  request: RenderRequest,
+  style: MarkdownStyle,
+  resolved: ResolvedReferences | null,
+): RenderOutcome {
+  const parsed = parseMarkdown(request.text, { ...style, base: request.base, wiki: request.wiki });
+  const mentionsAny = parsed.found.mentions.size > 0 || parsed.found.issues;
+  if (style.references && mentionsAny && !resolved) return { references: parsed.found };
+  return { html: renderParsed(parsed, resolved) };
 }
 
 function plainText(text: string): string {
@@ -51,40 +71,40 @@ function delimited(text: string, delimiter: ',' | '\t'): string {
   }
 }
 
-async function renderFile(request: RenderRequest, resolve: ReferenceResolver): Promise<string> {
+function renderFile(request: RenderRequest, resolved: ResolvedReferences | null): RenderOutcome {
   const extension = path.extname(request.filePath ?? '').toLowerCase();
-  if (MARKDOWN_EXTENSIONS.has(extension)) return renderMarkdown(request, false, true, resolve);
-  if (PLAIN_TEXT_EXTENSIONS.has(extension)) return plainText(request.text);
-  if (extension === '.csv') return delimited(request.text, ',');
-  if (extension === '.tsv') return delimited(request.text, '\t');
-  if (extension === '.sh-session') return renderConsole(request.text);
+  if (MARKDOWN_EXTENSIONS.has(extension)) return renderMarkdown(request, DOCUMENT, resolved);
+  if (PLAIN_TEXT_EXTENSIONS.has(extension)) return { html: plainText(request.text) };
+  if (extension === '.csv') return { html: delimited(request.text, ',') };
+  if (extension === '.tsv') return { html: delimited(request.text, '\t') };
+  if (extension === '.sh-session') return { html: renderConsole(request.text) };
   if (extension === '.cast') {
     const output = asciicastOutput(request.text);
-    return output === null ? plainText(request.text) : renderConsole(output);
+    return { html: output === null ? plainText(request.text) : renderConsole(output) };
   }
-  throw new PlainTextValidationError(`Unsupported render extension: ${extension}`);
+  return { invalid: `Unsupported render extension: ${extension}` };
 }
 
-/** Sanitised HTML of the text; an unknown mode or file extension is a 422 with Forgejo's plain-text message. */
-export async function renderMarkup(request: RenderRequest, resolve: ReferenceResolver): Promise<string> {
-  if (request.text === '') return '';
-  let html: string;
+function renderUnsanitised(request: RenderRequest, resolved: ResolvedReferences | null): RenderOutcome {
   switch (request.mode) {
     case 'markdown':
-      html = await renderMarkdown(request, true, false, resolve);
-      break;
+      return renderMarkdown(request, MARKDOWN, resolved);
     case 'comment':
-      html = await renderMarkdown(request, true, true, resolve);
-      break;
+      return renderMarkdown(request, COMMENT, resolved);
     case 'gfm':
-      html = await renderMarkdown(request, false, true, resolve);
-      break;
+      return renderMarkdown(request, DOCUMENT, resolved);
     case 'file':
-      html = await renderFile(request, resolve);
-      break;
+      return renderFile(request, resolved);
     default:
-      throw new PlainTextValidationError(`Unknown mode: ${request.mode}`);
+      return { invalid: `Unknown mode: ${request.mode}` };
   }
+}
+
+/** Sanitised HTML of the text, what it mentions (when `resolved` is null and it mentions any), or why not. */
+export function renderMarkup(request: RenderRequest, resolved: ResolvedReferences | null): RenderOutcome {
+  if (request.text === '') return { html: '' };
+  const outcome = renderUnsanitised(request, resolved);
+  if (!('html' in outcome)) return outcome;
   // Plain markdown mode knows no wiki (Forgejo renders it raw).
-  return sanitize(html, { base: request.base, wiki: request.wiki && request.mode !== 'markdown' });
+  return { html: sanitize(outcome.html, { base: request.base, wiki: request.wiki && request.mode !== 'markdown' }) };
 }

@@ -1,6 +1,8 @@
 // The allow-list every rendered document passes through last: only presentational tags and attributes survive,
 // links and images keep http(s)/mailto (or relative) URLs only, and relative URLs are resolved against the
-// document's base. Whatever markdown-it lets through as raw HTML is judged here like everything else.
+// document's base. Whatever markdown-it lets through as raw HTML is judged here like everything else. Links carry
+// rel="nofollow", heading ids keep only the `user-content-` ones, and empty elements close as `<br/>`, as in
+// Forgejo's output (modules/markup/sanitizer.go; its HTML writer).
 import sanitizeHtml from 'sanitize-html';
 
 export interface LinkBase {
@@ -10,8 +12,10 @@ export interface LinkBase {
   readonly wiki: boolean;
 }
 
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
 const ALLOWED_TAGS = [
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
+  ...HEADINGS, 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
   'b', 'i', 'strong', 'em', 'del', 's', 'strike', 'ins', 'sub', 'sup', 'u', 'mark', 'small', 'abbr', 'q', 'cite', 'dfn',
   'a', 'img', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
   'details', 'summary', 'div', 'span', 'figure', 'figcaption', 'ruby', 'rt', 'rp', 'input',
@@ -22,7 +26,8 @@ const TEXT_ALIGN = [/^(left|right|center|justify)$/];
 const BASE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: {
-    a: ['href', 'title', 'class'],
+    a: ['href', 'title', 'class', 'rel'],
+    ...Object.fromEntries(HEADINGS.map((tag) => [tag, ['id']])),
     img: ['src', 'alt', 'title', 'width', 'height', 'align'],
     input: [{ name: 'type', values: ['checkbox'] }, 'checked', 'disabled', 'class'],
     ol: ['start'],
@@ -92,14 +97,34 @@ function withResolved(attribute: 'href' | 'src', base: (links: LinkBase) => stri
 const pageBase = (links: LinkBase) => (links.wiki ? `${links.base}/wiki` : links.base);
 const imageBase = (links: LinkBase) => (links.wiki ? `${links.base}/wiki/raw` : links.base);
 
+/** Every link is nofollow (and only that: a rel of the text's own is replaced). */
+function nofollow(transform: sanitizeHtml.Transformer): sanitizeHtml.Transformer {
+  return (tagName, attribs) => {
+    const { rel: _ignored, ...rest } = attribs;
+    const result = transform(tagName, rest);
+    if (result.attribs.href !== undefined) result.attribs.rel = 'nofollow';
+    return result;
+  };
+}
+
+/** Heading ids are the renderer's (`user-content-…`); an id from raw HTML could take one of the page around it. */
+const headingId: sanitizeHtml.Transformer = (tagName, attribs) => {
+  const { id, ...rest } = attribs;
+  return { tagName, attribs: id?.startsWith('user-content-') ? { id, ...rest } : rest };
+};
+
+// Written by sanitize-html as ` />`; Forgejo writes `/>`. Text and attribute values never hold a raw `>`.
+const SELF_CLOSING = / \/>/g;
+
 export function sanitize(html: string, links: LinkBase): string {
   return sanitizeHtml(html, {
     ...BASE_OPTIONS,
     transformTags: {
-      a: withResolved('href', pageBase, links),
+      ...Object.fromEntries(HEADINGS.map((tag) => [tag, headingId])),
+      a: nofollow(withResolved('href', pageBase, links)),
       img: withResolved('src', imageBase, links),
       // Task-list checkboxes are shown, never edited: a checkbox from raw HTML is disabled like ours.
       input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
     },
-  });
+  }).replace(SELF_CLOSING, '/>');
 }

@@ -1,10 +1,13 @@
 // POST /markdown, /markdown/raw, /markup (Forgejo: routers/api/v1/misc/markup.go, routers/common/markup.go):
 // the context becomes the base of relative links, and the references the text makes are looked up for the reader:
-// mentions of accounts the reader may see, and `#123` in a repository the reader may see.
+// mentions of accounts the reader may see, and `#123` in a repository the reader may see. Rendering itself runs on
+// the render threads; a document they refuse (too slow, too complex) is a 422.
 import type { UserRepository } from '../db/user.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
-import type * as Markup from '../render/markup.ts';
+import { PlainTextValidationError, ValidationError } from '../errors.ts';
+import { RenderPool, RenderRefusedError } from '../infra/workers/render-pool.ts';
+import type { RenderOutcome, RenderRequest } from '../render/markup.ts';
 import type { FoundReferences, ResolvedReferences } from '../render/references.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
@@ -34,6 +37,7 @@ function decodeSegment(segment: string): string | null {
 export class MarkupService {
   private readonly users: UserRepository;
   private readonly appUrl: string;
+  private readonly threads: RenderPool;
 
   constructor(
     deps: ServiceDeps,
@@ -43,16 +47,37 @@ export class MarkupService {
   ) {
     this.users = deps.repos.users;
     this.appUrl = deps.settings.server.ROOT_URL;
+    const { RENDER_TIMEOUT, RENDER_THREADS } = deps.settings.markup;
+    this.threads = new RenderPool({ timeoutMs: RENDER_TIMEOUT, threads: RENDER_THREADS });
   }
 
   async render(reader: User, input: MarkupInput): Promise<string> {
+    if (input.text === '') return '';
     const base = this.linkBase(input.context ?? '');
-    // The parser and sanitiser are loaded on the first render, not at start.
-    const { renderMarkup } = require('../render/markup.ts') as typeof Markup;
-    return renderMarkup(
-      { mode: input.mode, text: input.text, filePath: input.filePath, base, wiki: input.wiki ?? false },
-      (found) => this.resolveReferences(reader, base, found),
-    );
+    const { mode, text, filePath } = input;
+    const request: RenderRequest = { mode, text, filePath, base, wiki: input.wiki ?? false };
+    let outcome = await this.renderOnThread(request, null);
+    if ('references' in outcome) {
+      const resolved = await this.resolveReferences(reader, base, outcome.references);
+      outcome = await this.renderOnThread(request, resolved);
+    }
+    if ('invalid' in outcome) throw new PlainTextValidationError(outcome.invalid);
+    if ('references' in outcome) throw new Error('the renderer asked for references it had been given');
+    return outcome.html;
+  }
+
+  /** Ends the render threads (shutdown). */
+  close(): Promise<void> {
+    return this.threads.close();
+  }
+
+  private async renderOnThread(request: RenderRequest, resolved: ResolvedReferences | null): Promise<RenderOutcome> {
+    try {
+      return await this.threads.run({ request, resolved });
+    } catch (error) {
+      if (error instanceof RenderRefusedError) throw new ValidationError(error.message);
+      throw error;
+    }
   }
 
   /** A context that is not an absolute http(s) URL is a path under the root URL (`owner/repo`). */

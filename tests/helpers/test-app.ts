@@ -44,6 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     dataDir,
     request: () => supertest.agent(app),
     async close() {
+      await context.services.markup.close();
       await context.jobQueue.close();
       await context.db.close();
       await database?.drop();

@@ -6,7 +6,7 @@ import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../domain/image.ts';
 import { LruCache } from '../domain/lru-cache.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
-import { ImageThread } from '../workers/image-thread.ts';
+import { ImageThread } from '../infra/workers/image-thread.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 /** Forgejo's DefaultAvatarSize; the upload limits are [picture] AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH/HEIGHT. */

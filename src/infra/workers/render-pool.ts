@@ -3,16 +3,12 @@
 // waiting for a thread too; past it the thread is ended (piscina replaces it) and the render is refused.
 // Threads start on the first render, not at start, and end when idle.
 import os from 'node:os';
-import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { RenderOutcome } from '../../render/markup.ts';
-import { projectPath } from '../../project-root.ts';
 import type { RenderTask } from './render.worker.ts';
+import { workerEntry } from './worker-entry.ts';
 
-// Compiled or not: the worker has the extension this file has.
-const ENTRY = path.join(__dirname, `render.worker${path.extname(__filename)}`);
-/** The main thread's TypeScript loader (the CLI's or jest's) is not inherited by threads. */
-const TYPESCRIPT_LOADER = projectPath('scripts', 'register-ts.cjs');
+const ENTRY = workerEntry(__filename, 'render.worker');
 const IDLE_MS = 60_000;
 const MAX_HEAP_MB = 256;
 
@@ -61,7 +57,6 @@ export class RenderPool {
       maxThreads: threads,
       idleTimeout: IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
-      execArgv: ENTRY.endsWith('.ts') ? ['--require', TYPESCRIPT_LOADER] : [],
     });
   }
 

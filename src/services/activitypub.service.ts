@@ -6,13 +6,14 @@ import { ActorKeys } from '../activitypub/actor-keys.ts';
 import { parseSignature, signatureMatches, UnverifiableSignatureError, type SignedRequest } from '../activitypub/http-signature.ts';
 import { RemoteDocumentError } from '../activitypub/remote-document.ts';
 import type { User } from '../db/prisma.ts';
+import { parseHostAllowList } from '../domain/host-allow-list.ts';
 import type { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 const KEY_BITS = 3072;
-const FETCH_TIMEOUT_MS = 10_000;
+const MiB = 1024 * 1024;
 
 export class ActivityPubService {
   private readonly keyPairs: UserKeyPairRepository;
@@ -20,7 +21,12 @@ export class ActivityPubService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.keyPairs = deps.repos.userKeyPairs;
-    this.actorKeys = new ActorKeys(() => ({ allowLocalNetworks: deps.settings.migrations.ALLOW_LOCALNETWORKS, timeoutMs: FETCH_TIMEOUT_MS }));
+    const { federation } = deps.settings;
+    this.actorKeys = new ActorKeys({
+      allowList: parseHostAllowList(federation.ALLOWED_HOST_LIST),
+      timeoutMs: federation.FETCH_TIMEOUT,
+      maxBytes: federation.MAX_SIZE * MiB,
+    });
   }
 
   private async user(userId: number): Promise<User> {
@@ -46,21 +52,24 @@ export class ActivityPubService {
   /**
    * Accepts a delivery to a user's inbox when its HTTP Signature verifies: 400 when it is missing or cannot be
    * checked (bad header, stale date, wrong digest, unreachable or disallowed key), 403 when it does not match.
-   * Nothing is done with the activity yet, as in Forgejo.
+   * Nothing is done with the activity yet, as in Forgejo. `signal` abandons the key fetch (the client left).
    */
-  async receive(userId: number, request: SignedRequest): Promise<void> {
+  async receive(userId: number, request: SignedRequest, signal: AbortSignal): Promise<void> {
     await this.user(userId);
     try {
       const signature = parseSignature(request);
-      let key = await this.actorKeys.get(signature.keyId);
+      let key = await this.actorKeys.get(signature.keyId, signal);
       if (signatureMatches(signature, key.pem)) return;
       if (key.cached) {
-        key = await this.actorKeys.get(signature.keyId, true);
+        key = await this.actorKeys.get(signature.keyId, signal, true);
         if (signatureMatches(signature, key.pem)) return;
       }
     } catch (error) {
-      if (error instanceof UnverifiableSignatureError || error instanceof RemoteDocumentError) throw new BadRequestError(error.message);
-      if (error instanceof Error && 'code' in error) throw new BadRequestError(`the actor's key could not be fetched: ${error.message}`);
+      if (error instanceof UnverifiableSignatureError) throw new BadRequestError(error.message);
+      if (error instanceof RemoteDocumentError) {
+        this.deps.log.info({ reason: error.reason }, 'an actor key could not be fetched');
+        throw new BadRequestError(`the actor's key could not be fetched: ${error.message}`);
+      }
       throw error;
     }
     throw new ForbiddenError('request signature verification failed');

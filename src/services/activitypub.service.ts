@@ -1,5 +1,7 @@
 // ActivityPub actors of users (Forgejo: routers/api/v1/activitypub/person.go, reqsignature.go): each user's RSA
-// key pair is made on first use and kept; the inbox accepts what is signed by the key its keyId names.
+// key pair is made by a background worker, one at a time, never on a request (Forgejo makes it on first use, so
+// anonymous requests for many users would keep the shared thread pool busy); the inbox accepts what is signed
+// by the key its keyId names.
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ActorKeys } from '../activitypub/actor-keys.ts';
@@ -14,10 +16,14 @@ import type { ServiceDeps } from './service-deps.ts';
 const generateRsaKeyPair = promisify(generateKeyPair);
 const KEY_BITS = 3072;
 const MiB = 1024 * 1024;
+/** How often the worker looks for users without a key pair, and how many it makes per look. */
+const KEY_FILL_INTERVAL_MS = 2000;
+const KEYS_PER_PASS = 20;
 
 export class ActivityPubService {
   private readonly keyPairs: UserKeyPairRepository;
   private readonly actorKeys: ActorKeys;
+  private keyWorker: { timer?: NodeJS.Timeout; pass: Promise<unknown> } | null = null;
 
   constructor(private readonly deps: ServiceDeps) {
     this.keyPairs = deps.repos.userKeyPairs;
@@ -35,18 +41,50 @@ export class ActivityPubService {
     return user;
   }
 
-  /** The user and the public half of its key pair, made now when it has none. */
+  /** The user and the public half of its key pair; 404 until the worker has made the pair. */
   async person(userId: number): Promise<{ user: User; publicKeyPem: string }> {
     const user = await this.user(userId);
     const existing = await this.keyPairs.find(user.id);
-    if (existing) return { user, publicKeyPem: existing.publicKeyPem };
-    const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
-      modulusLength: KEY_BITS,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    const stored = await this.keyPairs.createOrKeepFirst(user.id, publicKey, privateKey);
-    return { user, publicKeyPem: stored.publicKeyPem };
+    if (!existing) throw new NotFoundError('the actor of this user is not ready yet');
+    return { user, publicKeyPem: existing.publicKeyPem };
+  }
+
+  /** Makes key pairs for up to `limit` users that have none, one after another; the number made. */
+  async fillMissingKeys(limit = KEYS_PER_PASS): Promise<number> {
+    const userIds = await this.keyPairs.listUsersWithout(limit);
+    for (const userId of userIds) {
+      const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
+        modulusLength: KEY_BITS,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      });
+      await this.keyPairs.createOrKeepFirst(userId, publicKey, privateKey);
+    }
+    return userIds.length;
+  }
+
+  /** Starts making missing key pairs in the background (main does this when federation is on). */
+  startKeyWorker(intervalMs = KEY_FILL_INTERVAL_MS): void {
+    if (this.keyWorker) return;
+    const worker: { timer?: NodeJS.Timeout; pass: Promise<unknown> } = { pass: Promise.resolve() };
+    const pass = () => {
+      worker.pass = this.fillMissingKeys()
+        .catch((error: unknown) => this.deps.log.error({ err: error }, 'making actor key pairs failed'))
+        .finally(() => {
+          if (this.keyWorker === worker) worker.timer = setTimeout(pass, intervalMs);
+        });
+    };
+    this.keyWorker = worker;
+    pass();
+  }
+
+  /** Stops the worker and waits for the pair it is making. */
+  async stopKeyWorker(): Promise<void> {
+    const worker = this.keyWorker;
+    this.keyWorker = null;
+    if (!worker) return;
+    clearTimeout(worker.timer);
+    await worker.pass;
   }
 
   /**

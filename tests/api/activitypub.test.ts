@@ -4,7 +4,7 @@
 import { createHash, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http, { type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import { createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
 import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -109,6 +109,7 @@ describe('federation with local networks allowed', () => {
       ANVIL__federation__MAX_SIZE: '1',
     });
     user = await createTestUser(t);
+    await t.context.services.activityPub.fillMissingKeys();
     remote = new ActorServer();
     await remote.start();
     keyId = remote.publishActor('/actors/sender', sender.publicKeyPem);
@@ -142,26 +143,42 @@ describe('federation with local networks allowed', () => {
       expect(key.asymmetricKeyDetails?.modulusLength).toBe(3072);
     });
 
-    it('makes the key pair once and keeps it', async () => {
+    it('makes no key pair on a request: the actor is 404 until the background worker made it, then kept', async () => {
       const other = await createTestUser(t);
+      const url = `/api/v1/activitypub/user-id/${other.user.id}`;
+      const early = await t.request().get(url).expect(404);
+      expect(early.body.message).toBe('the actor of this user is not ready yet');
       expect(await t.context.db.prisma.userKeyPair.findUnique({ where: { userId: other.user.id } })).toBeNull();
-      const [first, second] = await Promise.all([
-        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
-        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
-      ]);
-      const third = await t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200);
+      const org = await createTestOrg(t, other.user);
+      expect(await t.context.services.activityPub.fillMissingKeys()).toBeGreaterThanOrEqual(1);
+      const [first, second] = await Promise.all([t.request().get(url).expect(200), t.request().get(url).expect(200)]);
       const pem = (res: { text: string }) => JSON.parse(res.text).publicKey.publicKeyPem;
       expect(pem(second)).toBe(pem(first));
-      expect(pem(third)).toBe(pem(first));
       const stored = await t.context.db.prisma.userKeyPair.findUniqueOrThrow({ where: { userId: other.user.id } });
       expect(stored.publicKeyPem).toBe(pem(first));
       expect(stored.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
-      expect(JSON.parse(third.text)).not.toHaveProperty('name');
+      expect(JSON.parse(second.text)).not.toHaveProperty('name');
+      expect(await t.context.services.activityPub.fillMissingKeys()).toBe(0);
+      expect(await t.context.db.prisma.userKeyPair.count({ where: { userId: org.id } })).toBe(0);
+    });
+
+    it('makes key pairs in the background once its worker runs', async () => {
+      const later = await createTestUser(t);
+      t.context.services.activityPub.startKeyWorker(50);
+      try {
+        while (!(await t.context.db.prisma.userKeyPair.findUnique({ where: { userId: later.user.id } }))) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await t.context.services.activityPub.stopKeyWorker();
+      }
+      await t.request().get(`/api/v1/activitypub/user-id/${later.user.id}`).expect(200);
     });
 
     it('answers 404 for the actor of a user the caller may not see, as for an unknown id', async () => {
       const limited = await createTestUser(t, { fields: { visibility: 1 } });
       const hidden = await createTestUser(t, { fields: { visibility: 2 } });
+      await t.context.services.activityPub.fillMissingKeys();
       const url = (u: TestUser) => `/api/v1/activitypub/user-id/${u.user.id}`;
       await t.request().get(url(limited)).expect(404);
       await t.request().get(url(limited)).set('Authorization', user.auth).expect(200);

@@ -92,8 +92,7 @@ export class ActivityPubService {
    * checked (bad header, stale date, wrong digest, unreachable or disallowed key), 403 when it does not match.
    * Nothing is done with the activity yet, as in Forgejo. `signal` abandons the key fetch (the client left).
    */
-  async receive(userId: number, request: SignedRequest, signal: AbortSignal): Promise<void> {
-    await this.user(userId);
+  async receive(request: SignedRequest, signal: AbortSignal): Promise<void> {
     try {
       const signature = parseSignature(request);
       let key = await this.actorKeys.get(signature.keyId, signal);

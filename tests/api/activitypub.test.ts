@@ -284,6 +284,15 @@ describe('federation with local networks allowed', () => {
       }
     }, 8000);
 
+    it('answers a delivery to the inbox of a user the caller may not see as for an unknown id, before any check', async () => {
+      const hidden = await createTestUser(t, { fields: { visibility: 2 } });
+      const unknown = await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+      const invisible = await signedInbox(t, hidden.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+      expect(invisible.body).toEqual(unknown.body);
+      const unsigned = await t.request().post(inboxPath(hidden.user.id)).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(404);
+      expect(unsigned.body).toEqual(unknown.body);
+    });
+
     it('answers 404 for an unknown user', async () => {
       await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
     });

@@ -11,7 +11,7 @@ export const activitypubPerson: Handler<'activitypubPerson'> = async (ctx) => {
 
 export const activitypubPersonInbox: Handler<'activitypubPersonInbox'> = async (ctx) => {
   const { req } = ctx;
-  await ctx.app.services.activityPub.receive(ctx.params.userId, {
+  await ctx.app.services.activityPub.receive({
     method: req.method,
     url: req.originalUrl,
     headers: req.headers,

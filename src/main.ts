@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     server,
     log,
     hammerMs: settings.server.GRACEFUL_HAMMER_TIME,
-    stopBackground: async () => void (await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker(), activityPub.stopKeyWorker()])),
+    stopBackground: async () =>
+      void (await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker(), activityPub.stopKeyWorker()])),
     handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
     closeDatabase: async () => {
       await context.jobQueue.close();

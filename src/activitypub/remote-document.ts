@@ -43,18 +43,25 @@ function until<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function getOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal): Promise<{ status: number; location?: string; body: string }> {
+interface RawAnswer {
+  status: number;
+  location?: string;
+  body: string;
+}
+
+function getOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal): Promise<RawAnswer> {
   return until(allowedAddress(url.hostname, options.allowList), signal).then((target) => {
     if (!target) throw unreachable(`${url.hostname} is not in [federation] ALLOWED_HOST_LIST`);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const request = client.get(url, { headers: { accept: ACCEPT }, lookup: pinnedLookup(target), agent: false, signal }, (response) => {
+      const requestOptions = { headers: { accept: ACCEPT }, lookup: pinnedLookup(target), agent: false, signal };
+      const request = client.get(url, requestOptions, (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > options.maxBytes) request.destroy(unreachable(`the document is larger than ${options.maxBytes} bytes`));
-          else chunks.push(chunk);
+          if (size <= options.maxBytes) chunks.push(chunk);
+          else request.destroy(unreachable(`the document is larger than ${options.maxBytes} bytes`));
         });
         response.on('end', () =>
           resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: Buffer.concat(chunks).toString('utf8') }),
@@ -86,7 +93,11 @@ async function fetchWithin(start: URL, options: RemoteFetchOptions, signal: Abor
 }
 
 /** The JSON document at an http(s) URL, following a few redirects; `signal` abandons it. */
-export async function fetchRemoteDocument(address: string, options: RemoteFetchOptions, signal?: AbortSignal): Promise<unknown> {
+export async function fetchRemoteDocument(
+  address: string,
+  options: RemoteFetchOptions,
+  signal?: AbortSignal,
+): Promise<unknown> {
   let url: URL;
   try {
     url = new URL(address);

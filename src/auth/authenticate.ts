@@ -48,7 +48,9 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
   async function byPassword(username: string, password: string, address: string): Promise<User> {
     const account = username.toLowerCase();
     const attempt = throttle.reserve(address, account);
-    if ('retryAfter' in attempt) throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
+    if ('retryAfter' in attempt) {
+      throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
+    }
     const found = await hot.userByLowerName(account);
     const user = found?.type === 0 ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);

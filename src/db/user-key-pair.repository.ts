@@ -13,7 +13,12 @@ export class UserKeyPairRepository {
 
   /** Individual users (not organizations) that have no key pair yet, oldest first. */
   async listUsersWithout(limit: number): Promise<number[]> {
-    const users = await this.client.user.findMany({ where: { type: 0, keyPair: null }, select: { id: true }, orderBy: { id: 'asc' }, take: limit });
+    const users = await this.client.user.findMany({
+      where: { type: 0, keyPair: null },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
     return users.map((user) => user.id);
   }
 

@@ -15,7 +15,9 @@ export interface ResolvedAddress {
 /** The first address of `host` the list allows; null when none is. A failing DNS lookup throws its error. */
 export async function allowedAddress(host: string, allowList: HostAllowList): Promise<ResolvedAddress | null> {
   const bare = host.replace(/^\[|\]$/g, '');
-  const candidates = net.isIP(bare) ? [{ address: bare, family: net.isIP(bare) }] : await dns.lookup(bare, { all: true, verbatim: true });
+  const candidates = net.isIP(bare)
+    ? [{ address: bare, family: net.isIP(bare) }]
+    : await dns.lookup(bare, { all: true, verbatim: true });
   return candidates.find((candidate) => isHostAllowed(allowList, bare, candidate.address)) ?? null;
 }
 

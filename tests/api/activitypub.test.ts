@@ -67,7 +67,7 @@ const HOST = 'anvil.test';
 
 const inboxPath = (userId: number) => `/api/v1/activitypub/user-id/${userId}/inbox`;
 
-/** Headers that sign a POST of `body` to the inbox per draft-cavage (rsa-sha256), made here independently of the server's library. */
+/** Headers signing a POST of `body` to the inbox per draft-cavage (rsa-sha256), independently of the server's library. */
 function signedHeaders(userId: number, body: string, options: SignOptions): Record<string, string> {
   const headers: Record<string, string> = {
     host: HOST,
@@ -255,8 +255,12 @@ describe('federation with local networks allowed', () => {
       await new Promise((resolve) => closed.close(resolve));
       remote.documents.set('/actors/huge', { type: 'Person', padding: 'x'.repeat(1024 * 1024 + 1) });
       remote.documents.set('/actors/keyless', { type: 'Person' });
-      for (const unreachable of [`http://127.0.0.1:${port}/actor#main-key`, remote.url('/actors/missing#main-key'), remote.url('/actors/huge#main-key'), remote.url('/actors/keyless#main-key')]) {
-        const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId: unreachable, privateKey: sender.privateKey }).expect(400);
+      const keyIds = [
+        `http://127.0.0.1:${port}/actor#main-key`, remote.url('/actors/missing#main-key'),
+        remote.url('/actors/huge#main-key'), remote.url('/actors/keyless#main-key'),
+      ];
+      for (const unreachableKey of keyIds) {
+        const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId: unreachableKey, privateKey: sender.privateKey }).expect(400);
         expect(res.body.message).toBe(UNREACHABLE);
       }
     });

@@ -1,5 +1,4 @@
 // Builds the application context from settings: database migrated and opened, services wired.
-import fs from 'node:fs';
 import type { AppContext } from './app-context.ts';
 import { passwordHasher } from './auth/password.ts';
 import type { Settings } from './config.ts';
@@ -8,6 +7,7 @@ import { loadAtRestKey } from './crypto/at-rest-key.ts';
 import { databaseTarget, openDatabase } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from './private-files.ts';
 import { CommittedJobs } from './db/committed-jobs.ts';
 import { createRepositories, transactions } from './db/repositories.ts';
 import { hookPayloadRenderer } from './convert/hook-payload.ts';
@@ -17,8 +17,9 @@ import { createBlobStore } from './storage/blob-store.ts';
 import { createStores } from './storage/stores.ts';
 
 export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
-  fs.mkdirSync(settings.server.APP_DATA_PATH, { recursive: true });
-  fs.mkdirSync(settings.repository.ROOT, { recursive: true });
+  keepNewFilesPrivate();
+  makePrivateDirectory(settings.server.APP_DATA_PATH);
+  makePrivateDirectory(settings.repository.ROOT);
   const target = databaseTarget(settings);
   const applied = await migrateDatabase(target);
   if (applied.length > 0) log.info({ applied }, 'database migrated');

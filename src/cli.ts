@@ -13,6 +13,7 @@ import { createLogger } from './logger.ts';
 import { ApiError } from './errors.ts';
 import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
 import { restoreInstance } from './maintenance/restore.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from './private-files.ts';
 
 function parseFlags(args: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -71,7 +72,7 @@ async function doctor(): Promise<boolean> {
     }
   };
   await check('data directory', () => {
-    fs.mkdirSync(settings.server.APP_DATA_PATH, { recursive: true });
+    makePrivateDirectory(settings.server.APP_DATA_PATH);
     fs.accessSync(settings.server.APP_DATA_PATH, fs.constants.W_OK);
     return settings.server.APP_DATA_PATH;
   });
@@ -89,6 +90,7 @@ async function doctor(): Promise<boolean> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  keepNewFilesPrivate();
   const [command, ...rest] = argv;
   if (command === 'admin' && rest[0] === 'user' && rest[1] === 'create') {
     await createUser(rest.slice(2));

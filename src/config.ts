@@ -244,6 +244,12 @@ const SCHEMA = {
   federation: {
     ENABLED: bool(true),
     SHARE_USER_STATISTICS: bool(true),
+    // Forgejo's: the largest document fetched from another server, in MiB
+    MAX_SIZE: int(4, 1),
+    // Anvil's own: hosts actor keys may be fetched from ([webhook] ALLOWED_HOST_LIST's vocabulary), and the deadline
+    // of one fetch, redirects included
+    ALLOWED_HOST_LIST: str('external'),
+    FETCH_TIMEOUT: duration('10s', 1),
   },
   cron: {
     ENABLED: bool(true),

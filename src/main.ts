@@ -17,9 +17,10 @@ async function main(): Promise<void> {
     log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: (server.address() as AddressInfo).port }, 'Anvil is listening');
   });
   startEventLoopProbe();
-  const { cron, hookDeliveries } = context.services;
+  const { cron, hookDeliveries, activityPub } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
+  if (settings.federation.ENABLED) activityPub.startKeyWorker();
   void context.services.repositories.refreshEmptyFromDisk().then(
     (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
     (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
@@ -29,7 +30,12 @@ async function main(): Promise<void> {
     log,
     hammerMs: settings.server.GRACEFUL_HAMMER_TIME,
     stopBackground: async () => {
-      await Promise.all([cron.stopScheduler(), hookDeliveries.stopWorker(), context.services.markup.close()]);
+      await Promise.all([
+        cron.stopScheduler(),
+        hookDeliveries.stopWorker(),
+        activityPub.stopKeyWorker(),
+        context.services.markup.close(),
+      ]);
     },
     handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
     closeDatabase: async () => {

@@ -47,16 +47,17 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
   /** Known and unknown accounts take the same path and the same time; only a throttled one is answered early. */
   async function byPassword(username: string, password: string, address: string): Promise<User> {
     const account = username.toLowerCase();
-    const wait = throttle.retryAfter(address, account);
-    if (wait > 0) throw new TooManyRequestsError('too many failed sign-in attempts, try again later', wait);
+    const attempt = throttle.reserve(address, account);
+    if ('retryAfter' in attempt) {
+      throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
+    }
     const found = await hot.userByLowerName(account);
     const user = found?.type === 0 ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);
     if (user && matches) {
-      throttle.succeeded(account);
+      attempt.succeeded();
       return user;
     }
-    throttle.failed(address, account);
     throw new UnauthorizedError(BAD_CREDENTIALS);
   }
 

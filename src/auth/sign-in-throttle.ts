@@ -1,6 +1,8 @@
 // Back-off after failed password sign-ins, counted per client address (an IPv6 client by its /64) and per
 // account name (whether or not the account exists, so the answer reveals nothing). Once either count reaches
 // its limit within the window, password sign-ins for that key are refused unchecked until the window ends.
+// An attempt is counted before its password is checked (a check takes argon2's time, so concurrent attempts
+// would otherwise all pass the limit), and given back when the password matched.
 // Memory is bounded: each table keeps at most MAX_KEYS entries, the oldest windows dropped first.
 import ipaddr from 'ipaddr.js';
 
@@ -12,11 +14,20 @@ export interface SignInThrottleOptions {
   windowSeconds: number;
 }
 
+/** One counted attempt, settled once its password was checked. */
+export interface SignInAttempt {
+  /** The password matched: the attempt is given back and the account's failures forgotten. */
+  succeeded(): void;
+}
+
 export interface SignInThrottle {
   /** Seconds until a password sign-in from `address` to `account` is checked again; 0 when it is now. */
   retryAfter(address: string, account: string): number;
-  failed(address: string, account: string): void;
-  succeeded(account: string): void;
+  /**
+   * Counts an attempt from `address` at `account` as a failure until it succeeds; or, when either limit is
+   * reached, the seconds until attempts are taken again.
+   */
+  reserve(address: string, account: string): SignInAttempt | { retryAfter: number };
 }
 
 const MAX_KEYS = 10_000;
@@ -25,18 +36,23 @@ export function signInThrottle({ perAddress, perAccount, windowSeconds }: SignIn
   const windowMs = windowSeconds * 1000;
   const addresses = failureCounter(perAddress, windowMs);
   const accounts = failureCounter(perAccount, windowMs);
+  const blockedFor = (addressKeyed: string, accountKeyed: string, now: number) =>
+    Math.max(addresses.blockedFor(addressKeyed, now), accounts.blockedFor(accountKeyed, now));
   return {
-    retryAfter(address, account) {
+    retryAfter: (address, account) => blockedFor(addressKey(address), account.toLowerCase(), Date.now()),
+    reserve(address, account) {
       const now = Date.now();
-      return Math.max(addresses.blockedFor(addressKey(address), now), accounts.blockedFor(account.toLowerCase(), now));
-    },
-    failed(address, account) {
-      const now = Date.now();
-      addresses.add(addressKey(address), now);
-      accounts.add(account.toLowerCase(), now);
-    },
-    succeeded(account) {
-      accounts.forget(account.toLowerCase());
+      const [addressKeyed, accountKeyed] = [addressKey(address), account.toLowerCase()];
+      const retryAfter = blockedFor(addressKeyed, accountKeyed, now);
+      if (retryAfter > 0) return { retryAfter };
+      const byAddress = addresses.add(addressKeyed, now);
+      accounts.add(accountKeyed, now);
+      return {
+        succeeded() {
+          addresses.giveBack(addressKeyed, byAddress);
+          accounts.forget(accountKeyed);
+        },
+      };
     },
   };
 }
@@ -56,19 +72,26 @@ function failureCounter(limit: number, windowMs: number) {
       if (limit === 0 || !entry || expired(entry, now) || entry.failures < limit) return 0;
       return Math.max(1, Math.ceil((entry.since + windowMs - now) / 1000));
     },
-    add(key: string, now: number): void {
-      if (limit === 0) return;
+    /** Counts one failure; the window it went into, or null when the limit is off. */
+    add(key: string, now: number): Window | null {
+      if (limit === 0) return null;
       const entry = windows.get(key);
       if (entry && !expired(entry, now)) {
         entry.failures++;
-        return;
+        return entry;
       }
+      const fresh = { since: now, failures: 1 };
       windows.delete(key);
-      windows.set(key, { since: now, failures: 1 });
+      windows.set(key, fresh);
       for (const [oldest, window] of windows) {
         if (windows.size <= MAX_KEYS && !expired(window, now)) break;
         windows.delete(oldest);
       }
+      return fresh;
+    },
+    /** Takes back a failure counted in `window`, unless that window has since been replaced. */
+    giveBack(key: string, window: Window | null): void {
+      if (window && windows.get(key) === window && window.failures > 0) window.failures--;
     },
     forget(key: string): void {
       windows.delete(key);

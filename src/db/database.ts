@@ -2,6 +2,7 @@
 // queries; the lookups every request makes go through prepared statements (hot-queries.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../private-files.ts';
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { Settings } from '../config.ts';
@@ -27,8 +28,10 @@ export function openDatabase(target: DatabaseTarget): Database {
 }
 
 function openSqlite(file: string): Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDirectory(path.dirname(file));
   const connection = new BetterSqlite3(file, { timeout: 10_000 });
+  // A database an earlier version left readable to all becomes private; SQLite gives -wal and -shm its mode.
+  fs.chmodSync(file, PRIVATE_FILE_MODE);
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3');

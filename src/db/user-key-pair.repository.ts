@@ -11,6 +11,17 @@ export class UserKeyPairRepository {
     return this.client.userKeyPair.findUnique({ where: { userId } });
   }
 
+  /** Individual users (not organizations) that have no key pair yet, oldest first. */
+  async listUsersWithout(limit: number): Promise<number[]> {
+    const users = await this.client.user.findMany({
+      where: { type: 0, keyPair: null },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+    return users.map((user) => user.id);
+  }
+
   /** Stores a new pair; when another request stored one first, that one is kept and returned. */
   async createOrKeepFirst(userId: number, publicKeyPem: string, privateKeyPem: string): Promise<UserKeyPair> {
     try {

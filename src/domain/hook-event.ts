@@ -1,6 +1,6 @@
 // The webhook events Anvil reports, which hooks want them, and the names their headers carry
 // (Forgejo: modules/webhook/type.go, models/webhook/webhook.go EventCheckers, services/webhook/webhook.go).
-import { compileBranchGlob } from './glob.ts';
+import { compileGlob, MAX_GLOB_LENGTH } from './glob.ts';
 import type { HookEventFlag, HookEvents } from './webhook.ts';
 
 export const HOOK_EVENT_TYPES = [
@@ -27,10 +27,17 @@ function storedEvents(text: string): Partial<HookEvents> {
   }
 }
 
+/** Why a branch filter cannot be stored (Forgejo's GlobPattern binding, plus a length bound), or null. */
+export function branchFilterProblem(filter: string): string | null {
+  if (filter.length > MAX_GLOB_LENGTH) return `[branch_filter]: longer than ${MAX_GLOB_LENGTH} characters`;
+  if (compileGlob(filter) === null) return '[branch_filter]: not a valid glob pattern';
+  return null;
+}
+
 /** Whether the hook's branch filter lets a branch through; an empty filter or `*` lets everything through. */
 export function branchFilterMatches(filter: string, branch: string): boolean {
   if (filter === '' || filter === '*') return true;
-  return compileBranchGlob(filter)?.test(branch) ?? false;
+  return compileGlob(filter)?.test(branch) ?? false;
 }
 
 /**

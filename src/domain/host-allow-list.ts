@@ -3,7 +3,7 @@
 // special-purpose ranges Forgejo adds), `loopback`, `*` (anything), CIDRs, and host-name globs. A host name that
 // matches a glob is allowed whatever it resolves to; otherwise the address connected to must match.
 import ipaddr from 'ipaddr.js';
-import { compileHostGlob } from './glob.ts';
+import { compileHostGlob, type GlobMatcher } from './glob.ts';
 import { isLocalNetworkAddress } from './network-address.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -20,13 +20,13 @@ export interface HostAllowList {
   readonly text: string;
   readonly builtins: ReadonlySet<'external' | 'private' | 'loopback'>;
   readonly any: boolean;
-  readonly globs: readonly RegExp[];
+  readonly globs: readonly GlobMatcher[];
   readonly ranges: readonly [Address, number][];
 }
 
 export function parseHostAllowList(text: string): HostAllowList {
   const builtins = new Set<'external' | 'private' | 'loopback'>();
-  const globs: RegExp[] = [];
+  const globs: GlobMatcher[] = [];
   const ranges: [Address, number][] = [];
   let any = false;
   for (const raw of (text.trim() || 'external').split(',')) {

@@ -15,6 +15,13 @@ import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
+/** Titles of issues and pull requests, on creation and on edit (Forgejo's MaxSize(255) binding). */
+const MAX_TITLE_LENGTH = 255;
+
+function checkTitleLength(title: string): void {
+  if (title.length > MAX_TITLE_LENGTH) throw new ValidationError('[Title]: MaxSize');
+}
+
 export interface NewIssue {
   title: string;
   body?: string;
@@ -110,7 +117,7 @@ export class IssueService {
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
-    if (input.title.length > 255) throw new ValidationError('[Title]: MaxSize');
+    checkTitleLength(input.title);
     if (await repos.issues.isBlocked(repo.ownerId, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
     const writer = canWriteIssues(access, isPull, doer);
     let labelIds: number[] = [];
@@ -195,6 +202,7 @@ export class IssueService {
     const writer = canWriteIssues(access, current.isPull, doer);
     if (current.posterId !== doer.id && !writer) throw new ForbiddenError('user should be the poster or have write access to the issues');
     if (access.repo.isArchived) throw new RepoArchivedError(`repo is archived: ${access.repo.ownerName}/${access.repo.name}`);
+    if (changes.title) checkTitleLength(changes.title);
     const issue = await this.deps.transactions.run(async (repos) => {
       let issue = current;
       const update: { title?: string; content?: string } = {};

@@ -2,6 +2,7 @@
 // The file system is read at request time; names that are not valid owner/repo names never become paths.
 import type { User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import { compileGlob, type GlobMatcher } from '../domain/glob.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
 import { NotFoundError } from '../errors.ts';
 import type { ListOptions } from '../domain/page.ts';
@@ -9,36 +10,8 @@ import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
 
-/** A glob as Forgejo's (gobwas/glob) for one half of `owner/repo`: * ? [..] {a,b}. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  let inClass = false;
-  let braces = 0;
-  for (const char of glob) {
-    if (inClass) {
-      source += char === ']' ? ']' : char === '\\' ? '\\\\' : char;
-      if (char === ']') inClass = false;
-    } else if (char === '*') source += '.*';
-    else if (char === '?') source += '.';
-    else if (char === '[') {
-      inClass = true;
-      source += '[';
-    } else if (char === '{') {
-      braces++;
-      source += '(?:';
-    } else if (char === '}' && braces > 0) {
-      braces--;
-      source += ')';
-    } else if (char === ',' && braces > 0) source += '|';
-    else source += char.replace(/[.+^$()|\\/{}]/g, '\\$&');
-  }
-  try {
-    return new RegExp(`^${source}${inClass ? ']' : ''}${')'.repeat(braces)}$`);
-  } catch {
-    // Forgejo skips an invalid expression and matches everything.
-    return /^.*$/;
-  }
-}
+/** Everything, where Forgejo skips a query half that is not a valid glob. */
+const ANY_NAME: GlobMatcher = { test: () => true };
 
 export class UnadoptedService {
   private readonly repos: RepositoryRowsRepository;
@@ -56,8 +29,8 @@ export class UnadoptedService {
 
   async list(pattern: string, page: ListOptions): Promise<{ names: string[]; total: number }> {
     const [ownerGlob, repoGlob] = pattern ? [pattern.split('/')[0], pattern.includes('/') ? pattern.slice(pattern.indexOf('/') + 1) : '*'] : ['*', '*'];
-    const ownerMatch = globToRegExp(ownerGlob);
-    const repoMatch = globToRegExp(repoGlob);
+    const ownerMatch = compileGlob(ownerGlob) ?? ANY_NAME;
+    const repoMatch = compileGlob(repoGlob) ?? ANY_NAME;
     const folders = this.store.list().filter(
       ({ owner, name }) =>
         owner === owner.toLowerCase() && name === name.toLowerCase() && ownerNameProblem(owner) === null && repoNameProblem(name) === null &&

@@ -5,6 +5,7 @@ import type { HookRowChanges, Webhook, WebhookRepository } from '../db/webhook.r
 import {
   DELIVERED_HOOK_TYPES, hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
+import { branchFilterProblem } from '../domain/hook-event.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -29,6 +30,12 @@ export interface HookChanges {
 
 /** Where a hook belongs: an organization, or the instance (ownerId 0, repoId 0). */
 type HookScope = { ownerId: number; repoId: 0; instance: boolean };
+
+function checkedBranchFilter(filter: string | undefined): string {
+  const problem = branchFilterProblem(filter ?? '');
+  if (problem) throw new ValidationError(problem);
+  return filter ?? '';
+}
 
 function slackMeta(config: Record<string, string>, channel: string): string {
   return JSON.stringify({ channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' });
@@ -77,7 +84,7 @@ export class WebhookService {
       if (!isValidSlackChannel(channel)) throw new ValidationError('Invalid slack channel name');
       meta = slackMeta(config, channel);
     }
-    const branchFilter = input.branch_filter ?? '';
+    const branchFilter = checkedBranchFilter(input.branch_filter);
     return this.hooks.create(scope, {
       isSystemWebhook,
       type: input.type,
@@ -115,7 +122,7 @@ export class WebhookService {
         data.meta = slackMeta(config, channel);
       }
     }
-    const branchFilter = changes.branch_filter ?? '';
+    const branchFilter = checkedBranchFilter(changes.branch_filter);
     data.events = JSON.stringify(hookEventsFromList(changes.events, branchFilter));
     data.branchFilter = branchFilter;
     data.authorization = changes.authorization_header ?? '';

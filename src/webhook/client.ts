@@ -1,12 +1,9 @@
-// Sends one webhook request to an address the allow list permits: the host is resolved here, each address is
-// checked, and the socket is opened to the checked address itself (the resolver given to node:http answers only
-// that address), so a second DNS answer cannot move the request elsewhere. Redirects are not followed.
-import dns from 'node:dns/promises';
+// Sends one webhook request to an address [webhook] ALLOWED_HOST_LIST permits (net/allowed-address.ts), pinned
+// to the address checked. Redirects are not followed.
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-import type { LookupFunction } from 'node:net';
-import { type HostAllowList, isHostAllowed } from '../domain/host-allow-list.ts';
+import type { HostAllowList } from '../domain/host-allow-list.ts';
+import { allowedAddress, pinnedLookup, type ResolvedAddress } from '../net/allowed-address.ts';
 import type { HookRequest } from './request.ts';
 
 export interface HookClientOptions {
@@ -33,24 +30,13 @@ export class HookSendError extends Error {
   }
 }
 
-function pinnedLookup(address: string, family: number): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
-async function allowedAddress(host: string, allowList: HostAllowList): Promise<{ address: string; family: number }> {
-  let candidates: { address: string; family: number }[];
-  if (net.isIP(host)) candidates = [{ address: host, family: net.isIP(host) }];
-  else {
-    try {
-      candidates = await dns.lookup(host, { all: true, verbatim: true });
-    } catch (error) {
-      throw new HookSendError('network', `cannot resolve ${host}: ${(error as Error).message}`);
-    }
+async function checkedAddress(host: string, allowList: HostAllowList): Promise<ResolvedAddress> {
+  let allowed: ResolvedAddress | null;
+  try {
+    allowed = await allowedAddress(host, allowList);
+  } catch (error) {
+    throw new HookSendError('network', `cannot resolve ${host}: ${(error as Error).message}`);
   }
-  const allowed = candidates.find((candidate) => isHostAllowed(allowList, host, candidate.address));
   if (!allowed) {
     throw new HookSendError('refused', `webhook can only call allowed HTTP servers (check your [webhook] ALLOWED_HOST_LIST setting), deny '${host}'`);
   }
@@ -66,7 +52,7 @@ export async function sendHookRequest(request: HookRequest, options: HookClientO
   });
   let outgoing: http.ClientRequest | undefined;
   try {
-    const target = await Promise.race([allowedAddress(host, options.allowList), deadline]);
+    const target = await Promise.race([checkedAddress(host, options.allowList), deadline]);
     const exchange = new Promise<HookResponse>((resolve, reject) => {
       const transport = url.protocol === 'https:' ? https : http;
       outgoing = transport.request(
@@ -77,7 +63,7 @@ export async function sendHookRequest(request: HookRequest, options: HookClientO
           path: `${url.pathname}${url.search}`,
           method: request.method,
           headers: { ...request.headers, 'Content-Length': String(request.body.length) },
-          lookup: pinnedLookup(target.address, target.family),
+          lookup: pinnedLookup(target),
           agent: false,
           rejectUnauthorized: !options.skipTlsVerify,
           ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),

@@ -1,9 +1,11 @@
 // GET /activitypub/user-id/{id} (the Person actor and its stored key pair) and POST …/inbox (HTTP Signatures
-// checked against the key of a remote actor served from loopback, so the tests allow local networks).
+// checked against the key of a remote actor served from loopback, so most tests allow loopback in
+// [federation] ALLOWED_HOST_LIST); key fetches are bounded in time and size and tell the caller nothing of why.
 import { createHash, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import http, { type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
+import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const AS_CONTENT_TYPE = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
@@ -63,25 +65,32 @@ interface SignOptions {
 
 const HOST = 'anvil.test';
 
-/** A POST to the inbox signed per draft-cavage (rsa-sha256), written here independently of the server's library. */
-function signedInbox(t: TestApp, userId: number, body: string, options: SignOptions) {
-  const path = `/api/v1/activitypub/user-id/${userId}/inbox`;
+const inboxPath = (userId: number) => `/api/v1/activitypub/user-id/${userId}/inbox`;
+
+/** Headers signing a POST of `body` to the inbox per draft-cavage (rsa-sha256), independently of the server's library. */
+function signedHeaders(userId: number, body: string, options: SignOptions): Record<string, string> {
   const headers: Record<string, string> = {
     host: HOST,
     date: (options.date ?? new Date()).toUTCString(),
     digest: `SHA-256=${createHash('sha256').update(options.digestOf ?? body).digest('base64')}`,
   };
   const covered = options.headers ?? ['(request-target)', 'host', 'date', 'digest'];
-  const signingString = covered.map((name) => (name === '(request-target)' ? `(request-target): post ${path}` : `${name}: ${headers[name]}`)).join('\n');
+  const signingString = covered
+    .map((name) => (name === '(request-target)' ? `(request-target): post ${inboxPath(userId)}` : `${name}: ${headers[name]}`))
+    .join('\n');
   const signature = sign('sha256', Buffer.from(signingString), options.privateKey).toString('base64');
-  return t.request().post(path)
-    .set('Host', headers.host)
-    .set('Date', headers.date)
-    .set('Digest', headers.digest)
-    .set('Content-Type', 'application/activity+json')
-    .set('Signature', `keyId="${options.keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`)
-    .send(body);
+  return {
+    ...headers,
+    'content-type': 'application/activity+json',
+    signature: `keyId="${options.keyId}",algorithm="rsa-sha256",headers="${covered.join(' ')}",signature="${signature}"`,
+  };
 }
+
+function signedInbox(t: TestApp, userId: number, body: string, options: SignOptions) {
+  return t.request().post(inboxPath(userId)).set(signedHeaders(userId, body, options)).send(body);
+}
+
+const UNREACHABLE = "the actor's key could not be fetched: no usable answer";
 
 const ACTIVITY = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Follow', actor: 'x', object: 'y' });
 
@@ -94,8 +103,13 @@ describe('federation with local networks allowed', () => {
   let keyId: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true' });
+    t = await startTestApp({
+      ANVIL__federation__ALLOWED_HOST_LIST: 'loopback',
+      ANVIL__federation__FETCH_TIMEOUT: '1s',
+      ANVIL__federation__MAX_SIZE: '1',
+    });
     user = await createTestUser(t);
+    await t.context.services.activityPub.fillMissingKeys();
     remote = new ActorServer();
     await remote.start();
     keyId = remote.publishActor('/actors/sender', sender.publicKeyPem);
@@ -129,26 +143,42 @@ describe('federation with local networks allowed', () => {
       expect(key.asymmetricKeyDetails?.modulusLength).toBe(3072);
     });
 
-    it('makes the key pair once and keeps it', async () => {
+    it('makes no key pair on a request: the actor is 404 until the background worker made it, then kept', async () => {
       const other = await createTestUser(t);
+      const url = `/api/v1/activitypub/user-id/${other.user.id}`;
+      const early = await t.request().get(url).expect(404);
+      expect(early.body.message).toBe('the actor of this user is not ready yet');
       expect(await t.context.db.prisma.userKeyPair.findUnique({ where: { userId: other.user.id } })).toBeNull();
-      const [first, second] = await Promise.all([
-        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
-        t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200),
-      ]);
-      const third = await t.request().get(`/api/v1/activitypub/user-id/${other.user.id}`).expect(200);
+      const org = await createTestOrg(t, other.user);
+      expect(await t.context.services.activityPub.fillMissingKeys()).toBeGreaterThanOrEqual(1);
+      const [first, second] = await Promise.all([t.request().get(url).expect(200), t.request().get(url).expect(200)]);
       const pem = (res: { text: string }) => JSON.parse(res.text).publicKey.publicKeyPem;
       expect(pem(second)).toBe(pem(first));
-      expect(pem(third)).toBe(pem(first));
       const stored = await t.context.db.prisma.userKeyPair.findUniqueOrThrow({ where: { userId: other.user.id } });
       expect(stored.publicKeyPem).toBe(pem(first));
       expect(stored.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
-      expect(JSON.parse(third.text)).not.toHaveProperty('name');
+      expect(JSON.parse(second.text)).not.toHaveProperty('name');
+      expect(await t.context.services.activityPub.fillMissingKeys()).toBe(0);
+      expect(await t.context.db.prisma.userKeyPair.count({ where: { userId: org.id } })).toBe(0);
+    });
+
+    it('makes key pairs in the background once its worker runs', async () => {
+      const later = await createTestUser(t);
+      t.context.services.activityPub.startKeyWorker(50);
+      try {
+        while (!(await t.context.db.prisma.userKeyPair.findUnique({ where: { userId: later.user.id } }))) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await t.context.services.activityPub.stopKeyWorker();
+      }
+      await t.request().get(`/api/v1/activitypub/user-id/${later.user.id}`).expect(200);
     });
 
     it('answers 404 for the actor of a user the caller may not see, as for an unknown id', async () => {
       const limited = await createTestUser(t, { fields: { visibility: 1 } });
       const hidden = await createTestUser(t, { fields: { visibility: 2 } });
+      await t.context.services.activityPub.fillMissingKeys();
       const url = (u: TestUser) => `/api/v1/activitypub/user-id/${u.user.id}`;
       await t.request().get(url(limited)).expect(404);
       await t.request().get(url(limited)).set('Authorization', user.auth).expect(200);
@@ -196,7 +226,7 @@ describe('federation with local networks allowed', () => {
 
     it('answers 400 when the key cannot be fetched', async () => {
       const missing = await signedInbox(t, user.user.id, ACTIVITY, { keyId: remote.url('/actors/missing#main-key'), privateKey: sender.privateKey }).expect(400);
-      expect(missing.body.message).toMatch(/answered 404/);
+      expect(missing.body.message).toBe(UNREACHABLE);
       const ftp = await signedInbox(t, user.user.id, ACTIVITY, { keyId: 'ftp://127.0.0.1/key', privateKey: sender.privateKey }).expect(400);
       expect(ftp.body.message).toMatch(/ftp: URLs are not fetched/);
     });
@@ -218,6 +248,55 @@ describe('federation with local networks allowed', () => {
       await signedInbox(t, user.user.id, ACTIVITY, { keyId: rotatingKeyId, privateKey: fresh.privateKey }).expect(204);
     });
 
+    it('answers the same text for a closed port, a 404, a document too large and no key, naming neither port nor error', async () => {
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      remote.documents.set('/actors/huge', { type: 'Person', padding: 'x'.repeat(1024 * 1024 + 1) });
+      remote.documents.set('/actors/keyless', { type: 'Person' });
+      const keyIds = [
+        `http://127.0.0.1:${port}/actor#main-key`, remote.url('/actors/missing#main-key'),
+        remote.url('/actors/huge#main-key'), remote.url('/actors/keyless#main-key'),
+      ];
+      for (const unreachableKey of keyIds) {
+        const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId: unreachableKey, privateKey: sender.privateKey }).expect(400);
+        expect(res.body.message).toBe(UNREACHABLE);
+      }
+    });
+
+    it('gives up a key fetch at the deadline, however slowly the other server keeps answering', async () => {
+      // Headers at once, then a byte every 100 ms: never idle, never done.
+      let trickleClosed!: Promise<void>;
+      const trickle = http.createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/activity+json' });
+        const timer = setInterval(() => res.write(' '), 100);
+        trickleClosed = new Promise((resolve) => res.on('close', () => {
+          clearInterval(timer);
+          resolve();
+        }));
+      });
+      await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+      try {
+        const keyId = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/actor#main-key`;
+        const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(400);
+        expect(res.body.message).toBe(UNREACHABLE);
+        await trickleClosed;
+      } finally {
+        trickle.closeAllConnections();
+        await new Promise((resolve) => trickle.close(resolve));
+      }
+    }, 8000);
+
+    it('answers a delivery to the inbox of a user the caller may not see as for an unknown id, before any check', async () => {
+      const hidden = await createTestUser(t, { fields: { visibility: 2 } });
+      const unknown = await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+      const invisible = await signedInbox(t, hidden.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+      expect(invisible.body).toEqual(unknown.body);
+      const unsigned = await t.request().post(inboxPath(hidden.user.id)).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(404);
+      expect(unsigned.body).toEqual(unknown.body);
+    });
+
     it('answers 404 for an unknown user', async () => {
       await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
     });
@@ -231,7 +310,8 @@ describe('federation with the default address rule', () => {
   const sender = rsaKeyPair();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Federation has an allow list of its own: the migrations setting does not open local networks to it.
+    t = await startTestApp({ ANVIL__migrations__ALLOW_LOCALNETWORKS: 'true' });
     user = await createTestUser(t);
     remote = new ActorServer();
     await remote.start();
@@ -244,11 +324,55 @@ describe('federation with the default address rule', () => {
   it('refuses to fetch keys from loopback addresses (400) without contacting them', async () => {
     const keyId = remote.publishActor('/actors/local', sender.publicKeyPem);
     const literal = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(400);
-    expect(literal.body.message).toMatch(/local network/);
+    expect(literal.body.message).toBe(UNREACHABLE);
     const named = await signedInbox(t, user.user.id, ACTIVITY, { keyId: keyId.replace('127.0.0.1', 'localhost'), privateKey: sender.privateKey }).expect(400);
-    expect(named.body.message).toMatch(/local network/);
+    expect(named.body.message).toBe(UNREACHABLE);
     expect(remote.fetches.size).toBe(0);
   });
+});
+
+describe('a key fetch whose client went away', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let server: Server;
+  let base: string;
+  const sender = rsaKeyPair();
+
+  beforeAll(async () => {
+    t = await startTestApp({ ANVIL__federation__ALLOWED_HOST_LIST: 'loopback', ANVIL__federation__FETCH_TIMEOUT: '60s' });
+    user = await createTestUser(t);
+    ({ server, base } = await listen(t));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  it('is abandoned: the other server sees its connection closed long before the deadline', async () => {
+    let connected!: () => void;
+    const fetching = new Promise<void>((resolve) => (connected = resolve));
+    let abandoned!: () => void;
+    const closed = new Promise<void>((resolve) => (abandoned = resolve));
+    const silent = http.createServer((req) => {
+      req.socket.on('close', abandoned);
+      connected();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const keyId = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/actor#main-key`;
+      const client = http.request(`${base}${inboxPath(user.user.id).slice(1)}`, {
+        method: 'POST', headers: signedHeaders(user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }),
+      });
+      client.on('error', () => {});
+      client.end(ACTIVITY);
+      await fetching;
+      client.destroy();
+      await closed;
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 5000);
 });
 
 describe('federation off', () => {

@@ -117,6 +117,19 @@ describe('editing and commenting', () => {
     expect(await repoCounters()).toEqual(before);
   });
 
+  it('refuses a title over 255 characters on edit as on create (422), and changes nothing', async () => {
+    const long = 'x'.repeat(300);
+    const refused = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: long }).expect(422);
+    expect(refused.body.message).toBe('[Title]: MaxSize');
+    const created = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'short' }).expect(201);
+    const url = `${repoPath()}/issues/${created.body.number}`;
+    const edit = await t.request().patch(url).set('Authorization', owner.auth).send({ title: long, body: 'changed' }).expect(422);
+    expect(edit.body.message).toBe('[Title]: MaxSize');
+    const stored = await t.request().get(url).set('Authorization', owner.auth).expect(200);
+    expect(stored.body).toMatchObject({ title: 'short', body: '' });
+    await t.request().patch(url).set('Authorization', owner.auth).send({ title: 'y'.repeat(255) }).expect(201);
+  });
+
   it('adds comments and counts them', async () => {
     const created = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'talk' }).expect(201);
     const n = created.body.number;

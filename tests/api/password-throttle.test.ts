@@ -78,6 +78,34 @@ describe('back-off per address', () => {
   });
 });
 
+describe.each([
+  ['account', { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '0', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '10' }],
+  ['address', { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '10', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '0' }],
+])('40 concurrent wrong passwords under a limit of 10 per %s', (limit, settings) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ...settings, ANVIL__security__PASSWORD_FAILURE_WINDOW_SECONDS: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('checks 10 (in-flight attempts count) and answers the other 30 with 429 unchecked', async () => {
+    const erin = await createTestUser(t);
+    // One account for the account limit; 40 names from the one test client for the address limit.
+    const names = Array.from({ length: 40 }, (_, i) => (limit === 'account' ? erin.user.name : `spray-${i}`));
+    const verify = jest.spyOn(argon2, 'verify');
+    try {
+      const answers = await Promise.all(names.map((name, i) =>
+        t.request().get('/api/v1/user').set('Authorization', basicAuth(name, `wrong-${i}`))));
+      const statuses: Record<number, number> = {};
+      for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+      expect(statuses).toEqual({ 401: 10, 429: 30 });
+      expect(verify).toHaveBeenCalledTimes(10);
+    } finally {
+      verify.mockRestore();
+    }
+  });
+});
+
 describe('password checks at the default cost', () => {
   let t: TestApp;
   let server: Server;

@@ -1,8 +1,7 @@
-// Pure helpers of the repository services: address classes, globs, duration formatting, credential scrubbing.
+// Pure helpers of the repository services: address classes, duration formatting, credential scrubbing.
 import { goDuration } from '../../src/convert/repository.ts';
 import { isLocalNetworkAddress } from '../../src/domain/network-address.ts';
 import { withoutCredentials } from '../../src/services/repo-migration.service.ts';
-import { globToRegExp } from '../../src/services/unadopted.service.ts';
 
 describe('isLocalNetworkAddress', () => {
   it.each([
@@ -12,15 +11,6 @@ describe('isLocalNetworkAddress', () => {
     ['8.8.8.8', false], ['172.32.0.1', false], ['93.184.216.34', false], ['2606:4700::1111', false], ['::ffff:8.8.8.8', false],
   ])('%s → %s', (address, local) => {
     expect(isLocalNetworkAddress(address)).toBe(local);
-  });
-});
-
-describe('globToRegExp', () => {
-  it.each([
-    ['*', 'anything', true], ['orph*', 'orphan', true], ['orph*', 'xorphan', false], ['?x', 'ax', true], ['?x', 'abx', false],
-    ['[ab]c', 'bc', true], ['[ab]c', 'cc', false], ['{one,two}', 'two', true], ['{one,two}', 'three', false], ['a.b', 'axb', false],
-  ])('%s matches %s: %s', (glob, text, matches) => {
-    expect(globToRegExp(glob).test(text)).toBe(matches);
   });
 });
 

@@ -33,7 +33,7 @@ export type MiscOperation =
 
 export const miscRoutes: RouteGroup<MiscOperation> = {
   activitypubPerson: route([reqFeature('federation'), userIdAssignment()], activitypubPerson),
-  activitypubPersonInbox: route([reqFeature('federation')], activitypubPersonInbox),
+  activitypubPersonInbox: route([reqFeature('federation'), userIdAssignment()], activitypubPersonInbox),
   getApiContract: route([], getApiContract),
   getApiDocs: route([], getApiDocs),
   getApiDocsAsset: route([], getApiDocsAsset),

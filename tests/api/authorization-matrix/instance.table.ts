@@ -79,8 +79,14 @@ export const INSTANCE_ROWS: readonly MatrixRow[] = [
     params: { userId: 'ownerId' },
     body: {},
     // Deliveries sign with an HTTP signature, not a credential: an unsigned one is 400 for everyone whose token
-    // scope allows the call.
-    expected: { anyOwner: [400, 400, 400, 400, 400, 400, 400, 403] },
+    // scope allows the call; the inbox of a user the caller may not see is as missing as the actor (404).
+    expected: {
+      byOwner: {
+        public: [400, 400, 400, 400, 400, 400, 400, 403],
+        limited: [404, 400, 400, 400, 400, 400, 403, 403],
+        private: [404, 404, 404, 404, 400, 400, 403, 403],
+      },
+    },
   },
   {
     operation: 'renderMarkdown',

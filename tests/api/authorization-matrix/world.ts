@@ -290,6 +290,8 @@ export async function buildWorld(): Promise<void> {
     o.orgPackage = await makePackage(org.name, owner.auth);
     o.userPackage = await makePackage(owner.user.name, owner.auth);
   }
+  // Actors (activitypubPerson) exist once the background worker made their users' key pairs.
+  await t.context.services.activityPub.fillMissingKeys(100);
   const admin = world.users.siteAdmin.auth;
   world.adminHookId = Number(await resolve('new:adminHook', { visibility: 'public', repoVisibility: 'public', ownerKind: 'org' }));
   world.quotaGroup = await makeQuotaGroup();

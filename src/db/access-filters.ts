@@ -1,5 +1,5 @@
-// The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts as Prisma filters, so
-// lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts proves both agree.
+// The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts (hasAccess, canReadUnit) as
+// Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts proves both agree.
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { ORG_TYPE, USER_TYPE, type Viewer } from '../domain/owner-visibility.ts';
 import type { Prisma } from './prisma.ts';
@@ -38,5 +38,53 @@ export function readableRepositoriesWhere(viewer: Viewer | null, publicOnly = fa
       { collaborators: { some: { userId } } },
       { AND: [{ owner: visibleOwnersWhere(viewer) }, viewer.isRestricted ? throughTeam : { OR: [{ isPrivate: false }, throughTeam] }] },
     ],
+  };
+}
+
+/**
+ * The repositories on which the viewer can read `unitType` (canReadUnit of repoPermission): the unit is enabled and
+ * the viewer owns the repository, collaborates with read or more, or sees its owner and either reads public
+ * repositories or holds it through a team of the organization that grants the unit, or is admin of it.
+ */
+export function unitReadableRepositoriesWhere(
+  viewer: Viewer | null, unitType: number, publicOnly = false,
+): Prisma.RepositoryWhereInput {
+  const enabled: Prisma.RepositoryWhereInput = { units: { some: { type: unitType } } };
+  const everyone: Prisma.RepositoryWhereInput = { isPrivate: false, owner: { visibility: Visibility.public } };
+  if (!viewer) return { AND: [enabled, everyone] };
+  if (publicOnly) return { AND: [everyone, unitReadableRepositoriesWhere(viewer, unitType)] };
+  if (viewer.isAdmin) return enabled;
+  const userId = viewer.id;
+  const heldByTeam = (team: Prisma.TeamWhereInput): Prisma.RepositoryWhereInput => {
+    const memberTeam: Prisma.TeamWhereInput = {
+      members: { some: { userId } }, accessMode: { gt: AccessMode.none }, ...team,
+    };
+    return {
+      owner: { type: ORG_TYPE },
+      OR: [
+        { teamRepos: { some: { team: memberTeam } } },
+        { owner: { teams: { some: { includesAllRepositories: true, ...memberTeam } } } },
+      ],
+    };
+  };
+  const collaborates = { collaborators: { some: { userId } } };
+  return {
+    AND: [enabled, {
+      OR: [
+        { ownerId: userId },
+        { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
+        {
+          AND: [{ OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] }, {
+            OR: [
+              ...(viewer.isRestricted ? [] : [{ isPrivate: false }]),
+              heldByTeam({ accessMode: { gte: AccessMode.admin } }),
+              heldByTeam({ units: { some: { type: unitType, accessMode: { gt: AccessMode.none } } } }),
+              // A collaborator whose collaboration gives nothing still reads every unit at a team's level.
+              { AND: [collaborates, heldByTeam({})] },
+            ],
+          }],
+        },
+      ],
+    }],
   };
 }

@@ -32,11 +32,18 @@ export function readableRepositoriesWhere(viewer: Viewer | null, publicOnly = fa
       { owner: { type: ORG_TYPE, teams: { some: { includesAllRepositories: true, ...teamGivesAccess } } } },
     ],
   };
+  // A collaboration at mode none gives nothing itself, but still opens an owner the viewer could not see.
+  const collaborates: Prisma.RepositoryWhereInput = { collaborators: { some: { userId } } };
   return {
     OR: [
       { ownerId: userId },
-      { collaborators: { some: { userId } } },
-      { AND: [{ owner: visibleOwnersWhere(viewer) }, viewer.isRestricted ? throughTeam : { OR: [{ isPrivate: false }, throughTeam] }] },
+      { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
+      {
+        AND: [
+          { OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] },
+          viewer.isRestricted ? throughTeam : { OR: [{ isPrivate: false }, throughTeam] },
+        ],
+      },
     ],
   };
 }

@@ -1,5 +1,6 @@
 // The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts (hasAccess, canReadUnit) as
-// Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts proves both agree.
+// Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts and
+// tests/api/content-access-agreement.test.ts prove both agree.
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { ORG_TYPE, USER_TYPE, type Viewer } from '../domain/owner-visibility.ts';
 import type { Prisma } from './prisma.ts';

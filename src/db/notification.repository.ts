@@ -16,7 +16,7 @@ export interface ThreadDetails {
   lastComment: CommentRow | null;
 }
 
-/** Which of a user's threads a list or a mark selects: only those `reader` may see now; absent fields do not narrow it. */
+/** Which of a user's threads a list or a mark selects: only those `reader` sees now; absent fields do not narrow it. */
 export interface ThreadFilter {
   userId: number;
   reader: ContentReader;
@@ -28,7 +28,10 @@ export interface ThreadFilter {
 }
 
 function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
-  const where: Prisma.NotificationWhereInput = { userId: filter.userId, AND: [visibleNotificationsWhere(filter.reader)] };
+  const where: Prisma.NotificationWhereInput = {
+    userId: filter.userId,
+    AND: [visibleNotificationsWhere(filter.reader)],
+  };
   if (filter.repoId !== undefined) where.repoId = filter.repoId;
   if (filter.statuses && filter.statuses.length > 0) where.status = { in: [...filter.statuses] };
   if (filter.sources && filter.sources.length > 0) where.source = { in: [...filter.sources] };

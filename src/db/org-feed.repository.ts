@@ -32,7 +32,9 @@ export class OrgFeedRepository {
 
   /** One page of the organization's rows that are not deleted, newest first, and how many match. */
   async list(orgId: number, filter: FeedFilter, page: ListOptions): Promise<{ items: Action[]; total: number }> {
-    const all: Prisma.ActionWhereInput[] = [{ userId: orgId }, { isDeleted: false }, visibleActionsWhere(filter.reader)];
+    const all: Prisma.ActionWhereInput[] = [
+      { userId: orgId }, { isDeleted: false }, visibleActionsWhere(filter.reader),
+    ];
     if (filter.publicRowsOnly) all.push({ isPrivate: false });
     if (filter.repoIds) all.push({ repoId: { in: filter.repoIds } });
     if (filter.createdBetween) all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });

@@ -41,7 +41,9 @@ export class NotificationService {
   }
 
   /** A page of the user's threads, newest update first (default statuses: unread and pinned). */
-  async list(reader: ThreadReader, query: ThreadQuery, page: ListOptions, repoId?: number): Promise<Page<ThreadDetails>> {
+  async list(
+    reader: ThreadReader, query: ThreadQuery, page: ListOptions, repoId?: number,
+  ): Promise<Page<ThreadDetails>> {
     const filter: ThreadFilter = {
       userId: reader.user.id,
       reader: contentReader(reader),
@@ -56,7 +58,8 @@ export class NotificationService {
   }
 
   async countUnread(reader: ThreadReader): Promise<number> {
-    return this.notifications.count({ userId: reader.user.id, reader: contentReader(reader), statuses: [NotificationStatus.unread] });
+    const statuses = [NotificationStatus.unread];
+    return this.notifications.count({ userId: reader.user.id, reader: contentReader(reader), statuses });
   }
 
   /** A thread of the caller's, or of anyone's for a site admin; another user's is 403, a missing or hidden one 404. */

@@ -35,12 +35,14 @@ export class OrgFeedService {
    * unit for the row it reads now (src/domain/content-visibility.ts). Actors who hide their activity or whom the
    * caller may not see are left out. Newest first; `date` keeps one day.
    */
-  async list(viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
+  async list(
+    viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
     const isMember = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
     return this.page(org.id, viewer, { reader: { viewer, publicOnly }, publicRowsOnly: !isMember }, date, page);
   }
 
-  /** A team's feed (the caller's access to the team already checked): private activity too, the team's repositories only. */
+  /** A team's feed (the caller's access to the team checked): private activity too, the team's repositories only. */
   async listForTeam(
     viewer: User, publicOnly: boolean, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions,
   ): Promise<Page<FeedEntry>> {

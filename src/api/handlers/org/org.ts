@@ -49,6 +49,7 @@ export const orgGetUserPermissions: Handler<'orgGetUserPermissions'> = async (ct
 export const orgListActivityFeeds: Handler<'orgListActivityFeeds'> = async (ctx) => {
   const page = ctx.listOptions();
   const viewer = ctx.caller?.user ?? null;
-  const { items, total } = await ctx.app.services.orgFeeds.list(viewer, isPublicOnly(ctx.caller), ctx.org(), ctx.query.date, page);
+  const { orgFeeds } = ctx.app.services;
+  const { items, total } = await orgFeeds.list(viewer, isPublicOnly(ctx.caller), ctx.org(), ctx.query.date, page);
   ctx.sendPage(200, items.map((entry) => toActivity(entry, userView(ctx))), page, total);
 };

@@ -76,6 +76,7 @@ export function unitReadableRepositoriesWhere(
     };
   };
   const collaborates = { collaborators: { some: { userId } } };
+  const grantsUnit: Prisma.TeamUnitWhereInput = { type: unitType, accessMode: { gt: AccessMode.none } };
   return {
     AND: [enabled, {
       OR: [
@@ -85,8 +86,7 @@ export function unitReadableRepositoriesWhere(
           AND: [{ OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] }, {
             OR: [
               ...(viewer.isRestricted ? [] : [{ isPrivate: false }]),
-              heldByTeam({ accessMode: { gte: AccessMode.admin } }),
-              heldByTeam({ units: { some: { type: unitType, accessMode: { gt: AccessMode.none } } } }),
+              heldByTeam({ OR: [{ accessMode: { gte: AccessMode.admin } }, { units: { some: grantsUnit } }] }),
               // A collaborator whose collaboration gives nothing still reads every unit at a team's level.
               { AND: [collaborates, heldByTeam({})] },
             ],

@@ -1,5 +1,6 @@
-// The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts as Prisma filters, so
-// lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts proves both agree.
+// The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts (hasAccess, canReadUnit) as
+// Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts and
+// tests/api/content-access-agreement.test.ts prove both agree.
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { ORG_TYPE, USER_TYPE, type Viewer } from '../domain/owner-visibility.ts';
 import type { Prisma } from './prisma.ts';
@@ -32,11 +33,66 @@ export function readableRepositoriesWhere(viewer: Viewer | null, publicOnly = fa
       { owner: { type: ORG_TYPE, teams: { some: { includesAllRepositories: true, ...teamGivesAccess } } } },
     ],
   };
+  // A collaboration at mode none gives nothing itself, but still opens an owner the viewer could not see.
+  const collaborates: Prisma.RepositoryWhereInput = { collaborators: { some: { userId } } };
   return {
     OR: [
       { ownerId: userId },
-      { collaborators: { some: { userId } } },
-      { AND: [{ owner: visibleOwnersWhere(viewer) }, viewer.isRestricted ? throughTeam : { OR: [{ isPrivate: false }, throughTeam] }] },
+      { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
+      {
+        AND: [
+          { OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] },
+          viewer.isRestricted ? throughTeam : { OR: [{ isPrivate: false }, throughTeam] },
+        ],
+      },
     ],
+  };
+}
+
+/**
+ * The repositories on which the viewer can read `unitType` (canReadUnit of repoPermission): the unit is enabled and
+ * the viewer owns the repository, collaborates with read or more, or sees its owner and either reads public
+ * repositories or holds it through a team of the organization that grants the unit, or is admin of it.
+ */
+export function unitReadableRepositoriesWhere(
+  viewer: Viewer | null, unitType: number, publicOnly = false,
+): Prisma.RepositoryWhereInput {
+  const enabled: Prisma.RepositoryWhereInput = { units: { some: { type: unitType } } };
+  const everyone: Prisma.RepositoryWhereInput = { isPrivate: false, owner: { visibility: Visibility.public } };
+  if (!viewer) return { AND: [enabled, everyone] };
+  if (publicOnly) return { AND: [everyone, unitReadableRepositoriesWhere(viewer, unitType)] };
+  if (viewer.isAdmin) return enabled;
+  const userId = viewer.id;
+  const heldByTeam = (team: Prisma.TeamWhereInput): Prisma.RepositoryWhereInput => {
+    const memberTeam: Prisma.TeamWhereInput = {
+      members: { some: { userId } }, accessMode: { gt: AccessMode.none }, ...team,
+    };
+    return {
+      owner: { type: ORG_TYPE },
+      OR: [
+        { teamRepos: { some: { team: memberTeam } } },
+        { owner: { teams: { some: { includesAllRepositories: true, ...memberTeam } } } },
+      ],
+    };
+  };
+  const collaborates = { collaborators: { some: { userId } } };
+  const grantsUnit: Prisma.TeamUnitWhereInput = { type: unitType, accessMode: { gt: AccessMode.none } };
+  return {
+    AND: [enabled, {
+      OR: [
+        { ownerId: userId },
+        { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
+        {
+          AND: [{ OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] }, {
+            OR: [
+              ...(viewer.isRestricted ? [] : [{ isPrivate: false }]),
+              heldByTeam({ OR: [{ accessMode: { gte: AccessMode.admin } }, { units: { some: grantsUnit } }] }),
+              // A collaborator whose collaboration gives nothing still reads every unit at a team's level.
+              { AND: [collaborates, heldByTeam({})] },
+            ],
+          }],
+        },
+      ],
+    }],
   };
 }

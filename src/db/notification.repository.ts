@@ -1,5 +1,6 @@
 // Notification threads: one row per user and issue. Lists use the (userId, status, updatedAt) and
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
+import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import type { RepoWithOwner } from './repository-details.ts';
@@ -15,9 +16,10 @@ export interface ThreadDetails {
   lastComment: CommentRow | null;
 }
 
-/** Which of a user's threads a list or a mark selects; absent fields do not narrow it. */
+/** Which of a user's threads a list or a mark selects: only those `reader` sees now; absent fields do not narrow it. */
 export interface ThreadFilter {
   userId: number;
+  reader: ContentReader;
   repoId?: number;
   statuses?: readonly number[];
   sources?: readonly number[];
@@ -26,7 +28,10 @@ export interface ThreadFilter {
 }
 
 function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
-  const where: Prisma.NotificationWhereInput = { userId: filter.userId };
+  const where: Prisma.NotificationWhereInput = {
+    userId: filter.userId,
+    AND: [visibleNotificationsWhere(filter.reader)],
+  };
   if (filter.repoId !== undefined) where.repoId = filter.repoId;
   if (filter.statuses && filter.statuses.length > 0) where.status = { in: [...filter.statuses] };
   if (filter.sources && filter.sources.length > 0) where.source = { in: [...filter.sources] };
@@ -49,8 +54,9 @@ export class NotificationRepository {
     return this.client.notification.count({ where: threadWhere(filter) });
   }
 
-  findById(id: number): Promise<NotificationRow | null> {
-    return this.client.notification.findUnique({ where: { id } });
+  /** The thread when `reader` may see it now. */
+  findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
+    return this.client.notification.findFirst({ where: { id, AND: [visibleNotificationsWhere(reader)] } });
   }
 
   /** Sets the status of the given threads (the caller's own); a status change counts as an update, as in Forgejo. */

@@ -1,6 +1,7 @@
 // The activity feed rows of an organization (Action rows whose feed owner is the organization), with the
-// users and repositories they name.
+// users and repositories they name. A page holds only the rows its reader may see now (visibleActionsWhere).
 import type { ListOptions } from '../domain/page.ts';
+import { type ContentReader, visibleActionsWhere } from './content-access-filters.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryRecordDetails } from './repository-details.ts';
 
@@ -15,8 +16,10 @@ export interface FeedEntry {
 
 /** Which feed rows a page shows; every field left out does not narrow it. */
 export interface FeedFilter {
-  /** Public rows, and private ones only of these repositories. */
-  privateRowsOfRepoIds?: number[];
+  /** Rows the reader may see now: of repositories whose unit for the row it reads. */
+  reader: ContentReader;
+  /** Rows of public repositories only (as they were when the row was written). */
+  publicRowsOnly?: boolean;
   /** Rows of these repositories only. */
   repoIds?: number[];
   /** Rows created in [from, to). */
@@ -29,11 +32,10 @@ export class OrgFeedRepository {
 
   /** One page of the organization's rows that are not deleted, newest first, and how many match. */
   async list(orgId: number, filter: FeedFilter, page: ListOptions): Promise<{ items: Action[]; total: number }> {
-    const all: Prisma.ActionWhereInput[] = [{ userId: orgId }, { isDeleted: false }];
-    if (filter.privateRowsOfRepoIds) {
-      const repoIds = filter.privateRowsOfRepoIds;
-      all.push(repoIds.length > 0 ? { OR: [{ isPrivate: false }, { repoId: { in: repoIds } }] } : { isPrivate: false });
-    }
+    const all: Prisma.ActionWhereInput[] = [
+      { userId: orgId }, { isDeleted: false }, visibleActionsWhere(filter.reader),
+    ];
+    if (filter.publicRowsOnly) all.push({ isPrivate: false });
     if (filter.repoIds) all.push({ repoId: { in: filter.repoIds } });
     if (filter.createdBetween) all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });
     if (filter.excludedActorIds && filter.excludedActorIds.length > 0) all.push({ actUserId: { notIn: filter.excludedActorIds } });

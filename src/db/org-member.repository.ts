@@ -84,13 +84,4 @@ export class OrgMemberRepository {
     }
     await this.client.orgUser.deleteMany({ where: { orgId, userId } });
   }
-
-  /** Repositories of the organization the user reaches as a collaborator or through the given teams' repository lists. */
-  async repoIdsReachedThrough(orgId: number, userId: number, teamIds: number[]): Promise<number[]> {
-    const [teamRepos, collaborations] = await Promise.all([
-      this.client.teamRepo.findMany({ where: { teamId: { in: teamIds } }, select: { repoId: true } }),
-      this.client.collaboration.findMany({ where: { userId, repo: { ownerId: orgId } }, select: { repoId: true } }),
-    ]);
-    return [...new Set([...teamRepos, ...collaborations].map((row) => row.repoId))];
-  }
 }

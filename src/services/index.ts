@@ -107,7 +107,7 @@ export function createServices(deps: ServiceDeps) {
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents),
-    issueSearch: new IssueSearchService(deps, repoPermissions),
+    issueSearch: new IssueSearchService(deps),
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

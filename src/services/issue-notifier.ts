@@ -5,9 +5,8 @@
 // the top (a read one turns unread), a new one starts unread.
 import type { User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { UnitType } from '../domain/access.ts';
+import { canSeeContent, unitOfIssue } from '../domain/content-visibility.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
-import { canReadUnit } from '../domain/repo-permission.ts';
 import type { IssueEvent, IssueEventListener } from './issue-events.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
 
@@ -60,11 +59,11 @@ export class IssueNotifier implements IssueEventListener {
     ids.delete(actor.id);
     for (const id of await repos.issues.watcherIds(issue.id, false)) ids.delete(id);
     for (const id of await repos.issues.blockerIds(actor.id, [...ids])) ids.delete(id);
-    const unit = issue.isPull ? UnitType.pulls : UnitType.issues;
+    const unit = unitOfIssue(issue.isPull);
     const readers: User[] = [];
     for (const user of await repos.issues.listUsers([...ids])) {
       const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
-      if (canReadUnit(permission, unit)) readers.push(user);
+      if (canSeeContent(permission, unit)) readers.push(user);
     }
     return readers;
   }

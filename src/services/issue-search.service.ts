@@ -1,11 +1,11 @@
-// GET /repos/issues/search (Forgejo: routers/api/v1/repo/issue.go SearchIssues). Only issues of repositories the
-// caller can read, through the same filter as repository search (readableRepositoriesWhere); public-only tokens
-// and anonymous callers see public repositories only.
+// GET /repos/issues/search (Forgejo: routers/api/v1/repo/issue.go SearchIssues). Only issues where the caller
+// reads the issues unit and pull requests where it reads the pulls unit (visibleIssuesWhere, the rule of
+// src/domain/content-visibility.ts); public-only tokens and anonymous callers see public repositories only.
+import { visibleIssuesWhere } from '../db/content-access-filters.ts';
 import type { IssueRow } from '../db/issue.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError } from '../errors.ts';
-import type { RepoPermissionService } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface IssueSearchQuery {
@@ -32,10 +32,7 @@ const REVIEW_REQUEST = 4;
 const commaList = (text: string | undefined) => (text ?? '').trim() === '' ? [] : text!.trim().split(',');
 
 export class IssueSearchService {
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly permissions: RepoPermissionService,
-  ) {}
+  constructor(private readonly deps: ServiceDeps) {}
 
   async search(viewer: User | null, publicOnly: boolean, query: IssueSearchQuery, page: ListOptions): Promise<Page<IssueRow>> {
     const where = await this.where(viewer, publicOnly, query);
@@ -46,8 +43,8 @@ export class IssueSearchService {
 
   private async where(viewer: User | null, publicOnly: boolean, query: IssueSearchQuery): Promise<Prisma.IssueWhereInput> {
     const { issues } = this.deps.repos;
-    const repo: Prisma.RepositoryWhereInput[] = [this.permissions.readableWhere(viewer, publicOnly)];
-    const and: Prisma.IssueWhereInput[] = [];
+    const repo: Prisma.RepositoryWhereInput[] = [];
+    const and: Prisma.IssueWhereInput[] = [visibleIssuesWhere({ viewer, publicOnly })];
     const ownerName = (query.owner ?? '').trim();
     if (ownerName !== '') {
       const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());

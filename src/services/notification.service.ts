@@ -1,4 +1,7 @@
-// The caller's notification threads (Forgejo: routers/api/v1/notify, models/activities/notification*.go).
+// The caller's notification threads (Forgejo: routers/api/v1/notify, models/activities/notification*.go). Every
+// read shows only the threads the caller may see now (src/domain/content-visibility.ts): access lost after a
+// thread was made (a team left, a repository made private, a public-only token) hides it.
+import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { NotificationStatus, parseRfc3339, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
@@ -22,6 +25,14 @@ export interface MarkQuery {
   toStatus?: string;
 }
 
+/** The signed-in caller and whether its token is limited to public repositories. */
+export interface ThreadReader {
+  user: User;
+  publicOnly: boolean;
+}
+
+const contentReader = (reader: ThreadReader): ContentReader => ({ viewer: reader.user, publicOnly: reader.publicOnly });
+
 export class NotificationService {
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -30,9 +41,12 @@ export class NotificationService {
   }
 
   /** A page of the user's threads, newest update first (default statuses: unread and pinned). */
-  async list(user: User, query: ThreadQuery, page: ListOptions, repoId?: number): Promise<Page<ThreadDetails>> {
+  async list(
+    reader: ThreadReader, query: ThreadQuery, page: ListOptions, repoId?: number,
+  ): Promise<Page<ThreadDetails>> {
     const filter: ThreadFilter = {
-      userId: user.id,
+      userId: reader.user.id,
+      reader: contentReader(reader),
       repoId,
       statuses: query.all ? undefined : statusesOfWords(query.statusTypes, ['unread', 'pinned']),
       sources: sourcesOfWords(query.subjectTypes),
@@ -43,18 +57,19 @@ export class NotificationService {
     return { items: await this.details(rows), total };
   }
 
-  async countUnread(user: User): Promise<number> {
-    return this.notifications.count({ userId: user.id, statuses: [NotificationStatus.unread] });
+  async countUnread(reader: ThreadReader): Promise<number> {
+    const statuses = [NotificationStatus.unread];
+    return this.notifications.count({ userId: reader.user.id, reader: contentReader(reader), statuses });
   }
 
-  /** A thread of the caller's, or of anyone's for a site admin; another user's is 403, a missing one 404. */
-  async get(doer: User, id: string): Promise<ThreadDetails> {
-    return (await this.details([await this.visibleThread(doer, id)]))[0];
+  /** A thread of the caller's, or of anyone's for a site admin; another user's is 403, a missing or hidden one 404. */
+  async get(reader: ThreadReader, id: string): Promise<ThreadDetails> {
+    return (await this.details([await this.visibleThread(reader, id)]))[0];
   }
 
   /** Moves one thread to `to-status` (default read); a site admin may move anyone's (Forgejo answers 500 there). */
-  async mark(doer: User, id: string, toStatus: string | undefined): Promise<ThreadDetails> {
-    const thread = await this.visibleThread(doer, id);
+  async mark(reader: ThreadReader, id: string, toStatus: string | undefined): Promise<ThreadDetails> {
+    const thread = await this.visibleThread(reader, id);
     const status = statusOfWord(toStatus) || NotificationStatus.read;
     const at = new Date();
     await this.notifications.setStatus([thread.id], status, at);
@@ -62,7 +77,7 @@ export class NotificationService {
   }
 
   /** Moves the selected threads (default: unread ones) to `to-status` and answers them as changed. */
-  async markMany(user: User, query: MarkQuery, repoId?: number): Promise<ThreadDetails[]> {
+  async markMany(reader: ThreadReader, query: MarkQuery, repoId?: number): Promise<ThreadDetails[]> {
     let lastRead: Date | undefined;
     const text = (query.lastReadAt ?? '').trim();
     if (text !== '') {
@@ -72,7 +87,8 @@ export class NotificationService {
       if (parsed.getTime() > 0) lastRead = new Date(Math.floor(parsed.getTime() / 1000) * 1000 + 999);
     }
     const filter: ThreadFilter = {
-      userId: user.id,
+      userId: reader.user.id,
+      reader: contentReader(reader),
       repoId,
       statuses: query.all ? undefined : statusesOfWords(query.statusTypes, ['unread']),
       updatedTo: lastRead,
@@ -84,10 +100,12 @@ export class NotificationService {
     return this.details(rows.map((row) => ({ ...row, status, updatedAt: at })));
   }
 
-  private async visibleThread(doer: User, id: string): Promise<NotificationRow> {
+  private async visibleThread(reader: ThreadReader, id: string): Promise<NotificationRow> {
     const numeric = /^\d+$/.test(id) ? Number(id) : 0;
-    const thread = numeric > 0 && numeric <= 2 ** 31 - 1 ? await this.notifications.findById(numeric) : null;
+    const inRange = numeric > 0 && numeric <= 2 ** 31 - 1;
+    const thread = inRange ? await this.notifications.findVisible(numeric, contentReader(reader)) : null;
     if (!thread) throw new NotFoundError(`notification does not exist [id: ${numeric}]`);
+    const doer = reader.user;
     if (thread.userId !== doer.id && !doer.isAdmin) {
       throw new ForbiddenError(`only user itself and admin are allowed to read/change this thread ${thread.id}`);
     }

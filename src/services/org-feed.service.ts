@@ -1,7 +1,6 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
-import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -22,7 +21,6 @@ function dayRange(date: string | undefined): { from: Date; to: Date } | null {
 
 export class OrgFeedService {
   private readonly feeds: OrgFeedRepository;
-  private readonly members: OrgMemberRepository;
 
   constructor(
     deps: ServiceDeps,
@@ -30,30 +28,25 @@ export class OrgFeedService {
     private readonly repositories: RepositoryService,
   ) {
     this.feeds = deps.repos.orgFeeds;
-    this.members = deps.repos.orgMembers;
   }
 
   /**
-   * Rule 20: private activity only for site admins and members, and for members only on repositories they can
-   * reach through their teams or as collaborators. Actors who hide their activity or whom the caller may not see
-   * are left out. Newest first; `date` keeps one day.
+   * Rule 20: private activity only for site admins and members. Every caller sees only rows of repositories whose
+   * unit for the row it reads now (src/domain/content-visibility.ts). Actors who hide their activity or whom the
+   * caller may not see are left out. Newest first; `date` keeps one day.
    */
-  async list(viewer: User | null, org: User, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
-    const filter: FeedFilter = {};
-    if (!viewer?.isAdmin) {
-      const isMember = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
-      if (!isMember) filter.privateRowsOfRepoIds = [];
-      else {
-        const privateRepoIds = await this.reachablePrivateRepoIds(org.id, viewer.id);
-        if (privateRepoIds !== 'all') filter.privateRowsOfRepoIds = privateRepoIds;
-      }
-    }
-    return this.page(org.id, viewer, filter, date, page);
+  async list(
+    viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
+    const isMember = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
+    return this.page(org.id, viewer, { reader: { viewer, publicOnly }, publicRowsOnly: !isMember }, date, page);
   }
 
-  /** A team's feed (the caller's access to the team already checked): private activity always, the team's repositories only. */
-  async listForTeam(viewer: User, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
-    return this.page(orgId, viewer, { repoIds }, date, page);
+  /** A team's feed (the caller's access to the team checked): private activity too, the team's repositories only. */
+  async listForTeam(
+    viewer: User, publicOnly: boolean, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
+    return this.page(orgId, viewer, { reader: { viewer, publicOnly }, repoIds }, date, page);
   }
 
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
@@ -71,13 +64,6 @@ export class OrgFeedService {
       items: actions.map((action) => ({ action, actUser: userById.get(action.actUserId) ?? null, repo: repoById.get(action.repoId) ?? null })),
       total,
     };
-  }
-
-  /** Private repositories of the organization a member reaches, or 'all' through a team that covers every one. */
-  private async reachablePrivateRepoIds(orgId: number, userId: number): Promise<number[] | 'all'> {
-    const teams = await this.members.teamsOf(orgId, userId);
-    if (teams.some((team) => team.includesAllRepositories)) return 'all';
-    return this.members.repoIdsReachedThrough(orgId, userId, teams.map((team) => team.teamId));
   }
 
   private async hiddenActors(orgId: number, viewer: User | null): Promise<number[]> {

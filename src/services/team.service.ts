@@ -311,11 +311,14 @@ export class TeamService {
   /**
    * Actions on the team's repositories from the organization's feed, private ones included, newest first;
    * `date` (YYYY-MM-DD) limits them to that day (UTC). Non-admins do not see actors who hide their activity
-   * or are private, except themselves and the organization.
+   * or are private, except themselves and the organization. Only rows the caller may see now (its access to each
+   * repository's units, `publicOnly` for a public-only token).
    */
-  async feeds(doer: User, team: Team, org: User, date: string | undefined, page: ListOptions): Promise<{ activities: FeedEntry[]; total: number }> {
+  async feeds(
+    doer: User, publicOnly: boolean, team: Team, org: User, date: string | undefined, page: ListOptions,
+  ): Promise<{ activities: FeedEntry[]; total: number }> {
     const repoIds = await this.teams.repositoryIds(team);
-    const { items, total } = await this.orgFeeds.listForTeam(doer, org.id, repoIds, date, page);
+    const { items, total } = await this.orgFeeds.listForTeam(doer, publicOnly, org.id, repoIds, date, page);
     return { activities: items, total };
   }
 }

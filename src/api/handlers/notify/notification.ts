@@ -1,4 +1,5 @@
 // The caller's notification threads (Forgejo: routers/api/v1/notify/user.go, repo.go, threads.go).
+import { isPublicOnly } from '../../../auth/caller.ts';
 import { toNotificationThreads } from '../../../convert/notification.ts';
 import { formBool } from '../../../domain/notification.ts';
 import type { ThreadDetails } from '../../../db/notification.repository.ts';
@@ -8,6 +9,11 @@ import { userView } from '../../view.ts';
 type ListOp = 'notifyGetList' | 'notifyGetRepoList';
 type MarkOp = 'notifyReadList' | 'notifyReadRepoList';
 
+/** The caller as a reader of threads: what it may see is decided by the notification service. */
+function reader(ctx: RequestContext<any>) {
+  return { user: ctx.doer(), publicOnly: isPublicOnly(ctx.caller) };
+}
+
 function present(ctx: RequestContext<any>, threads: ThreadDetails[]) {
   return toNotificationThreads(threads, userView(ctx));
 }
@@ -15,7 +21,7 @@ function present(ctx: RequestContext<any>, threads: ThreadDetails[]) {
 async function list(ctx: RequestContext<ListOp>, repoId?: number) {
   const page = ctx.listOptions();
   const query = ctx.query;
-  const { items, total } = await ctx.app.services.notifications.list(ctx.doer(), {
+  const { items, total } = await ctx.app.services.notifications.list(reader(ctx), {
     all: query.all,
     statusTypes: query['status-types'],
     subjectTypes: query['subject-type'],
@@ -27,7 +33,7 @@ async function list(ctx: RequestContext<ListOp>, repoId?: number) {
 
 async function mark(ctx: RequestContext<MarkOp>, repoId?: number) {
   const query = ctx.query;
-  const changed = await ctx.app.services.notifications.markMany(ctx.doer(), {
+  const changed = await ctx.app.services.notifications.markMany(reader(ctx), {
     lastReadAt: query.last_read_at,
     all: formBool(query.all),
     statusTypes: query['status-types'],
@@ -42,15 +48,15 @@ export const notifyReadList: Handler<'notifyReadList'> = (ctx) => mark(ctx);
 export const notifyReadRepoList: Handler<'notifyReadRepoList'> = (ctx) => mark(ctx, ctx.repo().repo.id);
 
 export const notifyNewAvailable: Handler<'notifyNewAvailable'> = async (ctx) => {
-  ctx.send(200, { new: await ctx.app.services.notifications.countUnread(ctx.doer()) });
+  ctx.send(200, { new: await ctx.app.services.notifications.countUnread(reader(ctx)) });
 };
 
 export const notifyGetThread: Handler<'notifyGetThread'> = async (ctx) => {
-  const thread = await ctx.app.services.notifications.get(ctx.doer(), ctx.params.id);
+  const thread = await ctx.app.services.notifications.get(reader(ctx), ctx.params.id);
   ctx.send(200, present(ctx, [thread])[0]);
 };
 
 export const notifyReadThread: Handler<'notifyReadThread'> = async (ctx) => {
-  const thread = await ctx.app.services.notifications.mark(ctx.doer(), ctx.params.id, ctx.query['to-status']);
+  const thread = await ctx.app.services.notifications.mark(reader(ctx), ctx.params.id, ctx.query['to-status']);
   ctx.send(205, present(ctx, [thread])[0]);
 };

@@ -1,3 +1,4 @@
+import { isPublicOnly } from '../../../auth/caller.ts';
 import { toActivity } from '../../../convert/activity.ts';
 import { toOrganization } from '../../../convert/org.ts';
 import type { Handler } from '../../route.ts';
@@ -47,6 +48,8 @@ export const orgGetUserPermissions: Handler<'orgGetUserPermissions'> = async (ct
 
 export const orgListActivityFeeds: Handler<'orgListActivityFeeds'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { items, total } = await ctx.app.services.orgFeeds.list(ctx.caller?.user ?? null, ctx.org(), ctx.query.date, page);
+  const viewer = ctx.caller?.user ?? null;
+  const { orgFeeds } = ctx.app.services;
+  const { items, total } = await orgFeeds.list(viewer, isPublicOnly(ctx.caller), ctx.org(), ctx.query.date, page);
   ctx.sendPage(200, items.map((entry) => toActivity(entry, userView(ctx))), page, total);
 };

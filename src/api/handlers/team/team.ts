@@ -1,5 +1,6 @@
 // Teams of an organization (Forgejo: routers/api/v1/org/team.go).
 import type { RequestBody } from '../../../../generated/operations.ts';
+import { isPublicOnly } from '../../../auth/caller.ts';
 import { toActivity } from '../../../convert/activity.ts';
 import { toTeam } from '../../../convert/team.ts';
 import { ApiError } from '../../../errors.ts';
@@ -66,7 +67,9 @@ export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
 
 export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { activities, total } = await ctx.app.services.teams.feeds(ctx.doer(), ctx.team(), ctx.org(), ctx.query.date, page);
+  const publicOnly = isPublicOnly(ctx.caller);
+  const feeds = await ctx.app.services.teams.feeds(ctx.doer(), publicOnly, ctx.team(), ctx.org(), ctx.query.date, page);
+  const { activities, total } = feeds;
   const view = userView(ctx);
   ctx.sendPage(200, activities.map((activity) => toActivity(activity, view)), page, total);
 };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import { passwordHasher } from '../src/auth/password.ts';
-import { loadSettings } from '../src/config.ts';
+import { loadSettings } from '../src/config/settings.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import type { EventLoopDelay } from '../src/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';

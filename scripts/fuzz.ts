@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createApp } from '../src/app.ts';
 import { bootstrap } from '../src/bootstrap.ts';
-import { loadSettings } from '../src/config.ts';
+import { loadSettings } from '../src/config/settings.ts';
 import { createLogger } from '../src/logger.ts';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import type { User } from '../src/db/prisma.ts';

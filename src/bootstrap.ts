@@ -1,7 +1,7 @@
 // Builds the application context from settings: database migrated and opened, services wired.
 import type { AppContext } from './app-context.ts';
 import { passwordHasher } from './auth/password.ts';
-import type { Settings } from './config.ts';
+import type { Settings } from './config/settings.ts';
 import { AtRestCipher } from './crypto/at-rest-cipher.ts';
 import { loadAtRestKey } from './crypto/at-rest-key.ts';
 import { databaseTarget, openDatabase } from './db/database.ts';

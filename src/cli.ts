@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { hashAccessToken, lastEight, newAccessToken } from './auth/access-token.ts';
 import { bootstrap } from './bootstrap.ts';
-import { ConfigError, loadSettings } from './config.ts';
+import { ConfigError, loadSettings } from './config/settings.ts';
 import { databaseTarget } from './db/database.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createLogger } from './logger.ts';

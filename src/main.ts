@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
-import { ConfigError, loadSettings } from './config.ts';
+import { ConfigError, loadSettings } from './config/settings.ts';
 import { startEventLoopProbe } from './event-loop-probe.ts';
 import { gracefulShutdown } from './graceful-shutdown.ts';
 import { createHttpServer } from './http/http-server.ts';

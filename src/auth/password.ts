@@ -4,7 +4,7 @@
 // strings carrying their own parameters (those written by the earlier hash-wasm implementation included).
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/settings.ts';
 import { TooManyRequestsError } from '../errors.ts';
 import { concurrencyLimit } from './concurrency-limit.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../private-files.ts';
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import type { Settings } from '../config.ts';
+import type { Settings } from '../config/settings.ts';
 import type { PrismaClient } from './prisma.ts';
 import type { DatabaseTarget } from './target.ts';
 import { type HotQueries, postgresHotQueries, sqliteHotQueries } from './hot-queries.ts';

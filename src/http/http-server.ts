@@ -4,7 +4,7 @@
 // connection. Node checks the timeouts periodically, so the check runs often enough for the shortest of them.
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
-import type { Settings } from '../config.ts';
+import type { Settings } from '../config/settings.ts';
 
 type ServerLimits = Pick<Settings['server'], 'MAX_HEADER_SIZE' | 'READ_HEADER_TIMEOUT' | 'READ_TIMEOUT'>;
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Settings } from '../config.ts';
+import type { Settings } from '../config/settings.ts';
 import { databaseTarget } from '../db/database.ts';
 import { snapshotDatabase } from '../db/snapshot.ts';
 import { ANVIL_VERSION } from '../version.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type tar from 'tar-stream';
-import { loadSettings, type Settings } from '../config.ts';
+import { loadSettings, type Settings } from '../config/settings.ts';
 import { databaseTarget } from '../db/database.ts';
 import { databaseNotEmpty, restoreDatabase } from '../db/snapshot.ts';
 import type { DatabaseTarget } from '../db/target.ts';

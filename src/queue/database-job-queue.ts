@@ -9,7 +9,7 @@ import type { JobRepository } from '../db/job.repository.ts';
 import type { Models } from '../db/prisma.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
-import type { JobKind } from './queue-settings.ts';
+import type { JobKind } from '../config/queue.ts';
 import { SerialPasses } from './serial-passes.ts';
 
 export class DatabaseJobQueue implements JobQueue {

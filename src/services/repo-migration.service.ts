@@ -9,7 +9,7 @@ import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
-import { parseGoDuration } from '../domain/go-duration.ts';
+import { parseGoDuration } from '../lib/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import {

@@ -8,7 +8,7 @@ import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode, UnitType } from '../domain/access.ts';
-import { parseGoDuration } from '../domain/go-duration.ts';
+import { parseGoDuration } from '../lib/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { type RepositorySettings, repositorySettings } from '../domain/repository-settings.ts';

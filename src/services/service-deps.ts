@@ -3,7 +3,7 @@
 // payload renderer (a converter, handed over by bootstrap.ts), the background job queue, the logger and the
 // password hasher.
 import type { PasswordHasher } from '../auth/password.ts';
-import type { Settings } from '../config.ts';
+import type { Settings } from '../config/settings.ts';
 import type { Database } from '../db/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
 import type { Logger } from '../logger.ts';

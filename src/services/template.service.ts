@@ -1,7 +1,7 @@
 // The template catalogues: gitignore, licence, label and readme templates, each Anvil's own set overlaid by the
 // administrator's files in `$ANVIL_DATA_DIR/custom/options/<kind>/` (Forgejo: routers/api/v1/misc/*, modules/options).
 import path from 'node:path';
-import type { Settings } from '../config.ts';
+import type { Settings } from '../config/settings.ts';
 import { LabelTemplateError, parseLabelTemplate, type TemplateLabel } from '../domain/label-template.ts';
 import type { GitignoreTemplate, LicenseTemplate } from '../domain/template.ts';
 import { NotFoundError } from '../errors.ts';

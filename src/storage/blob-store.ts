@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { LocalBlobStore } from './local-blob-store.ts';
 import type * as S3BlobStoreModule from './s3-blob-store.ts';
 import type * as S3ClientModule from './s3-client.ts';
-import type { StorageSettings } from './storage-settings.ts';
+import type { StorageSettings } from '../config/storage.ts';
 
 export interface BlobDigests {
   size: number;

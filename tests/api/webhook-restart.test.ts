@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { loadSettings } from '../../src/config.ts';
+import { loadSettings } from '../../src/config/settings.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';

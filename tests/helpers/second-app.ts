@@ -5,7 +5,7 @@ import supertest from 'supertest';
 import { createApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/app-context.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { loadSettings } from '../../src/config.ts';
+import { loadSettings } from '../../src/config/settings.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import type { TestApp } from './test-app.ts';
 

@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import { createApp } from '../../src/app.ts';
 import type { AppContext } from '../../src/app-context.ts';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { loadSettings } from '../../src/config.ts';
+import { loadSettings } from '../../src/config/settings.ts';
 import { createLogger } from '../../src/logger.ts';
 import { copySqliteTemplate, freshPostgresDatabase } from './template-database.ts';
 

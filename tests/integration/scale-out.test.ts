@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { loadSettings } from '../../src/config.ts';
+import { loadSettings } from '../../src/config/settings.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { gitOk, tempDir, withCredentials } from '../helpers/git-client.ts';

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadSettings, parseIni } from '../../src/config.ts';
+import { ConfigError, loadSettings } from '../../src/config/settings.ts';
+import { parseIni } from '../../src/config/sources.ts';
 
 describe('settings', () => {
   let dataDir: string;

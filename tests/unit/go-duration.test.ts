@@ -1,4 +1,4 @@
-import { parseGoDuration } from '../../src/domain/go-duration.ts';
+import { parseGoDuration } from '../../src/lib/go-duration.ts';
 
 describe('parseGoDuration', () => {
   it.each([

@@ -1,6 +1,6 @@
 import argon2 from 'argon2';
 import { passwordHasher } from '../../src/auth/password.ts';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError } from '../../src/config/settings.ts';
 import { TooManyRequestsError } from '../../src/errors.ts';
 
 const CHEAP = 'argon2$1$64$1$16';

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadSettings } from '../../src/config.ts';
-import { parseRedisConnStr, queueSettingsFor } from '../../src/queue/queue-settings.ts';
+import { ConfigError, loadSettings } from '../../src/config/settings.ts';
+import { parseRedisConnStr, queueSettingsFor } from '../../src/config/queue.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-queue-settings-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadSettings } from '../../src/config.ts';
+import { ConfigError, loadSettings } from '../../src/config/settings.ts';
 
 let dataDir: string;
 beforeEach(() => {

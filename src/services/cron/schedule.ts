@@ -3,7 +3,7 @@
 // (minute hour day-of-month month day-of-week). Cron and descriptors are croner's; only `@every` is ours, as
 // cron has no such form. Times are local, as in Forgejo.
 import { Cron } from 'croner';
-import { parseGoDuration } from '../../domain/go-duration.ts';
+import { parseGoDuration } from '../../lib/go-duration.ts';
 
 export class ScheduleError extends Error {}
 

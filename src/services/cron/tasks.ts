@@ -1,7 +1,7 @@
 // The cron task registry: Forgejo's task names, default schedules and default enablement, in Forgejo's list order
 // (services/cron/tasks_basic.go, tasks_extended.go, tasks_actions.go). Every task is listed so GET /admin/cron
 // matches Forgejo; tasks whose data Anvil does not have run as no-ops that say why in the log.
-import type { Settings } from '../../config.ts';
+import type { Settings } from '../../config/settings.ts';
 import type { Logger } from '../../logger.ts';
 import type { HookDeliveryService } from '../hook-delivery.service.ts';
 import type { MaintenanceResult, RepoMaintenanceService } from '../repo-maintenance.service.ts';

@@ -2,7 +2,7 @@
 // [queue.<name>] overrides them for one queue (Forgejo: modules/setting/queue.go). Forgejo's own types (level,
 // channel, dummy) all mean the database job table here; redis means BullMQ on the Redis named by CONN_STR.
 import type { RedisOptions } from 'bullmq';
-import { ConfigError, type Settings } from '../config.ts';
+import { ConfigError, type Settings } from './settings.ts';
 
 /** Each job kind's queue, by Forgejo's queue name, so a [queue.<name>] section means what it means in Forgejo. */
 export const JOB_QUEUES = {

@@ -9,7 +9,7 @@
 // unless it was the whole configuration, still overrides PATH, MINIO_BUCKET and MINIO_BASE_PATH. Each subsystem
 // gets its own folder: <APP_DATA_PATH>/<name> locally, <name>/ in the bucket, under a base path given in [storage].
 import path from 'node:path';
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from './config-error.ts';
 
 export interface LocalStorageSettings {
   readonly type: 'local';

@@ -2,7 +2,7 @@
 // (the test suite), so every test also proves the contract.
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
-import { projectPath } from '../project-root.ts';
+import { projectPath } from '../lib/project-root.ts';
 import { patchValidatorCosts } from './validator-patches.ts';
 
 export const API_SPEC_FILE = projectPath('generated', 'openapi.json');

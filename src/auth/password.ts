@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { ConfigError } from '../config/settings.ts';
 import { TooManyRequestsError } from '../errors.ts';
-import { concurrencyLimit } from './concurrency-limit.ts';
+import { concurrencyLimit } from '../lib/bounded-concurrency.ts';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;

@@ -1,7 +1,7 @@
 // NodeInfo 2.1 documents (https://nodeinfo.diaspora.software/schema.html), shaped as Forgejo shapes them.
 import type { components } from '../../generated/api.d.ts';
 import type { NodeInfoFacts } from '../db/site-usage.repository.ts';
-import { ANVIL_VERSION } from '../version.ts';
+import { ANVIL_VERSION } from '../lib/version.ts';
 
 type NodeInfo = components['schemas']['NodeInfo'];
 

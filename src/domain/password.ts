@@ -1,7 +1,7 @@
 // Password rules for local accounts (Forgejo: modules/auth/password). The leaked-password check works offline
 // against a bundled list of the most common breached passwords instead of asking haveibeenpwned.com.
 import fs from 'node:fs';
-import { projectPath } from '../project-root.ts';
+import { projectPath } from '../lib/project-root.ts';
 
 export type ComplexityClass = 'lower' | 'upper' | 'digit' | 'spec';
 

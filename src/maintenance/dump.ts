@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { databaseTarget } from '../db/database.ts';
 import { snapshotDatabase } from '../db/snapshot.ts';
-import { ANVIL_VERSION } from '../version.ts';
+import { ANVIL_VERSION } from '../lib/version.ts';
 import { ArchiveWriter } from './archive.ts';
 import { APP_INI_ENTRY, DATA_FOLDER, DATABASE_ENTRY, MANIFEST_ENTRY, newManifest, PACKAGES_FOLDER, REPOSITORIES_FOLDER } from './dump-layout.ts';
 import { type TreeEntry, walkTree } from './tree-walk.ts';

@@ -4,7 +4,7 @@ import type { User } from '../db/prisma.ts';
 import { createHash } from 'node:crypto';
 import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../domain/image.ts';
-import { LruCache } from '../domain/lru-cache.ts';
+import { LRUCache } from 'lru-cache';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { ImageThread } from '../infra/workers/image-thread.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -36,7 +36,7 @@ export class AvatarService {
   private readonly orgRows: OrgRepository;
   private readonly images = new ImageThread();
   /** Promises, so concurrent requests for one id share a single rendering. */
-  readonly defaultAvatars = new LruCache<number, Promise<AvatarImage>>(DEFAULT_AVATAR_CACHE_SIZE);
+  readonly defaultAvatars = new LRUCache<number, Promise<AvatarImage>>({ max: DEFAULT_AVATAR_CACHE_SIZE });
 
   constructor(
     private readonly deps: ServiceDeps,

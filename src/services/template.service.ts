@@ -9,7 +9,7 @@ import type { Logger } from '../logger.ts';
 import { LabelTemplateFiles } from '../templates/label-template-files.ts';
 import { spdxLicenses } from '../templates/spdx-licenses.ts';
 import { folderSource, overlay, templateFileName, type TemplateSource } from '../templates/template-files.ts';
-import { projectPath } from '../project-root.ts';
+import { projectPath } from '../lib/project-root.ts';
 
 const ASSETS_DIR = projectPath('assets');
 

@@ -1,7 +1,7 @@
 // Where a worker thread's code is. Threads do not inherit the main thread's TypeScript loader, so code running
 // from its sources (jest, tsx) starts its workers from the compiled copy in dist/, which the tests build first.
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../project-root.ts';
+import { PROJECT_ROOT } from '../../lib/project-root.ts';
 
 /** The compiled file of the module `name` beside the caller (`callerFile` is the caller's `__filename`). */
 export function workerEntry(callerFile: string, name: string): string {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError } from '../../../errors.ts';
 import type { Handler, RequestContext } from '../../route.ts';
-import { projectPath } from '../../../project-root.ts';
+import { projectPath } from '../../../lib/project-root.ts';
 
 const pageDir = projectPath('assets', 'api-docs');
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));

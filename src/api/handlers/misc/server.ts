@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { ANVIL_VERSION } from '../../../version.ts';
+import { ANVIL_VERSION } from '../../../lib/version.ts';
 import type { Handler } from '../../route.ts';
-import { projectPath } from '../../../project-root.ts';
+import { projectPath } from '../../../lib/project-root.ts';
 
 export const getVersion: Handler<'getVersion'> = (ctx) => {
   ctx.send(200, { version: ANVIL_VERSION });

@@ -1,6 +1,6 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
 import { ForbiddenError } from '../../../errors.ts';
-import { anonymousCloneLimit } from '../../../git/concurrency-limit.ts';
+import { anonymousCloneLimit } from '../../../git/anonymous-clone-limit.ts';
 import { overQuotaHooksPath } from '../../../git/quota-hook.ts';
 import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../git/smart-http.ts';
 import type { Handler } from '../../route.ts';

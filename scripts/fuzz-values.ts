@@ -3,7 +3,9 @@
 // RFC 3339 date-times, and strings that name object prototype keys.
 type Schema = Record<string, unknown>;
 
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf'];
+export const PROTOTYPE_KEYS = [
+  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf',
+];
 
 /** JSON number literals as sent: int32/int64/2^53 edges, beyond int64, non-finite once parsed, -0, fractions. */
 export const NUMBER_LITERALS = [
@@ -13,7 +15,9 @@ export const NUMBER_LITERALS = [
 ];
 
 /** Query spellings of numbers a JSON body cannot carry. */
-export const NUMBER_QUERY_TEXTS = [...NUMBER_LITERALS, 'Infinity', '-Infinity', 'NaN', '0x10', '1_000', '+1', ' 1', '1 '];
+export const NUMBER_QUERY_TEXTS = [
+  ...NUMBER_LITERALS, 'Infinity', '-Infinity', 'NaN', '0x10', '1_000', '+1', ' 1', '1 ',
+];
 
 export const EXOTIC_DATE_TIMES = [
   '2024-01-01T00:00:00+25:00', '2024-01-01T00:00:00+23:60', '2024-01-01T00:00:00-24:00', '0001-01-01T00:00:00Z',

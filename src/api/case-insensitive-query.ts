@@ -6,10 +6,10 @@ interface ParameterObject { name?: string; in?: string; 'x-case-insensitive'?: b
 
 const namesByOperation = new Map<string, readonly string[]>();
 
-function caseInsensitiveNames(operationId: string, parameters: readonly ParameterObject[] | undefined): readonly string[] {
+function caseInsensitiveNames(operationId: string, parameters: readonly ParameterObject[] = []): readonly string[] {
   let names = namesByOperation.get(operationId);
   if (!names) {
-    names = (parameters ?? []).filter((p) => p.in === 'query' && p['x-case-insensitive'] === true).map((p) => p.name!);
+    names = parameters.filter((p) => p.in === 'query' && p['x-case-insensitive'] === true).map((p) => p.name!);
     namesByOperation.set(operationId, names);
   }
   return names;

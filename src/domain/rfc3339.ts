@@ -16,8 +16,8 @@ export function parseRfc3339(text: string): Date | null {
   const [, , , , , , , fraction, zulu, sign, offsetHours, offsetMinutes] = match;
   if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
-  const offset = zulu ? 0 : (Number(offsetHours) * 60 + Number(offsetMinutes)) * (sign === '-' ? -1 : 1);
   if (!zulu && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return null;
+  const offset = zulu ? 0 : (Number(offsetHours) * 60 + Number(offsetMinutes)) * (sign === '-' ? -1 : 1);
   const date = new Date(0);
   // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
   date.setUTCFullYear(year, month - 1, day);

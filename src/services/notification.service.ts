@@ -68,7 +68,8 @@ export class NotificationService {
   async markMany(user: User, query: MarkQuery, repoId?: number): Promise<ThreadDetails[]> {
     const text = (query.lastReadAt ?? '').trim();
     if (text !== '' && !parseRfc3339(text)) {
-      throw new BadRequestError(`parsing time "${text}" as "2006-01-02T15:04:05Z07:00": cannot parse "${text}" as "2006"`);
+      const layout = '2006-01-02T15:04:05Z07:00';
+      throw new BadRequestError(`parsing time "${text}" as "${layout}": cannot parse "${text}" as "2006"`);
     }
     // Threads updated up to last_read_at's whole second, as `before` bounds a list.
     const lastRead = timeBounds(undefined, text).to;

@@ -2339,6 +2339,7 @@ export interface components {
         };
         Hook: {
             active?: boolean;
+            /** @description Write-only: set on create and edit, always empty in answers (unlike Forgejo, which shows it) */
             authorization_header?: string;
             branch_filter?: string;
             config?: {

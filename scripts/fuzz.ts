@@ -1,7 +1,9 @@
 // `npm run fuzz -- [--requests N] [--seed S]`: contract fuzzer. Starts Anvil in process on a throwaway data
 // directory, makes fixtures (admin, outsider, public and private organizations, a private repository, a team, a
 // hook, a package), then sends N requests built from generated/openapi.json with mutated path segments, query
-// values, bodies, content types, encodings and credentials, as admin, outsider and anonymous. A finding is a 5xx,
+// values, bodies, content types, encodings and credentials, as admin, outsider and anonymous; typed fields and
+// parameters also get int64-edge and non-finite numbers, exotic date-times and prototype-key strings
+// (scripts/fuzz-values.ts), and bodies may be empty or `null` under a JSON content type. A finding is a 5xx,
 // an answer slower than 5 s, a JSON 4xx without a string `message`, a non-JSON 4xx the contract does not
 // declare, a stack trace, an internal path or a fixture secret in a body, or a dead server. Prints each finding
 // and `findings: N` last; exits 1 when N > 0.
@@ -18,6 +20,7 @@ import { createLogger } from '../src/logger.ts';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import type { User } from '../src/db/prisma.ts';
 import type { AppContext } from '../src/app-context.ts';
+import { jsonText, PROTOTYPE_KEYS, typedOddBodyValue, typedOddQueryText } from './fuzz-values.ts';
 import { seededRandom } from './seeded-random.ts';
 
 const SLOW_MS = 5_000;
@@ -131,7 +134,7 @@ function send(port: number, method: string, url: string, headers: Record<string,
   });
 }
 
-const ODD_SEGMENTS = ['..', '.', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', 'a%2Fb', '%00', '%E2%9C%93%F0%9F%92%A9', '%C0%AE', '%FF', 'x'.repeat(400), '0', '-1', '9223372036854775808', '99999999999999999999999', '1.5', '1e3', '%20', 'null', 'true', '%EF%BC%AF%EF%BD%92%EF%BD%87', '%252e%252e'];
+const ODD_SEGMENTS = ['..', '.', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', 'a%2Fb', '%00', '%E2%9C%93%F0%9F%92%A9', '%C0%AE', '%FF', 'x'.repeat(400), '0', '-1', '9223372036854775808', '99999999999999999999999', '1.5', '1e3', '%20', 'null', 'true', '%EF%BC%AF%EF%BD%92%EF%BD%87', '%252e%252e', ...PROTOTYPE_KEYS];
 const ODD_SCALARS: unknown[] = ['', 'x'.repeat(70_000), '\u0000', '😀'.repeat(300), '../../etc/passwd', '<script>alert(1)</script>', -1, 0, 9223372036854775807, 9223372036854775808, 1e308, -9.5, 2 ** 63, true, false, null, [], {}, ['a'], { a: 1 }, 'ｕｎｉｃｏｄｅ', ' spaced ', '\r\n', 'null'];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
@@ -178,10 +181,14 @@ function sensibleObject(schema: Schema, fixtures: Fixtures, random: () => number
 }
 
 function mutateObject(value: Record<string, unknown>, schema: Schema, random: () => number): unknown {
-  const keys = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const keys = Object.keys(properties);
   const copy = { ...value };
   const rounds = 1 + Math.floor(random() * 3);
-  for (let i = 0; i < rounds && keys.length; i++) copy[pick(random, keys)] = pick(random, ODD_SCALARS);
+  for (let i = 0; i < rounds && keys.length; i++) {
+    const key = pick(random, keys);
+    copy[key] = random() < 0.5 ? typedOddBodyValue(resolve(properties[key]), random) : pick(random, ODD_SCALARS);
+  }
   if (random() < 0.1) copy['__proto__'] = { isAdmin: true };
   return copy;
 }
@@ -202,7 +209,8 @@ function build(op: Operation, fixtures: Fixtures, caller: Caller, random: () => 
     if (random() < 0.5) continue;
     const odd = random() < 0.4;
     if (odd) notes.push(`query ${parameter.name}`);
-    const value = odd ? pick(random, ODD_SCALARS) : sensibleValue(parameter.schema, parameter.name, fixtures, random);
+    const value = !odd ? sensibleValue(parameter.schema, parameter.name, fixtures, random)
+      : random() < 0.5 ? typedOddQueryText(resolve(parameter.schema), random) : pick(random, ODD_SCALARS);
     query.push(`${encodeURIComponent(parameter.name)}=${encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value))}`);
   }
   if (random() < 0.05) query.push('page=%zz', 'limit=%');
@@ -216,13 +224,19 @@ function build(op: Operation, fixtures: Fixtures, caller: Caller, random: () => 
     if (roll < 0.3) {
       const value = sensibleValue(schema, 'body', fixtures, random);
       text = typeof value === 'string' && !declared.includes('json') ? value : JSON.stringify(value);
-    } else if (roll < 0.6) {
+    } else if (roll < 0.55) {
       notes.push('mutated body');
-      text = JSON.stringify(schema.type === 'object' || schema.properties ? mutateObject(sensibleObject(schema, fixtures, random), schema, random) : pick(random, ODD_SCALARS));
-    } else if (roll < 0.75) {
+      text = jsonText(schema.type === 'object' || schema.properties ? mutateObject(sensibleObject(schema, fixtures, random), schema, random) : pick(random, ODD_SCALARS));
+    } else if (roll < 0.62) {
+      notes.push('empty body');
+      text = '';
+    } else if (roll < 0.66) {
+      notes.push('null body');
+      text = 'null';
+    } else if (roll < 0.77) {
       notes.push('malformed JSON');
       text = pick(random, ['{', '{"a":', '[1,2', '{"name":"x",}', '\u0000\u0001', 'nul', '{"a":1}{"b":2}', '"'.repeat(5), '{"a":' .repeat(5000)]);
-    } else if (roll < 0.85) {
+    } else if (roll < 0.86) {
       notes.push('deep JSON');
       text = '['.repeat(20_000) + ']'.repeat(20_000);
     } else {

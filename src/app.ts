@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import type { AppContext } from './app-context.ts';
 import { authenticator } from './auth/authenticate.ts';
 import { signInThrottle } from './auth/sign-in-throttle.ts';
+import { lowerCaseInsensitiveQueryValues } from './api/case-insensitive-query.ts';
 import { dispatch } from './api/dispatch.ts';
 import { refuseUnrepresentableIntegers } from './api/integer-query.ts';
 import { readDeclaredBody } from './api/request-body.ts';
@@ -47,15 +48,13 @@ function parseQueryOnce(): RequestHandler {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Forgejo reads an API body as JSON whatever its declared type, and an absent body as an empty object, so a
- * missing body fails validation like `{}` does instead of as an unsupported media type.
+ * Forgejo reads an API body as JSON whatever its declared type, so a body without a type is read as JSON (and an
+ * absent one as an empty object, src/api/request-body.ts) instead of failing as an unsupported media type.
  */
 function assumeJsonBodies(): RequestHandler {
   return (req, _res, next) => {
     if (BODY_METHODS.has(req.method) && !req.headers['content-type'] && req.path.startsWith('/api/v1/')) {
-      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
       req.headers['content-type'] = 'application/json';
-      if (!hasBody) req.body = {};
     }
     next();
   };
@@ -76,6 +75,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
     assumeJsonBodies(),
     readDeclaredBody(),
     refuseNulCharacters(),
+    lowerCaseInsensitiveQueryValues(),
     ...validator.validate,
     refuseUnrepresentableIntegers(),
     dispatch(app),

@@ -6,6 +6,7 @@ import { API_SPEC_FILE } from './validator.ts';
 
 interface Schema {
   $ref?: string;
+  type?: string;
   nullable?: boolean;
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
@@ -38,6 +39,16 @@ function propertySchema(schema: Schema | undefined, key: string): Schema | undef
   const declared = schema?.properties?.[key];
   if (declared) return resolve(declared);
   return typeof schema?.additionalProperties === 'object' ? resolve(schema.additionalProperties) : undefined;
+}
+
+/**
+ * A body of JSON `null` where the contract takes an object is an empty object: Go decodes `null` into a struct as
+ * nothing at all, so Forgejo reads it as an edit that changes nothing (or a create that lacks its fields).
+ */
+export function nullBodyAsAbsent(operationId: OperationId, body: unknown): unknown {
+  if (body !== null) return body;
+  const schema = bodySchema(operationId);
+  return schema && !schema.nullable && (schema.type === 'object' || schema.properties) ? {} : body;
 }
 
 /** Deletes, in place and through nested objects, every property whose value is null where null is not allowed. */

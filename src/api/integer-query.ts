@@ -3,6 +3,7 @@
 import type { RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import { ValidationError } from '../errors.ts';
+import { INTEGER_OUT_OF_RANGE, isRepresentableInteger } from './contract-formats.ts';
 
 export function refuseUnrepresentableIntegers(): RequestHandler {
   return (req, _res, next) => {
@@ -11,8 +12,8 @@ export function refuseUnrepresentableIntegers(): RequestHandler {
     const query = req.query as Record<string, unknown>;
     for (const name of OPERATIONS[operationId].integerQueryParams) {
       const values = Array.isArray(query[name]) ? (query[name] as unknown[]) : [query[name]];
-      if (values.some((value) => typeof value === 'number' && !Number.isSafeInteger(value))) {
-        return next(new ValidationError(`[${name}]: out of range (at most ${Number.MAX_SAFE_INTEGER} either way)`));
+      if (values.some((value) => typeof value === 'number' && !isRepresentableInteger(value))) {
+        return next(new ValidationError(`[${name}]: ${INTEGER_OUT_OF_RANGE}`));
       }
     }
     next();

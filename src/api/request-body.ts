@@ -6,7 +6,7 @@ import type { NextFunction, RequestHandler, Response } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import { announcesMoreThan, bodyTooLarge, hasBody, readLimitedBody } from '../http/body-reader.ts';
-import { dropDisallowedNulls } from './absent-nulls.ts';
+import { dropDisallowedNulls, nullBodyAsAbsent } from './absent-nulls.ts';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './body-limits.ts';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -35,7 +35,7 @@ function parseJson(operationId: OperationId, text: string): unknown {
   }
   if (deeperThan(value, MAX_JSON_DEPTH)) throw new BadRequestError(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   dropDisallowedNulls(operationId, value);
-  return value;
+  return nullBodyAsAbsent(operationId, value);
 }
 
 function refuse(res: Response, next: NextFunction, error: unknown): void {
@@ -50,7 +50,12 @@ export function readDeclaredBody(): RequestHandler {
     const operationId = req.openapi?.schema?.operationId as OperationId | undefined;
     const kind = operationId && operationId in OPERATIONS ? OPERATIONS[operationId].body : 'none';
     if (kind === 'none' && announcesMoreThan(req, DEFAULT_BODY_LIMIT)) return refuse(res, next, bodyTooLarge(DEFAULT_BODY_LIMIT));
-    if ((kind !== 'json' && kind !== 'text') || !hasBody(req)) return next();
+    if (kind !== 'json' && kind !== 'text') return next();
+    // An empty JSON body is an empty object: Forgejo's decoder stops at EOF without an error.
+    if (!hasBody(req)) {
+      if (kind === 'json') req.body = {};
+      return next();
+    }
     // A body of another media type is left unread; the validator answers 415.
     if (!req.is(kind === 'json' ? JSON_TYPES : ['text/plain'])) return next();
     readLimitedBody(req, bodyLimit(operationId!)).then(

@@ -3,6 +3,7 @@
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import { projectPath } from '../lib/project-root.ts';
+import { CONTRACT_FORMATS } from './contract-formats.ts';
 import { patchValidatorCosts } from './validator-patches.ts';
 
 export const API_SPEC_FILE = projectPath('generated', 'openapi.json');
@@ -23,6 +24,7 @@ export function openApiValidator(validateResponses: boolean): ContractValidator 
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateFormats: true,
+    formats: CONTRACT_FORMATS,
     fileUploader: false,
     ignoreUndocumented: false,
     $refParser: { mode: 'bundle' },

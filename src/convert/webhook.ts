@@ -5,7 +5,10 @@ import { isoTime } from './time.ts';
 
 export type ApiHook = components['schemas']['Hook'];
 
-/** Forgejo's hook record (services/webhook/general.go ToHook). The secret is never shown. */
+/**
+ * Forgejo's hook record (services/webhook/general.go ToHook). The secret is never shown, and unlike Forgejo nor is
+ * the authorization header: both are credentials for the receiver, write-only like Actions secrets.
+ */
 export function toHook(hook: Webhook): ApiHook {
   const config: Record<string, string> = { url: hook.url, content_type: hookContentTypeName(hook.contentType) };
   let metadata: unknown = null;
@@ -21,7 +24,7 @@ export function toHook(hook: Webhook): ApiHook {
     url: hook.url,
     config,
     events: hookEventList(hook.events),
-    authorization_header: hook.authorization,
+    authorization_header: '',
     content_type: hookContentTypeName(hook.contentType),
     metadata,
     active: hook.isActive,

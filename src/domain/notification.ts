@@ -6,9 +6,15 @@ export const NotificationSource = { issue: 1, pull: 2, commit: 3, repository: 4 
 const STATUS_WORDS: Record<string, number> = NotificationStatus;
 const SOURCE_WORDS: Record<string, number> = NotificationSource;
 
+/** The table entry a word names, in any case and padding; 0 for anything else (`constructor` included). */
+function wordValue(table: Readonly<Record<string, number>>, word: string | undefined): number {
+  const key = (word ?? '').trim().toLowerCase();
+  return Object.hasOwn(table, key) ? table[key] : 0;
+}
+
 /** `unread`/`read`/`pinned` in any case and padding; anything else is 0 (no status). */
 export function statusOfWord(word: string | undefined): number {
-  return STATUS_WORDS[(word ?? '').trim().toLowerCase()] ?? 0;
+  return wordValue(STATUS_WORDS, word);
 }
 
 /** The statuses a repeatable `status-types` names, the defaults when none is given; unknown words are dropped. */
@@ -18,18 +24,11 @@ export function statusesOfWords(words: readonly string[] | undefined, defaults: 
 }
 
 export function sourcesOfWords(words: readonly string[] | undefined): number[] {
-  return (words ?? []).map((word) => SOURCE_WORDS[word.toLowerCase()] ?? 0).filter((source) => source > 0);
+  return (words ?? []).map((word) => wordValue(SOURCE_WORDS, word)).filter((source) => source > 0);
 }
 
 /** Go's strconv.ParseBool, as Forgejo's FormBool reads a flag; anything else is false. */
 export function formBool(value: string | boolean | undefined): boolean {
   if (typeof value === 'boolean') return value;
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value ?? '');
-}
-
-/** Go's time.Parse(time.RFC3339, …): a full date, time and zone; null when it does not parse. */
-export function parseRfc3339(text: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(text)) return null;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? null : date;
 }

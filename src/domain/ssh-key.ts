@@ -83,7 +83,7 @@ function readKey(type: string, reader: WireReader): { algorithm: SshKeyAlgorithm
     checkWithCrypto({ kty: 'OKP', crv: 'Ed25519', x: base64url(point) });
     return { algorithm: 'ed25519', bits: 256 };
   }
-  const curve = ECDSA_CURVES[type];
+  const curve = Object.hasOwn(ECDSA_CURVES, type) ? ECDSA_CURVES[type] : undefined;
   if (curve) {
     const identifier = reader.string().toString('latin1');
     const point = reader.string();

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler } from 'express';
 import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
 import type { Logger } from '../logger.ts';
+import { INTEGER_OUT_OF_RANGE } from '../api/contract-formats.ts';
 
 interface ValidatorIssue {
   path?: string;
@@ -24,7 +25,9 @@ function isValidatorFailure(error: unknown): error is ValidatorFailure {
 function validationMessage(issue: ValidatorIssue | undefined): string {
   if (!issue) return 'invalid input';
   const field = (issue.path ?? '').replace(/\//g, '.').replace(/^\.(body|query|params|headers)\.?/, '');
-  return `[${field}]: ${issue.message ?? 'invalid'}`;
+  // The contract's int64 holds what a JSON number holds exactly (src/api/contract-formats.ts).
+  const message = issue.message === 'must match format "int64"' ? INTEGER_OUT_OF_RANGE : issue.message;
+  return `[${field}]: ${message ?? 'invalid'}`;
 }
 
 export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandler {

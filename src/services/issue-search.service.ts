@@ -5,6 +5,7 @@ import { visibleIssuesWhere } from '../db/content-access-filters.ts';
 import type { IssueRow } from '../db/issue.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
+import { timeBounds } from '../domain/time-bounds.ts';
 import { BadRequestError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -74,8 +75,9 @@ export class IssueSearchService {
     if (keyword !== '' && !keyword.includes('\0')) {
       and.push({ OR: [{ title: { contains: keyword } }, { content: { contains: keyword } }, { comments: { some: { content: { contains: keyword } } } }] });
     }
-    if (query.since) and.push({ updatedAt: { gte: new Date(query.since) } });
-    if (query.before) and.push({ updatedAt: { lte: new Date(query.before) } });
+    const bounds = timeBounds(query.since, query.before);
+    if (bounds.from) and.push({ updatedAt: { gte: bounds.from } });
+    if (bounds.to) and.push({ updatedAt: { lte: bounds.to } });
 
     if (viewer) {
       const me = viewer.id;

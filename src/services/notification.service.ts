@@ -4,7 +4,9 @@
 import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { NotificationStatus, parseRfc3339, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
+import { NotificationStatus, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
+import { parseRfc3339 } from '../domain/rfc3339.ts';
+import { timeBounds } from '../domain/time-bounds.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -44,14 +46,15 @@ export class NotificationService {
   async list(
     reader: ThreadReader, query: ThreadQuery, page: ListOptions, repoId?: number,
   ): Promise<Page<ThreadDetails>> {
+    const bounds = timeBounds(query.since, query.before);
     const filter: ThreadFilter = {
       userId: reader.user.id,
       reader: contentReader(reader),
       repoId,
       statuses: query.all ? undefined : statusesOfWords(query.statusTypes, ['unread', 'pinned']),
       sources: sourcesOfWords(query.subjectTypes),
-      updatedFrom: query.since ? new Date(query.since) : undefined,
-      updatedTo: query.before ? new Date(query.before) : undefined,
+      updatedFrom: bounds.from,
+      updatedTo: bounds.to,
     };
     const [rows, total] = await Promise.all([this.notifications.list(filter, page), this.notifications.count(filter)]);
     return { items: await this.details(rows), total };
@@ -78,14 +81,13 @@ export class NotificationService {
 
   /** Moves the selected threads (default: unread ones) to `to-status` and answers them as changed. */
   async markMany(reader: ThreadReader, query: MarkQuery, repoId?: number): Promise<ThreadDetails[]> {
-    let lastRead: Date | undefined;
     const text = (query.lastReadAt ?? '').trim();
-    if (text !== '') {
-      const parsed = parseRfc3339(text);
-      if (!parsed) throw new BadRequestError(`parsing time "${text}" as "2006-01-02T15:04:05Z07:00": cannot parse "${text}" as "2006"`);
-      // Forgejo compares whole seconds.
-      if (parsed.getTime() > 0) lastRead = new Date(Math.floor(parsed.getTime() / 1000) * 1000 + 999);
+    if (text !== '' && !parseRfc3339(text)) {
+      const layout = '2006-01-02T15:04:05Z07:00';
+      throw new BadRequestError(`parsing time "${text}" as "${layout}": cannot parse "${text}" as "2006"`);
     }
+    // Threads updated up to last_read_at's whole second, as `before` bounds a list.
+    const lastRead = timeBounds(undefined, text).to;
     const filter: ThreadFilter = {
       userId: reader.user.id,
       reader: contentReader(reader),

@@ -82,7 +82,7 @@ export class RepoSearchService {
     if (!query.sort) return [{ lowerName: 'asc' }];
     const order = query.order || 'asc';
     if (order !== 'asc' && order !== 'desc') throw new ValidationError(`Invalid sort order: "${order}"`);
-    const sort = SORTS[query.sort];
+    const sort = Object.hasOwn(SORTS, query.sort) ? SORTS[query.sort] : undefined;
     if (!sort) throw new ValidationError(`Invalid sort mode: "${query.sort}"`);
     return sort(order);
   }

@@ -306,7 +306,9 @@ export class UserService {
 
   private parseVisibility(name: string | undefined): number | undefined {
     if (name === undefined || name === '') return undefined;
-    if (!(name in Visibility)) throw new ValidationError(`invalid visibility "${name}": must be public, limited or private`);
+    if (!Object.hasOwn(Visibility, name)) {
+      throw new ValidationError(`invalid visibility "${name}": must be public, limited or private`);
+    }
     return Visibility[name as keyof typeof Visibility];
   }
 

@@ -13,13 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createApp } from '../src/app.ts';
-import { bootstrap } from '../src/bootstrap.ts';
+import { createApp } from '../src/http/app.ts';
+import { bootstrap } from '../src/app/bootstrap.ts';
 import { loadSettings } from '../src/config/settings.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger } from '../src/infra/observability/logger.ts';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import type { User } from '../src/db/prisma.ts';
-import type { AppContext } from '../src/app-context.ts';
+import type { AppContext } from '../src/app/app-context.ts';
 import { jsonText, PROTOTYPE_KEYS, typedOddBodyValue, typedOddQueryText } from './fuzz-values.ts';
 import { seededRandom } from './seeded-random.ts';
 

@@ -5,15 +5,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { hashAccessToken, lastEight, newAccessToken } from './auth/access-token.ts';
-import { bootstrap } from './bootstrap.ts';
+import { bootstrap } from './app/bootstrap.ts';
 import { ConfigError, loadSettings } from './config/settings.ts';
-import { databaseTarget } from './db/database.ts';
-import { migrateDatabase } from './db/migrate.ts';
-import { createLogger } from './logger.ts';
-import { ApiError } from './errors.ts';
+import { databaseTarget } from './infra/database/database.ts';
+import { migrateDatabase } from './infra/database/migrate.ts';
+import { createLogger } from './infra/observability/logger.ts';
+import { ApiError } from './domain/errors.ts';
 import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
 import { restoreInstance } from './maintenance/restore.ts';
-import { keepNewFilesPrivate, makePrivateDirectory } from './private-files.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from './infra/private-files.ts';
 
 function parseFlags(args: string[]): Map<string, string> {
   const flags = new Map<string, string>();

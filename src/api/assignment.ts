@@ -9,7 +9,7 @@ import type { User } from '../db/prisma.ts';
 import { Visibility } from '../domain/access.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
-import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';
 

@@ -2,9 +2,9 @@
 // The guards resolve the path's resources (src/api/assignment.ts) and decide access (src/api/guards.ts).
 import type { Request, RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import { missingCategories } from '../auth/scopes.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
 import { REGISTRY } from './registry.ts';
 import { OperationContext } from './request-context.ts';
 import type { Route } from './route.ts';

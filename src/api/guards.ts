@@ -2,7 +2,7 @@
 // middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
 import { grantsAdmin } from '../auth/scopes.ts';
 import { AccessMode } from '../domain/access.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
 } from '../domain/repo-permission.ts';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type {
   OperationId, PathParams, QueryParams, RequestBody, ResponseBody, ResponseStatus,
 } from '../../generated/operations.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Team, User } from '../db/prisma.ts';
 import { type ListOptions } from '../http/pagination.ts';

@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import type { HotQueries } from '../db/hot-queries.ts';
 import type { User } from '../db/prisma.ts';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
 import { looksLikeAccessToken, RecentTokenDigests } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';
 import type { PasswordHasher } from './password.ts';

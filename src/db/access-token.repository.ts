@@ -1,5 +1,5 @@
 // Personal access tokens, always scoped by the user who owns them.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { AccessToken, DbClient } from './prisma.ts';
 
 export interface AccessTokenFields {

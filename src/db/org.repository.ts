@@ -1,5 +1,5 @@
 // Organization rows (users of type 1): creation with the Owners team, lists, profile changes, deletion.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import { AccessMode, UNITS } from '../domain/access.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';

@@ -3,7 +3,7 @@
 // Files on disk are the caller's business (it removes them after the commit).
 import type { DbClient, User } from './prisma.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 type Tx = DbClient;
 

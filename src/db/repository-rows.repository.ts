@@ -1,7 +1,7 @@
 // The Repository rows with their units, redirects and counters. Deleting repositories removes every row that
 // names them and fixes the counters that counted them, inside the caller's transaction: one function for
 // deleting one repository and for purging an owner's all. The directories are the caller's business.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 /** The relations every repository answer needs. */

@@ -1,7 +1,7 @@
 // Teams of organizations: the Team rows with their units (TeamUnit), members (TeamUser) and repository links
 // (TeamRepo), the counters on Team that count them, and the org memberships that team membership implies.
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { TeamUnitGrant } from '../domain/team-units.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';

@@ -1,5 +1,5 @@
 // Accounts (individual users and organizations share the User table) and the redirects left by renames.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class UserRepository {

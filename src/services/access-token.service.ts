@@ -3,7 +3,7 @@
 import { hashAccessToken, lastEight, newAccessToken } from '../auth/access-token.ts';
 import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
 import type { AccessToken, User } from '../db/prisma.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { AccessTokenRepository } from '../db/access-token.repository.ts';
 import type { ServiceDeps } from './service-deps.ts';

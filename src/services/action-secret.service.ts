@@ -5,7 +5,7 @@ import type { User } from '../db/prisma.ts';
 import { isValidSecretName, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, NameTakenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 

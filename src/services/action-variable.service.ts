@@ -4,7 +4,7 @@ import type { User } from '../db/prisma.ts';
 import { isValidVariableName, normaliseVariableValue, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 

@@ -10,7 +10,7 @@ import { RemoteDocumentError } from '../activitypub/remote-document.ts';
 import type { User } from '../db/prisma.ts';
 import { parseHostAllowList } from '../domain/host-allow-list.ts';
 import type { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const generateRsaKeyPair = promisify(generateKeyPair);

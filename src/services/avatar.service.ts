@@ -3,9 +3,9 @@
 import type { User } from '../db/prisma.ts';
 import { createHash } from 'node:crypto';
 import type { OrgRepository } from '../db/org.repository.ts';
-import { checkImageHeader, ImageError } from '../domain/image.ts';
+import { checkImageHeader, ImageError } from '../lib/image.ts';
 import { LRUCache } from 'lru-cache';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../domain/errors.ts';
 import { ImageThread } from '../infra/workers/image-thread.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

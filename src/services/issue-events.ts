@@ -5,7 +5,6 @@ import type { CommentRow, IssueRow } from '../db/issue.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { ActivityService } from './activity.service.ts';
-import type { IssueNotifier } from './issue-notifier.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
 export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited';
@@ -33,7 +32,7 @@ export interface IssueEventListener {
 export class IssueEvents {
   private readonly listeners: IssueEventListener[];
 
-  constructor(notifier: IssueNotifier, activity: ActivityService) {
+  constructor(notifier: IssueEventListener, activity: ActivityService) {
     this.listeners = [notifier, new IssueFeedRecorder(activity)];
   }
 

@@ -6,7 +6,7 @@ import type { IssueRow } from '../db/issue.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { timeBounds } from '../domain/time-bounds.ts';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface IssueSearchQuery {

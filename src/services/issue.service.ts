@@ -10,7 +10,7 @@ import type * as IssueMentions from '../render/issue-mentions.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
 import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/repo-permission.ts';
-import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../domain/errors.ts';
 import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';

@@ -5,7 +5,7 @@
 import type { UserRepository } from '../db/user.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
-import { PlainTextValidationError, ValidationError } from '../errors.ts';
+import { PlainTextValidationError, ValidationError } from '../domain/errors.ts';
 import { RenderPool, RenderRefusedError } from '../infra/workers/render-pool.ts';
 import type { RenderOutcome, RenderRequest } from '../render/markup.ts';
 import type { FoundReferences, ResolvedReferences } from '../render/references.ts';

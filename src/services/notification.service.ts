@@ -8,7 +8,7 @@ import { NotificationStatus, sourcesOfWords, statusesOfWords, statusOfWord } fro
 import { parseRfc3339 } from '../domain/rfc3339.ts';
 import { timeBounds } from '../domain/time-bounds.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface ThreadQuery {

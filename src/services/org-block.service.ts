@@ -1,7 +1,7 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgMemberService } from './org-member.service.ts';

@@ -2,7 +2,7 @@
 import type { Label } from '../db/label.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

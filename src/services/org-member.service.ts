@@ -3,7 +3,7 @@
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { AccessMode } from '../domain/access.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';

@@ -8,7 +8,7 @@ import type { User } from '../db/prisma.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
-import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';

@@ -12,8 +12,8 @@ import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersio
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
-import type { ByteRange } from '../storage/blob-store.ts';
+import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../domain/errors.ts';
+import type { ByteRange } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';

@@ -3,7 +3,7 @@
 import type { User } from '../db/prisma.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
-import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 

@@ -6,8 +6,8 @@
 import type { User } from '../db/prisma.ts';
 import { type ActivityOpType } from '../domain/activity.ts';
 import { diffRefs, isBranchRef, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
-import { pushedCommits, readCommit } from '../git/push-commits.ts';
-import { type CommitSummary, newCommits, readRefs } from '../git/repository.ts';
+import { pushedCommits, readCommit } from '../infra/git/push-commits.ts';
+import { type CommitSummary, newCommits, readRefs } from '../infra/git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService, PushedRef } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';

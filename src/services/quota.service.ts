@@ -8,7 +8,7 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import {
   isQuotaSubject, isWithinQuota, type QuotaGroup, type QuotaInfo, type QuotaRule, type QuotaSubject, type QuotaUsage, withPendingBytes,
 } from '../domain/quota.ts';
-import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.ts';
+import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewQuotaRule {

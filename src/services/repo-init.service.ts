@@ -3,8 +3,8 @@
 import type { User } from '../db/prisma.ts';
 import { LabelTemplateError, type TemplateLabel } from '../domain/label-template.ts';
 import { fillLicense } from '../domain/license-placeholders.ts';
-import { BadRequestError, ValidationError } from '../errors.ts';
-import type { InitialFile } from '../git/repository.ts';
+import { BadRequestError, ValidationError } from '../domain/errors.ts';
+import type { InitialFile } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { TemplateService } from './template.service.ts';
 

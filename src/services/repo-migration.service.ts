@@ -11,12 +11,12 @@ import type { RepositoryRowsRepository } from '../db/repository-rows.repository.
 import { AccessMode } from '../domain/access.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import {
   cloneMirror, fetchMirror, remoteUrl, removeOrigin, type RemoteOptions,
-} from '../git/repository.ts';
-import { GitError } from '../git/run.ts';
-import type { Logger } from '../logger.ts';
+} from '../infra/git/repository.ts';
+import { GitError } from '../infra/git/run.ts';
+import type { Logger } from '../infra/observability/logger.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { PushService } from './push.service.ts';
 import type { OrgService } from './org.service.ts';

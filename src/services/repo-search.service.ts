@@ -3,7 +3,7 @@
 import type { Prisma, User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { Visibility } from '../domain/access.ts';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';

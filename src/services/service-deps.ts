@@ -4,12 +4,12 @@
 // password hasher.
 import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../infra/database/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
-import type { Logger } from '../logger.ts';
-import type { JobQueue } from '../queue/job-queue.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
-import type { Stores } from '../storage/stores.ts';
+import type { Logger } from '../infra/observability/logger.ts';
+import type { JobQueue } from '../infra/queue/job-queue.ts';
+import type { BlobStore } from '../infra/storage/blob-store.ts';
+import type { Stores } from '../infra/storage/stores.ts';
 import type { HookPayloadRenderer } from '../webhook/events.ts';
 
 export interface ServiceDeps {

@@ -8,7 +8,7 @@ import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
-import { ForbiddenError, NotFoundError, RecordGoneError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, RecordGoneError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FeedEntry } from '../db/org-feed.repository.ts';

@@ -4,7 +4,7 @@ import type { User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { compileGlob, type GlobMatcher } from '../domain/glob.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';

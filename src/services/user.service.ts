@@ -10,7 +10,7 @@ import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';

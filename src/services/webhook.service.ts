@@ -6,7 +6,7 @@ import {
   DELIVERED_HOOK_TYPES, hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { branchFilterProblem } from '../domain/hook-event.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { gitOk, tempDir } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { initBare } from '../../src/git/repository.ts';
+import { initBare } from '../../src/infra/git/repository.ts';
 
 let t: TestApp;
 let alice: TestUser;

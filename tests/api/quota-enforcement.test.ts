@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
-import { repositorySize } from '../../src/git/repository.ts';
+import { repositorySize } from '../../src/infra/git/repository.ts';
 import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bootstrap } from '../../src/bootstrap.ts';
+import { bootstrap } from '../../src/app/bootstrap.ts';
 import { loadSettings } from '../../src/config/settings.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/infra/observability/logger.ts';
 import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
 import { createTestOrg, createTestUser } from '../helpers/factories.ts';
 import { type HookReceiver, sleep, startHookReceiver } from '../helpers/hook-receiver.ts';

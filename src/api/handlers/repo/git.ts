@@ -1,8 +1,8 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
-import { ForbiddenError } from '../../../errors.ts';
-import { anonymousCloneLimit } from '../../../git/anonymous-clone-limit.ts';
-import { overQuotaHooksPath } from '../../../git/quota-hook.ts';
-import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../git/smart-http.ts';
+import { ForbiddenError } from '../../../domain/errors.ts';
+import { anonymousCloneLimit } from '../../../infra/git/anonymous-clone-limit.ts';
+import { overQuotaHooksPath } from '../../../infra/git/quota-hook.ts';
+import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../infra/git/smart-http.ts';
 import type { Handler } from '../../route.ts';
 
 export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {

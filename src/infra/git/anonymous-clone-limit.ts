@@ -1,5 +1,5 @@
 // Bounds how many of one kind of git work run at once: anonymous clones and fetches, which anyone can start.
-import type { Settings } from '../config/settings.ts';
+import type { Settings } from '../../config/settings.ts';
 
 export class ConcurrencyLimit {
   private running = 0;

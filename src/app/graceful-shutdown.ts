@@ -4,7 +4,7 @@
 // bound) the rest is cut off: connections closed, the leases of unfinished background work handed back for
 // another process to take at once, exit 1.
 import type { Server } from 'node:http';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../infra/observability/logger.ts';
 
 export interface ShutdownSteps {
   server: Server;

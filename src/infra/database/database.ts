@@ -5,10 +5,10 @@ import path from 'node:path';
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../private-files.ts';
 import BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import type { Settings } from '../config/settings.ts';
-import type { PrismaClient } from './prisma.ts';
+import type { Settings } from '../../config/settings.ts';
+import type { PrismaClient } from '../../db/prisma.ts';
 import type { DatabaseTarget } from './target.ts';
-import { type HotQueries, postgresHotQueries, sqliteHotQueries } from './hot-queries.ts';
+import { type HotQueries, postgresHotQueries, sqliteHotQueries } from '../../db/hot-queries.ts';
 
 export interface Database {
   readonly provider: DatabaseTarget['provider'];
@@ -35,7 +35,7 @@ function openSqlite(file: string): Database {
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3');
-  const { PrismaClient } = require('../../generated/prisma/sqlite/client.ts');
+  const { PrismaClient } = require('../../../generated/prisma/sqlite/client.ts');
   const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }) });
   return {
     provider: 'sqlite',
@@ -57,7 +57,7 @@ function openPostgres(url: string): Database {
   // An idle connection that dies (server restart) must not crash the process.
   pool.on('error', () => undefined);
   const { PrismaPg } = require('@prisma/adapter-pg');
-  const { PrismaClient } = require('../../generated/prisma/postgresql/client.ts');
+  const { PrismaClient } = require('../../../generated/prisma/postgresql/client.ts');
   const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     provider: 'postgresql',

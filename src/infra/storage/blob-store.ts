@@ -2,10 +2,6 @@
 // any owner are stored once. Nothing outside a store knows where the bytes live; the local-directory store is the
 // default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
 import type { Readable } from 'node:stream';
-import { LocalBlobStore } from './local-blob-store.ts';
-import type * as S3BlobStoreModule from './s3-blob-store.ts';
-import type * as S3ClientModule from './s3-client.ts';
-import type { StorageSettings } from '../config/storage.ts';
 
 export interface BlobDigests {
   size: number;
@@ -42,17 +38,4 @@ export interface BlobStore {
 
 export function isBlobKey(key: string): boolean {
   return /^[0-9a-f]{64}$/.test(key);
-}
-
-export function createBlobStore(settings: StorageSettings): BlobStore {
-  switch (settings.type) {
-    case 'local':
-      return new LocalBlobStore(settings.path);
-    case 'minio': {
-      // The S3 client is loaded only by instances that use object storage.
-      const { S3BlobStore } = require('./s3-blob-store.ts') as typeof S3BlobStoreModule;
-      const { createS3Client } = require('./s3-client.ts') as typeof S3ClientModule;
-      return new S3BlobStore(createS3Client(settings), settings.bucket, settings.basePath);
-    }
-  }
 }

@@ -1,10 +1,10 @@
 // The file stores services keep their files in, built once from the settings.
-import type { Settings } from '../config/settings.ts';
+import type { Settings } from '../../config/settings.ts';
 import { RepositoryStore } from '../git/repository-store.ts';
 import { type AvatarStore, LocalAvatarStore } from './avatar-store.ts';
 import type * as S3AvatarStoreModule from './s3-avatar-store.ts';
 import type * as S3ClientModule from './s3-client.ts';
-import type { StorageSettings } from '../config/storage.ts';
+import type { StorageSettings } from '../../config/storage.ts';
 
 export interface Stores {
   readonly avatars: AvatarStore;

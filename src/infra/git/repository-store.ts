@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
+import { ownerNameProblem, repoNameProblem } from '../../domain/names.ts';
 
 export class UnsafePathError extends Error {}
 

@@ -1,6 +1,6 @@
 // Recognises database failures that have a meaning, and turns them into domain errors in the repositories, so
 // each write says what failed. The error middleware still maps any that slip through.
-import { NameTakenError, RecordGoneError } from '../errors.ts';
+import { NameTakenError, RecordGoneError } from '../../domain/errors.ts';
 
 function prismaCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string'

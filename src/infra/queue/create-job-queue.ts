@@ -1,12 +1,12 @@
 // The job queue of a process, from the settings: each kind of job goes to the engine its queue's [queue] /
 // [queue.<name>] TYPE names — the database job table, or BullMQ on Redis.
-import type { Settings } from '../config/settings.ts';
-import type { CommittedJobs } from '../db/committed-jobs.ts';
-import type { JobRepository } from '../db/job.repository.ts';
-import type { Logger } from '../logger.ts';
+import type { Settings } from '../../config/settings.ts';
+import type { CommittedJobs } from './committed-jobs.ts';
+import type { JobRepository } from '../../db/job.repository.ts';
+import type { Logger } from '../observability/logger.ts';
 import { DatabaseJobQueue } from './database-job-queue.ts';
 import type { JobQueue } from './job-queue.ts';
-import { JOB_QUEUES, type JobKind, queueSettingsFor } from '../config/queue.ts';
+import { JOB_QUEUES, type JobKind, queueSettingsFor } from '../../config/queue.ts';
 import type * as RedisJobQueueModule from './redis-job-queue.ts';
 import type { RedisQueueTarget } from './redis-job-queue.ts';
 

@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { DelayedError, type Job, Queue, type RedisOptions, Worker } from 'bullmq';
-import type { CommittedJobs } from '../db/committed-jobs.ts';
-import type { JobRepository } from '../db/job.repository.ts';
-import type { Logger } from '../logger.ts';
+import type { CommittedJobs } from './committed-jobs.ts';
+import type { JobRepository } from '../../db/job.repository.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
-import type { JobKind } from '../config/queue.ts';
+import type { JobKind } from '../../config/queue.ts';
 import { SerialPasses } from './serial-passes.ts';
 
 export interface RedisQueueTarget {

@@ -1,17 +1,17 @@
 // The HTTP application: hygiene ─▶ authentication ─▶ operation lookup ─▶ the operation's body ─▶ contract
 // validation ─▶ dispatch ─▶ errors.
 import express, { type RequestHandler } from 'express';
-import type { AppContext } from './app-context.ts';
-import { authenticator } from './auth/authenticate.ts';
-import { signInThrottle } from './auth/sign-in-throttle.ts';
-import { lowerCaseInsensitiveQueryValues } from './api/case-insensitive-query.ts';
-import { dispatch } from './api/dispatch.ts';
-import { refuseUnrepresentableIntegers } from './api/integer-query.ts';
-import { readDeclaredBody } from './api/request-body.ts';
-import { openApiValidator } from './api/validator.ts';
-import { errorMiddleware } from './http/error-middleware.ts';
-import { middlewareChain } from './http/middleware-chain.ts';
-import { normalisePath, refuseNulCharacters, securityHeaders } from './http/request-hygiene.ts';
+import type { AppContext } from '../app/app-context.ts';
+import { authenticator } from '../auth/authenticate.ts';
+import { signInThrottle } from '../auth/sign-in-throttle.ts';
+import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
+import { dispatch } from '../api/dispatch.ts';
+import { refuseUnrepresentableIntegers } from '../api/integer-query.ts';
+import { readDeclaredBody } from '../api/request-body.ts';
+import { openApiValidator } from '../api/validator.ts';
+import { errorMiddleware } from './error-middleware.ts';
+import { middlewareChain } from './middleware-chain.ts';
+import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
 
 export interface AppOptions {
   /** Check every response against the contract; on by default when NODE_ENV=test. */

@@ -1,20 +1,20 @@
 // Builds the application context from settings: database migrated and opened, services wired.
 import type { AppContext } from './app-context.ts';
-import { passwordHasher } from './auth/password.ts';
-import type { Settings } from './config/settings.ts';
-import { AtRestCipher } from './crypto/at-rest-cipher.ts';
-import { loadAtRestKey } from './crypto/at-rest-key.ts';
-import { databaseTarget, openDatabase } from './db/database.ts';
-import { migrateDatabase } from './db/migrate.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { keepNewFilesPrivate, makePrivateDirectory } from './private-files.ts';
-import { CommittedJobs } from './db/committed-jobs.ts';
-import { createRepositories, transactions } from './db/repositories.ts';
-import { hookPayloadRenderer } from './convert/hook-payload.ts';
-import { createJobQueue } from './queue/create-job-queue.ts';
-import { createServices } from './services/index.ts';
-import { createBlobStore } from './storage/blob-store.ts';
-import { createStores } from './storage/stores.ts';
+import { passwordHasher } from '../auth/password.ts';
+import type { Settings } from '../config/settings.ts';
+import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
+import { loadAtRestKey } from '../crypto/at-rest-key.ts';
+import { databaseTarget, openDatabase } from '../infra/database/database.ts';
+import { migrateDatabase } from '../infra/database/migrate.ts';
+import { createLogger, type Logger } from '../infra/observability/logger.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from '../infra/private-files.ts';
+import { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { createRepositories, transactions } from '../db/repositories.ts';
+import { hookPayloadRenderer } from '../convert/hook-payload.ts';
+import { createJobQueue } from '../infra/queue/create-job-queue.ts';
+import { createServices } from './create-services.ts';
+import { createBlobStore } from '../infra/storage/create-blob-store.ts';
+import { createStores } from '../infra/storage/stores.ts';
 
 export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
   keepNewFilesPrivate();

@@ -1,6 +1,6 @@
 // Feeds an upload through the digests into a writer (a file, an object store), for every blob store alike.
 import { finished, type Readable } from 'node:stream';
-import { BadRequestError } from '../errors.ts';
+import { BadRequestError } from '../../domain/errors.ts';
 import type { BlobDigests } from './blob-store.ts';
 import { DigestStream } from './digest-stream.ts';
 

@@ -2,7 +2,7 @@
 // package registries report them) and stops the flow past a byte limit.
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { PayloadTooLargeError } from '../errors.ts';
+import { PayloadTooLargeError } from '../../domain/errors.ts';
 import type { BlobDigests } from './blob-store.ts';
 
 export class DigestStream extends Transform {

@@ -5,7 +5,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
-import { type HostAllowList, isHostAllowed } from '../domain/host-allow-list.ts';
+import { type HostAllowList, isHostAllowed } from '../../domain/host-allow-list.ts';
 
 export interface ResolvedAddress {
   address: string;

@@ -2,7 +2,7 @@
 // addressing is path style (bucket in the path, as MinIO and self-hosted servers need), and checksums are sent and
 // checked only where the protocol requires them, since several of those servers refuse the newer default ones.
 import { NoSuchKey, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import type { MinioStorageSettings } from '../config/storage.ts';
+import type { MinioStorageSettings } from '../../config/storage.ts';
 
 export function createS3Client(settings: MinioStorageSettings): S3Client {
   return new S3Client({

@@ -1,8 +1,15 @@
 // Starts due cron tasks: a timer looks at the CronTask rows every few seconds and starts what is due; the lease
-// in CronService decides which process runs it. Timers are unref'd so they never keep the process alive.
-// Only CronService uses it (startScheduler/stopScheduler).
-import type { Logger } from '../../logger.ts';
-import type { CronService } from '../cron.service.ts';
+// in the task table decides which process runs it. Timers are unref'd so they never keep the process alive.
+import type { Logger } from '../observability/logger.ts';
+
+/** What the scheduler drives: CronService. */
+export interface DueTasks {
+  prepareSchedule(): Promise<void>;
+  /** Starts what is due; the names of the tasks started. */
+  startDue(): Promise<string[]>;
+  /** Waits for the tasks running here. */
+  drain(): Promise<void>;
+}
 
 /** The shortest schedule is @every 1m (start_schedule_tasks), so a 15 s look is close enough. */
 const TICK_MS = 15_000;
@@ -12,7 +19,7 @@ export class CronScheduler {
   private ticking: Promise<void> | null = null;
 
   constructor(
-    private readonly cron: CronService,
+    private readonly cron: DueTasks,
     private readonly log: Logger,
     private readonly tickMs = TICK_MS,
   ) {}

@@ -1,7 +1,7 @@
 // What services see of background jobs, whichever engine holds them ([queue] TYPE): they write jobs as rows in
 // their own transaction (repos.jobs.enqueue, an outbox) and hand a runner for a kind to `work`. The database queue
 // leases the rows themselves; the Redis queue moves them to BullMQ after commit and runs them there.
-import type { JobKind } from '../config/queue.ts';
+import type { JobKind } from '../../config/queue.ts';
 
 export interface QueuedJob {
   /** The outbox row's id, also the job's id in Redis, so a relayed job is the same job however often it is relayed. */

@@ -4,12 +4,12 @@
 // process that died expires and another process takes the job. Timers are unref'd.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { CommittedJobs } from '../db/committed-jobs.ts';
-import type { JobRepository } from '../db/job.repository.ts';
-import type { Models } from '../db/prisma.ts';
-import type { Logger } from '../logger.ts';
+import type { CommittedJobs } from './committed-jobs.ts';
+import type { JobRepository } from '../../db/job.repository.ts';
+import type { Models } from '../../db/prisma.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
-import type { JobKind } from '../config/queue.ts';
+import type { JobKind } from '../../config/queue.ts';
 import { SerialPasses } from './serial-passes.ts';
 
 export class DatabaseJobQueue implements JobQueue {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type * as UmzugModule from 'umzug';
-import { projectPath } from '../lib/project-root.ts';
+import { projectPath } from '../../lib/project-root.ts';
 import {
   type MigrationConnection,
   postgresMigrationConnection,

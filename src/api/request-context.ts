@@ -9,9 +9,9 @@ import { InternalError, UnauthorizedError } from '../domain/errors.ts';
 import { listOptions, setPaginationHeaders, type ListOptions } from '../http/pagination.ts';
 import { sendResetContent } from '../http/reset-content.ts';
 import type { OrgRole } from '../services/org.service.ts';
-import type { Assigned, AssignedRepo, RequestContext } from './route.ts';
+import type { AnyRequestContext, Assigned, AssignedRepo } from './route.ts';
 
-export class OperationContext implements RequestContext<any> {
+export class OperationContext implements AnyRequestContext {
   readonly assigned: Assigned = {};
   // Typed per operation by RequestContext<Op>; here they are what the validator let through.
   readonly params: never;

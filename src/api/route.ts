@@ -52,9 +52,13 @@ export interface RequestContext<Op extends OperationId = OperationId> {
   sendPage<S extends ResponseStatus<Op>>(status: S, body: ResponseBody<Op, S>, options: ListOptions, total: number): void;
 }
 
-export type Guard = (ctx: RequestContext<any>) => void | Promise<void>;
+/** A context of whichever operation: what guards and shared helpers take (its input types differ per operation). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRequestContext = RequestContext<any>;
+export type Guard = (ctx: AnyRequestContext) => void | Promise<void>;
 export type Handler<Op extends OperationId> = (ctx: RequestContext<Op>) => void | Promise<void>;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a route of whichever operation
 export interface Route<Op extends OperationId = any> {
   readonly guards: readonly Guard[];
   readonly handler: Handler<Op>;

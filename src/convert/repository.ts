@@ -52,7 +52,7 @@ export function toRepository(details: RepositoryDetails, view: UserView): ApiRep
   const wiki = unitConfig(units, UnitType.wiki);
   const extWiki = wiki ? undefined : unitConfig(units, UnitType.extWiki);
   const pulls = unitConfig(units, UnitType.pulls);
-  let topics: string[] = [];
+  let topics: string[];
   try {
     topics = JSON.parse(repo.topics) as string[];
   } catch {

@@ -2,6 +2,10 @@
 import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
+import { QuotaExceededError } from '../errors.ts';
+import type { ByteBudget } from '../storage/blob-store.ts';
+import { PushPackMeter } from './push-pack-meter.ts';
+import { QUOTA_EXCEEDED } from './quota-hook.ts';
 import { spawnGit } from './run.ts';
 
 export type GitService = 'upload-pack' | 'receive-pack';
@@ -40,23 +44,42 @@ type OversizedBody = 'fail' | 'truncate';
  * The request body as git reads it: inflated when gzip-compressed (git compresses upload-pack requests), and
  * bounded at `maxBytes` (0: no bound), so that neither a long nor a compressed body runs unbounded.
  */
-function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody): Readable {
+function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody, meter?: PushPackMeter): Readable {
   const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
+  let stopped = false;
+  /** Ends git's input here: the rest of the body is not read, so the connection cannot carry another request. */
+  const stop = (stream: Transform, lastBytes: Buffer | null) => {
+    stopped = true;
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    source.unpipe(limited);
+    if (lastBytes) stream.push(lastBytes);
+    stream.push(null);
+  };
   const limited = new Transform({
     // Large buffers on both sides: a 100 MiB pack then crosses in fewer, larger writes to git's stdin.
     highWaterMark: STREAM_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, done) {
-      if (seen > bound) return done();
+      if (stopped) return done();
       seen += chunk.length;
-      if (seen <= bound) return done(null, chunk);
-      // The rest of the body is not read, so the connection cannot carry another request.
-      if (!res.headersSent) res.setHeader('Connection', 'close');
-      if (oversized === 'fail') return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
-      source.unpipe(limited);
-      this.push(chunk.subarray(0, chunk.length - (seen - bound)));
-      this.push(null);
-      done();
+      if (seen > bound) {
+        if (oversized === 'fail') {
+          stopped = true;
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
+        }
+        stop(this, chunk.subarray(0, chunk.length - (seen - bound)));
+        return done();
+      }
+      const admitted = meter?.admit(chunk);
+      if (!admitted) return done(null, chunk);
+      admitted.then(() => done(null, chunk), (error: unknown) => {
+        // Over quota: git gets a cut pack, refuses it and stores nothing; the user reads why first.
+        if (!(error instanceof QuotaExceededError)) return done(error as Error);
+        if (meter!.sideBand) res.write(pktLine(`\x02${QUOTA_EXCEEDED}\n`));
+        stop(this, null);
+        done();
+      });
     },
   });
   const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -142,6 +165,8 @@ export interface RpcLimits {
   readonly maxPackBytes?: number;
   /** core.hooksPath for a push: hooks that may refuse its ref updates (src/git/quota-hook.ts). */
   readonly hooksPath?: string;
+  /** For a push: admits the pack as it arrives (a quota hold); a refusal stops the push. */
+  readonly packBudget?: ByteBudget;
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
@@ -157,7 +182,8 @@ export async function serviceRpc(
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
   const config = service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
   if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
-  const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail');
+  const meter = service === 'receive-pack' && limits.packBudget ? new PushPackMeter(limits.packBudget) : undefined;
+  const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail', meter);
   return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, async (code) => {
     if (code === 0 && afterSuccess) await afterSuccess();
   });

@@ -4,15 +4,13 @@ import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import { QuotaExceededError } from '../errors.ts';
 import type { ByteBudget } from '../storage/blob-store.ts';
+import { pktLine } from './pkt-line.ts';
 import { PushPackMeter } from './push-pack-meter.ts';
+import { PushRefusal } from './push-refusal.ts';
 import { QUOTA_EXCEEDED } from './quota-hook.ts';
 import { spawnGit } from './run.ts';
 
 export type GitService = 'upload-pack' | 'receive-pack';
-
-function pktLine(text: string): string {
-  return (text.length + 4).toString(16).padStart(4, '0') + text;
-}
 
 function noCache(res: Response): void {
   res.setHeader('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
@@ -47,39 +45,29 @@ type OversizedBody = 'fail' | 'truncate';
 function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody, meter?: PushPackMeter): Readable {
   const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
-  let stopped = false;
-  /** Ends git's input here: the rest of the body is not read, so the connection cannot carry another request. */
-  const stop = (stream: Transform, lastBytes: Buffer | null) => {
-    stopped = true;
-    if (!res.headersSent) res.setHeader('Connection', 'close');
-    source.unpipe(limited);
-    if (lastBytes) stream.push(lastBytes);
-    stream.push(null);
-  };
   const limited = new Transform({
     // Large buffers on both sides: a 100 MiB pack then crosses in fewer, larger writes to git's stdin.
     highWaterMark: STREAM_BUFFER_BYTES,
     transform(chunk: Buffer, _encoding, done) {
-      if (stopped) return done();
+      if (seen > bound) return done();
       seen += chunk.length;
-      if (seen > bound) {
-        if (oversized === 'fail') {
-          stopped = true;
+      if (seen <= bound) {
+        const admitted = meter?.admit(chunk);
+        if (!admitted) return done(null, chunk);
+        // Over quota: git is stopped before it stores anything, and the client hears why in git's own terms.
+        return void admitted.then(() => done(null, chunk), (error: unknown) => {
+          seen = Infinity;
           if (!res.headersSent) res.setHeader('Connection', 'close');
-          return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
-        }
-        stop(this, chunk.subarray(0, chunk.length - (seen - bound)));
-        return done();
+          done(error instanceof QuotaExceededError ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
+        });
       }
-      const admitted = meter?.admit(chunk);
-      if (!admitted) return done(null, chunk);
-      admitted.then(() => done(null, chunk), (error: unknown) => {
-        // Over quota: git gets a cut pack, refuses it and stores nothing; the user reads why first.
-        if (!(error instanceof QuotaExceededError)) return done(error as Error);
-        if (meter!.sideBand) res.write(pktLine(`\x02${QUOTA_EXCEEDED}\n`));
-        stop(this, null);
-        done();
-      });
+      // The rest of the body is not read, so the connection cannot carry another request.
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      if (oversized === 'fail') return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
+      source.unpipe(limited);
+      this.push(chunk.subarray(0, chunk.length - (seen - bound)));
+      this.push(null);
+      done();
     },
   });
   const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -127,7 +115,8 @@ function pipeProcess(
       if (settled) return;
       settled = true;
       if (inputFailure) {
-        if (!res.headersSent && inputFailure instanceof RequestBodyError) res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        if (inputFailure instanceof PushRefusal) res.write(inputFailure.body());
+        else if (!res.headersSent && inputFailure instanceof RequestBodyError) res.write(pktLine(`ERR ${inputFailure.message}\n`));
         res.end();
         return resolve(null);
       }

@@ -37,6 +37,11 @@ async function usedOf(user: TestUser) {
   return (await t.request().get('/api/v1/user/quota').set('Authorization', user.auth).expect(200)).body.used.size;
 }
 
+async function reposUsed(user: TestUser): Promise<number> {
+  const { repos } = await usedOf(user);
+  return repos.public + repos.private;
+}
+
 /** A working copy with one commit of `bytes` random (incompressible) bytes, its remote pointing at Anvil. */
 async function workingCopy(user: TestUser, owner: string, repo: string, bytes: number): Promise<string> {
   const dir = tempDir();
@@ -102,11 +107,11 @@ describe('accounting from the repositories on disk', () => {
 describe('enforcement', () => {
   it('refuses a push once the owner is over the limit, storing nothing, and still lets branches be deleted', async () => {
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 0);
-    // Usage is compared before the write: the repository and the first push still fit a limit of 0.
     await createRepo(user, 'full').expect(201);
     const dir = await workingCopy(user, user.user.name, 'full', 8 * 1024);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main', 'HEAD:refs/heads/spare'], dir);
+    // Usage is compared before the write: a limit of 0 still lets the repository be created.
+    await limitOwner(t, user.user, 0);
 
     const bare = repoDir(user.user.name, 'full');
     const refsBefore = await gitOk(['--git-dir', bare, 'for-each-ref']);
@@ -124,11 +129,50 @@ describe('enforcement', () => {
     expect(await gitOk(['--git-dir', bare, 'for-each-ref', '--format=%(refname)'])).toBe('refs/heads/main\n');
   });
 
+  it('stops a push whose pack would take the owner past the limit, storing nothing; a smaller one passes', async () => {
+    const user = await createTestUser(t);
+    await createRepo(user, 'edge').expect(201);
+    const dir = await workingCopy(user, user.user.name, 'edge', 4 * 1024);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], dir);
+    const bare = repoDir(user.user.name, 'edge');
+    const used = (await reposUsed(user));
+    await limitOwner(t, user.user, used + 32 * 1024);
+
+    // Within the limit before the push, past it with the push: before, only what was stored counted.
+    await commitMore(dir, 256 * 1024);
+    const refsBefore = await gitOk(['--git-dir', bare, 'for-each-ref']);
+    const refused = await git(['push', 'origin', 'HEAD:refs/heads/main'], dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('Quota exceeded');
+    expect(await gitOk(['--git-dir', bare, 'for-each-ref'])).toBe(refsBefore);
+    const head = (await gitOk(['rev-parse', 'HEAD'], dir)).trim();
+    expect((await git(['--git-dir', bare, 'cat-file', '-e', head])).code).not.toBe(0);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+
+    await gitOk(['reset', '-q', '--hard', 'HEAD~1'], dir);
+    await commitMore(dir, 4 * 1024);
+    await gitOk(['push', '-q', '-f', 'origin', 'HEAD:refs/heads/main'], dir);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
+  it('lets only one of two pushes at once through when both together would pass the limit', async () => {
+    const user = await createTestUser(t);
+    await createRepo(user, 'left').expect(201);
+    await createRepo(user, 'right').expect(201);
+    const left = await workingCopy(user, user.user.name, 'left', 64 * 1024);
+    const right = await workingCopy(user, user.user.name, 'right', 64 * 1024);
+    await limitOwner(t, user.user, (await reposUsed(user)) + 100 * 1024);
+    const results = await Promise.all([left, right].map((dir) => git(['push', 'origin', 'HEAD:refs/heads/main'], dir)));
+    expect(results.map((result) => result.code === 0).sort()).toEqual([false, true]);
+    expect(results.find((result) => result.code !== 0)!.stderr).toContain('Quota exceeded');
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
   it('refuses creating a repository over the limit with 413 and Forgejo’s body, and stores nothing', async () => {
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 100);
     await createRepo(user, 'first').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'first', 4 * 1024));
+    await limitOwner(t, user.user, 100);
     const res = await createRepo(user, 'second').expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
     expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
@@ -138,9 +182,9 @@ describe('enforcement', () => {
   it('counts an organization’s repositories against the organization, not the creator', async () => {
     const owner = await createTestUser(t);
     const org = await createTestOrg(t, owner.user);
-    await limitOwner(t, org, 0);
     await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'one' }).expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'one', 4 * 1024));
+    await limitOwner(t, org, 0);
     const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'two' }).expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: org.id, username: org.name });
     // The creator's own quota is untouched.
@@ -153,9 +197,9 @@ describe('enforcement', () => {
     await createRepo(source, 'origin-repo').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(source, source.user.name, 'origin-repo', 4 * 1024));
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 0);
     await createRepo(user, 'existing').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'existing', 4 * 1024));
+    await limitOwner(t, user.user, 0);
     migrations.ALLOW_LOCALNETWORKS = true;
     try {
       const res = await t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth)

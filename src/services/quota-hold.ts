@@ -15,7 +15,10 @@ export interface QuotaReserver {
 }
 
 const KiB = 1024;
-/** Reserved ahead of what arrived: as much again, within these bounds, to keep database round trips few. */
+/**
+ * Reserved ahead of what arrived: as much again, within these bounds, to keep database round trips few; near a
+ * limit less (QuotaService.reserve), so that what one write holds ahead rarely refuses another that would fit.
+ */
 const MIN_AHEAD = 64 * KiB;
 const MAX_AHEAD = 4 * 1024 * KiB;
 
@@ -34,8 +37,7 @@ export class QuotaHold implements ByteBudget {
 
   admit(totalBytes: number): void | Promise<void> {
     if (!this.reserver || totalBytes <= this.granted) return;
-    const ahead = Math.min(MAX_AHEAD, Math.max(MIN_AHEAD, totalBytes));
-    return this.grow(totalBytes, totalBytes + ahead);
+    return this.grow(totalBytes, totalBytes + Math.min(MAX_AHEAD, Math.max(MIN_AHEAD, totalBytes)));
   }
 
   private async grow(needed: number, wanted: number): Promise<void> {

@@ -258,7 +258,8 @@ export class QuotaService {
       const [used, groups] = await Promise.all([this.countedUsage(repos, owner, now, id), this.groupsOf(repos, owner)]);
       const room = headroom(groups, used, subject, leaf, this.deps.settings['quota.default'].TOTAL);
       if (needed > room) throw new QuotaExceededError(owner.id, owner.name);
-      const granted = Math.min(wanted, room);
+      // Ahead of what is needed, at most an eighth of the room left beside it.
+      const granted = Math.min(wanted, needed + Math.floor((room - needed) / 8));
       const expiresAt = new Date(now.getTime() + RESERVATION_LEASE_MS);
       if (id !== null && (await repos.quotaReservations.update(id, granted, expiresAt))) return { reservationId: id, granted };
       return { reservationId: await repos.quotaReservations.create(owner.id, leaf, granted, expiresAt), granted };

@@ -3,7 +3,8 @@
 // and nothing is stored. With [quota] ENABLED=false, every quota route is 404 and nothing is enforced.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
 import { repositorySize } from '../../src/git/repository.ts';
@@ -288,6 +289,87 @@ describe('packages', () => {
     walk(root);
     return files.sort();
   };
+
+  /** A chunked upload of `total` bytes through the listening server; answers the status, body and bytes sent by then. */
+  const chunkedUpload = (user: TestUser, name: string, total: number) => new Promise<{ status: number; body: string; sentBeforeAnswer: number }>((resolve, reject) => {
+    let sent = 0;
+    const req = http.request({
+      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+      path: `/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`,
+      headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
+    }, (res) => {
+      const sentBeforeAnswer = sent;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer }));
+    });
+    // The server closes the connection on a refused body; writing on is the client's loss, not the test's.
+    req.on('error', (error) => (sent >= total ? reject(error) : undefined));
+    const pump = () => {
+      while (sent < total) {
+        sent += 64 * 1024;
+        if (!req.write(randomBytes(64 * 1024))) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+
+  it('stops an upload at the limit while it streams and keeps nothing: no bytes, no rows, no reservation', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    const before = blobFiles();
+    const total = 20 * 1024 * 1024;
+    const refused = await chunkedUpload(user, 'huge', total);
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body)).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    // Refused while the body was still arriving, not after it was all read.
+    expect(refused.sentBeforeAnswer).toBeLessThan(total);
+    // An announced length past the limit is refused before a byte is read.
+    await upload(user, 'announced', randomBytes(200 * 1000)).expect(413);
+    expect(blobFiles()).toEqual(before);
+    expect(fs.readdirSync(path.join(t.context.settings.packages.PATH, 'tmp'))).toEqual([]);
+    expect(await t.context.db.prisma.package.count({ where: { ownerId: user.user.id } })).toBe(0);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+    await upload(user, 'fits', randomBytes(100 * 1000)).expect(201);
+  });
+
+  it('stores only one of two uploads at once that together would pass the limit', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    const statuses = await Promise.all(['one', 'two'].map(async (name) => (await upload(user, name, randomBytes(80 * 1000))).status));
+    expect(statuses.sort()).toEqual([201, 413]);
+    expect((await usedOf(user)).assets.packages.all).toBe(80 * 1000);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
+  it('holds what a chunked upload received while it streams: a second one that would not fit beside it is refused', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    // The first upload sends 64 KiB and waits, its request still open.
+    const first = http.request({
+      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+      path: `/api/packages/${user.user.name}/generic/first/1.0.0/data.bin`,
+      headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
+    });
+    const firstStatus = new Promise<number>((resolve, reject) => {
+      first.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      first.on('error', reject);
+    });
+    first.write(randomBytes(64 * 1024));
+    for (let i = 0; i < 500 && (await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })) === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = await chunkedUpload(user, 'second', 64 * 1024);
+    expect(second.status).toBe(413);
+    first.end();
+    expect(await firstStatus).toBe(201);
+    expect((await usedOf(user)).assets.packages.all).toBe(64 * 1024);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
 
   it('counts uploaded package bytes, refuses an upload once the owner is over its limit (413, nothing stored) and forgets deleted ones', async () => {
     const user = await createTestUser(t);

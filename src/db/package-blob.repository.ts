@@ -11,7 +11,9 @@ const BLOB_HASH_LOCK = 2;
  * Inside a transaction: waits for and holds the locks of these hashes until it ends (in one order, so two holders
  * cannot deadlock). SQLite runs one write transaction at a time anyway.
  */
-export async function lockBlobHashes(client: DbClient, provider: DatabaseTarget['provider'], hashes: readonly string[]): Promise<void> {
+type Provider = DatabaseTarget['provider'];
+
+export async function lockBlobHashes(client: DbClient, provider: Provider, hashes: readonly string[]): Promise<void> {
   if (provider !== 'postgresql') return;
   for (const hash of [...new Set(hashes)].sort()) {
     await client.$executeRaw`SELECT pg_advisory_xact_lock(${BLOB_HASH_LOCK}::int, hashtext(${hash}))`;
@@ -22,12 +24,17 @@ export async function lockBlobHashes(client: DbClient, provider: DatabaseTarget[
  * Inside a transaction, after files were deleted: deletes the rows of those blobs no file refers to any more and
  * answers their hashes. Each is checked again once its hash is locked, after any upload that held it committed.
  */
-export async function deleteOrphanBlobRows(client: DbClient, provider: DatabaseTarget['provider'], blobIds: readonly number[]): Promise<string[]> {
+export async function deleteOrphanBlobRows(
+  client: DbClient,
+  provider: Provider,
+  blobIds: readonly number[],
+): Promise<string[]> {
   if (blobIds.length === 0) return [];
-  const candidates = await client.packageBlob.findMany({ where: { id: { in: [...new Set(blobIds)] } }, select: { hashSha256: true } });
+  const ids = [...new Set(blobIds)];
+  const candidates = await client.packageBlob.findMany({ where: { id: { in: ids } }, select: { hashSha256: true } });
   await lockBlobHashes(client, provider, candidates.map((blob) => blob.hashSha256));
   const orphans = await client.packageBlob.findMany({
-    where: { id: { in: [...new Set(blobIds)] }, files: { none: {} } },
+    where: { id: { in: ids }, files: { none: {} } },
     select: { id: true, hashSha256: true },
   });
   await client.packageBlob.deleteMany({ where: { id: { in: orphans.map((blob) => blob.id) }, files: { none: {} } } });
@@ -37,7 +44,7 @@ export async function deleteOrphanBlobRows(client: DbClient, provider: DatabaseT
 export class PackageBlobRepository {
   constructor(
     private readonly client: DbClient,
-    private readonly provider: DatabaseTarget['provider'],
+    private readonly provider: Provider,
   ) {}
 
   lockHashes(hashes: readonly string[]): Promise<void> {

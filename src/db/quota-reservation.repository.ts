@@ -21,7 +21,9 @@ export class QuotaReservationRepository {
    * reservations, a write that also takes SQLite's write lock before anything is read.
    */
   async lockOwner(ownerId: number, now: Date): Promise<void> {
-    if (this.provider === 'postgresql') await this.client.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${ownerId} FOR UPDATE`;
+    if (this.provider === 'postgresql') {
+      await this.client.$queryRaw`SELECT "id" FROM "User" WHERE "id" = ${ownerId} FOR UPDATE`;
+    }
     await this.client.quotaReservation.deleteMany({ where: { ownerId, expiresAt: { lte: now } } });
   }
 
@@ -31,17 +33,21 @@ export class QuotaReservationRepository {
       where: { ownerId, expiresAt: { gt: now }, ...(exceptId === null ? {} : { id: { not: exceptId } }) },
       select: { leaf: true, bytes: true },
     });
-    return rows.filter((row) => isQuotaLeaf(row.leaf)).map((row) => ({ leaf: row.leaf as QuotaLeaf, bytes: Number(row.bytes) }));
+    return rows
+      .filter((row) => isQuotaLeaf(row.leaf))
+      .map((row) => ({ leaf: row.leaf as QuotaLeaf, bytes: Number(row.bytes) }));
   }
 
   async create(ownerId: number, leaf: QuotaLeaf, bytes: number, expiresAt: Date): Promise<number> {
-    const row = await this.client.quotaReservation.create({ data: { ownerId, leaf, bytes: BigInt(bytes), expiresAt }, select: { id: true } });
+    const data = { ownerId, leaf, bytes: BigInt(bytes), expiresAt };
+    const row = await this.client.quotaReservation.create({ data, select: { id: true } });
     return row.id;
   }
 
   /** False when the reservation is gone (it expired and was forgotten). */
   async update(id: number, bytes: number, expiresAt: Date): Promise<boolean> {
-    const { count } = await this.client.quotaReservation.updateMany({ where: { id }, data: { bytes: BigInt(bytes), expiresAt } });
+    const data = { bytes: BigInt(bytes), expiresAt };
+    const { count } = await this.client.quotaReservation.updateMany({ where: { id }, data });
     return count === 1;
   }
 

@@ -163,7 +163,13 @@ export function isWithinQuota(groups: readonly QuotaGroup[], used: QuotaUsage, s
  * -1 when the owner is over already. Being within is monotone in the bytes, so a binary search finds the edge
  * whatever the rules and groups.
  */
-export function headroom(groups: readonly QuotaGroup[], used: QuotaUsage, subject: QuotaSubject, leaf: QuotaLeaf, defaultTotal: number): number {
+export function headroom(
+  groups: readonly QuotaGroup[],
+  used: QuotaUsage,
+  subject: QuotaSubject,
+  leaf: QuotaLeaf,
+  defaultTotal: number,
+): number {
   const fits = (bytes: number) => isWithinQuota(groups, withLeafBytes(used, leaf, bytes), subject, defaultTotal);
   if (!fits(0)) return -1;
   let low = 0;

@@ -16,7 +16,8 @@ export class PushRefusal extends Error {
   /** The whole response body. */
   body(): string {
     const status = `unpack ${this.reason}\n`;
-    const report = [pktLine(status), ...this.refs.map((ref) => pktLine(`ng ${ref} ${this.reason}\n`)), FLUSH_PKT].join('');
+    const rejected = this.refs.map((ref) => pktLine(`ng ${ref} ${this.reason}\n`));
+    const report = [pktLine(status), ...rejected, FLUSH_PKT].join('');
     if (!this.sideBand) return report;
     return `${pktLine(`\x02${this.reason}\n`)}${pktLine(`\x01${report}`)}${FLUSH_PKT}`;
   }

@@ -42,7 +42,13 @@ type OversizedBody = 'fail' | 'truncate';
  * The request body as git reads it: inflated when gzip-compressed (git compresses upload-pack requests), and
  * bounded at `maxBytes` (0: no bound), so that neither a long nor a compressed body runs unbounded.
  */
-function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody, meter?: PushPackMeter): Readable {
+function requestInput(
+  req: Request,
+  res: Response,
+  maxBytes: number,
+  oversized: OversizedBody,
+  meter?: PushPackMeter,
+): Readable {
   const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
   const limited = new Transform({
@@ -58,7 +64,8 @@ function requestInput(req: Request, res: Response, maxBytes: number, oversized: 
         return void admitted.then(() => done(null, chunk), (error: unknown) => {
           seen = Infinity;
           if (!res.headersSent) res.setHeader('Connection', 'close');
-          done(error instanceof QuotaExceededError ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
+          const refused = error instanceof QuotaExceededError;
+          done(refused ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
         });
       }
       // The rest of the body is not read, so the connection cannot carry another request.
@@ -116,7 +123,9 @@ function pipeProcess(
       settled = true;
       if (inputFailure) {
         if (inputFailure instanceof PushRefusal) res.write(inputFailure.body());
-        else if (!res.headersSent && inputFailure instanceof RequestBodyError) res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        else if (!res.headersSent && inputFailure instanceof RequestBodyError) {
+          res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        }
         res.end();
         return resolve(null);
       }

@@ -97,7 +97,8 @@ export class PackageService {
 
     const received = await receivePackageBlob(this.deps, this.quota, { owner, body, maxBytes, announcedLength });
     try {
-      const file: NewPackageFile = { key, creatorId: doer.id, fileName: target.fileName, blob: received.digests, isLead: true };
+      const { fileName } = target;
+      const file: NewPackageFile = { key, creatorId: doer.id, fileName, blob: received.digests, isLead: true };
       await this.addFileRetryingRace(received, file, doer, owner);
     } catch (error) {
       if (error instanceof NameTakenError && (await this.packages.fileExists(key, target.fileName))) throw duplicate();
@@ -111,7 +112,12 @@ export class PackageService {
    * Adds the file; a new version is announced to the owner's hooks in the same transaction. Two first uploads of
    * one package or version at once: the loser of the race tries once more.
    */
-  private async addFileRetryingRace(received: ReceivedBlob, file: NewPackageFile, doer: User, owner: User): Promise<void> {
+  private async addFileRetryingRace(
+    received: ReceivedBlob,
+    file: NewPackageFile,
+    doer: User,
+    owner: User,
+  ): Promise<void> {
     const add = () => received.commit(async (repos) => {
       const { version, newVersion } = await repos.packages.addFile(file);
       if (newVersion) await this.announce(repos, owner, doer, version, 'created');

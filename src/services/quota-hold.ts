@@ -6,9 +6,14 @@
 import type { Repositories } from '../db/repositories.ts';
 import type { ByteBudget } from '../storage/blob-store.ts';
 
+export interface Reserved {
+  reservationId: number;
+  granted: number;
+}
+
 /** How a hold asks for more: `needed` must fit, up to `wanted` is taken when it fits; answers what it holds. */
 export interface QuotaReserver {
-  reserve(reservationId: number | null, needed: number, wanted: number): Promise<{ reservationId: number; granted: number }>;
+  reserve(reservationId: number | null, needed: number, wanted: number): Promise<Reserved>;
   /** Inside the caller's transaction. */
   end(repos: Repositories, reservationId: number): Promise<void>;
   release(reservationId: number): Promise<void>;

@@ -6,11 +6,11 @@ import type { UsedArtifact, UsedAttachment } from '../db/quota-usage.repository.
 import type { Repositories } from '../db/repositories.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import {
-  headroom, isQuotaSubject, isWithinQuota, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule, type QuotaSubject,
-  type QuotaUsage, withLeafBytes, withPendingBytes,
+  headroom, isQuotaSubject, isWithinQuota, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule,
+  type QuotaSubject, type QuotaUsage, withLeafBytes, withPendingBytes,
 } from '../domain/quota.ts';
 import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.ts';
-import { QuotaHold } from './quota-hold.ts';
+import { QuotaHold, type Reserved } from './quota-hold.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewQuotaRule {
@@ -199,8 +199,11 @@ export class QuotaService {
   }
 
   /** What counts against the owner: what it stores and what its writes in progress hold (but `exceptId`). */
-  private async countedUsage(repos: Repositories, owner: QuotaOwner, now: Date, exceptId: number | null = null): Promise<QuotaUsage> {
-    const [stored, held] = await Promise.all([this.storedUsage(repos, owner), repos.quotaReservations.live(owner.id, now, exceptId)]);
+  private async countedUsage(repos: Repositories, owner: QuotaOwner, now: Date, exceptId: number | null = null) {
+    const [stored, held] = await Promise.all([
+      this.storedUsage(repos, owner),
+      repos.quotaReservations.live(owner.id, now, exceptId),
+    ]);
     return held.reduce((used, reservation) => withLeafBytes(used, reservation.leaf, reservation.bytes), stored);
   }
 
@@ -222,7 +225,9 @@ export class QuotaService {
    */
   async isWithin(owner: QuotaOwner, subject: QuotaSubject, addedBytes = 0): Promise<boolean> {
     if (!this.deps.settings.quota.ENABLED) return true;
-    const [used, groups] = await Promise.all([this.countedUsage(this.deps.repos, owner, new Date()), this.groupsOf(this.deps.repos, owner)]);
+    const { repos } = this.deps;
+    const now = new Date();
+    const [used, groups] = await Promise.all([this.countedUsage(repos, owner, now), this.groupsOf(repos, owner)]);
     return isWithinQuota(groups, withPendingBytes(used, subject, addedBytes), subject, this.deps.settings['quota.default'].TOTAL);
   }
 
@@ -251,7 +256,14 @@ export class QuotaService {
   }
 
   /** One growth of a reservation, decided while the owner is held: `needed` must fit (413), up to `wanted` is taken. */
-  private reserve(owner: QuotaOwner, subject: QuotaSubject, leaf: QuotaLeaf, id: number | null, needed: number, wanted: number) {
+  private reserve(
+    owner: QuotaOwner,
+    subject: QuotaSubject,
+    leaf: QuotaLeaf,
+    id: number | null,
+    needed: number,
+    wanted: number,
+  ): Promise<Reserved> {
     return this.deps.transactions.run(async (repos) => {
       const now = new Date();
       await repos.quotaReservations.lockOwner(owner.id, now);
@@ -261,7 +273,9 @@ export class QuotaService {
       // Ahead of what is needed, at most an eighth of the room left beside it.
       const granted = Math.min(wanted, needed + Math.floor((room - needed) / 8));
       const expiresAt = new Date(now.getTime() + RESERVATION_LEASE_MS);
-      if (id !== null && (await repos.quotaReservations.update(id, granted, expiresAt))) return { reservationId: id, granted };
+      if (id !== null && (await repos.quotaReservations.update(id, granted, expiresAt))) {
+        return { reservationId: id, granted };
+      }
       return { reservationId: await repos.quotaReservations.create(owner.id, leaf, granted, expiresAt), granted };
     });
   }

@@ -129,7 +129,8 @@ export class RepoMaintenanceService {
   /** cleanup_packages: package blobs no file refers to any more, older than the cut-off, rows and files. */
   async deleteUnreferencedBlobs(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
     const blobs = await this.packageBlobs.listUnreferencedBefore(new Date(now.getTime() - olderThanSecs * 1000));
-    const deleted = await this.deps.transactions.run((repos) => repos.packageBlobs.deleteUnreferenced(blobs.map((blob) => blob.id)));
+    const ids = blobs.map((blob) => blob.id);
+    const deleted = await this.deps.transactions.run((repos) => repos.packageBlobs.deleteUnreferenced(ids));
     const { removed, failed } = await removeUnreferencedBlobs(this.deps, deleted.filter(isBlobKey));
     return { done: removed, failed };
   }

@@ -1,7 +1,8 @@
 // Package blobs are content-addressed: the key of a blob is the SHA-256 of its bytes, so the same bytes uploaded by
-// any owner are stored once. An upload is staged first and published under its key only inside the transaction
-// that records it, so that it cannot interleave with the removal of the same bytes by another owner. Nothing outside a store knows where the bytes live; the local-directory store is the
+// any owner are stored once. Nothing outside a store knows where the bytes live; the local-directory store is the
 // default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
+// An upload is staged first and published under its key only inside the transaction that records it, so that it
+// cannot interleave with the removal of the same bytes by another owner.
 import type { Readable } from 'node:stream';
 import { LocalBlobStore } from './local-blob-store.ts';
 import type * as S3BlobStoreModule from './s3-blob-store.ts';

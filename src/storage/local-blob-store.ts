@@ -7,7 +7,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions, type StagedBlob } from './blob-store.ts';
+import {
+  type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions, type StagedBlob,
+} from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
 
 export class LocalBlobStore implements BlobStore {
@@ -24,7 +26,8 @@ export class LocalBlobStore implements BlobStore {
     await fsp.mkdir(tempDir, { recursive: true });
     const temp = path.join(tempDir, randomUUID());
     try {
-      const digests = await receiveDigested(source, options, (body) => pipeline(body, fs.createWriteStream(temp, { flags: 'wx', flush: true })));
+      const write = (body: Readable) => pipeline(body, fs.createWriteStream(temp, { flags: 'wx', flush: true }));
+      const digests = await receiveDigested(source, options, write);
       return { digests, publish: () => this.publish(temp, digests), discard: () => fsp.rm(temp, { force: true }) };
     } catch (error) {
       await fsp.rm(temp, { force: true });

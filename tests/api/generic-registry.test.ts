@@ -341,7 +341,8 @@ describe('a blob shared by two owners, uploaded by one while the other deletes i
       return remove(key);
     };
     try {
-      const deleted = t.request().delete(genericUrl(alice.user.name, aliceName, '1')).set('Authorization', alice.auth).then((res) => res);
+      const deleted = t.request().delete(genericUrl(alice.user.name, aliceName, '1')).set('Authorization', alice.auth)
+        .then((res) => res);
       await removing;
       const bobName = uniqueName('shared');
       const uploaded = upload(t, bob.auth, bob.user.name, bobName, '1', 'b.bin', bytes).then((res) => res);

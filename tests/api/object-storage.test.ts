@@ -214,7 +214,8 @@ describeWithS3('S3BlobStore', () => {
   it('refuses a body past maxBytes with PayloadTooLargeError and keeps nothing', async () => {
     const store = storeOf({ partSize: 5 * MiB });
     const before = await s3.keys('direct/');
-    await expect(put(store, Readable.from([randomBytes(4 * MiB), randomBytes(4 * MiB)]), 7 * MiB)).rejects.toBeInstanceOf(PayloadTooLargeError);
+    const body = Readable.from([randomBytes(4 * MiB), randomBytes(4 * MiB)]);
+    await expect(put(store, body, 7 * MiB)).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(await s3.keys('direct/')).toEqual(before);
   });
 });

@@ -290,8 +290,14 @@ describe('packages', () => {
     return files.sort();
   };
 
-  /** A chunked upload of `total` bytes through the listening server; answers the status, body and bytes sent by then. */
-  const chunkedUpload = (user: TestUser, name: string, total: number) => new Promise<{ status: number; body: string; sentBeforeAnswer: number }>((resolve, reject) => {
+  interface Answer {
+    status: number;
+    body: string;
+    /** What the client had sent when the answer came. */
+    sentBeforeAnswer: number;
+  }
+  /** A chunked upload of `total` bytes through the listening server. */
+  const chunkedUpload = (user: TestUser, name: string, total: number) => new Promise<Answer>((resolve, reject) => {
     let sent = 0;
     const req = http.request({
       host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
@@ -301,7 +307,9 @@ describe('packages', () => {
       const sentBeforeAnswer = sent;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer });
+      });
     });
     // The server closes the connection on a refused body; writing on is the client's loss, not the test's.
     req.on('error', (error) => (sent >= total ? reject(error) : undefined));
@@ -322,7 +330,8 @@ describe('packages', () => {
     const total = 20 * 1024 * 1024;
     const refused = await chunkedUpload(user, 'huge', total);
     expect(refused.status).toBe(413);
-    expect(JSON.parse(refused.body)).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
+    const quotaBody = { message: 'quota exceeded', user_id: user.user.id, username: user.user.name };
+    expect(JSON.parse(refused.body)).toEqual(quotaBody);
     // Refused while the body was still arriving, not after it was all read.
     expect(refused.sentBeforeAnswer).toBeLessThan(total);
     // An announced length past the limit is refused before a byte is read.
@@ -337,13 +346,14 @@ describe('packages', () => {
   it('stores only one of two uploads at once that together would pass the limit', async () => {
     const user = await createTestUser(t);
     await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
-    const statuses = await Promise.all(['one', 'two'].map(async (name) => (await upload(user, name, randomBytes(80 * 1000))).status));
+    const uploads = ['one', 'two'].map((name) => upload(user, name, randomBytes(80 * 1000)));
+    const statuses = (await Promise.all(uploads)).map((res) => res.status);
     expect(statuses.sort()).toEqual([201, 413]);
     expect((await usedOf(user)).assets.packages.all).toBe(80 * 1000);
     expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
   });
 
-  it('holds what a chunked upload received while it streams: a second one that would not fit beside it is refused', async () => {
+  it('holds what a chunked upload received while it streams: a second that would not fit is refused', async () => {
     const user = await createTestUser(t);
     await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
     // The first upload sends 64 KiB and waits, its request still open.
@@ -360,7 +370,8 @@ describe('packages', () => {
       first.on('error', reject);
     });
     first.write(randomBytes(64 * 1024));
-    for (let i = 0; i < 500 && (await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })) === 0; i++) {
+    const reservations = () => t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } });
+    for (let i = 0; i < 500 && (await reservations()) === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const second = await chunkedUpload(user, 'second', 64 * 1024);

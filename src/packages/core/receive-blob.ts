@@ -56,7 +56,11 @@ export class ReceivedBlob {
 }
 
 /** Streams an upload in under the owner's package quota; the caller commits it (or not), then closes it. */
-export async function receivePackageBlob(deps: ServiceDeps, quota: QuotaService, upload: BlobUpload): Promise<ReceivedBlob> {
+export async function receivePackageBlob(
+  deps: ServiceDeps,
+  quota: QuotaService,
+  upload: BlobUpload,
+): Promise<ReceivedBlob> {
   const hold = await quota.hold(upload.owner, 'size:assets:packages:all', 'packages', upload.announcedLength);
   try {
     const staged = await deps.packageBlobs.stage(upload.body, { maxBytes: upload.maxBytes, budget: hold });

@@ -8,7 +8,10 @@ type RemovalDeps = Pick<ServiceDeps, 'transactions' | 'packageBlobs' | 'log'>;
  * committed before (its row keeps them) or publishes them again after. A removal that fails leaves bytes nothing
  * refers to, which is only wasted space. Answers how many were removed and how many failed.
  */
-export async function removeUnreferencedBlobs(deps: RemovalDeps, hashes: readonly string[]): Promise<{ removed: number; failed: number }> {
+export async function removeUnreferencedBlobs(
+  deps: RemovalDeps,
+  hashes: readonly string[],
+): Promise<{ removed: number; failed: number }> {
   const result = { removed: 0, failed: 0 };
   for (const hash of new Set(hashes)) {
     try {

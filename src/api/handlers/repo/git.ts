@@ -42,9 +42,11 @@ export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const { quota } = ctx.app.services;
   const withinQuota = await quota.isWithin(repo.owner, 'size:repos:all');
   const hooksPath = withinQuota ? undefined : overQuotaHooksPath(ctx.app.settings.server.APP_DATA_PATH);
-  const hold = withinQuota ? await quota.hold(repo.owner, 'size:repos:all', repo.isPrivate ? 'reposPrivate' : 'reposPublic') : undefined;
+  const leaf = repo.isPrivate ? 'reposPrivate' : 'reposPublic';
+  const hold = withinQuota ? await quota.hold(repo.owner, 'size:repos:all', leaf) : undefined;
   try {
-    await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', { maxRequestBytes, maxPackBytes, hooksPath, packBudget: hold }, () => push.finish());
+    const limits = { maxRequestBytes, maxPackBytes, hooksPath, packBudget: hold };
+    await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', limits, () => push.finish());
   } finally {
     await hold?.release();
   }

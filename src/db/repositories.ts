@@ -26,6 +26,7 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
@@ -65,11 +66,12 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    packageBlobs: new PackageBlobRepository(client),
+    packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
-    packages: new PackageRepository(client),
+    packages: new PackageRepository(client, provider),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
+    quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),

@@ -5,6 +5,7 @@ import type { FeedActionRepository } from '../db/feed-action.repository.ts';
 import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
 import type { Prisma } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import { isBlobKey } from '../infra/storage/blob-store.ts';
 import { checkIntegrity, collectGarbage, initBare } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -128,17 +129,10 @@ export class RepoMaintenanceService {
   /** cleanup_packages: package blobs no file refers to any more, older than the cut-off, rows and files. */
   async deleteUnreferencedBlobs(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
     const blobs = await this.packageBlobs.listUnreferencedBefore(new Date(now.getTime() - olderThanSecs * 1000));
-    await this.packageBlobs.deleteUnreferenced(blobs.map((blob) => blob.id));
-    const result: MaintenanceResult = { done: 0, failed: 0 };
-    for (const { hashSha256: hash } of blobs.filter((blob) => isBlobKey(blob.hashSha256))) {
-      try {
-        await this.deps.packageBlobs.delete(hash);
-        result.done++;
-      } catch (error) {
-        result.failed++;
-        this.deps.log.warn({ err: error, blob: hash }, 'removing a package blob failed');
-      }
-    }
-    return result;
+    const ids = blobs.map((blob) => blob.id);
+    const deleted = await this.deps.transactions.run((repos) => repos.packageBlobs.deleteUnreferenced(ids));
+    const { removed, failed } = await removeUnreferencedBlobs(this.deps, deleted.filter(isBlobKey));
+    return { done: removed, failed };
   }
+
 }

@@ -12,6 +12,7 @@ import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
 import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
@@ -325,10 +326,6 @@ export class UserService {
 
   /** Repository folders and avatars of deleted owners, and package blobs nothing refers to any more. */
   private async removeFiles(owners: User[], blobHashes: string[]): Promise<void> {
-    const { packageBlobs, log } = this.deps;
-    await Promise.all([
-      this.ownerStorage.ownersDeleted(owners),
-      ...blobHashes.map((hash) => packageBlobs.delete(hash).catch((error) => log.error({ err: error, blob: hash }, 'removing a package blob failed'))),
-    ]);
+    await Promise.all([this.ownerStorage.ownersDeleted(owners), removeUnreferencedBlobs(this.deps, blobHashes)]);
   }
 }

@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** What a refused push shows its user, as Forgejo's pre-receive hook says it. */
+export const QUOTA_EXCEEDED = 'Quota exceeded';
+
 const SCRIPT = `#!/bin/sh
 # Written by Anvil: the repository's owner is over quota; only deletions pass.
 refused=0
@@ -14,7 +17,7 @@ while read -r old new ref; do
   esac
 done
 if [ "$refused" = 1 ]; then
-  echo "Quota exceeded" >&2
+  echo "${QUOTA_EXCEEDED}" >&2
   exit 1
 fi
 exit 0

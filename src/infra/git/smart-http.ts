@@ -2,13 +2,15 @@
 import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
+import { QuotaExceededError } from '../../domain/errors.ts';
+import type { ByteBudget } from '../storage/blob-store.ts';
+import { pktLine } from './pkt-line.ts';
+import { PushPackMeter } from './push-pack-meter.ts';
+import { PushRefusal } from './push-refusal.ts';
+import { QUOTA_EXCEEDED } from './quota-hook.ts';
 import { spawnGit } from './run.ts';
 
 export type GitService = 'upload-pack' | 'receive-pack';
-
-function pktLine(text: string): string {
-  return (text.length + 4).toString(16).padStart(4, '0') + text;
-}
 
 function noCache(res: Response): void {
   res.setHeader('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
@@ -40,7 +42,13 @@ type OversizedBody = 'fail' | 'truncate';
  * The request body as git reads it: inflated when gzip-compressed (git compresses upload-pack requests), and
  * bounded at `maxBytes` (0: no bound), so that neither a long nor a compressed body runs unbounded.
  */
-function requestInput(req: Request, res: Response, maxBytes: number, oversized: OversizedBody): Readable {
+function requestInput(
+  req: Request,
+  res: Response,
+  maxBytes: number,
+  oversized: OversizedBody,
+  meter?: PushPackMeter,
+): Readable {
   const bound = maxBytes > 0 ? maxBytes : Infinity;
   let seen = 0;
   const limited = new Transform({
@@ -49,7 +57,17 @@ function requestInput(req: Request, res: Response, maxBytes: number, oversized: 
     transform(chunk: Buffer, _encoding, done) {
       if (seen > bound) return done();
       seen += chunk.length;
-      if (seen <= bound) return done(null, chunk);
+      if (seen <= bound) {
+        const admitted = meter?.admit(chunk);
+        if (!admitted) return done(null, chunk);
+        // Over quota: git is stopped before it stores anything, and the client hears why in git's own terms.
+        return void admitted.then(() => done(null, chunk), (error: unknown) => {
+          seen = Infinity;
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          const refused = error instanceof QuotaExceededError;
+          done(refused ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
+        });
+      }
       // The rest of the body is not read, so the connection cannot carry another request.
       if (!res.headersSent) res.setHeader('Connection', 'close');
       if (oversized === 'fail') return done(new RequestBodyError(`request too large: more than ${maxBytes} bytes`));
@@ -104,7 +122,10 @@ function pipeProcess(
       if (settled) return;
       settled = true;
       if (inputFailure) {
-        if (!res.headersSent && inputFailure instanceof RequestBodyError) res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        if (inputFailure instanceof PushRefusal) res.write(inputFailure.body());
+        else if (!res.headersSent && inputFailure instanceof RequestBodyError) {
+          res.write(pktLine(`ERR ${inputFailure.message}\n`));
+        }
         res.end();
         return resolve(null);
       }
@@ -142,6 +163,8 @@ export interface RpcLimits {
   readonly maxPackBytes?: number;
   /** core.hooksPath for a push: hooks that may refuse its ref updates (src/git/quota-hook.ts). */
   readonly hooksPath?: string;
+  /** For a push: admits the pack as it arrives (a quota hold); a refusal stops the push. */
+  readonly packBudget?: ByteBudget;
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
@@ -157,7 +180,8 @@ export async function serviceRpc(
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
   const config = service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
   if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
-  const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail');
+  const meter = service === 'receive-pack' && limits.packBudget ? new PushPackMeter(limits.packBudget) : undefined;
+  const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail', meter);
   return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, async (code) => {
     if (code === 0 && afterSuccess) await afterSuccess();
   });

@@ -1,9 +1,10 @@
 // A pass-through stream that counts and hashes what flows through it (md5, sha1, sha256, sha512 at once, as
-// package registries report them) and stops the flow past a byte limit.
+// package registries report them), stops the flow past a byte limit and lets a budget (a quota reservation) admit
+// bytes before they go on.
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { PayloadTooLargeError } from '../../domain/errors.ts';
-import type { BlobDigests } from './blob-store.ts';
+import type { BlobDigests, ByteBudget } from './blob-store.ts';
 
 export class DigestStream extends Transform {
   // Not named `size`: an S3 upload (lib-storage) reads a body's `size` as its announced length.
@@ -15,15 +16,29 @@ export class DigestStream extends Transform {
     sha512: createHash('sha512'),
   };
 
-  constructor(private readonly maxBytes = Infinity) {
+  constructor(
+    private readonly maxBytes = Infinity,
+    private readonly budget?: ByteBudget,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
     if (this.received > this.maxBytes) return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
-    for (const hash of Object.values(this.hashes)) hash.update(chunk);
-    callback(null, chunk);
+    const pass = () => {
+      for (const hash of Object.values(this.hashes)) hash.update(chunk);
+      callback(null, chunk);
+    };
+    let admitted: void | Promise<void>;
+    try {
+      admitted = this.budget?.admit(this.received);
+    } catch (error) {
+      return callback(error as Error);
+    }
+    // Most chunks fit what was admitted before: only a growth waits (a database round trip).
+    if (admitted) admitted.then(pass, (error: Error) => callback(error));
+    else pass();
   }
 
   /** The digests of everything that passed; call once the stream has ended. */

@@ -1,15 +1,19 @@
 // Feeds an upload through the digests into a writer (a file, an object store), for every blob store alike.
 import { finished, type Readable } from 'node:stream';
 import { BadRequestError } from '../../domain/errors.ts';
-import type { BlobDigests } from './blob-store.ts';
+import type { BlobDigests, PutOptions } from './blob-store.ts';
 import { DigestStream } from './digest-stream.ts';
 
 /**
  * Streams the source through a DigestStream into `write` and returns the digests once it has written everything.
  * The source is never destroyed (it may be a request still to be answered): on failure it is unpiped and paused.
  */
-export async function receiveDigested(source: Readable, maxBytes: number | undefined, write: (body: Readable) => Promise<void>): Promise<BlobDigests> {
-  const digest = new DigestStream(maxBytes);
+export async function receiveDigested(
+  source: Readable,
+  options: PutOptions,
+  write: (body: Readable) => Promise<void>,
+): Promise<BlobDigests> {
+  const digest = new DigestStream(options.maxBytes, options.budget);
   // Why the body failed (too large, cut off) matters more than what the writer made of it (an aborted upload).
   let bodyError: unknown;
   digest.once('error', (error) => {

@@ -1,12 +1,12 @@
 // Blobs in an S3 bucket under <base path>ab/cd/abcd…(the SHA-256), the layout of the local store and of Forgejo's.
 // The key is known only after the last byte, so the bytes go to a temporary object first (multipart past one part,
-// so memory stays at a few parts whatever the size) and are copied to their key inside the store once complete.
+// so memory stays at a few parts whatever the size) and are copied to their key inside the store when published.
 // A refused or broken upload leaves no object behind.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions } from './blob-store.ts';
+import { type BlobStore, type ByteRange, isBlobKey, type PutOptions, type StagedBlob } from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
 import { isMissingObject } from './s3-client.ts';
 
@@ -47,28 +47,30 @@ export class S3BlobStore implements BlobStore {
     return new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: body }, partSize: this.partSize, queueSize: this.queueSize }).done();
   }
 
-  async put(source: Readable, options: PutOptions = {}): Promise<{ digests: BlobDigests; created: boolean }> {
+  async stage(source: Readable, options: PutOptions = {}): Promise<StagedBlob> {
     const temp = `${this.basePath}tmp/${randomUUID()}`;
-    let result: { digests: BlobDigests; created: boolean };
     try {
-      const digests = await receiveDigested(source, options.maxBytes, async (body) => {
+      const digests = await receiveDigested(source, options, async (body) => {
         await this.upload(temp, body);
       });
-      const existing = await this.stat(digests.sha256);
-      const created = existing?.size !== digests.size;
-      if (created) await this.moveInto(temp, this.objectKey(digests.sha256), digests.size);
-      result = { digests, created };
+      return {
+        digests,
+        publish: async () => {
+          if ((await this.stat(digests.sha256))?.size === digests.size) return false;
+          await this.moveInto(temp, this.objectKey(digests.sha256), digests.size);
+          return true;
+        },
+        // A temporary object left behind is litter for the bucket's lifecycle rule, not a failed upload.
+        discard: () => this.removeObject(temp).catch(() => undefined),
+      };
     } catch (error) {
       // The failure is what the caller needs to hear, not a second one from the clean-up.
       await this.removeObject(temp).catch(() => undefined);
       throw error;
     }
-    // A temporary object left behind is litter for the bucket's lifecycle rule, not a failed upload.
-    await this.removeObject(temp).catch(() => undefined);
-    return result;
   }
 
-  /** Copies the complete temporary object to its key; the caller removes the temporary one. */
+  /** Copies the complete temporary object to its key; the temporary one stays until discarded. */
   private async moveInto(temp: string, key: string, size: number): Promise<void> {
     if (size <= this.maxCopyBytes) {
       await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${temp.split('/').map(encodeURIComponent).join('/')}` }));

@@ -6,7 +6,7 @@ import type { UsedArtifact, UsedAttachment } from '../db/quota-usage.repository.
 import type { Repositories } from '../db/repositories.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import {
-  headroom, isQuotaSubject, isWithinQuota, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule,
+  headroom, isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule,
   type QuotaSubject, type QuotaUsage, withLeafBytes, withPendingBytes,
 } from '../domain/quota.ts';
 import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../domain/errors.ts';
@@ -243,6 +243,12 @@ export class QuotaService {
    */
   async hold(owner: QuotaOwner, subject: QuotaSubject, leaf: QuotaLeaf, announcedBytes = 0): Promise<QuotaHold> {
     if (!this.deps.settings.quota.ENABLED) return new QuotaHold(null);
+    // No rule limits this kind of write for the owner (the usual case): no reservation, and so no transaction per
+    // chunk, which on SQLite would keep its one write lock busy under many writes at once.
+    const groups = await this.groupsOf(this.deps.repos, owner);
+    if (headroom(groups, NO_USAGE, subject, leaf, this.deps.settings['quota.default'].TOTAL) === Infinity) {
+      return new QuotaHold(null);
+    }
     const hold = new QuotaHold({
       reserve: (id, needed, wanted) => this.reserve(owner, subject, leaf, id, needed, wanted),
       end: async (repos, id) => {

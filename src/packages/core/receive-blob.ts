@@ -1,7 +1,8 @@
 // An upload into the package store, as every registry takes one: the body is streamed into the blob store within
 // the size limit and the owner's quota (reserved as bytes arrive, so the upload stops at the limit), then the
-// registry's rows are recorded in one transaction that also ends the reservation and publishes the bytes under
-// their hash while it is locked against removal. Whatever fails, nothing is kept: no bytes, no rows, no hold.
+// registry's rows are recorded in one transaction that also ends the reservation and takes the hash's lock against
+// removal; the bytes are published before it and checked again after it. Whatever fails, nothing is kept: no
+// bytes, no rows, no hold.
 import type { Readable } from 'node:stream';
 import type { Repositories } from '../../db/repositories.ts';
 import type { QuotaHold } from '../../services/quota-hold.ts';
@@ -36,14 +37,18 @@ export class ReceivedBlob {
 
   /** Records the rows that refer to the blob; may be run again after it failed (a lost race on a new name). */
   async commit<T>(record: (repos: Repositories) => Promise<T>): Promise<T> {
+    // The bytes are published before the rows that refer to them, so a download never finds rows without bytes, and
+    // outside the transaction: file work queued behind other uploads' flushes would hold SQLite's one write lock.
+    if (await this.staged.publish()) this.published = true;
     const recorded = await this.deps.transactions.run(async (repos) => {
       await this.hold.endIn(repos);
       await repos.packageBlobs.lockHashes([this.digests.sha256]);
-      const rows = await record(repos);
-      if (await this.staged.publish()) this.published = true;
-      return rows;
+      return record(repos);
     });
     this.committed = true;
+    // A removal of the same bytes (another owner's last reference) may have run between the publish and the commit;
+    // the staged copy puts them back. Once the rows are committed, no removal takes them.
+    await this.staged.publish();
     return recorded;
   }
 

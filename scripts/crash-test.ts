@@ -432,7 +432,10 @@ async function runWrites(writes: Write[], outcomes: Outcome[], start: number, on
         }
       } catch (error) {
         outcomes[index] = 'interrupted';
-        if (!killed()) finding(`${write.label} failed while the server ran: ${(error as Error).message}`);
+        // fetch reports a transport failure as "fetch failed"; its cause says which (a reset, a refused connection).
+        const cause = (error as Error & { cause?: Error }).cause;
+        const reason = cause ? `${(error as Error).message} (${cause.message})` : (error as Error).message;
+        if (!killed()) finding(`${write.label} failed while the server ran: ${reason}`);
       }
     }
   };

@@ -6,9 +6,9 @@
 import { OPERATIONS } from '../../generated/operations.ts';
 import { isPublicOnly } from '../auth/caller.ts';
 import type { User } from '../db/prisma.ts';
-import { Visibility } from '../domain/access.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
+import { Visibility } from '../domain/access/modes.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
 import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';

@@ -1,11 +1,11 @@
 // Role guards over what the assignment guards resolved (src/api/assignment.ts), named after Forgejo's
 // middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
 import { grantsAdmin } from '../auth/scopes.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
-} from '../domain/repo-permission.ts';
+} from '../domain/access/repo-permission.ts';
 import type { Guard, RequestContext } from './route.ts';
 
 /** Signed in by any method. */

@@ -5,11 +5,11 @@ import type { CommentRow, IssueDetails, IssueRow } from '../db/issue.repository.
 import { CommentType } from '../db/issue.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { UnitType } from '../domain/access.ts';
+import { UnitType } from '../domain/access/modes.ts';
 import type * as IssueMentions from '../render/issue-mentions.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
-import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/repo-permission.ts';
+import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/access/repo-permission.ts';
 import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../domain/errors.ts';
 import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';

@@ -1,5 +1,5 @@
 // The caller's notification threads (Forgejo: routers/api/v1/notify, models/activities/notification*.go). Every
-// read shows only the threads the caller may see now (src/domain/content-visibility.ts): access lost after a
+// read shows only the threads the caller may see now (src/domain/access/content-visibility.ts): access lost after a
 // thread was made (a team left, a repository made private, a public-only token) hides it.
 import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';

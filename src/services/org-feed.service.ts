@@ -32,7 +32,7 @@ export class OrgFeedService {
 
   /**
    * Rule 20: private activity only for site admins and members. Every caller sees only rows of repositories whose
-   * unit for the row it reads now (src/domain/content-visibility.ts). Actors who hide their activity or whom the
+   * unit for the row it reads now (src/domain/access/content-visibility.ts). Actors who hide their activity or whom the
    * caller may not see are left out. Newest first; `date` keeps one day.
    */
   async list(

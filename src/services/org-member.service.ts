@@ -2,7 +2,7 @@
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';

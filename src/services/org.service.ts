@@ -5,7 +5,7 @@ import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { AccessMode, Visibility } from '../domain/access.ts';
+import { AccessMode, Visibility } from '../domain/access/modes.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';

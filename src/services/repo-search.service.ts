@@ -2,7 +2,7 @@
 // Visibility comes from the permission module's readableWhere(), so X-Total-Count never counts hidden rows.
 import type { Prisma, User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { Visibility } from '../domain/access.ts';
+import { Visibility } from '../domain/access/modes.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';

@@ -7,7 +7,7 @@ import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { AccessMode, UnitType } from '../domain/access.ts';
+import { AccessMode, UnitType } from '../domain/access/modes.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';

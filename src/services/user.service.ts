@@ -5,7 +5,7 @@ import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
 import type { UserRepository } from '../db/user.repository.ts';
-import { Visibility } from '../domain/access.ts';
+import { Visibility } from '../domain/access/modes.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';

@@ -4,9 +4,9 @@
 // (Forgejo: models/activities/action.go NotifyWatchers, models/repo AccessibleRepositoryCondition with a unit).
 // Issue search, the activity feeds and the notification threads all use this one rule; its SQL twin is
 // src/db/content-access-filters.ts, and tests/api/content-access-agreement.test.ts proves they agree.
-import { UnitType } from './access.ts';
-import { type ActivityOpType, opTypeName } from './activity.ts';
-import { NotificationSource } from './notification.ts';
+import { UnitType } from './modes.ts';
+import { type ActivityOpType, opTypeName } from '../activity.ts';
+import { NotificationSource } from '../notification.ts';
 import { canReadUnit, hasAccess, type RepoPermission } from './repo-permission.ts';
 
 /** The unit a piece of content belongs to; `repository` is the repository itself (no unit). */

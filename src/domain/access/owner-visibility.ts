@@ -2,7 +2,7 @@
 // Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
 // Restricted users see public users and the organizations they belong to. Administrators and the owner see everything.
 // The same rule as SQL lives in src/db/access-filters.ts; tests/api/access-agreement.test.ts proves they agree.
-import { Visibility } from './access.ts';
+import { Visibility } from './modes.ts';
 
 export interface Viewer {
   readonly id: number;

@@ -12,11 +12,10 @@ import { hasAccess } from '../domain/access/repo-permission.ts';
 import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';
+import { orgNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 type OwnerParam = 'username' | 'org' | 'owner';
 
-const userNotFound = (name: string) => new NotFoundError(`user does not exist [name: ${name}]`);
-const orgNotFound = (name: string) => new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
 /** git names the repository with a .git suffix. */
 const GIT_SUFFIX = /\.git$/i;
 

@@ -7,6 +7,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 /** How the member check of rule 10 answers when it does not fail with 404. */
 export type MemberCheck = { kind: 'member' } | { kind: 'redirect'; location: string };
@@ -23,7 +24,7 @@ export class OrgMemberService {
 
   private async userByName(name: string): Promise<User> {
     const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    if (!user) throw userNotFound(name);
     return user;
   }
 

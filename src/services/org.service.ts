@@ -6,6 +6,7 @@ import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
 import type { User } from '../db/prisma.ts';
 import { AccessMode, Visibility } from '../domain/access/modes.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -13,6 +14,7 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
 const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
@@ -111,7 +113,7 @@ export class OrgService {
 
   /** POST /admin/users/{username}/orgs: an organization owned by that user (the form's email is not used). */
   async createForUser(owner: User, input: NewOrg): Promise<User> {
-    if (owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${owner.name}]`);
+    if (!isIndividual(owner)) throw userNotFound(owner.name);
     // Forgejo answers 500 here; the target user's missing right is the caller's mistake.
     if (!this.canCreateOrganization(owner)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
     return this.createFor(owner, { ...input, email: undefined, repo_admin_change_team_access: undefined });

@@ -16,6 +16,7 @@ import type { OrgFeedService } from './org-feed.service.ts';
 import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
+import { repoNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 
 export interface TeamInput {
@@ -82,10 +83,9 @@ export class TeamService {
   }
 
   private async repoInOrg(org: User, repoName: string): Promise<RepoWithOwner> {
-    const repoNotFound = () => new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
-    const lowerName = lookupKey(repoName, repoNotFound);
+    const lowerName = lookupKey(repoName, () => repoNotFound(repoName));
     const repo = await this.teams.findOrgRepository(org.id, lowerName);
-    if (!repo) throw repoNotFound();
+    if (!repo) throw repoNotFound(repoName);
     return repo;
   }
 
@@ -222,9 +222,8 @@ export class TeamService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const userNotFound = () => new NotFoundError(`user does not exist [name: ${name}]`);
-    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, userNotFound));
-    if (!user) throw userNotFound();
+    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, () => userNotFound(name)));
+    if (!user) throw userNotFound(name);
     return user;
   }
 

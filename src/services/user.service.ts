@@ -10,13 +10,15 @@ import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { BadRequestError, NameTakenError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
 import type { RepositoryService } from './repository.service.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export interface NewUser {
   username: string;
@@ -93,7 +95,7 @@ export class UserService {
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
     const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user || user.type !== 0) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    if (!user || !isIndividual(user)) throw userNotFound(name);
     return user;
   }
 

@@ -20,8 +20,13 @@ export interface Owner {
 export const USER_TYPE = 0;
 export const ORG_TYPE = 1;
 
-export function isOrganization(owner: Owner): boolean {
+export function isOrganization(owner: Pick<Owner, 'type'>): boolean {
   return owner.type === ORG_TYPE;
+}
+
+/** A person's account: not an organization, nor any other kind of account. */
+export function isIndividual(owner: Pick<Owner, 'type'>): boolean {
+  return owner.type === USER_TYPE;
 }
 
 /** `isMember`: the viewer belongs to the owner (an organization); ignored for users. */

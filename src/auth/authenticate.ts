@@ -54,7 +54,7 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
       throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
     }
     const found = await hot.userByLowerName(account);
-    const user = found?.type === 0 ? found : null;
+    const user = found && isIndividual(found) ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);
     if (user && matches) {
       attempt.succeeded();

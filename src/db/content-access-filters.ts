@@ -3,7 +3,9 @@
 // Every list and count applies them in its own query, so pages and X-Total-Count count only what may be seen.
 import { opTypeNumber } from '../domain/activity.ts';
 import { UnitType } from '../domain/access/modes.ts';
-import { ACTIVITY_OPS_BY_UNIT, type ContentUnit, NOTIFICATION_SOURCES_BY_UNIT } from '../domain/access/content-visibility.ts';
+import {
+  ACTIVITY_OPS_BY_UNIT, type ContentUnit, NOTIFICATION_SOURCES_BY_UNIT,
+} from '../domain/access/content-visibility.ts';
 import type { Viewer } from '../domain/access/owner-visibility.ts';
 import { readableRepositoriesWhere, unitReadableRepositoriesWhere } from './access-filters.ts';
 import type { Prisma } from './prisma.ts';

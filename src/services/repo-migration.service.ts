@@ -117,6 +117,7 @@ export class RepoMigrationService {
     if (input.repo_owner) owner = await hot.userByLowerName(input.repo_owner.toLowerCase());
     else if (input.uid) owner = await hot.userById(input.uid);
     if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
+    // The owner comes from the body, found here only, so not a guard's.
     if (!doer.isAdmin) {
       if (!isOrganization(owner) && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
       if (isOrganization(owner)) {

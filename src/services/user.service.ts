@@ -211,7 +211,7 @@ export class UserService {
    * was the last owner of are deleted (Forgejo: services/user DeleteUser).
    */
   async delete(doer: User, target: User, purge: boolean): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
 
     const removedOwners = await this.deps.transactions.run(async (repos) => {
@@ -242,7 +242,7 @@ export class UserService {
 
   /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
   async rename(target: User, newName: string): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (newName === target.name) return;
     this.checkName(newName);
     const newLower = newName.toLowerCase();

@@ -1,5 +1,5 @@
-// The access rules exist twice: as pure functions (src/domain/access/owner-visibility.ts, src/domain/access/repo-permission.ts)
-// that decide a lookup, and as SQL filters (src/db/access-filters.ts) that decide lists and counts. This test
+// The access rules exist twice: as pure functions (src/domain/access/owner-visibility.ts,
+// src/domain/access/repo-permission.ts) that decide a lookup, and as SQL filters (src/db/access-filters.ts) that decide lists and counts. This test
 // builds a matrix — viewer kind × owner kind and visibility × membership × team permission, units and scope ×
 // repository privacy and units — and proves both give the same answer on every cell, on the test's database.
 import { readableRepositoriesWhere, visibleOwnersWhere } from '../../src/db/access-filters.ts';

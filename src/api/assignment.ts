@@ -6,17 +6,16 @@
 import { OPERATIONS } from '../../generated/operations.ts';
 import { isPublicOnly } from '../auth/caller.ts';
 import type { User } from '../db/prisma.ts';
-import { Visibility } from '../domain/access.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
+import { tokenReachesOwner, tokenReachesRepo } from '../domain/access/token-reach.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
 import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';
+import { orgNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 type OwnerParam = 'username' | 'org' | 'owner';
 
-const userNotFound = (name: string) => new NotFoundError(`user does not exist [name: ${name}]`);
-const orgNotFound = (name: string) => new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
 /** git names the repository with a .git suffix. */
 const GIT_SUFFIX = /\.git$/i;
 
@@ -45,7 +44,7 @@ async function findOwner(ctx: RequestContext, param: OwnerParam): Promise<{ owne
 }
 
 function refusePublicOnly(ctx: RequestContext, owner: User): void {
-  if (!isPublicOnly(ctx.caller) || owner.visibility === Visibility.public) return;
+  if (tokenReachesOwner(isPublicOnly(ctx.caller), owner)) return;
   throw new ForbiddenError(isOrganization(owner) ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
@@ -143,7 +142,9 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     if (!repo) throw invisible();
     const permission = await repoPermissions.forRepo(viewer, repo);
     if (!hasAccess(permission)) throw invisible();
-    if (isPublicOnly(ctx.caller) && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repos');
+    if (!tokenReachesRepo(isPublicOnly(ctx.caller), repo)) {
+      throw new ForbiddenError('token scope is limited to public repos');
+    }
     ctx.assigned.repo = { repo, permission };
   };
 }

@@ -3,12 +3,14 @@
 import type { Request, Response } from 'express';
 import type { HotQueries } from '../db/hot-queries.ts';
 import type { User } from '../db/prisma.ts';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
 import { looksLikeAccessToken, RecentTokenDigests } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';
 import type { PasswordHasher } from './password.ts';
 import { InvalidScopeError, parseScope, type TokenScope } from './scopes.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export interface AuthenticatorDeps {
   hot: HotQueries;
@@ -52,7 +54,7 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
       throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
     }
     const found = await hot.userByLowerName(account);
-    const user = found?.type === 0 ? found : null;
+    const user = found && isIndividual(found) ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);
     if (user && matches) {
       attempt.succeeded();
@@ -109,7 +111,7 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
     if (sudoName) {
       if (!user.isAdmin) throw new ForbiddenError('Only administrators allowed to sudo.', true);
       const target = await hot.userByLowerName(sudoName.toLowerCase());
-      if (!target || target.type !== 0) throw new NotFoundError(`user does not exist [name: ${sudoName}]`);
+      if (!target || !isIndividual(target)) throw userNotFound(sudoName);
       return { user: target, authenticated: user, method: signedIn.method, scope: signedIn.scope };
     }
     return { user, authenticated: user, method: signedIn.method, scope: signedIn.scope };

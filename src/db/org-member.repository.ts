@@ -1,5 +1,5 @@
 // Membership of organizations: OrgUser rows and the team memberships (TeamUser) inside one organization.
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';

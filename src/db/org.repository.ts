@@ -1,6 +1,6 @@
 // Organization rows (users of type 1): creation with the Owners team, lists, profile changes, deletion.
 import { translated } from '../infra/database/errors.ts';
-import { AccessMode, UNITS } from '../domain/access.ts';
+import { AccessMode, UNITS } from '../domain/access/modes.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 

@@ -3,6 +3,7 @@
 // Files on disk are the caller's business (it removes them after the commit).
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import type { DbClient, User } from './prisma.ts';
+import { ORG_TYPE } from '../domain/access/owner-visibility.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
@@ -46,7 +47,7 @@ export class OwnerPurgeRepository {
       select: { orgId: true, _count: { select: { members: true } } },
     });
     const orgIds = ownerTeams.filter((team) => team._count.members === 1).map((team) => team.orgId);
-    return orgIds.length === 0 ? [] : this.tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
+    return orgIds.length === 0 ? [] : this.tx.user.findMany({ where: { id: { in: orgIds }, type: ORG_TYPE } });
   }
 }
 

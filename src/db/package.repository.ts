@@ -1,9 +1,9 @@
 // Packages, their versions and files, and the blobs the files point at (Forgejo: models/packages). Every query is
 // scoped by the owner. A package of any type is the same rows: the type is data.
 import type { BlobDigests } from '../infra/storage/blob-store.ts';
-import type { TeamPackageGrant } from '../domain/package-access.ts';
+import type { TeamPackageGrant } from '../domain/access/package-access.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { UnitType } from '../domain/access.ts';
+import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';

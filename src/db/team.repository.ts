@@ -3,7 +3,7 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
 import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { TeamUnitGrant } from '../domain/team-units.ts';
+import type { TeamUnitGrant } from '../domain/access/team-units.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
 
 /** A team with its unit grants, as team answers show it. */

@@ -5,7 +5,7 @@
 // the top (a read one turns unread), a new one starts unread.
 import type { User } from '../db/prisma.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { canSeeContent, unitOfIssue } from '../domain/content-visibility.ts';
+import { canSeeContent, unitOfIssue } from '../domain/access/content-visibility.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
 import type { IssueEvent, IssueEventListener } from './issue-events.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';

@@ -1,6 +1,6 @@
 // GET /repos/issues/search (Forgejo: routers/api/v1/repo/issue.go SearchIssues). Only issues where the caller
 // reads the issues unit and pull requests where it reads the pulls unit (visibleIssuesWhere, the rule of
-// src/domain/content-visibility.ts); public-only tokens and anonymous callers see public repositories only.
+// src/domain/access/content-visibility.ts); public-only tokens and anonymous callers see public repositories only.
 import { visibleIssuesWhere } from '../db/content-access-filters.ts';
 import type { IssueRow } from '../db/issue.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';

@@ -4,7 +4,7 @@
 // the render threads; a document they refuse (too slow, too complex) is a 422.
 import type { UserRepository } from '../db/user.repository.ts';
 import type { User } from '../db/prisma.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
 import { PlainTextValidationError, ValidationError } from '../domain/errors.ts';
 import { RenderPool, RenderRefusedError } from '../infra/workers/render-pool.ts';
 import type { RenderOutcome, RenderRequest } from '../render/markup.ts';

@@ -1,10 +1,12 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgMemberService } from './org-member.service.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export type UserBlocking = Prisma.UserBlockingModel;
 
@@ -24,8 +26,8 @@ export class OrgBlockService {
 
   private async target(username: string): Promise<User> {
     const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!user) throw new NotFoundError(`user does not exist [name: ${username}]`);
-    if (user.type === 1) throw new ValidationError(`${user.name} is an organization not a user`);
+    if (!user) throw userNotFound(username);
+    if (isOrganization(user)) throw new ValidationError(`${user.name} is an organization not a user`);
     return user;
   }
 

@@ -2,6 +2,7 @@
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
 import type { Prisma, User } from '../db/prisma.ts';
+import { seesConcealedMembership } from '../domain/access/org-membership.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
@@ -32,13 +33,15 @@ export class OrgFeedService {
 
   /**
    * Rule 20: private activity only for site admins and members. Every caller sees only rows of repositories whose
-   * unit for the row it reads now (src/domain/content-visibility.ts). Actors who hide their activity or whom the
+   * unit for the row it reads now (src/domain/access/content-visibility.ts). Actors who hide their activity or whom the
    * caller may not see are left out. Newest first; `date` keeps one day.
    */
   async list(
     viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions,
   ): Promise<Page<FeedEntry>> {
-    const isMember = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
+    // What the feed holds, not whether it answers: a guard cannot decide it.
+    const listed = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
+    const isMember = seesConcealedMembership(viewer, listed);
     return this.page(org.id, viewer, { reader: { viewer, publicOnly }, publicRowsOnly: !isMember }, date, page);
   }
 
@@ -52,6 +55,7 @@ export class OrgFeedService {
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
   private async page(orgId: number, viewer: User | null, filter: FeedFilter, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const day = dayRange(date);
+    // Per actor of the feed, so not a guard's: site admins see every actor.
     const excludedActorIds = viewer?.isAdmin ? undefined : await this.hiddenActors(orgId, viewer);
     const { items: actions, total } = await this.feeds.list(orgId, { ...filter, createdBetween: day ?? undefined, excludedActorIds }, page);
     const [users, repos] = await Promise.all([

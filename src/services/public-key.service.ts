@@ -49,6 +49,7 @@ export class PublicKeyService {
   async delete(owner: User, id: number): Promise<void> {
     const ownerId = await this.keys.findOwnerId(id);
     if (ownerId === null) throw new NotFoundError(`public key does not exist [id: ${id}]`);
+    // Per key, so not a guard's: whose key it is is known only once it is found.
     if (ownerId !== owner.id) throw new ForbiddenError('You do not have access to this key');
     await this.keys.delete(owner.id, id);
   }

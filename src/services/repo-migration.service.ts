@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -116,9 +117,10 @@ export class RepoMigrationService {
     if (input.repo_owner) owner = await hot.userByLowerName(input.repo_owner.toLowerCase());
     else if (input.uid) owner = await hot.userById(input.uid);
     if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
+    // The owner comes from the body, found here only, so not a guard's.
     if (!doer.isAdmin) {
-      if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
-      if (owner.type === 1) {
+      if (!isOrganization(owner) && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
+      if (isOrganization(owner)) {
         if (!(await this.orgs.roleOf(owner.id, doer.id)).owner) throw new ForbiddenError('Given user is not owner of organization.');
       }
     }

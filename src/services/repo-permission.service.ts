@@ -1,14 +1,14 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
-// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
+// src/domain/access/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
 import { readableRepositoriesWhere } from '../db/access-filters.ts';
 import type { Prisma, User } from '../db/prisma.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/repo-permission.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export * from '../domain/repo-permission.ts';
+export * from '../domain/access/repo-permission.ts';
 
 export type { RepoWithOwner };
 

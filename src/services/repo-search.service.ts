@@ -2,7 +2,8 @@
 // Visibility comes from the permission module's readableWhere(), so X-Total-Count never counts hidden rows.
 import type { Prisma, User } from '../db/prisma.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { Visibility } from '../domain/access.ts';
+import { Visibility } from '../domain/access/modes.ts';
+import { ORG_TYPE } from '../domain/access/owner-visibility.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -135,7 +136,7 @@ export class RepoSearchService {
         OR: [
           { collaborators: { some: { userId: uid } } },
           { teamRepos: { some: { team: { members: { some: { userId: uid } } } } } },
-          { owner: { type: 1, teams: { some: { includesAllRepositories: true, members: { some: { userId: uid } } } } } },
+          { owner: { type: ORG_TYPE, teams: { some: { includesAllRepositories: true, members: { some: { userId: uid } } } } } },
         ],
       };
       if (collaborate === true) and.push(collaborated);

@@ -7,7 +7,8 @@ import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepoWatchRepository } from '../db/repo-watch.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { AccessMode, UnitType } from '../domain/access.ts';
+import { AccessMode, UnitType } from '../domain/access/modes.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
@@ -271,7 +272,7 @@ export class RepositoryService {
         // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
         await repos.removeRedirect(owner.id, repo.lowerName);
         await tx.repoWatches.create(doer.id, repo.id, 1);
-        if (owner.type === 1) await this.grantTeams(tx.repoAccess, owner.id, doer, repo.id);
+        if (isOrganization(owner)) await this.grantTeams(tx.repoAccess, owner.id, doer, repo.id);
         const ready = await repos.getById(repo.id);
         // Its webhooks (default hooks copied in) hear of it with the row.
         await this.hookEvents.repositoryCreated(tx, ready, doer);

@@ -9,6 +9,7 @@ import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { RepositoryService } from './repository.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 /** Everything, where Forgejo skips a query half that is not a valid glob. */
 const ANY_NAME: GlobMatcher = { test: () => true };
@@ -52,7 +53,7 @@ export class UnadoptedService {
   private async locate(ownerName: string, repoName: string): Promise<{ owner: User }> {
     if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
     const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
-    if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
+    if (!owner) throw userNotFound(ownerName);
     const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
     if (!this.store.exists(owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);

@@ -5,18 +5,20 @@ import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
 import type { UserRepository } from '../db/user.repository.ts';
-import { Visibility } from '../domain/access.ts';
+import { Visibility } from '../domain/access/modes.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { BadRequestError, NameTakenError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
 import type { RepositoryService } from './repository.service.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export interface NewUser {
   username: string;
@@ -93,7 +95,7 @@ export class UserService {
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
     const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user || user.type !== 0) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    if (!user || !isIndividual(user)) throw userNotFound(name);
     return user;
   }
 
@@ -209,7 +211,7 @@ export class UserService {
    * was the last owner of are deleted (Forgejo: services/user DeleteUser).
    */
   async delete(doer: User, target: User, purge: boolean): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
 
     const removedOwners = await this.deps.transactions.run(async (repos) => {
@@ -240,7 +242,7 @@ export class UserService {
 
   /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
   async rename(target: User, newName: string): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (newName === target.name) return;
     this.checkName(newName);
     const newLower = newName.toLowerCase();

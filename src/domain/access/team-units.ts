@@ -1,6 +1,6 @@
 // How a team's permission and units are derived from a create/edit body, and how they read back
 // (Forgejo: routers/api/v1/org/team.go, models/organization/team.go, models/unit/unit.go).
-import { AccessMode, type AccessModeValue, accessModeName, EXTERNAL_UNIT_TYPES, UNITS, unitKeyOfType, unitTypeOfKey } from './access.ts';
+import { AccessMode, type AccessModeValue, accessModeName, EXTERNAL_UNIT_TYPES, UNITS, unitKeyOfType, unitTypeOfKey } from './modes.ts';
 
 export interface TeamUnitGrant {
   type: number;

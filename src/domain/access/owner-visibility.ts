@@ -2,7 +2,7 @@
 // Public: everyone. Limited: any signed-in user who is not restricted. Private: members only.
 // Restricted users see public users and the organizations they belong to. Administrators and the owner see everything.
 // The same rule as SQL lives in src/db/access-filters.ts; tests/api/access-agreement.test.ts proves they agree.
-import { Visibility } from './access.ts';
+import { Visibility } from './modes.ts';
 
 export interface Viewer {
   readonly id: number;
@@ -20,8 +20,13 @@ export interface Owner {
 export const USER_TYPE = 0;
 export const ORG_TYPE = 1;
 
-export function isOrganization(owner: Owner): boolean {
+export function isOrganization(owner: Pick<Owner, 'type'>): boolean {
   return owner.type === ORG_TYPE;
+}
+
+/** A person's account: not an organization, nor any other kind of account. */
+export function isIndividual(owner: Pick<Owner, 'type'>): boolean {
+  return owner.type === USER_TYPE;
 }
 
 /** `isMember`: the viewer belongs to the owner (an organization); ignored for users. */

@@ -1,5 +1,5 @@
 // Who may read or write an owner's packages (Forgejo: services/context/package.go determineAccessMode).
-import { AccessMode, type AccessModeValue, Visibility } from './access.ts';
+import { AccessMode, type AccessModeValue, Visibility } from './modes.ts';
 import { isOrganization, type Owner } from './owner-visibility.ts';
 
 /** One team of the organization the viewer belongs to: its level and its level on the packages unit. */

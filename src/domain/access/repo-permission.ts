@@ -10,7 +10,7 @@
 // Visible (hasAccess) means read on the repository or on one of its units. Unlike Forgejo, a team that holds the
 // repository makes it visible even when none of the team's units is enabled on it, so the rule has an exact SQL twin.
 // The same rule as SQL lives in src/db/access-filters.ts; tests/api/access-agreement.test.ts proves they agree.
-import { AccessMode, UnitType } from './access.ts';
+import { AccessMode, UnitType } from './modes.ts';
 import { canSeeOwner, isOrganization, type Owner, type Viewer } from './owner-visibility.ts';
 
 export interface RepoPermission {

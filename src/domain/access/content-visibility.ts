@@ -4,15 +4,15 @@
 // (Forgejo: models/activities/action.go NotifyWatchers, models/repo AccessibleRepositoryCondition with a unit).
 // Issue search, the activity feeds and the notification threads all use this one rule; its SQL twin is
 // src/db/content-access-filters.ts, and tests/api/content-access-agreement.test.ts proves they agree.
-import { UnitType } from './access.ts';
-import { type ActivityOpType, opTypeName } from './activity.ts';
-import { NotificationSource } from './notification.ts';
-import { canReadUnit, hasAccess, type RepoPermission } from './repo-permission.ts';
+import { UnitType } from './modes.ts';
+import { type ActivityOpType, opTypeName } from '../activity.ts';
+import { NotificationSource } from '../notification.ts';
+import { canReadUnit, canWriteUnit, hasAccess, isRepoAdmin, type RepoPermission } from './repo-permission.ts';
 
 /** The unit a piece of content belongs to; `repository` is the repository itself (no unit). */
 export type ContentUnit = number | 'repository';
 
-export function unitOfIssue(isPull: boolean): ContentUnit {
+export function unitOfIssue(isPull: boolean): number {
   return isPull ? UnitType.pulls : UnitType.issues;
 }
 
@@ -54,4 +54,14 @@ export function unitOfNotificationSource(source: number): ContentUnit {
 
 export function canSeeContent(permission: RepoPermission, unit: ContentUnit): boolean {
   return unit === 'repository' ? hasAccess(permission) : canReadUnit(permission, unit);
+}
+
+/** Reads an issue or a pull request: a reader of its unit, or a site admin whatever the units. */
+export function canReadIssue(permission: RepoPermission, isPull: boolean, viewerIsAdmin: boolean): boolean {
+  return viewerIsAdmin || canReadUnit(permission, unitOfIssue(isPull));
+}
+
+/** Changes anyone's issue or pull request: a site admin, a repository admin, or a writer of its unit. */
+export function canWriteIssue(permission: RepoPermission, isPull: boolean, viewerIsAdmin: boolean): boolean {
+  return viewerIsAdmin || isRepoAdmin(permission) || canWriteUnit(permission, unitOfIssue(isPull));
 }

@@ -5,7 +5,7 @@
 // A public-only token reaches public resources only (Forgejo: checkTokenPublicOnly): 403 past the visibility check.
 import { OPERATIONS } from '../../generated/operations.ts';
 import { isPublicOnly } from '../auth/caller.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { Visibility } from '../domain/access.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { hasAccess } from '../domain/repo-permission.ts';

@@ -5,7 +5,7 @@ import type {
 } from '../../generated/operations.ts';
 import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Team, User } from '../db/prisma.ts';
+import type { Team, User } from '../db/entities.ts';
 import { type ListOptions } from '../http/pagination.ts';
 import type { OrgRole } from '../services/org.service.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';

@@ -2,7 +2,7 @@
 // A credential that is supplied but wrong is a 401 on every route; no credential means anonymous.
 import type { Request, Response } from 'express';
 import type { HotQueries } from '../db/hot-queries.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
 import { looksLikeAccessToken, RecentTokenDigests } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';

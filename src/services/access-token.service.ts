@@ -2,7 +2,7 @@
 // and reqBasicAuth for creating and deleting).
 import { hashAccessToken, lastEight, newAccessToken } from '../auth/access-token.ts';
 import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
-import type { AccessToken, User } from '../db/prisma.ts';
+import type { AccessToken, User } from '../db/entities.ts';
 import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { AccessTokenRepository } from '../db/access-token.repository.ts';

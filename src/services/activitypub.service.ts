@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { ActorKeys } from '../activitypub/actor-keys.ts';
 import { parseSignature, signatureMatches, UnverifiableSignatureError, type SignedRequest } from '../activitypub/http-signature.ts';
 import { RemoteDocumentError } from '../activitypub/remote-document.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { parseHostAllowList } from '../domain/host-allow-list.ts';
 import type { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';

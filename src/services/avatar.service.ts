@@ -1,6 +1,6 @@
 // Uploaded avatars (stored as 290×290 PNG named by their hash in the avatar store) and generated default avatars
 // (Forgejo: services/user/avatar.go, modules/avatar).
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { createHash } from 'node:crypto';
 import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../lib/image.ts';

@@ -3,7 +3,7 @@
 // mentions of accounts the reader may see, and `#123` in a repository the reader may see. Rendering itself runs on
 // the render threads; a document they refuse (too slow, too complex) is a 422.
 import type { UserRepository } from '../db/user.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { hasAccess } from '../domain/repo-permission.ts';
 import { PlainTextValidationError, ValidationError } from '../domain/errors.ts';
 import { RenderPool, RenderRefusedError } from '../infra/workers/render-pool.ts';

@@ -1,12 +1,12 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+import type { Models, User } from '../db/entities.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgMemberService } from './org-member.service.ts';
 
-export type UserBlocking = Prisma.UserBlockingModel;
+export type UserBlocking = Models.UserBlockingModel;
 
 export class OrgBlockService {
   private readonly blocks: OrgBlockRepository;

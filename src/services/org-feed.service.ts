@@ -1,14 +1,14 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+import type { Models, User } from '../db/entities.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude } from '../db/repository-rows.repository.ts';
 import type { RepositoryService } from './repository.service.ts';
 
-export type Action = Prisma.ActionModel;
+export type Action = Models.ActionModel;
 
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */

@@ -1,7 +1,7 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { AccessMode } from '../domain/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';

@@ -4,7 +4,7 @@ import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';

@@ -3,7 +3,7 @@
 // (services/context/package.go). Blobs go through the blob store; rows through the package repository.
 import type { Readable } from 'node:stream';
 import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { AccessModeValue } from '../domain/access.ts';
 import { ghostUser } from '../db/ghost-user.ts';

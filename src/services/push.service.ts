@@ -3,7 +3,7 @@
 // feed stores it: at most FEED_MAX_COMMITS commits, newest first, each with its first message line; `Len` is the
 // number of new commits; `CompareURL` is `owner/repo/compare/old...new` for updated branches. Tags and deletions
 // carry the same shape with no commits, creations by a mirror sync carry no content.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { type ActivityOpType } from '../domain/activity.ts';
 import { diffRefs, isBranchRef, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
 import { pushedCommits, readCommit } from '../infra/git/push-commits.ts';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';

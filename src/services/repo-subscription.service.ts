@@ -1,5 +1,5 @@
 // Whether the caller watches a repository (Forgejo: routers/api/v1/repo/subscriber.go IsWatching).
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';

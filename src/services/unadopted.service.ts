@@ -1,6 +1,6 @@
 // Repository directories without a database row (Forgejo: services/repository/adopt.go): list, adopt, delete.
 // The file system is read at request time; names that are not valid owner/repo names never become paths.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { compileGlob, type GlobMatcher } from '../domain/glob.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';

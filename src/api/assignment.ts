@@ -38,7 +38,7 @@ async function findOwner(ctx: RequestContext, param: OwnerParam): Promise<{ owne
   if (name === '' || name.includes('\0')) return null;
   const viewer = ctx.caller?.user ?? null;
   const { ownerAccess, users } = ctx.app.services;
-  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await ctx.app.db.hot.userByLowerName(name.toLowerCase());
+  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await users.byName(name);
   if (owner) return (await ownerAccess.canSee(viewer, owner)) ? { owner, renamed: false } : null;
   const renamed = await users.renamedTo(name);
   return renamed && (await ownerAccess.canSee(viewer, renamed)) ? { owner: renamed, renamed: true } : null;
@@ -71,7 +71,7 @@ export function userAssignment(param: OwnerParam = 'username', options: { indivi
 export function userIdAssignment(): Guard {
   return async (ctx) => {
     const id = Number((ctx.params as { userId?: number }).userId);
-    const user = await ctx.app.db.hot.userById(id);
+    const user = await ctx.app.services.users.byId(id);
     if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user))) throw new NotFoundError();
     refusePublicOnly(ctx, user);
     ctx.assigned.user = user;

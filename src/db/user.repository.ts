@@ -1,9 +1,29 @@
 // Accounts (individual users and organizations share the User table) and the redirects left by renames.
 import { translated } from '../infra/database/errors.ts';
+import type { HotQueries, UserListQuery } from './hot-queries.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class UserRepository {
-  constructor(private readonly client: DbClient) {}
+  /** `hot` serves the lookups nearly every request makes, as prepared statements outside any transaction. */
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** A user or an organization by id. */
+  byId(id: number): Promise<User | null> {
+    return this.hot.userById(id);
+  }
+
+  /** A user or an organization by lower-case name. */
+  byLowerName(lowerName: string): Promise<User | null> {
+    return this.hot.userByLowerName(lowerName);
+  }
+
+  /** One page of individual users and the total, for the admin user list. */
+  listIndividuals(query: UserListQuery): Promise<{ users: User[]; total: number }> {
+    return this.hot.listIndividualUsers(query);
+  }
 
   /** Creates an account together with its primary, activated e-mail address. */
   createWithPrimaryEmail(account: Omit<Prisma.UserCreateInput, 'emails'>): Promise<User> {

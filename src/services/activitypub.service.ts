@@ -36,7 +36,7 @@ export class ActivityPubService {
   }
 
   private async user(userId: number): Promise<User> {
-    const user = await this.deps.db.hot.userById(userId);
+    const user = await this.deps.repos.users.byId(userId);
     if (!user) throw new NotFoundError();
     return user;
   }

@@ -91,7 +91,7 @@ export class AvatarService {
 
   /** GET /avatars/default/{id}: rendered once per id on the image thread, then served from memory. */
   async generated(id: number): Promise<AvatarImage> {
-    const owner = await this.deps.db.hot.userById(id);
+    const owner = await this.deps.repos.users.byId(id);
     if (!owner) throw new NotFoundError();
     let image = this.defaultAvatars.get(id);
     if (!image) {

@@ -48,7 +48,7 @@ export class IssueSearchService {
     const and: Prisma.IssueWhereInput[] = [visibleIssuesWhere({ viewer, publicOnly })];
     const ownerName = (query.owner ?? '').trim();
     if (ownerName !== '') {
-      const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
+      const owner = await this.deps.repos.users.byLowerName(ownerName.toLowerCase());
       if (!owner) throw new BadRequestError(`user does not exist [uid: 0, name: ${ownerName}]`);
       repo.push({ ownerId: owner.id });
       if ((query.team ?? '') !== '') {

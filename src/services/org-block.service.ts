@@ -23,7 +23,7 @@ export class OrgBlockService {
   }
 
   private async target(username: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
+    const user = await this.deps.repos.users.byLowerName(username.toLowerCase());
     if (!user) throw new NotFoundError(`user does not exist [name: ${username}]`);
     if (user.type === 1) throw new ValidationError(`${user.name} is an organization not a user`);
     return user;

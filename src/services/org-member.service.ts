@@ -22,7 +22,7 @@ export class OrgMemberService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
     if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
     return user;
   }

@@ -163,7 +163,7 @@ export class OrgService {
 
   /** GET /admin/orgs: every organization. */
   async listAll(page: ListOptions): Promise<Page<User>> {
-    const { orgs, total } = await this.deps.db.hot.listOrganizations(page.limit, page.skip);
+    const { orgs, total } = await this.deps.repos.orgs.listAllByName(page.limit, page.skip);
     return { items: orgs, total };
   }
 

@@ -111,10 +111,10 @@ export class RepoMigrationService {
 
   /** Owner from repo_owner or uid, else the caller; non-admins may only target themselves or orgs they own. */
   private async targetOwner(doer: User, input: MigrateInput): Promise<User> {
-    const { hot } = this.deps.db;
+    const { users } = this.deps.repos;
     let owner: User | null = doer;
-    if (input.repo_owner) owner = await hot.userByLowerName(input.repo_owner.toLowerCase());
-    else if (input.uid) owner = await hot.userById(input.uid);
+    if (input.repo_owner) owner = await users.byLowerName(input.repo_owner.toLowerCase());
+    else if (input.uid) owner = await users.byId(input.uid);
     if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
     if (!doer.isAdmin) {
       if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');

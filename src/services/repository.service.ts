@@ -292,7 +292,7 @@ export class RepositoryService {
       if (placed) this.store.remove(owner.name, record.name);
       if (error instanceof NameTakenError) throw new ConflictError(REPO_EXISTS_MESSAGE);
       // Its owner deleted meanwhile, folder and all: that, not the disk or the database, is the answer.
-      if (!(error instanceof RecordGoneError) && (await this.deps.db.hot.userById(owner.id)) === null) throw new RecordGoneError('repository');
+      if (!(error instanceof RecordGoneError) && (await this.deps.repos.users.byId(owner.id)) === null) throw new RecordGoneError('repository');
       throw error;
     } finally {
       if (staging) this.store.removeStaged(staging);

@@ -73,7 +73,7 @@ export class TeamService {
   /** A team and its organization, for the `/teams/{id}` routes; null when there is none. */
   async findWithOrg(id: number): Promise<{ team: Team; org: User } | null> {
     const team = await this.teams.findById(id);
-    const org = team && (await this.deps.db.hot.userById(team.orgId));
+    const org = team && (await this.deps.repos.users.byId(team.orgId));
     return team && org ? { team, org } : null;
   }
 
@@ -223,7 +223,7 @@ export class TeamService {
 
   private async userByName(name: string): Promise<User> {
     const userNotFound = () => new NotFoundError(`user does not exist [name: ${name}]`);
-    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, userNotFound));
+    const user = await this.deps.repos.users.byLowerName(lookupKey(name, userNotFound));
     if (!user) throw userNotFound();
     return user;
   }

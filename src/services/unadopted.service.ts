@@ -51,7 +51,7 @@ export class UnadoptedService {
   /** The owner and directory of an unadopted repository; 404 for invalid names, unknown owners, rows that exist, or no directory. */
   private async locate(ownerName: string, repoName: string): Promise<{ owner: User }> {
     if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
-    const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
+    const owner = await this.deps.repos.users.byLowerName(ownerName.toLowerCase());
     if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
     const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);

@@ -91,16 +91,26 @@ export class UserService {
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
     if (!user || user.type !== 0) throw new NotFoundError(`user does not exist [name: ${name}]`);
     return user;
+  }
+
+  /** A user or an organization by name (case-insensitive), or null. */
+  byName(name: string): Promise<User | null> {
+    return this.users.byLowerName(name.toLowerCase());
+  }
+
+  /** A user or an organization by id, or null. */
+  byId(id: number): Promise<User | null> {
+    return this.users.byId(id);
   }
 
   /** The user or organization that used to be called `name`, if it was renamed. */
   async renamedTo(name: string): Promise<User | null> {
     const targetId = await this.users.findRedirectTarget(name.toLowerCase());
     if (targetId === null) return null;
-    return this.deps.db.hot.userById(targetId);
+    return this.deps.repos.users.byId(targetId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */
@@ -264,7 +274,7 @@ export class UserService {
   /** Individual accounts only, filtered by login source and login name. */
   async search(filter: UserSearch, page: ListOptions): Promise<{ users: User[]; total: number }> {
     // The admin list is a hot read: a prepared statement instead of two Prisma queries.
-    return this.deps.db.hot.listIndividualUsers({
+    return this.deps.repos.users.listIndividuals({
       sourceId: filter.sourceId,
       loginName: filter.loginName?.trim() || undefined,
       order: filter.sort ?? 'alphabetically',

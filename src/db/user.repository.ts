@@ -1,5 +1,6 @@
 // Accounts (individual users and organizations share the User table) and the redirects left by renames.
 import { translated } from '../infra/database/errors.ts';
+import type { UserChangesRow } from './entities.ts';
 import type { HotQueries, UserListQuery } from './hot-queries.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
@@ -39,7 +40,7 @@ export class UserRepository {
     return (await this.client.user.findUnique({ where: { lowerName }, select: { id: true } })) !== null;
   }
 
-  update(id: number, data: Prisma.UserUpdateInput): Promise<User> {
+  update(id: number, data: UserChangesRow): Promise<User> {
     return translated({ gone: 'user' }, () => this.client.user.update({ where: { id }, data }));
   }
 

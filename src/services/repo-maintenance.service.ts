@@ -3,8 +3,7 @@
 // services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
 import type { FeedActionRepository } from '../db/feed-action.repository.ts';
 import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
-import type { Prisma } from '../db/prisma.ts';
-import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import type { MaintenanceBatchFilter, RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { isBlobKey } from '../infra/storage/blob-store.ts';
 import { checkIntegrity, collectGarbage, initBare } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -40,19 +39,19 @@ export class RepoMaintenanceService {
   }
 
   /** Every repository in id order, a batch at a time. */
-  private async *allRepositories(where: Prisma.RepositoryWhereInput = {}): AsyncGenerator<RepoRow> {
+  private async *allRepositories(filter: MaintenanceBatchFilter = {}): AsyncGenerator<RepoRow> {
     let afterId = 0;
     for (;;) {
-      const batch = await this.repos.listBatchAfter(where, afterId, BATCH);
+      const batch = await this.repos.listBatchAfter(filter, afterId, BATCH);
       yield* batch;
       if (batch.length < BATCH) return;
       afterId = batch[batch.length - 1].id;
     }
   }
 
-  private async forEach(task: string, where: Prisma.RepositoryWhereInput, work: (repo: RepoRow) => Promise<boolean>): Promise<MaintenanceResult> {
+  private async forEach(task: string, filter: MaintenanceBatchFilter, work: (repo: RepoRow) => Promise<boolean>): Promise<MaintenanceResult> {
     const result: MaintenanceResult = { done: 0, failed: 0 };
-    for await (const repo of this.allRepositories(where)) {
+    for await (const repo of this.allRepositories(filter)) {
       try {
         if (await work(repo)) result.done++;
       } catch (error) {
@@ -69,7 +68,7 @@ export class RepoMaintenanceService {
 
   /** update_mirrors: fetches every pull mirror whose next update is due (an interval of 0 means manual sync only). */
   async updateDueMirrors(now = new Date()): Promise<MaintenanceResult> {
-    return this.forEach('update_mirrors', { isMirror: true, mirror: { is: { nextUpdateAt: { lte: now }, intervalSecs: { gt: 0 } } } }, async (repo) => {
+    return this.forEach('update_mirrors', { mirrorsDueAt: now }, async (repo) => {
       await this.migrations.updateMirror(repo.id);
       return true;
     });
@@ -96,7 +95,7 @@ export class RepoMaintenanceService {
 
   /** repo_health_check: git fsck in every repository; problems are logged (Forgejo writes system notices). */
   async checkHealth(): Promise<MaintenanceResult> {
-    return this.forEach('repo_health_check', { isEmpty: false }, async (repo) => {
+    return this.forEach('repo_health_check', { nonEmptyOnly: true }, async (repo) => {
       if (!this.onDisk(repo)) throw new Error('repository directory is missing');
       const problems = await checkIntegrity(this.store.directory(repo.ownerName, repo.name));
       if (problems) throw new Error(`git fsck: ${problems}`);

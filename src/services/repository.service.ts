@@ -1,6 +1,6 @@
 // Repositories: creation (plain, for an org, by an admin, and the shared core used by migration and adoption),
 // lookup with permission, edit, delete, watch, and bringing the database in line with the disk after a push.
-import type { Models, Prisma, User } from '../db/prisma.ts';
+import type { Models, RepositoryChangesRow, User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { RepositoryDetails, RepositoryRecordDetails } from '../db/repository-details.ts';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
@@ -340,7 +340,7 @@ export class RepositoryService {
     let current = repo;
     if (patch.name !== undefined && patch.name !== repo.name) current = await this.rename(viewer, current, patch.name);
 
-    const data: Prisma.RepositoryUpdateInput = {};
+    const data: RepositoryChangesRow = {};
     if (patch.description !== undefined) {
       if ([...patch.description].length > 2048) throw new ValidationError('[Description]: MaxSize');
       data.description = patch.description;
@@ -512,7 +512,7 @@ export class RepositoryService {
     const dir = this.dir(repo.ownerName, repo.name);
     const state = await readRepositoryState(dir);
     const gitSize = BigInt(state.size);
-    const data: Prisma.RepositoryUpdateInput = { size: gitSize + repo.lfsSize, gitSize, isEmpty: state.isEmpty, updatedAt: new Date() };
+    const data: RepositoryChangesRow = { size: gitSize + repo.lfsSize, gitSize, isEmpty: state.isEmpty, updatedAt: new Date() };
     // The first push into an empty repository decides the default branch when the configured one was not pushed.
     if (state.defaultBranch && state.defaultBranch !== repo.defaultBranch) {
       const branches = await listBranches(dir);

@@ -3,7 +3,7 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Prisma, Team, User } from '../db/prisma.ts';
+import type { Team, TeamChangesRow, User } from '../db/entities.ts';
 import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
 import { AccessMode, Visibility } from '../domain/access.ts';
@@ -177,7 +177,7 @@ export class TeamService {
       if (input.includesAllRepositories !== undefined) includesAllRepositories = input.includesAllRepositories;
     }
     const units = owners ? null : teamUnitGrants(accessMode, input.units, unitsMap);
-    const data: Prisma.TeamUpdateInput = {
+    const data: TeamChangesRow = {
       name,
       lowerName: name.toLowerCase(),
       description: input.description ?? team.description,

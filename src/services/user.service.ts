@@ -1,6 +1,6 @@
 // Individual user accounts: creation, lookup and the administration rules (Forgejo: routers/api/v1/admin/user.go,
 // services/user). Names are unique case-insensitively across users and organizations (User.lowerName).
-import type { Prisma, User } from '../db/prisma.ts';
+import type { User, UserChangesRow } from '../db/entities.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
@@ -164,7 +164,7 @@ export class UserService {
       throw new ValidationError('source_id and login_name must be specified together');
     }
     const visibility = this.parseVisibility(changes.visibility);
-    const data: Prisma.UserUpdateInput = {};
+    const data: UserChangesRow = {};
     if (changes.sourceId !== undefined) {
       data.loginType = await this.loginTypeOf(changes.sourceId);
       data.loginSourceId = changes.sourceId;
@@ -181,7 +181,7 @@ export class UserService {
       if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
       data.email = email;
     }
-    const copy = <K extends keyof UserChanges, F extends keyof Prisma.UserUpdateInput>(from: K, to: F) => {
+    const copy = <K extends keyof UserChanges, F extends keyof UserChangesRow>(from: K, to: F) => {
       if (changes[from] !== undefined) (data as Record<string, unknown>)[to] = changes[from];
     };
     copy('mustChangePassword', 'mustChangePassword');

@@ -93,7 +93,7 @@ export function createServices(deps: ServiceDeps) {
     repoPermissions,
     repositories,
     templates,
-    repoSearch: new RepoSearchService(deps, repoPermissions),
+    repoSearch: new RepoSearchService(deps),
     pushes,
     quota,
     repoMigrations,

@@ -31,7 +31,7 @@ export class OwnerPurgeRepository {
   }
 
   purgeOwnedData(ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
-    return purgeOwnedData(this.tx, ownerIds);
+    return purgeOwnedData(this.tx, this.provider, ownerIds);
   }
 
   deletePersonalRows(userId: number): Promise<void> {
@@ -59,10 +59,10 @@ async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: 
 }
 
 /** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
-async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+async function purgeOwnedData(tx: Tx, provider: DatabaseTarget['provider'], ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
   const byOwner = { ownerId: { in: ownerIds } };
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
-  await new RepositoryRowsRepository(tx).deleteWithRelatedRows(repos.map((repo) => repo.id));
+  await new RepositoryRowsRepository(tx, provider).deleteWithRelatedRows(repos.map((repo) => repo.id));
 
   const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
   await tx.package.deleteMany({ where: byOwner });

@@ -84,7 +84,7 @@ export function createRepositories(
     pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
-    repositories: new RepositoryRowsRepository(client),
+    repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     teams: new TeamRepository(client),

@@ -4,6 +4,8 @@
 import { translated } from '../infra/database/errors.ts';
 import type { RepositoryChangesRow } from './entities.ts';
 import type { DbClient, Prisma } from './prisma.ts';
+import { type RepoSearchFilter, type RepoSearchOrder, repoSearchOrderBy, repoSearchWhere } from './repository-search.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 /** Which repositories a maintenance pass walks: every one unless narrowed. */
 export interface MaintenanceBatchFilter {
@@ -101,7 +103,10 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
 }
 
 export class RepositoryRowsRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
 
   findByOwnerAndName(ownerLowerName: string, lowerName: string) {
     return this.client.repository.findFirst({ where: { lowerName, owner: { lowerName: ownerLowerName } }, include: repoInclude });
@@ -140,12 +145,13 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } });
   }
 
-  countMatching(where: Prisma.RepositoryWhereInput) {
-    return this.client.repository.count({ where });
+  countMatching(filter: RepoSearchFilter) {
+    return this.client.repository.count({ where: repoSearchWhere(filter, this.provider) });
   }
 
-  listMatching(where: Prisma.RepositoryWhereInput, orderBy: Prisma.RepositoryOrderByWithRelationInput[], skip: number, take: number) {
-    return this.client.repository.findMany({ where, include: repoInclude, orderBy, skip, take });
+  listMatching(filter: RepoSearchFilter, order: RepoSearchOrder, skip: number, take: number) {
+    const where = repoSearchWhere(filter, this.provider);
+    return this.client.repository.findMany({ where, include: repoInclude, orderBy: repoSearchOrderBy(order), skip, take });
   }
 
   /** A batch of repositories after the given id, in id order, with what maintenance tasks need. */

@@ -1,7 +1,6 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
-// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
-import { readableRepositoriesWhere } from '../db/access-filters.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere() (db/access-filters.ts).
+import type { User } from '../db/entities.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
@@ -53,9 +52,5 @@ export class RepoPermissionService {
         repoIds: new Set(team.repos.map((r) => r.repoId)),
       })),
     };
-  }
-
-  readableWhere(viewer: User | null, publicOnly = false): Prisma.RepositoryWhereInput {
-    return readableRepositoriesWhere(viewer, publicOnly);
   }
 }

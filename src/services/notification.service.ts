@@ -11,6 +11,8 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
+export type { ThreadDetails };
+
 export interface ThreadQuery {
   all?: boolean;
   statusTypes?: string[];

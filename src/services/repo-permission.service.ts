@@ -1,7 +1,7 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
 // src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere() (db/access-filters.ts).
 import type { User } from '../db/entities.ts';
-import type { RepoWithOwner } from '../db/repository-details.ts';
+import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/owner-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/repo-permission.ts';
@@ -9,7 +9,7 @@ import type { ServiceDeps } from './service-deps.ts';
 
 export * from '../domain/repo-permission.ts';
 
-export type { RepoWithOwner };
+export type { RepoWithOwner, RepoWithPermission };
 
 export class RepoPermissionService {
   private readonly access: RepoAccessRepository;

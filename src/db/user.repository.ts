@@ -50,6 +50,11 @@ export class UserRepository {
     );
   }
 
+  /** Users and organizations. */
+  countAll(): Promise<number> {
+    return this.client.user.count();
+  }
+
   /** Individual administrators other than this user. */
   countAdminsExcept(userId: number): Promise<number> {
     return this.client.user.count({ where: { type: 0, isAdmin: true, id: { not: userId } } });

@@ -12,7 +12,7 @@ import type { FoundReferences, ResolvedReferences } from '../render/references.t
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
 export interface MarkupInput {
   mode: string;
@@ -42,7 +42,7 @@ export class MarkupService {
   constructor(
     deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly repoPermissions: RepoPermissionService,
   ) {
     this.users = deps.repos.users;

@@ -6,7 +6,7 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude } from '../db/repository-rows.repository.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
 export type Action = Models.ActionModel;
 
@@ -25,7 +25,7 @@ export class OrgFeedService {
   constructor(
     deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
   ) {
     this.feeds = deps.repos.orgFeeds;
   }

@@ -17,7 +17,7 @@ import type { ByteRange } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const GENERIC = 'generic';
@@ -36,7 +36,7 @@ export class PackageService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly quota: QuotaService,
     private readonly hookEvents: HookEventsService,
   ) {}

@@ -8,7 +8,8 @@ import { isBlobKey } from '../infra/storage/blob-store.ts';
 import { checkIntegrity, collectGarbage, initBare } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
+import type { RepositoryRemovalService } from './repository-removal.service.ts';
 
 const BATCH = 100;
 
@@ -26,7 +27,8 @@ export class RepoMaintenanceService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
+    private readonly repoRemoval: RepositoryRemovalService,
     private readonly migrations: RepoMigrationService,
   ) {
     this.repos = deps.repos.repositories;
@@ -78,7 +80,7 @@ export class RepoMaintenanceService {
   async checkStats(): Promise<MaintenanceResult> {
     return this.forEach('check_repo_stats', {}, async (repo) => {
       if (!this.onDisk(repo)) return false;
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
@@ -88,7 +90,7 @@ export class RepoMaintenanceService {
     return this.forEach('git_gc_repos', {}, async (repo) => {
       if (!this.onDisk(repo)) return false;
       await collectGarbage(this.store.directory(repo.ownerName, repo.name));
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
@@ -108,14 +110,14 @@ export class RepoMaintenanceService {
     return this.forEach('reinit_missing_repos', {}, async (repo) => {
       if (this.onDisk(repo)) return false;
       await initBare(this.store.directory(repo.ownerName, repo.name), { defaultBranch: repo.defaultBranch });
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
 
   /** delete_missing_repos: removes the rows of repositories whose directory is gone. */
   async deleteMissing(): Promise<MaintenanceResult> {
-    return this.forEach('delete_missing_repos', {}, async (repo) => !this.onDisk(repo) && this.repositories.removeMissing(repo.id));
+    return this.forEach('delete_missing_repos', {}, async (repo) => !this.onDisk(repo) && this.repoRemoval.removeMissing(repo.id));
   }
 
   /** delete_old_actions: feed actions older than the cut-off. */

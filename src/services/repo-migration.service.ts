@@ -22,7 +22,8 @@ import type { PushService } from './push.service.ts';
 import type { OrgService } from './org.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryCreationService } from './repository-creation.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
 
 export interface MigrateInput {
   clone_addr: string;
@@ -60,7 +61,8 @@ export class RepoMigrationService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoCreation: RepositoryCreationService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly pushes: PushService,
     private readonly quota: QuotaService,
     private readonly orgs: OrgService,
@@ -80,10 +82,10 @@ export class RepoMigrationService {
     }
     const source = await this.cloneSource(doer, input);
     const intervalSecs = input.mirror ? this.mirrorInterval(input.mirror_interval) : 0;
-    await this.repositories.checkCreation(doer, owner, input.repo_name);
+    await this.repoCreation.checkCreation(doer, owner, input.repo_name);
 
     try {
-      const repo = await this.repositories.insert(
+      const repo = await this.repoCreation.insert(
         doer,
         owner,
         {
@@ -216,7 +218,7 @@ export class RepoMigrationService {
       const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };
       const sync = await this.pushes.beginMirrorSync(repo, dir);
       await fetchMirror(dir, remote);
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       await sync.finish();
       synced = true;
     } finally {

@@ -15,7 +15,7 @@ import type { FeedEntry } from '../db/org-feed.repository.ts';
 import type { OrgFeedService } from './org-feed.service.ts';
 import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
 
 export interface TeamInput {
@@ -64,7 +64,7 @@ export class TeamService {
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly permissions: RepoPermissionService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly orgFeeds: OrgFeedService,
   ) {
     this.teams = deps.repos.teams;

@@ -8,7 +8,7 @@ import { NotFoundError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryCreationService } from './repository-creation.service.ts';
 
 /** Everything, where Forgejo skips a query half that is not a valid glob. */
 const ANY_NAME: GlobMatcher = { test: () => true };
@@ -18,7 +18,7 @@ export class UnadoptedService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoCreation: RepositoryCreationService,
   ) {
     this.repos = deps.repos.repositories;
   }
@@ -62,7 +62,7 @@ export class UnadoptedService {
   /** The directory becomes a private repository of the owner. */
   async adopt(doer: User, ownerName: string, repoName: string): Promise<RepoWithOwner> {
     const { owner } = await this.locate(ownerName, repoName);
-    return this.repositories.insert(
+    return this.repoCreation.insert(
       doer,
       owner,
       { name: repoName.toLowerCase(), isPrivate: true, defaultBranch: this.deps.settings.repository.DEFAULT_BRANCH },

@@ -15,7 +15,7 @@ import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
 
 export interface NewUser {
   username: string;
@@ -80,7 +80,7 @@ export class UserService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly ownerStorage: OwnerStorageService,
     private readonly mailer: MailerService,
   ) {
@@ -262,7 +262,7 @@ export class UserService {
           await users.deleteRedirectFrom(newLower);
           await users.redirect(target.lowerName, target.id);
         }
-        moveFolderBack = await this.repositories.ownerRenamed(repos, target.id, target.name, newName);
+        moveFolderBack = await this.repoEdits.ownerRenamed(repos, target.id, target.name, newName);
       });
     } catch (error) {
       moveFolderBack();

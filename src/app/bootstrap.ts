@@ -33,7 +33,8 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   const encrypted = await repos.webhooks.encryptLegacyRows();
   if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
-    settings, repos, transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs), stores: createStores(settings),
+    settings, repos, transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
+    stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
     hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
     jobQueue: createJobQueue(settings, repos.jobs, committedJobs, log),

@@ -12,7 +12,10 @@ import type { SignInThrottle } from './sign-in-throttle.ts';
 
 /** The token and account lookups authentication makes (the access token and user services). */
 export interface AuthenticatorDeps {
-  tokens: { findByDigest(tokenHash: string): Promise<FoundToken | null>; markUsed(id: number, at: Date): Promise<void> };
+  tokens: {
+    findByDigest(tokenHash: string): Promise<FoundToken | null>;
+    markUsed(id: number, at: Date): Promise<void>;
+  };
   users: { byName(name: string): Promise<User | null> };
   passwords: PasswordHasher;
   throttle: SignInThrottle;
@@ -24,7 +27,8 @@ const BAD_CREDENTIALS = 'user does not exist';
 
 export type Authenticator = (req: Request, res: Response) => Promise<Caller | null>;
 
-export function authenticator({ tokens, users, passwords, throttle, allowQueryToken }: AuthenticatorDeps): Authenticator {
+export function authenticator(deps: AuthenticatorDeps): Authenticator {
+  const { tokens, users, passwords, throttle, allowQueryToken } = deps;
   const recentDigests = new RecentTokenDigests();
 
   async function byToken(token: string): Promise<{ user: User; scope: TokenScope } | null> {
@@ -35,7 +39,9 @@ export function authenticator({ tokens, users, passwords, throttle, allowQueryTo
     recentDigests.remember(token, digest);
     const now = new Date();
     // Writing on every use would make every read a write; a minute's precision is enough.
-    if (now.getTime() - found.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) await tokens.markUsed(found.tokenId, now);
+    if (now.getTime() - found.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
+      await tokens.markUsed(found.tokenId, now);
+    }
     let scope: TokenScope;
     try {
       scope = parseScope(found.scope);

@@ -39,7 +39,13 @@ export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereIn
   if (filter.milestoneIds) and.push({ milestoneId: { in: filter.milestoneIds } });
   const keyword = filter.keyword;
   if (keyword !== undefined) {
-    and.push({ OR: [{ title: { contains: keyword } }, { content: { contains: keyword } }, { comments: { some: { content: { contains: keyword } } } }] });
+    and.push({
+      OR: [
+        { title: { contains: keyword } },
+        { content: { contains: keyword } },
+        { comments: { some: { content: { contains: keyword } } } },
+      ],
+    });
   }
   if (filter.updatedFrom) and.push({ updatedAt: { gte: filter.updatedFrom } });
   if (filter.updatedTo) and.push({ updatedAt: { lte: filter.updatedTo } });
@@ -47,6 +53,7 @@ export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereIn
   if (filter.assigneeId !== undefined) and.push({ assignees: { some: { assigneeId: filter.assigneeId } } });
   if (filter.mentionedIssueIds) and.push({ id: { in: filter.mentionedIssueIds } });
   if (filter.reviewRequestedIssueIds) and.push({ isPull: true, id: { in: filter.reviewRequestedIssueIds } });
-  if (filter.reviewed) and.push({ isPull: true, posterId: { not: filter.reviewed.byUserId }, id: { in: filter.reviewed.issueIds } });
+  if (filter.reviewed)
+    and.push({ isPull: true, posterId: { not: filter.reviewed.byUserId }, id: { in: filter.reviewed.issueIds } });
   return { AND: and };
 }

@@ -59,7 +59,11 @@ async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: 
 }
 
 /** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
-async function purgeOwnedData(tx: Tx, provider: DatabaseTarget['provider'], ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+async function purgeOwnedData(
+  tx: Tx,
+  provider: DatabaseTarget['provider'],
+  ownerIds: number[],
+): Promise<{ orphanBlobHashes: string[] }> {
   const byOwner = { ownerId: { in: ownerIds } };
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
   await new RepositoryRowsRepository(tx, provider).deleteWithRelatedRows(repos.map((repo) => repo.id));

@@ -116,7 +116,8 @@ export function transactions(
   return {
     async run(work) {
       let wroteJobs = false;
-      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true))), TRANSACTION_LIMITS);
+      const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true));
+      const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
       return result;
     },

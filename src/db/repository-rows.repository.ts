@@ -4,7 +4,9 @@
 import { translated } from '../infra/database/errors.ts';
 import type { RepositoryChangesRow } from './entities.ts';
 import type { DbClient, Prisma } from './prisma.ts';
-import { type RepoSearchFilter, type RepoSearchOrder, repoSearchOrderBy, repoSearchWhere } from './repository-search.ts';
+import {
+  type RepoSearchFilter, type RepoSearchOrder, repoSearchOrderBy, repoSearchWhere,
+} from './repository-search.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
 /** Which repositories a maintenance pass walks: every one unless narrowed. */
@@ -151,7 +153,8 @@ export class RepositoryRowsRepository {
 
   listMatching(filter: RepoSearchFilter, order: RepoSearchOrder, skip: number, take: number) {
     const where = repoSearchWhere(filter, this.provider);
-    return this.client.repository.findMany({ where, include: repoInclude, orderBy: repoSearchOrderBy(order), skip, take });
+    const orderBy = repoSearchOrderBy(order);
+    return this.client.repository.findMany({ where, include: repoInclude, orderBy, skip, take });
   }
 
   /** A batch of repositories after the given id, in id order, with what maintenance tasks need. */
@@ -159,7 +162,10 @@ export class RepositoryRowsRepository {
     const where: Prisma.RepositoryWhereInput = { id: { gt: afterId } };
     if (filter.nonEmptyOnly) where.isEmpty = false;
     // A mirror interval of 0 means manual sync only.
-    if (filter.mirrorsDueAt) where.AND = { isMirror: true, mirror: { is: { nextUpdateAt: { lte: filter.mirrorsDueAt }, intervalSecs: { gt: 0 } } } };
+    if (filter.mirrorsDueAt) {
+      const due = { nextUpdateAt: { lte: filter.mirrorsDueAt }, intervalSecs: { gt: 0 } };
+      where.AND = { isMirror: true, mirror: { is: due } };
+    }
     return this.client.repository.findMany({
       where,
       select: { id: true, ownerName: true, name: true, defaultBranch: true },

@@ -85,14 +85,21 @@ function memberWhere(userId: number, relation: MemberRelation): Prisma.Repositor
   return relation === 'collaborated' ? collaborated : { OR: [owned, collaborated] };
 }
 
-function keywordsWhere(keywords: RepoSearchKeywords, provider: DatabaseTarget['provider']): Prisma.RepositoryWhereInput {
+function keywordsWhere(
+  keywords: RepoSearchKeywords,
+  provider: DatabaseTarget['provider'],
+): Prisma.RepositoryWhereInput {
   // SQLite's LIKE is case-insensitive for ASCII; PostgreSQL needs the insensitive mode.
   const insensitive = (word: string): Prisma.StringFilter =>
     provider === 'postgresql' ? ({ contains: word, mode: 'insensitive' } as Prisma.StringFilter) : { contains: word };
   const or: Prisma.RepositoryWhereInput[] = [];
   for (const word of keywords.words) {
     // Topics are stored as a JSON array of lower-case strings.
-    or.push(keywords.topicOnly ? { topics: { contains: JSON.stringify(word) } } : { topics: { contains: word.replace(/"/g, '') } });
+    or.push(
+      keywords.topicOnly
+        ? { topics: { contains: JSON.stringify(word) } }
+        : { topics: { contains: word.replace(/"/g, '') } },
+    );
     if (keywords.topicOnly) continue;
     or.push({ lowerName: { contains: word } });
     if (keywords.ownerSlashName && word.split('/').length === 2) {
@@ -104,7 +111,10 @@ function keywordsWhere(keywords: RepoSearchKeywords, provider: DatabaseTarget['p
   return { OR: or };
 }
 
-export function repoSearchWhere(filter: RepoSearchFilter, provider: DatabaseTarget['provider']): Prisma.RepositoryWhereInput {
+export function repoSearchWhere(
+  filter: RepoSearchFilter,
+  provider: DatabaseTarget['provider'],
+): Prisma.RepositoryWhereInput {
   const and: Prisma.RepositoryWhereInput[] = [];
   if (filter.ownerId !== undefined) and.push({ ownerId: filter.ownerId });
   if (filter.ownerIdNot !== undefined) and.push({ ownerId: { not: filter.ownerIdNot } });
@@ -119,7 +129,12 @@ export function repoSearchWhere(filter: RepoSearchFilter, provider: DatabaseTarg
   if (filter.member) and.push(memberWhere(filter.member.userId, filter.member.relation));
   if (filter.teamId !== undefined) {
     const teamId = filter.teamId;
-    and.push({ OR: [{ teamRepos: { some: { teamId } } }, { owner: { teams: { some: { id: teamId, includesAllRepositories: true } } } }] });
+    and.push({
+      OR: [
+        { teamRepos: { some: { teamId } } },
+        { owner: { teams: { some: { id: teamId, includesAllRepositories: true } } } },
+      ],
+    });
   }
   if (filter.keywords) and.push(keywordsWhere(filter.keywords, provider));
   return { AND: and };

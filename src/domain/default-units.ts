@@ -1,7 +1,11 @@
 // The units a new repository gets, with Forgejo's default settings for issues and pull requests.
 import { UnitType } from './access.ts';
 
-export const DEFAULT_ISSUES_CONFIG = { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true };
+export const DEFAULT_ISSUES_CONFIG = {
+  enable_time_tracker: true,
+  allow_only_contributors_to_track_time: true,
+  enable_issue_dependencies: true,
+};
 export const DEFAULT_PULLS_CONFIG = {
   ignore_whitespace_conflicts: false,
   allow_merge_commits: true,

@@ -81,7 +81,9 @@ export class IssueSearchService {
       if (query.assigned) filter.assigneeId = me;
       if (query.mentioned) filter.mentionedIssueIds = await issues.mentionedIssueIds(me);
       if (query.review_requested) filter.reviewRequestedIssueIds = await issues.reviewedIssueIds(me, [REVIEW_REQUEST]);
-      if (query.reviewed) filter.reviewed = { byUserId: me, issueIds: await issues.reviewedIssueIds(me, REVIEWED_TYPES) };
+      if (query.reviewed) {
+        filter.reviewed = { byUserId: me, issueIds: await issues.reviewedIssueIds(me, REVIEWED_TYPES) };
+      }
     }
     return filter;
   }

@@ -51,7 +51,11 @@ export class RepoMaintenanceService {
     }
   }
 
-  private async forEach(task: string, filter: MaintenanceBatchFilter, work: (repo: RepoRow) => Promise<boolean>): Promise<MaintenanceResult> {
+  private async forEach(
+    task: string,
+    filter: MaintenanceBatchFilter,
+    work: (repo: RepoRow) => Promise<boolean>,
+  ): Promise<MaintenanceResult> {
     const result: MaintenanceResult = { done: 0, failed: 0 };
     for await (const repo of this.allRepositories(filter)) {
       try {
@@ -117,7 +121,9 @@ export class RepoMaintenanceService {
 
   /** delete_missing_repos: removes the rows of repositories whose directory is gone. */
   async deleteMissing(): Promise<MaintenanceResult> {
-    return this.forEach('delete_missing_repos', {}, async (repo) => !this.onDisk(repo) && this.repoRemoval.removeMissing(repo.id));
+    return this.forEach('delete_missing_repos', {}, async (repo) => {
+      return !this.onDisk(repo) && this.repoRemoval.removeMissing(repo.id);
+    });
   }
 
   /** delete_old_actions: feed actions older than the cut-off. */

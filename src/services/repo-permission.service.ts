@@ -1,5 +1,6 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
-// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere() (db/access-filters.ts).
+// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere()
+// (db/access-filters.ts).
 import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';

@@ -132,7 +132,10 @@ export class RepoSearchService {
   async listOrgRepos(viewer: User | null, publicOnly: boolean, org: User, page: ListOptions): Promise<RepoPage> {
     const filter: RepoSearchFilter = { ownerId: org.id, readableBy: { viewer, publicOnly } };
     const order: RepoSearchOrder = { key: 'id', direction: 'asc' };
-    const [repos, total] = await Promise.all([this.repos.listMatching(filter, order, page.skip, page.limit), this.repos.countMatching(filter)]);
+    const [repos, total] = await Promise.all([
+      this.repos.listMatching(filter, order, page.skip, page.limit),
+      this.repos.countMatching(filter),
+    ]);
     return { repos, total };
   }
 }

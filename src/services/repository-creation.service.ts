@@ -81,7 +81,8 @@ export class RepositoryCreationService {
   async create(doer: User, owner: User, input: NewRepository): Promise<RepoWithOwner> {
     const { settings } = this.deps;
     const defaultBranch = input.defaultBranch?.trim() || settings.repository.DEFAULT_BRANCH;
-    if (!(await isValidBranchName(defaultBranch))) throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
+    if (!(await isValidBranchName(defaultBranch)))
+      throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
     const { files, labels } = this.init.prepare(owner, input);
     const record: RepositoryRecord = {
       name: input.name,
@@ -98,7 +99,11 @@ export class RepositoryCreationService {
     const created = await this.insert(doer, owner, record, {
       build: async (dir) => {
         await initBare(dir, { defaultBranch, objectFormat: input.objectFormat });
-        if (files.length > 0) await commitInitialFiles(dir, defaultBranch, files, { name: doer.fullName || doer.name, email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}` });
+        if (files.length > 0)
+          await commitInitialFiles(dir, defaultBranch, files, {
+            name: doer.fullName || doer.name,
+            email: doer.email || `${doer.lowerName}@${settings.service.NO_REPLY_ADDRESS}`,
+          });
       },
     });
     await this.init.createLabels(created.id, labels);
@@ -112,8 +117,10 @@ export class RepositoryCreationService {
     if (problem === 'pattern') throw new ValidationError(`repo name pattern is not allowed [name: ${name}]`);
     if (problem) throw new ValidationError(`invalid repo name [name: ${name}]`);
     if (!doer.isAdmin) {
-      const limit = owner.maxRepoCreation <= -1 ? this.deps.settings.repository.MAX_CREATION_LIMIT : owner.maxRepoCreation;
-      if (limit > -1 && owner.numRepos >= limit) throw new ForbiddenError(`You have already reached your limit of ${limit} repositories.`);
+      const limit =
+        owner.maxRepoCreation <= -1 ? this.deps.settings.repository.MAX_CREATION_LIMIT : owner.maxRepoCreation;
+      if (limit > -1 && owner.numRepos >= limit)
+        throw new ForbiddenError(`You have already reached your limit of ${limit} repositories.`);
     }
     if (await this.repos.findIdByOwner(owner.id, name.toLowerCase())) {
       throw new ConflictError(REPO_EXISTS_MESSAGE);
@@ -185,12 +192,17 @@ export class RepositoryCreationService {
       if (placed) this.store.remove(owner.name, record.name);
       if (error instanceof NameTakenError) throw new ConflictError(REPO_EXISTS_MESSAGE);
       // Its owner deleted meanwhile, folder and all: that, not the disk or the database, is the answer.
-      if (!(error instanceof RecordGoneError) && (await this.deps.repos.users.byId(owner.id)) === null) throw new RecordGoneError('repository');
+      if (!(error instanceof RecordGoneError) && (await this.deps.repos.users.byId(owner.id)) === null)
+        throw new RecordGoneError('repository');
       throw error;
     } finally {
       if (staging) this.store.removeStaged(staging);
     }
-    await this.activity.record({ op: 'create_repo', actorId: doer.id, repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate } });
+    await this.activity.record({
+      op: 'create_repo',
+      actorId: doer.id,
+      repo: { id: created.id, ownerId: owner.id, isPrivate: created.isPrivate },
+    });
     return created;
   }
 

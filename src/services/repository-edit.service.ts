@@ -10,7 +10,13 @@ import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { repositorySettings } from '../domain/repository-settings.ts';
 import { NameTakenError, ValidationError } from '../domain/errors.ts';
-import { hasBranchRefs, isValidBranchName, listBranches, readRepositoryState, setHeadBranch } from '../infra/git/repository.ts';
+import {
+  hasBranchRefs,
+  isValidBranchName,
+  listBranches,
+  readRepositoryState,
+  setHeadBranch,
+} from '../infra/git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
@@ -32,8 +38,17 @@ export interface RepositoryEdit {
   has_releases?: boolean;
   has_packages?: boolean;
   has_actions?: boolean;
-  internal_tracker?: { enable_time_tracker?: boolean; allow_only_contributors_to_track_time?: boolean; enable_issue_dependencies?: boolean };
-  external_tracker?: { external_tracker_url?: string; external_tracker_format?: string; external_tracker_style?: string; external_tracker_regexp_pattern?: string };
+  internal_tracker?: {
+    enable_time_tracker?: boolean;
+    allow_only_contributors_to_track_time?: boolean;
+    enable_issue_dependencies?: boolean;
+  };
+  external_tracker?: {
+    external_tracker_url?: string;
+    external_tracker_format?: string;
+    external_tracker_style?: string;
+    external_tracker_regexp_pattern?: string;
+  };
   external_wiki?: { external_wiki_url?: string };
   mirror_interval?: string;
   wiki_branch?: string;
@@ -42,9 +57,17 @@ export interface RepositoryEdit {
 }
 
 const PULLS_EDIT_KEYS = [
-  'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge',
-  'allow_fast_forward_only_merge', 'allow_rebase_update', 'default_delete_branch_after_merge', 'default_merge_style',
-  'default_update_style', 'default_allow_maintainer_edit',
+  'ignore_whitespace_conflicts',
+  'allow_merge_commits',
+  'allow_rebase',
+  'allow_rebase_explicit',
+  'allow_squash_merge',
+  'allow_fast_forward_only_merge',
+  'allow_rebase_update',
+  'default_delete_branch_after_merge',
+  'default_merge_style',
+  'default_update_style',
+  'default_allow_maintainer_edit',
 ] as const;
 
 export class RepositoryEditService {
@@ -83,7 +106,8 @@ export class RepositoryEditService {
     }
     if (patch.template !== undefined) data.isTemplate = patch.template;
     if (patch.private !== undefined && patch.private !== current.isPrivate) {
-      if (!patch.private && this.deps.settings.repository.FORCE_PRIVATE && !viewer.isAdmin) throw new ValidationError('cannot make private repository public');
+      if (!patch.private && this.deps.settings.repository.FORCE_PRIVATE && !viewer.isAdmin)
+        throw new ValidationError('cannot make private repository public');
       data.isPrivate = patch.private;
     }
     if (patch.archived !== undefined && patch.archived !== current.isArchived) {
@@ -93,7 +117,9 @@ export class RepositoryEditService {
     }
     if (patch.default_branch !== undefined && patch.default_branch !== current.defaultBranch) {
       const dir = this.dir(current.ownerName, current.name);
-      const usable = current.isEmpty ? await isValidBranchName(patch.default_branch) : (await listBranches(dir)).includes(patch.default_branch);
+      const usable = current.isEmpty
+        ? await isValidBranchName(patch.default_branch)
+        : (await listBranches(dir)).includes(patch.default_branch);
       // Forgejo ignores a default branch that does not exist.
       if (usable) {
         await setHeadBranch(dir, patch.default_branch);
@@ -109,7 +135,8 @@ export class RepositoryEditService {
     let mirrorIntervalSecs: number | undefined;
     if (patch.mirror_interval !== undefined && current.isMirror) {
       const seconds = parseGoDuration(patch.mirror_interval);
-      if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS)) throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
+      if (seconds === null || (seconds !== 0 && seconds < MIN_MIRROR_INTERVAL_SECS))
+        throw new ValidationError(`invalid mirror interval: ${patch.mirror_interval}`);
       mirrorIntervalSecs = seconds;
     }
     await this.deps.transactions.run(async (tx) => {
@@ -128,7 +155,10 @@ export class RepositoryEditService {
     return (await this.repos.findById(current.id))!;
   }
 
-  private unitChanges(repo: RepoWithOwner, patch: RepositoryEdit): { upsert: Array<{ type: number; config: object }>; remove: number[] } {
+  private unitChanges(
+    repo: RepoWithOwner,
+    patch: RepositoryEdit,
+  ): { upsert: Array<{ type: number; config: object }>; remove: number[] } {
     const upsert: Array<{ type: number; config: object }> = [];
     const remove: number[] = [];
     const existing = (type: number) => {
@@ -136,10 +166,16 @@ export class RepositoryEditService {
       return unit ? (JSON.parse(unit.config) as Record<string, unknown>) : undefined;
     };
     if (patch.has_issues === true && patch.external_tracker) {
-      upsert.push({ type: UnitType.extIssues, config: { external_tracker_style: 'numeric', ...patch.external_tracker } });
+      upsert.push({
+        type: UnitType.extIssues,
+        config: { external_tracker_style: 'numeric', ...patch.external_tracker },
+      });
       remove.push(UnitType.issues);
     } else if (patch.has_issues === true) {
-      upsert.push({ type: UnitType.issues, config: { ...DEFAULT_ISSUES_CONFIG, ...existing(UnitType.issues), ...patch.internal_tracker } });
+      upsert.push({
+        type: UnitType.issues,
+        config: { ...DEFAULT_ISSUES_CONFIG, ...existing(UnitType.issues), ...patch.internal_tracker },
+      });
       remove.push(UnitType.extIssues);
     } else if (patch.has_issues === false) {
       remove.push(UnitType.issues, UnitType.extIssues);
@@ -157,7 +193,9 @@ export class RepositoryEditService {
     if (patch.has_pull_requests === false) {
       remove.push(UnitType.pulls);
     } else if (patch.has_pull_requests === true || pullsConfig) {
-      const changes = Object.fromEntries(PULLS_EDIT_KEYS.filter((key) => patch[key] !== undefined).map((key) => [key, patch[key]]));
+      const changes = Object.fromEntries(
+        PULLS_EDIT_KEYS.filter((key) => patch[key] !== undefined).map((key) => [key, patch[key]]),
+      );
       if (patch.has_pull_requests === true || Object.keys(changes).length > 0) {
         upsert.push({ type: UnitType.pulls, config: { ...DEFAULT_PULLS_CONFIG, ...pullsConfig, ...changes } });
       }
@@ -175,7 +213,10 @@ export class RepositoryEditService {
     return { upsert, remove };
   }
 
-  /** Renames a repository: name rules (422), a free name (422, as Forgejo), the directory, a redirect from the old name. */
+  /**
+   * Renames a repository: name rules (422), a free name (422, as Forgejo), the directory, a redirect from the old
+   * name.
+   */
   private async rename(doer: User, repo: RepoWithOwner, newName: string): Promise<RepoWithOwner> {
     const problem = repoNameProblem(newName);
     if (problem === 'reserved') throw new ValidationError(`repo name is reserved [name: ${newName}]`);
@@ -200,13 +241,21 @@ export class RepositoryEditService {
         try {
           this.store.rename(repo.ownerName, newName, repo.name);
         } catch (moveError) {
-          this.deps.log.error({ err: moveError, from: newName, to: repo.name }, 'moving a repository folder back failed');
+          this.deps.log.error(
+            { err: moveError, from: newName, to: repo.name },
+            'moving a repository folder back failed',
+          );
         }
       }
       if (error instanceof NameTakenError) throw new ValidationError(`repo name is already taken [name: ${newName}]`);
       throw error;
     }
-    await this.activity.record({ op: 'rename_repo', actorId: doer.id, repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate }, content: repo.name });
+    await this.activity.record({
+      op: 'rename_repo',
+      actorId: doer.id,
+      repo: { id: repo.id, ownerId: repo.ownerId, isPrivate: repo.isPrivate },
+      content: repo.name,
+    });
     return (await this.repos.findById(repo.id))!;
   }
 
@@ -237,7 +286,12 @@ export class RepositoryEditService {
     const dir = this.dir(repo.ownerName, repo.name);
     const state = await readRepositoryState(dir);
     const gitSize = BigInt(state.size);
-    const data: RepositoryChangesRow = { size: gitSize + repo.lfsSize, gitSize, isEmpty: state.isEmpty, updatedAt: new Date() };
+    const data: RepositoryChangesRow = {
+      size: gitSize + repo.lfsSize,
+      gitSize,
+      isEmpty: state.isEmpty,
+      updatedAt: new Date(),
+    };
     // The first push into an empty repository decides the default branch when the configured one was not pushed.
     if (state.defaultBranch && state.defaultBranch !== repo.defaultBranch) {
       const branches = await listBranches(dir);

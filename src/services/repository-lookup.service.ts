@@ -35,7 +35,9 @@ export class RepositoryLookupService {
   }
 
   /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */
-  async extras(repoIds: readonly number[]): Promise<{ mirrors: Map<number, Models.MirrorModel>; releases: Map<number, number> }> {
+  async extras(
+    repoIds: readonly number[],
+  ): Promise<{ mirrors: Map<number, Models.MirrorModel>; releases: Map<number, number> }> {
     if (repoIds.length === 0) return { mirrors: new Map(), releases: new Map() };
     const [mirrors, releases] = await Promise.all([
       this.mirrors.listByRepoIds(repoIds),
@@ -45,18 +47,29 @@ export class RepositoryLookupService {
   }
 
   /** Everything the Repository converter needs for each repository, in a fixed number of queries. */
-  async details(viewer: User | null, repos: readonly RepoWithOwner[], fixedPermission?: RepoPermission): Promise<RepositoryDetails[]> {
+  async details(
+    viewer: User | null,
+    repos: readonly RepoWithOwner[],
+    fixedPermission?: RepoPermission,
+  ): Promise<RepositoryDetails[]> {
     const [permissions, withExtras] = await Promise.all([
       fixedPermission ? null : this.permissions.forRepos(viewer, repos),
       this.withExtras(repos),
     ]);
-    return withExtras.map((details) => ({ ...details, permission: fixedPermission ?? permissions!.get(details.repo.id)! }));
+    return withExtras.map((details) => ({
+      ...details,
+      permission: fixedPermission ?? permissions!.get(details.repo.id)!,
+    }));
   }
 
   /** What the Repository converter needs but the permission, for answers that show none (activity feeds). */
   async withExtras(repos: readonly RepoWithOwner[]): Promise<RepositoryRecordDetails[]> {
     const { mirrors, releases } = await this.extras(repos.map((repo) => repo.id));
-    return repos.map((repo) => ({ repo, mirror: mirrors.get(repo.id) ?? null, releaseCount: releases.get(repo.id) ?? 0 }));
+    return repos.map((repo) => ({
+      repo,
+      mirror: mirrors.get(repo.id) ?? null,
+      releaseCount: releases.get(repo.id) ?? 0,
+    }));
   }
 
   /** The repository a renamed one's old name leads to (Forgejo: repo_model.LookupRedirect); null when none. */

@@ -30,7 +30,7 @@ export class RepositoryRemovalService {
     this.store.remove(repo.ownerName, repo.name);
   }
 
-  /** Removes the row of a repository whose directory is gone (the delete_missing_repos task); false when it is there. */
+  /** Removes the row of a repository whose directory is gone (delete_missing_repos); false when it is there. */
   async removeMissing(repoId: number): Promise<boolean> {
     const repo = await this.repos.findById(repoId);
     if (!repo || this.store.exists(repo.ownerName, repo.name)) return false;

@@ -19,7 +19,13 @@ export interface TestUser {
 
 export async function createTestUser(
   t: TestApp,
-  options: { admin?: boolean; name?: string; scopes?: string; mustChangePassword?: boolean; fields?: UserChangesRow } = {},
+  options: {
+    admin?: boolean;
+    name?: string;
+    scopes?: string;
+    mustChangePassword?: boolean;
+    fields?: UserChangesRow;
+  } = {},
 ): Promise<TestUser> {
   const name = options.name ?? uniqueName();
   const password = 'password-' + randomBytes(4).toString('hex');

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
   if (settings.federation.ENABLED) activityPub.startKeyWorker();
-  void context.services.repositories.refreshEmptyFromDisk().then(
+  void context.services.repoEdits.refreshEmptyFromDisk().then(
     (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
     (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
   );

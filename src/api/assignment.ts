@@ -5,7 +5,7 @@
 // A public-only token reaches public resources only (Forgejo: checkTokenPublicOnly): 403 past the visibility check.
 import { OPERATIONS } from '../../generated/operations.ts';
 import { isPublicOnly } from '../auth/caller.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { tokenReachesOwner, tokenReachesRepo } from '../domain/access/token-reach.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { hasAccess } from '../domain/access/repo-permission.ts';
@@ -37,7 +37,7 @@ async function findOwner(ctx: RequestContext, param: OwnerParam): Promise<{ owne
   if (name === '' || name.includes('\0')) return null;
   const viewer = ctx.caller?.user ?? null;
   const { ownerAccess, users } = ctx.app.services;
-  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await ctx.app.db.hot.userByLowerName(name.toLowerCase());
+  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await users.byName(name);
   if (owner) return (await ownerAccess.canSee(viewer, owner)) ? { owner, renamed: false } : null;
   const renamed = await users.renamedTo(name);
   return renamed && (await ownerAccess.canSee(viewer, renamed)) ? { owner: renamed, renamed: true } : null;
@@ -70,7 +70,7 @@ export function userAssignment(param: OwnerParam = 'username', options: { indivi
 export function userIdAssignment(): Guard {
   return async (ctx) => {
     const id = Number((ctx.params as { userId?: number }).userId);
-    const user = await ctx.app.db.hot.userById(id);
+    const user = await ctx.app.services.users.byId(id);
     if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user))) throw new NotFoundError();
     refusePublicOnly(ctx, user);
     ctx.assigned.user = user;

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { OperationId } from '../../generated/operations.ts';
 import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Team, User } from '../db/prisma.ts';
+import type { Team, User } from '../db/entities.ts';
 import { InternalError, UnauthorizedError } from '../domain/errors.ts';
 import { listOptions, setPaginationHeaders, type ListOptions } from '../http/pagination.ts';
 import { sendResetContent } from '../http/reset-content.ts';

@@ -5,10 +5,10 @@ import type {
 } from '../../generated/operations.ts';
 import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Team, User } from '../db/prisma.ts';
+import type { Team, User } from '../db/entities.ts';
 import { type ListOptions } from '../http/pagination.ts';
 import type { OrgRole } from '../services/org.service.ts';
-import type { RepoWithPermission } from '../db/repository-details.ts';
+import type { RepoWithPermission } from '../services/repo-permission.service.ts';
 
 /** The `{owner}/{repo}` of the path with the caller's permission on it. */
 export type AssignedRepo = RepoWithPermission;

@@ -29,15 +29,16 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   if (source.kind === 'file' && source.created) log.warn({ file: source.file }, 'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY');
   const cipher = new AtRestCipher(key);
   const committedJobs = new CommittedJobs();
-  const repos = createRepositories(db.prisma, db.provider, cipher, () => committedJobs.notify());
+  const repos = createRepositories(db.prisma, db.provider, cipher, db.hot, () => committedJobs.notify());
   const encrypted = await repos.webhooks.encryptLegacyRows();
   if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
-    settings, db, repos, transactions: transactions(db.prisma, db.provider, cipher, committedJobs), stores: createStores(settings),
+    settings, repos, transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
+    stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
     hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
     jobQueue: createJobQueue(settings, repos.jobs, committedJobs, log),
     log, passwords,
   };
-  return { ...deps, services: createServices(deps) };
+  return { ...deps, db, services: createServices(deps) };
 }

@@ -36,7 +36,10 @@ import { RepoMigrationService } from '../services/repo-migration.service.ts';
 import { RepoPermissionService } from '../services/repo-permission.service.ts';
 import { RepoInitService } from '../services/repo-init.service.ts';
 import { RepoSearchService } from '../services/repo-search.service.ts';
-import { RepositoryService } from '../services/repository.service.ts';
+import { RepositoryCreationService } from '../services/repository-creation.service.ts';
+import { RepositoryEditService } from '../services/repository-edit.service.ts';
+import { RepositoryLookupService } from '../services/repository-lookup.service.ts';
+import { RepositoryRemovalService } from '../services/repository-removal.service.ts';
 import { RunnerTokenService } from '../services/runner-token.service.ts';
 import { UnadoptedService } from '../services/unadopted.service.ts';
 import { SystemService } from '../services/system.service.ts';
@@ -59,12 +62,15 @@ export function createServices(deps: ServiceDeps) {
   const templates = new TemplateService(deps);
   const hookEvents = new HookEventsService(deps);
   const hookDeliveries = new HookDeliveryService(deps);
-  const repositories = new RepositoryService(deps, activity, repoPermissions, new RepoInitService(deps, templates), hookEvents);
+  const repositories = new RepositoryLookupService(deps, repoPermissions);
+  const repoCreation = new RepositoryCreationService(deps, activity, new RepoInitService(deps, templates), hookEvents);
+  const repoEdits = new RepositoryEditService(deps, activity);
+  const repoRemoval = new RepositoryRemovalService(deps, hookEvents);
   const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
-  const pushes = new PushService(deps, activity, repositories, hookEvents);
+  const pushes = new PushService(deps, activity, repoEdits, hookEvents);
   const quota = new QuotaService(deps);
-  const repoMigrations = new RepoMigrationService(deps, repositories, pushes, quota, orgs);
-  const maintenance = new RepoMaintenanceService(deps, repositories, repoMigrations);
+  const repoMigrations = new RepoMigrationService(deps, repoCreation, repoEdits, pushes, quota, orgs);
+  const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -75,7 +81,7 @@ export function createServices(deps: ServiceDeps) {
     actionVariables: new ActionVariableService(deps),
     runnerTokens: new RunnerTokenService(deps),
     activity,
-    users: new UserService(deps, repositories, ownerStorage, mailer),
+    users: new UserService(deps, repoEdits, ownerStorage, mailer),
     ownerAccess,
     mailer,
     publicKeys: new PublicKeyService(deps),
@@ -92,14 +98,17 @@ export function createServices(deps: ServiceDeps) {
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
+    repoCreation,
+    repoEdits,
+    repoRemoval,
     templates,
-    repoSearch: new RepoSearchService(deps, repoPermissions),
+    repoSearch: new RepoSearchService(deps),
     pushes,
     quota,
     repoMigrations,
     maintenance,
     cron: new CronService(deps, { maintenance, hookDeliveries, log: deps.log }),
-    unadopted: new UnadoptedService(deps, repositories),
+    unadopted: new UnadoptedService(deps, repoCreation),
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),

@@ -68,7 +68,7 @@ async function purgeOwnedData(
 ): Promise<{ orphanBlobHashes: string[] }> {
   const byOwner = { ownerId: { in: ownerIds } };
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
-  await new RepositoryRowsRepository(tx).deleteWithRelatedRows(repos.map((repo) => repo.id));
+  await new RepositoryRowsRepository(tx, provider).deleteWithRelatedRows(repos.map((repo) => repo.id));
 
   const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
   await tx.package.deleteMany({ where: byOwner });

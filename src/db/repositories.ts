@@ -7,9 +7,11 @@ import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
+import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
+import type { HotQueries } from './hot-queries.ts';
 import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
@@ -43,15 +45,23 @@ import { WebhookRepository } from './webhook.repository.ts';
 
 /**
  * `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers);
- * `jobsWritten` is told when a job row is written.
+ * `hot` runs the lookups nearly every request makes as prepared statements, on the pool's connections (also for a
+ * transaction's set: they read committed rows); `jobsWritten` is told when a job row is written.
  */
-export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, jobsWritten?: () => void) {
+export function createRepositories(
+  client: DbClient,
+  provider: DatabaseTarget['provider'],
+  cipher: AtRestCipher,
+  hot: HotQueries,
+  jobsWritten?: () => void,
+) {
   return {
-    accessTokens: new AccessTokenRepository(client),
+    accessTokens: new AccessTokenRepository(client, hot),
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     cronTasks: new CronTaskRepository(client),
+    health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     hookTasks: new HookTaskRepository(client),
@@ -64,7 +74,7 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),
-    orgs: new OrgRepository(client),
+    orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
@@ -76,12 +86,12 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
-    repositories: new RepositoryRowsRepository(client),
+    repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),
-    users: new UserRepository(client),
+    users: new UserRepository(client, hot),
     webhooks: new WebhookRepository(client, cipher),
   };
 }
@@ -98,11 +108,18 @@ export interface Transactions {
 const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
 
 /** `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back). */
-export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, committed?: CommittedJobs): Transactions {
+export function transactions(
+  prisma: PrismaClient,
+  provider: DatabaseTarget['provider'],
+  cipher: AtRestCipher,
+  hot: HotQueries,
+  committed?: CommittedJobs,
+): Transactions {
   return {
     async run(work) {
       let wroteJobs = false;
-      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, () => (wroteJobs = true))), TRANSACTION_LIMITS);
+      const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true));
+      const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
       return result;
     },

@@ -4,6 +4,7 @@
 import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { TeamUnitGrant } from '../domain/access/team-units.ts';
+import type { TeamChangesRow } from './entities.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
 
 /** A team with its unit grants, as team answers show it. */
@@ -78,7 +79,7 @@ export class TeamRepository {
     return translated({ taken: 'team name' }, () => this.client.team.create({ data }));
   }
 
-  update(teamId: number, data: Prisma.TeamUpdateInput): Promise<Team> {
+  update(teamId: number, data: TeamChangesRow): Promise<Team> {
     return translated({ taken: 'team name', gone: 'team' }, () => this.client.team.update({ where: { id: teamId }, data }));
   }
 

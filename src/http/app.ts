@@ -20,7 +20,8 @@ export interface AppOptions {
 
 function authenticate(app: AppContext): RequestHandler {
   const resolve = authenticator({
-    hot: app.db.hot,
+    tokens: app.services.accessTokens,
+    users: app.services.users,
     passwords: app.passwords,
     throttle: signInThrottle({
       perAddress: app.settings.security.PASSWORD_FAILURES_PER_ADDRESS,

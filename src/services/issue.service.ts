@@ -3,7 +3,7 @@
 // rows are written with it. Repository, label and milestone counters move in the same transaction.
 import type { CommentRow, IssueDetails, IssueRow } from '../db/issue.repository.ts';
 import { CommentType } from '../db/issue.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { UnitType } from '../domain/access/modes.ts';
 import type * as IssueMentions from '../render/issue-mentions.ts';

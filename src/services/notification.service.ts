@@ -3,7 +3,7 @@
 // thread was made (a team left, a repository made private, a public-only token) hides it.
 import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { isSelfOrAdmin } from '../domain/access/account.ts';
 import { NotificationStatus, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
 import { parseRfc3339 } from '../domain/rfc3339.ts';
@@ -11,6 +11,8 @@ import { timeBounds } from '../domain/time-bounds.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
+
+export type { ThreadDetails };
 
 export interface ThreadQuery {
   all?: boolean;

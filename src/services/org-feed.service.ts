@@ -1,15 +1,15 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+import type { Models, User } from '../db/entities.ts';
 import { seesConcealedMembership } from '../domain/access/org-membership.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude } from '../db/repository-rows.repository.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
-export type Action = Prisma.ActionModel;
+export type Action = Models.ActionModel;
 
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
@@ -26,7 +26,7 @@ export class OrgFeedService {
   constructor(
     deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
   ) {
     this.feeds = deps.repos.orgFeeds;
   }

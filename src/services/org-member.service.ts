@@ -1,7 +1,7 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { AccessMode } from '../domain/access/modes.ts';
 import { seesConcealedMembership } from '../domain/access/org-membership.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -24,7 +24,7 @@ export class OrgMemberService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
     if (!user) throw userNotFound(name);
     return user;
   }

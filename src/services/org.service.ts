@@ -4,7 +4,7 @@ import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { AccessMode, Visibility } from '../domain/access/modes.ts';
 import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.ts';
 import { isIndividual } from '../domain/access/owner-visibility.ts';
@@ -164,7 +164,7 @@ export class OrgService {
 
   /** GET /admin/orgs: every organization. */
   async listAll(page: ListOptions): Promise<Page<User>> {
-    const { orgs, total } = await this.deps.db.hot.listOrganizations(page.limit, page.skip);
+    const { orgs, total } = await this.deps.repos.orgs.listAllByName(page.limit, page.skip);
     return { items: orgs, total };
   }
 

@@ -3,7 +3,7 @@
 // (services/context/package.go). Blobs go through the blob store; rows through the package repository.
 import type { Readable } from 'node:stream';
 import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { AccessModeValue } from '../domain/access/modes.ts';
 import { ghostUser } from '../db/ghost-user.ts';
@@ -19,7 +19,7 @@ import type { ByteRange } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const GENERIC = 'generic';
@@ -38,7 +38,7 @@ export class PackageService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly quota: QuotaService,
     private readonly hookEvents: HookEventsService,
   ) {}

@@ -1,6 +1,6 @@
 // SSH public keys of users (Forgejo: models/asymkey, services/asymkey). A key may be registered only once
 // across the whole site; titles are unique per user.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';

@@ -3,7 +3,7 @@
 // its event, like any issue.
 import { branchCommit, compareBranches } from '../infra/git/compare.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { PullDetails } from '../db/pull-request.repository.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';

@@ -1,7 +1,7 @@
 // Quota groups and rules, what an owner uses, and enforcement (Forgejo: routers/api/v1/admin/quota*.go,
 // routers/api/v1/shared/quota.go, models/quota/*). The decision itself is src/domain/quota.ts.
 import type { UsedPackage } from '../db/package-usage.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { UsedArtifact, UsedAttachment } from '../db/quota-usage.repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { ListOptions, Page } from '../domain/page.ts';

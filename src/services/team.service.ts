@@ -3,7 +3,7 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Prisma, Team, User } from '../db/prisma.ts';
+import type { Team, TeamChangesRow, User } from '../db/entities.ts';
 import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
 import { AccessMode } from '../domain/access/modes.ts';
@@ -17,7 +17,7 @@ import type { FeedEntry } from '../db/org-feed.repository.ts';
 import type { OrgFeedService } from './org-feed.service.ts';
 import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import { repoNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 
@@ -67,7 +67,7 @@ export class TeamService {
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly permissions: RepoPermissionService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly orgFeeds: OrgFeedService,
   ) {
     this.teams = deps.repos.teams;
@@ -76,7 +76,7 @@ export class TeamService {
   /** A team and its organization, for the `/teams/{id}` routes; null when there is none. */
   async findWithOrg(id: number): Promise<{ team: Team; org: User } | null> {
     const team = await this.teams.findById(id);
-    const org = team && (await this.deps.db.hot.userById(team.orgId));
+    const org = team && (await this.deps.repos.users.byId(team.orgId));
     return team && org ? { team, org } : null;
   }
 
@@ -182,7 +182,7 @@ export class TeamService {
       if (input.includesAllRepositories !== undefined) includesAllRepositories = input.includesAllRepositories;
     }
     const units = owners ? null : teamUnitGrants(accessMode, input.units, unitsMap);
-    const data: Prisma.TeamUpdateInput = {
+    const data: TeamChangesRow = {
       name,
       lowerName: name.toLowerCase(),
       description: input.description ?? team.description,
@@ -227,7 +227,7 @@ export class TeamService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, () => userNotFound(name)));
+    const user = await this.deps.repos.users.byLowerName(lookupKey(name, () => userNotFound(name)));
     if (!user) throw userNotFound(name);
     return user;
   }

@@ -1,6 +1,6 @@
 // Individual user accounts: creation, lookup and the administration rules (Forgejo: routers/api/v1/admin/user.go,
 // services/user). Names are unique case-insensitively across users and organizations (User.lowerName).
-import type { Prisma, User } from '../db/prisma.ts';
+import type { User, UserChangesRow } from '../db/entities.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
@@ -16,7 +16,7 @@ import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
 import { isIndividual } from '../domain/access/owner-visibility.ts';
 import { userNotFound } from '../domain/name-not-found.ts';
 
@@ -83,7 +83,7 @@ export class UserService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly ownerStorage: OwnerStorageService,
     private readonly mailer: MailerService,
   ) {
@@ -94,16 +94,26 @@ export class UserService {
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
     if (!user || !isIndividual(user)) throw userNotFound(name);
     return user;
+  }
+
+  /** A user or an organization by name (case-insensitive), or null. */
+  byName(name: string): Promise<User | null> {
+    return this.users.byLowerName(name.toLowerCase());
+  }
+
+  /** A user or an organization by id, or null. */
+  byId(id: number): Promise<User | null> {
+    return this.users.byId(id);
   }
 
   /** The user or organization that used to be called `name`, if it was renamed. */
   async renamedTo(name: string): Promise<User | null> {
     const targetId = await this.users.findRedirectTarget(name.toLowerCase());
     if (targetId === null) return null;
-    return this.deps.db.hot.userById(targetId);
+    return this.deps.repos.users.byId(targetId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */
@@ -157,7 +167,7 @@ export class UserService {
       throw new ValidationError('source_id and login_name must be specified together');
     }
     const visibility = this.parseVisibility(changes.visibility);
-    const data: Prisma.UserUpdateInput = {};
+    const data: UserChangesRow = {};
     if (changes.sourceId !== undefined) {
       data.loginType = await this.loginTypeOf(changes.sourceId);
       data.loginSourceId = changes.sourceId;
@@ -174,7 +184,7 @@ export class UserService {
       if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
       data.email = email;
     }
-    const copy = <K extends keyof UserChanges, F extends keyof Prisma.UserUpdateInput>(from: K, to: F) => {
+    const copy = <K extends keyof UserChanges, F extends keyof UserChangesRow>(from: K, to: F) => {
       if (changes[from] !== undefined) (data as Record<string, unknown>)[to] = changes[from];
     };
     copy('mustChangePassword', 'mustChangePassword');
@@ -255,7 +265,7 @@ export class UserService {
           await users.deleteRedirectFrom(newLower);
           await users.redirect(target.lowerName, target.id);
         }
-        moveFolderBack = await this.repositories.ownerRenamed(repos, target.id, target.name, newName);
+        moveFolderBack = await this.repoEdits.ownerRenamed(repos, target.id, target.name, newName);
       });
     } catch (error) {
       moveFolderBack();
@@ -267,7 +277,7 @@ export class UserService {
   /** Individual accounts only, filtered by login source and login name. */
   async search(filter: UserSearch, page: ListOptions): Promise<{ users: User[]; total: number }> {
     // The admin list is a hot read: a prepared statement instead of two Prisma queries.
-    return this.deps.db.hot.listIndividualUsers({
+    return this.deps.repos.users.listIndividuals({
       sourceId: filter.sourceId,
       loginName: filter.loginName?.trim() || undefined,
       order: filter.sort ?? 'alphabetically',

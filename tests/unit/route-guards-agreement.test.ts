@@ -22,7 +22,7 @@ import { canSeeOwner, type Owner } from '../../src/domain/access/owner-visibilit
 import { packageAccessMode } from '../../src/domain/access/package-access.ts';
 import { repoPermission, type ViewerTeam } from '../../src/domain/access/repo-permission.ts';
 import { ApiError } from '../../src/domain/errors.ts';
-import { DEFAULT_UNITS } from '../../src/services/repository.service.ts';
+import { DEFAULT_UNITS } from '../../src/domain/default-units.ts';
 import { ALL_ROWS } from '../api/authorization-matrix/all-rows.ts';
 import {
   CALLERS,

@@ -2,7 +2,7 @@
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { toNotificationThreads } from '../../../convert/notification.ts';
 import { formBool } from '../../../domain/notification.ts';
-import type { ThreadDetails } from '../../../db/notification.repository.ts';
+import type { ThreadDetails } from '../../../services/notification.service.ts';
 import type { AnyRequestContext, Handler, RequestContext } from '../../route.ts';
 import { userView } from '../../view.ts';
 

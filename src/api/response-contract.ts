@@ -32,7 +32,10 @@ function chosenMediaType(declared: string[], req: Request, res: Response): strin
 
 function check(contract: ResponseContract, status: number, body: unknown, req: Request, res: Response): void {
   const byType = contract[status] ?? contract[`${String(status)[0]}XX`] ?? contract.default;
-  if (!byType) throw new ContractFailure(500, `no schema defined for status code '${status}' in the openapi spec`);
+  if (!byType) {
+    const message = `no schema defined for status code '${status}' in the openapi spec`;
+    throw new ContractFailure(500, message, [{ path: req.originalUrl, message }]);
+  }
   const declared = Object.keys(byType);
   if (declared.length === 0) {
     if (body !== undefined) throw new ContractFailure(500, 'response should NOT have a body', [{ path: '/response', message: 'response should NOT have a body' }]);

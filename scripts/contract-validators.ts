@@ -5,6 +5,7 @@ import standaloneCode from 'ajv/dist/standalone';
 import { _ } from 'ajv';
 import { CONTRACT_FORMATS } from '../src/api/contract-formats.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, read as JSON
 type Json = Record<string, any>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -20,7 +21,10 @@ function clone<T>(value: T): T {
 function resolve(openapi: Json, node: Json | undefined): Json | undefined {
   let resolved = node;
   for (let hops = 0; resolved?.$ref && hops < 16; hops++) {
-    resolved = resolved.$ref.replace(/^#\//, '').split('/').reduce((at: Json | undefined, key: string) => at?.[key], openapi);
+    resolved = resolved.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: Json | undefined, key: string) => at?.[key], openapi);
   }
   return resolved;
 }
@@ -49,15 +53,18 @@ function typeSerialisedStrings(openapi: Json): void {
   };
   for (const schema of Object.values<Json>(openapi.components?.schemas ?? {})) visit(schema);
   for (const { op } of operations(openapi)) {
-    for (const content of Object.values<Json>(resolve(openapi, op.requestBody)?.content ?? {})) visit(resolve(openapi, content.schema));
+    for (const content of Object.values<Json>(resolve(openapi, op.requestBody)?.content ?? {}))
+      visit(resolve(openapi, content.schema));
   }
   for (const { op } of operations(openapi)) {
     for (const response of Object.values<Json>(op.responses ?? {})) {
-      for (const content of Object.values<Json>(resolve(openapi, response)?.content ?? {})) visit(resolve(openapi, content.schema));
+      for (const content of Object.values<Json>(resolve(openapi, response)?.content ?? {}))
+        visit(resolve(openapi, content.schema));
     }
   }
   for (const { parameters } of operations(openapi)) {
-    for (const parameter of parameters) if (parameter.schema && !parameter.schema.items && !parameter.schema.$ref) visit(parameter.schema);
+    for (const parameter of parameters)
+      if (parameter.schema && !parameter.schema.items && !parameter.schema.$ref) visit(parameter.schema);
   }
 }
 
@@ -76,20 +83,31 @@ function operations(openapi: Json): OperationEntry[] {
       const op = item[method];
       if (!op) continue;
       const own: Json[] = (op.parameters ?? []).map((p: Json) => resolve(openapi, p));
-      const shared = (item.parameters ?? []).map((p: Json) => resolve(openapi, p)).filter((p: Json) => !own.some((o) => o.name === p.name));
+      const shared = (item.parameters ?? [])
+        .map((p: Json) => resolve(openapi, p))
+        .filter((p: Json) => !own.some((o) => o.name === p.name));
       entries.push({ path, method, op, parameters: [...own, ...shared] });
     }
   }
   return entries;
 }
 
-function newAjv(options: Json) {
+type ContractAjv = import('ajv').default;
+
+function newAjv(options: Json): ContractAjv {
   const Ajv = require('ajv-draft-04').default;
   const jtdType = require('ajv/dist/vocabularies/jtd/type').default;
   const ajv = new Ajv({
-    strict: false, strictNumbers: true, strictTuples: true, allowUnionTypes: false, validateSchema: false,
+    strict: false,
+    strictNumbers: true,
+    strictTuples: true,
+    allowUnionTypes: false,
+    validateSchema: false,
     // Component schemas stay functions of their own, shared by every operation that names them.
-    inlineRefs: false, validateFormats: true, formats: CONTRACT_FORMATS, code: { source: true, esm: true, lines: false, formats: _`${FORMATS}` },
+    inlineRefs: false,
+    validateFormats: true,
+    formats: CONTRACT_FORMATS,
+    code: { source: true, esm: true, lines: false, formats: _`${FORMATS}` },
     ...options,
   });
   ajv.addKeyword({ ...jtdType, keyword: 'x-eov-type', before: 'type' });
@@ -104,14 +122,21 @@ function checkFormats(openapi: Json): void {
     if (key === 'format' && typeof value === 'string' && !(value in CONTRACT_FORMATS)) unknown.add(value);
     return value;
   });
-  if (unknown.size > 0) throw new Error(`formats without a meaning in src/api/contract-formats.ts: ${[...unknown].join(', ')}`);
+  if (unknown.size > 0)
+    throw new Error(`formats without a meaning in src/api/contract-formats.ts: ${[...unknown].join(', ')}`);
 }
 
-function addComponents(ajv: any, openapi: Json): void {
-  for (const [id, schema] of Object.entries<Json>(openapi.components?.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${id}`);
+function addComponents(ajv: ContractAjv, openapi: Json): void {
+  for (const [id, schema] of Object.entries<Json>(openapi.components?.schemas ?? {}))
+    ajv.addSchema(schema, `#/components/schemas/${id}`);
 }
 
-const PARAMETER_FIELDS: Record<string, string> = { query: 'query', header: 'headers', path: 'params', cookie: 'cookies' };
+const PARAMETER_FIELDS: Record<string, string> = {
+  query: 'query',
+  header: 'headers',
+  path: 'params',
+  cookie: 'cookies',
+};
 
 /** Parameters as one object schema per request field, as the validator this replaces built them. */
 function parametersSchema(parameters: Json[]): Json {
@@ -150,15 +175,21 @@ function requestTable(openapi: Json): { parameters: Map<string, Json>; bodies: M
     const requestBody = resolve(openapi, op.requestBody);
     const bodies = Object.entries<Json>(requestBody?.content ?? {}).map(([type, content]) => {
       const wrapper = bodySchema(resolve(openapi, content.schema), openapi);
-      if (wrapper) bodySchemas.set(`${id}$body$${type}`, wrapper);
-      return `{ type: ${JSON.stringify(type)}, validate: ${wrapper ? `bodies.${exportName(`${id}$body$${type}`)}` : 'null'} }`;
+      const key = `${id}$body$${type}`;
+      if (wrapper) bodySchemas.set(key, wrapper);
+      return `{ type: ${JSON.stringify(type)}, validate: ${wrapper ? `bodies.${exportName(key)}` : 'null'} }`;
     });
     const arrays = parameters.filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name);
     const lowered = parameters.filter((p) => p.in === 'query' && p['x-case-insensitive'] === true).map((p) => p.name);
-    const body = requestBody
-      ? `{ required: ${requestBody.required === undefined ? 'undefined' : requestBody.required}, contents: [${bodies.join(', ')}] }`
-      : 'null';
-    table.push(`  ${id}: { parameters: ${exportName(`${id}$params`)}, body: ${body}, arrayQuery: ${JSON.stringify(arrays)}, caseInsensitiveQuery: ${JSON.stringify(lowered)} },`);
+    const required = requestBody?.required === undefined ? 'undefined' : String(requestBody.required);
+    const body = requestBody ? `{ required: ${required}, contents: [${bodies.join(', ')}] }` : 'null';
+    const fields = [
+      `parameters: ${exportName(`${id}$params`)}`,
+      `body: ${body}`,
+      `arrayQuery: ${JSON.stringify(arrays)}`,
+      `caseInsensitiveQuery: ${JSON.stringify(lowered)}`,
+    ];
+    table.push(`  ${id}: { ${fields.join(', ')} },`);
   }
   return { parameters: schemas, bodies: bodySchemas, table };
 }
@@ -183,7 +214,9 @@ function responseTable(openapi: Json): Compiled {
         statuses.push(`${JSON.stringify(status)}: {}`);
         continue;
       }
-      const types = Object.keys(response.content).filter((type) => validatesMediaType(type) && response.content[type]?.schema);
+      const types = Object.keys(response.content).filter(
+        (type) => validatesMediaType(type) && response.content[type]?.schema,
+      );
       if (types.length === 0) continue;
       const entries = types.map((type) => {
         const key = `${id}$${status}$${type}`;
@@ -237,7 +270,7 @@ interface ModuleParts {
   table?: { name: string; type: string; rows: string[] };
 }
 
-function standaloneModule(ajv: any, parts: ModuleParts): string {
+function standaloneModule(ajv: ContractAjv, parts: ModuleParts): string {
   const names: Record<string, string> = {};
   for (const [key, schema] of parts.schemas) {
     // A key that is a fragment keeps `#/components/schemas/…` refs resolving to the shared component schemas.
@@ -245,8 +278,9 @@ function standaloneModule(ajv: any, parts: ModuleParts): string {
     names[exportName(key)] = `#/${exportName(key)}`;
   }
   const code = dropUnreadSchemas(standaloneCode(ajv, names).replace(/^"use strict";\n?/, ''));
+  const rows = parts.table?.rows.join('\n');
   const table = parts.table
-    ? `\nexport const ${parts.table.name}: Record<string, ${parts.table.type}> = {\n${parts.table.rows.join('\n')}\n};\n`
+    ? `\nexport const ${parts.table.name}: Record<string, ${parts.table.type}> = {\n${rows}\n};\n`
     : '';
   return `// Generated by scripts/generate.ts from spec/. Do not edit.
 // ${parts.comment}
@@ -269,18 +303,34 @@ export function validatorModules(converted: Json): Map<string, string> {
   const requests = requestTable(openapi);
   const answers = responseTable(openapi);
   return new Map([
-    ['request-bodies.ts', standaloneModule(bodies, { comment: 'Validators of each operation\'s request body, by media type.', schemas: requests.bodies })],
-    ['request-validators.ts', standaloneModule(parameters, {
-      comment: 'Validators of each operation\'s parameters, and what the server needs to check its body.',
-      schemas: requests.parameters,
-      imports: "import type { RequestContract } from '../src/api/contract-types.ts';\nimport * as bodies from './request-bodies.ts';\n",
-      table: { name: 'REQUEST_CONTRACTS', type: 'RequestContract', rows: requests.table },
-    })],
-    ['response-validators.ts', standaloneModule(responses, {
-      comment: 'Validators of each operation\'s responses, by status and media type (the tests check every answer).',
-      schemas: answers.schemas,
-      imports: "import type { ResponseContract } from '../src/api/contract-types.ts';\n",
-      table: { name: 'RESPONSE_CONTRACTS', type: 'ResponseContract', rows: answers.table },
-    })],
+    [
+      'request-bodies.ts',
+      standaloneModule(bodies, {
+        comment: "Validators of each operation's request body, by media type.",
+        schemas: requests.bodies,
+      }),
+    ],
+    [
+      'request-validators.ts',
+      standaloneModule(parameters, {
+        comment: "Validators of each operation's parameters, and what the server needs to check its body.",
+        schemas: requests.parameters,
+        imports: [
+          "import type { RequestContract } from '../src/api/contract-types.ts';",
+          "import * as bodies from './request-bodies.ts';",
+          '',
+        ].join('\n'),
+        table: { name: 'REQUEST_CONTRACTS', type: 'RequestContract', rows: requests.table },
+      }),
+    ],
+    [
+      'response-validators.ts',
+      standaloneModule(responses, {
+        comment: "Validators of each operation's responses, by status and media type (the tests check every answer).",
+        schemas: answers.schemas,
+        imports: "import type { ResponseContract } from '../src/api/contract-types.ts';\n",
+        table: { name: 'RESPONSE_CONTRACTS', type: 'ResponseContract', rows: answers.table },
+      }),
+    ],
   ]);
 }

@@ -25,7 +25,13 @@ export function validateRequest(): RequestHandler {
     const content = contract.body ? declaredContent(contract.body, req.headers['content-type']) : null;
     const query = req.query as Record<string, unknown>;
     listArrayQueryValues(query, contract.arrayQuery);
-    const data = { query, headers: req.headers, params: operation.pathParams, cookies: undefined, body: req.body as unknown };
+    const data = {
+      query,
+      headers: req.headers,
+      params: operation.pathParams,
+      cookies: undefined,
+      body: req.body as unknown,
+    };
     const issues: ContractIssue[] = [];
     if (!contract.parameters(data)) issues.push(...(contract.parameters.errors ?? []));
     if (content?.validate && !content.validate(data)) issues.push(...(content.validate.errors ?? []));

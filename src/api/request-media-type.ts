@@ -21,7 +21,9 @@ class MediaType {
 
   normalize(exclude: readonly string[] = ['boundary']): string | undefined {
     if (!this.essence) return undefined;
-    const keys = Object.keys(this.parameters).sort().filter((key) => !exclude.includes(key));
+    const keys = Object.keys(this.parameters)
+      .sort()
+      .filter((key) => !exclude.includes(key));
     return this.essence + keys.map((key) => `; ${key}=${this.parameters[key]}`).join('');
   }
 
@@ -29,7 +31,8 @@ class MediaType {
   equivalents(): string[] {
     if (!this.essence) return [];
     const types = [this.essence];
-    if (!this.parameters.charset) types.push(new MediaType(`${this.normalize(['charset'])}; charset=utf-8`).normalize()!);
+    if (!this.parameters.charset)
+      types.push(new MediaType(`${this.normalize(['charset'])}; charset=utf-8`).normalize()!);
     return types;
   }
 }
@@ -47,7 +50,8 @@ export function declaredContent(body: RequestBodyContract, header: string | unde
   for (const content of [...body.contents].sort((a, b) => (a.type < b.type ? 1 : a.type > b.type ? -1 : 0))) {
     if (content.type === '*/*') return content;
     if (!/^[a-z]+\/\*$/.test(content.type)) continue;
-    if (normalized !== undefined && new RegExp(`^${content.type.split('/', 1)[0]}/.+$`).test(normalized)) return content;
+    if (normalized !== undefined && new RegExp(`^${content.type.split('/', 1)[0]}/.+$`).test(normalized))
+      return content;
   }
   if (normalized === undefined && body.required === false) return null;
   throw new ContractFailure(415, `unsupported media type ${normalized}`);

@@ -6,7 +6,10 @@ import { ContractFailure, failureFromIssues } from './contract-failure.ts';
 import type { ResponseContract } from './contract-types.ts';
 
 function loadContracts(): Record<string, ResponseContract> {
-  return (require('../../generated/response-validators.ts') as typeof ResponseValidators).RESPONSE_CONTRACTS as Record<string, ResponseContract>;
+  return (require('../../generated/response-validators.ts') as typeof ResponseValidators).RESPONSE_CONTRACTS as Record<
+    string,
+    ResponseContract
+  >;
 }
 
 function mediaType(type: string): string {
@@ -16,7 +19,9 @@ function mediaType(type: string): string {
 /** The declared media type to check against: the first the client accepts, else the first declared. */
 function chosenMediaType(declared: string[], req: Request, res: Response): string {
   const contentType = res.getHeader('content-type');
-  const accepts = contentType ? [String(contentType)] : (req.headers.accept?.split(',').map((type) => type.trim()) ?? []);
+  const accepts = contentType
+    ? [String(contentType)]
+    : (req.headers.accept?.split(',').map((type) => type.trim()) ?? []);
   for (const accept of accepts) {
     const wanted = mediaType(accept);
     if (wanted === '*/*') return declared[0];
@@ -38,13 +43,20 @@ function check(contract: ResponseContract, status: number, body: unknown, req: R
   }
   const declared = Object.keys(byType);
   if (declared.length === 0) {
-    if (body !== undefined) throw new ContractFailure(500, 'response should NOT have a body', [{ path: '/response', message: 'response should NOT have a body' }]);
+    if (body !== undefined)
+      throw new ContractFailure(500, 'response should NOT have a body', [
+        { path: '/response', message: 'response should NOT have a body' },
+      ]);
     return;
   }
-  if (body === undefined || body === null) throw new ContractFailure(500, 'response body required.', [{ path: '/response', message: 'response body required.' }]);
+  if (body === undefined || body === null)
+    throw new ContractFailure(500, 'response body required.', [
+      { path: '/response', message: 'response body required.' },
+    ]);
   const validate = byType[chosenMediaType(declared, req, res)];
   // What the client receives: dates as strings, undefined fields absent.
-  if (!validate({ response: JSON.parse(JSON.stringify(body)) })) throw failureFromIssues(500, validate.errors ?? [], '');
+  if (!validate({ response: JSON.parse(JSON.stringify(body)) }))
+    throw failureFromIssues(500, validate.errors ?? [], '');
 }
 
 export function checkResponses(): RequestHandler {

@@ -92,6 +92,9 @@ function operations(openapi: Json): OperationEntry[] {
   return entries;
 }
 
+/** The expression the generated code reads the formats from; the import is written at the top of each module. */
+const FORMATS = _`CONTRACT_FORMATS`;
+
 type ContractAjv = import('ajv').default;
 
 function newAjv(options: Json): ContractAjv {
@@ -113,8 +116,6 @@ function newAjv(options: Json): ContractAjv {
   ajv.addKeyword({ ...jtdType, keyword: 'x-eov-type', before: 'type' });
   return ajv;
 }
-/** The expression the generated code reads the formats from; the import is written at the top of each module. */
-const FORMATS = _`CONTRACT_FORMATS`;
 
 function checkFormats(openapi: Json): void {
   const unknown = new Set<string>();
@@ -160,11 +161,6 @@ function bodySchema(schema: Json | undefined, openapi: Json): Json | null {
   return wrapper;
 }
 
-interface Compiled {
-  schemas: Map<string, Json>;
-  table: string[];
-}
-
 function requestTable(openapi: Json): { parameters: Map<string, Json>; bodies: Map<string, Json>; table: string[] } {
   const schemas = new Map<string, Json>();
   const bodySchemas = new Map<string, Json>();
@@ -202,7 +198,7 @@ function validatesMediaType(type: string): boolean {
   return subtype === 'json' || subtype.endsWith('+json');
 }
 
-function responseTable(openapi: Json): Compiled {
+function responseTable(openapi: Json): { schemas: Map<string, Json>; table: string[] } {
   const schemas = new Map<string, Json>();
   const table: string[] = [];
   for (const { op } of operations(openapi)) {

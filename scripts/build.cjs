@@ -41,13 +41,20 @@ function sourceStamp(files) {
 
 function build(files = sourceFiles()) {
   const { transformFileSync } = require('@swc/core');
-  fs.rmSync(outDir, { recursive: true, force: true });
+  // Written beside dist/ and swapped in whole, so a process starting from dist/ (or another build, as when test
+  // runs start side by side) never sees it half-written.
+  const building = `${outDir}.building-${process.pid}`;
+  fs.rmSync(building, { recursive: true, force: true });
   for (const file of files) {
-    const target = path.join(outDir, path.relative(root, file)).replace(/\.ts$/, '.js');
+    const target = path.join(building, path.relative(root, file)).replace(/\.ts$/, '.js');
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, transformFileSync(file, compileOptions).code);
   }
-  fs.writeFileSync(stampFile, sourceStamp(files));
+  fs.writeFileSync(path.join(building, '.stamp'), sourceStamp(files));
+  const previous = `${outDir}.previous-${process.pid}`;
+  if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
+  fs.renameSync(building, outDir);
+  fs.rmSync(previous, { recursive: true, force: true });
 }
 
 /** Whether dist/ was compiled from exactly the sources on disk. */

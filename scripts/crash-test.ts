@@ -432,7 +432,10 @@ async function runWrites(writes: Write[], outcomes: Outcome[], start: number, on
         }
       } catch (error) {
         outcomes[index] = 'interrupted';
-        if (!killed()) finding(`${write.label} failed while the server ran: ${(error as Error).message}`);
+        // fetch reports a transport failure as "fetch failed"; its cause says which (a reset, a refused connection).
+        const cause = (error as Error & { cause?: Error }).cause;
+        const reason = cause ? `${(error as Error).message} (${cause.message})` : (error as Error).message;
+        if (!killed()) finding(`${write.label} failed while the server ran: ${reason}`);
       }
     }
   };
@@ -594,6 +597,9 @@ async function main(): Promise<void> {
     const outcomes: Outcome[] = writes.map(() => 'not sent');
     console.log(`${database.label}: ${WRITES} writes, ${CONCURRENCY} in flight, SIGKILL after ${KILL_AT} acknowledged`);
 
+    // The set-up's idle keep-alive sockets are closed by the server after its keep-alive timeout (5 s); a write
+    // sent on one just as it closes fails with "other side closed" though the server is fine. Let them close first.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
     const phaseStarted = Date.now();
     console.log(`set up in ${((phaseStarted - started) / 1000).toFixed(1)} s`);
     let killed = false;

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
-import { DEFAULT_MIGRATIONS_ROOT } from '../src/db/migrate.ts';
+import { DEFAULT_MIGRATIONS_ROOT } from '../src/infra/database/migrate.ts';
 import { NO_FILTERS, withSchemaEngine } from './schema-engine.ts';
-import type { DatabaseTarget } from '../src/db/target.ts';
+import type { DatabaseTarget } from '../src/infra/database/target.ts';
 import { PROVIDERS, schemaFor } from './prisma-generate.ts';
 
 const root = path.resolve(__dirname, '..');

@@ -134,10 +134,10 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-profile-'));
   process.env.ANVIL_DATA_DIR = dataDir;
   try {
-    const { loadSettings } = require(dist('config.js'));
-    const { createLogger } = require(dist('logger.js'));
-    const { bootstrap } = require(dist('bootstrap.js'));
-    const { createApp } = require(dist('app.js'));
+    const { loadSettings } = require(dist('config/settings.js'));
+    const { createLogger } = require(dist('infra/observability/logger.js'));
+    const { bootstrap } = require(dist('app/bootstrap.js'));
+    const { createApp } = require(dist('http/app.js'));
     const { hashAccessToken, lastEight, newAccessToken } = require(dist('auth/access-token.js'));
     const settings = loadSettings({ ...process.env, ANVIL__log__LEVEL: 'warn' });
     const context = await bootstrap(settings, createLogger('warn'));

@@ -14,7 +14,7 @@ import {
 import type { SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
-import type { DatabaseTarget } from '../src/db/target.ts';
+import type { DatabaseTarget } from '../src/infra/database/target.ts';
 
 export type { SchemaEngine } from '@prisma/schema-engine-wasm';
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');

@@ -4,16 +4,15 @@
 //   dump [--file PATH] | restore ARCHIVE
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { hashAccessToken, lastEight, newAccessToken } from './auth/access-token.ts';
-import { bootstrap } from './bootstrap.ts';
+import { bootstrap } from './app/bootstrap.ts';
 import { ConfigError, loadSettings } from './config/settings.ts';
-import { databaseTarget } from './db/database.ts';
-import { migrateDatabase } from './db/migrate.ts';
-import { createLogger } from './logger.ts';
-import { ApiError } from './errors.ts';
+import { databaseTarget } from './infra/database/database.ts';
+import { migrateDatabase } from './infra/database/migrate.ts';
+import { createLogger } from './infra/observability/logger.ts';
+import { ApiError } from './domain/errors.ts';
 import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
 import { restoreInstance } from './maintenance/restore.ts';
-import { keepNewFilesPrivate, makePrivateDirectory } from './private-files.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from './infra/private-files.ts';
 
 function parseFlags(args: string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -49,10 +48,7 @@ async function createUser(args: string[]): Promise<void> {
     });
     console.log(`New user '${user.name}' has been successfully created!`);
     if (flagBoolean(flags, 'access-token', false)) {
-      const secret = newAccessToken();
-      await context.db.prisma.accessToken.create({
-        data: { userId: user.id, name: `cli-${Date.now()}`, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope: 'all' },
-      });
+      const { secret } = await context.services.accessTokens.create(user, `cli-${Date.now()}`, ['all']);
       console.log(secret);
     }
   } finally {
@@ -81,7 +77,7 @@ async function doctor(): Promise<boolean> {
     const context = await bootstrap(settings, createLogger('warn'));
     try {
       if (!(await context.services.system.databaseHealthy())) throw new Error('does not answer');
-      return `${context.db.provider}, ${await context.db.prisma.user.count()} users and organizations`;
+      return `${context.db.provider}, ${await context.services.system.accountCount()} users and organizations`;
     } finally {
       await context.db.close();
     }

@@ -1,12 +1,12 @@
 // Entry point: settings ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron and webhook delivery; closes cleanly on SIGINT/SIGTERM.
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.ts';
-import { bootstrap } from './bootstrap.ts';
+import { createApp } from './http/app.ts';
+import { bootstrap } from './app/bootstrap.ts';
 import { ConfigError, loadSettings } from './config/settings.ts';
-import { startEventLoopProbe } from './event-loop-probe.ts';
-import { gracefulShutdown } from './graceful-shutdown.ts';
+import { startEventLoopProbe } from './infra/observability/event-loop-probe.ts';
+import { gracefulShutdown } from './app/graceful-shutdown.ts';
 import { createHttpServer } from './http/http-server.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from './infra/observability/logger.ts';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
   if (settings.federation.ENABLED) activityPub.startKeyWorker();
-  void context.services.repositories.refreshEmptyFromDisk().then(
+  void context.services.repoEdits.refreshEmptyFromDisk().then(
     (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
     (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
   );

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { HostAllowList } from '../domain/host-allow-list.ts';
-import { allowedAddress, pinnedLookup } from '../net/allowed-address.ts';
+import { allowedAddress, pinnedLookup } from '../infra/net/allowed-address.ts';
 
 const ACCEPT = 'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
 const MAX_REDIRECTS = 3;

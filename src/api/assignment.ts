@@ -5,18 +5,17 @@
 // A public-only token reaches public resources only (Forgejo: checkTokenPublicOnly): 403 past the visibility check.
 import { OPERATIONS } from '../../generated/operations.ts';
 import { isPublicOnly } from '../auth/caller.ts';
-import type { User } from '../db/prisma.ts';
-import { Visibility } from '../domain/access.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
-import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../errors.ts';
+import type { User } from '../db/entities.ts';
+import { tokenReachesOwner, tokenReachesRepo } from '../domain/access/token-reach.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
+import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';
+import { orgNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 type OwnerParam = 'username' | 'org' | 'owner';
 
-const userNotFound = (name: string) => new NotFoundError(`user does not exist [name: ${name}]`);
-const orgNotFound = (name: string) => new NotFoundError('GetOrgByName', [`org does not exist [name: ${name}]`]);
 /** git names the repository with a .git suffix. */
 const GIT_SUFFIX = /\.git$/i;
 
@@ -38,14 +37,14 @@ async function findOwner(ctx: RequestContext, param: OwnerParam): Promise<{ owne
   if (name === '' || name.includes('\0')) return null;
   const viewer = ctx.caller?.user ?? null;
   const { ownerAccess, users } = ctx.app.services;
-  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await ctx.app.db.hot.userByLowerName(name.toLowerCase());
+  const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await users.byName(name);
   if (owner) return (await ownerAccess.canSee(viewer, owner)) ? { owner, renamed: false } : null;
   const renamed = await users.renamedTo(name);
   return renamed && (await ownerAccess.canSee(viewer, renamed)) ? { owner: renamed, renamed: true } : null;
 }
 
 function refusePublicOnly(ctx: RequestContext, owner: User): void {
-  if (!isPublicOnly(ctx.caller) || owner.visibility === Visibility.public) return;
+  if (tokenReachesOwner(isPublicOnly(ctx.caller), owner)) return;
   throw new ForbiddenError(isOrganization(owner) ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
@@ -71,7 +70,7 @@ export function userAssignment(param: OwnerParam = 'username', options: { indivi
 export function userIdAssignment(): Guard {
   return async (ctx) => {
     const id = Number((ctx.params as { userId?: number }).userId);
-    const user = await ctx.app.db.hot.userById(id);
+    const user = await ctx.app.services.users.byId(id);
     if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user))) throw new NotFoundError();
     refusePublicOnly(ctx, user);
     ctx.assigned.user = user;
@@ -143,7 +142,9 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     if (!repo) throw invisible();
     const permission = await repoPermissions.forRepo(viewer, repo);
     if (!hasAccess(permission)) throw invisible();
-    if (isPublicOnly(ctx.caller) && repo.isPrivate) throw new ForbiddenError('token scope is limited to public repos');
+    if (!tokenReachesRepo(isPublicOnly(ctx.caller), repo)) {
+      throw new ForbiddenError('token scope is limited to public repos');
+    }
     ctx.assigned.repo = { repo, permission };
   };
 }

@@ -2,9 +2,10 @@
 // The guards resolve the path's resources (src/api/assignment.ts) and decide access (src/api/guards.ts).
 import type { Request, RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
+import type { Caller } from '../auth/caller.ts';
 import { missingCategories } from '../auth/scopes.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
 import { REGISTRY } from './registry.ts';
 import { OperationContext } from './request-context.ts';
 import type { Route } from './route.ts';
@@ -22,14 +23,7 @@ export function dispatch(app: AppContext): RequestHandler {
     const route = REGISTRY[operationId] as Route;
     const caller = req.caller ?? null;
     try {
-      if (caller?.scope) {
-        const method = scopeMethod(operationId, req);
-        const missing = missingCategories(caller.scope, method, operation.scopes);
-        if (missing.length > 0) {
-          const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
-          throw new ForbiddenError(`token does not have at least one of required scope(s): [${missing.map((c) => `${level}:${c}`).join(' ')}]`);
-        }
-      }
+      refuseMissingScopes(caller, operationId, req);
       if (!caller && settings.service.REQUIRE_SIGNIN_VIEW && !OPEN_WITHOUT_SIGN_IN.has(operationId)) {
         // git only sends credentials after a 401 challenge; API clients get Forgejo's 403.
         if (operation.rawBody) throw new UnauthorizedError('sign in to use git');
@@ -51,11 +45,24 @@ export function dispatch(app: AppContext): RequestHandler {
   };
 }
 
+type ScopeRequest = Pick<Request, 'method' | 'query'>;
+
+/** A token without the scope categories the operation needs is refused (403), before any guard. */
+export function refuseMissingScopes(caller: Caller | null, operationId: OperationId, req: ScopeRequest): void {
+  if (!caller?.scope) return;
+  const method = scopeMethod(operationId, req);
+  const missing = missingCategories(caller.scope, method, OPERATIONS[operationId].scopes);
+  if (missing.length === 0) return;
+  const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  const names = missing.map((category) => `${level}:${category}`).join(' ');
+  throw new ForbiddenError(`token does not have at least one of required scope(s): [${names}]`);
+}
+
 /**
  * The method whose scope level a token needs: the request's, except for git smart HTTP, where fetching (a POST to
  * git-upload-pack too) needs read and pushing (its ref advertisement too) write (Forgejo: routers/web/repo/githttp.go).
  */
-function scopeMethod(operationId: OperationId, req: Request): string {
+function scopeMethod(operationId: OperationId, req: ScopeRequest): string {
   if (operationId === 'gitUploadPack') return 'GET';
   if (operationId === 'gitReceivePack' || (operationId === 'gitInfoRefs' && req.query.service === 'git-receive-pack')) return 'POST';
   return req.method;

@@ -1,11 +1,12 @@
 // Role guards over what the assignment guards resolved (src/api/assignment.ts), named after Forgejo's
 // middleware chain (routers/api/v1/api.go). A route's guard list is the one place its access rule is stated.
 import { grantsAdmin } from '../auth/scopes.ts';
-import { AccessMode } from '../domain/access.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
+import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
-} from '../domain/repo-permission.ts';
+} from '../domain/access/repo-permission.ts';
 import type { Guard, RequestContext } from './route.ts';
 
 /** Signed in by any method. */
@@ -40,10 +41,18 @@ export function reqSelfOrAdmin(): Guard {
   return (ctx) => {
     const caller = ctx.caller;
     if (!caller) throw new UnauthorizedError('token is required');
-    if (caller.user.id === ctx.user().id) return;
-    if (!caller.user.isAdmin || !grantsAdmin(caller, ctx.req.method)) {
+    const account = { id: caller.user.id, isAdmin: caller.user.isAdmin && grantsAdmin(caller, ctx.req.method) };
+    if (!isSelfOrAdmin(account, ctx.user().id)) {
       throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
     }
+  };
+}
+
+/** Site admins, and users allowed to create organizations while the site lets regular users (Forgejo: CreateOrg). */
+export function reqOrgCreator(): Guard {
+  return (ctx) => {
+    const disabled = ctx.app.settings.admin.DISABLE_REGULAR_ORG_CREATION;
+    if (!canCreateOrganization(ctx.doer(), disabled)) throw new ForbiddenError('Create organization not allowed');
   };
 }
 

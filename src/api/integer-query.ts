@@ -2,7 +2,7 @@
 // int64 the database refuses them. Such values are a client's mistake, answered 422 before anything runs.
 import type { RequestHandler } from 'express';
 import { OPERATIONS } from '../../generated/operations.ts';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { INTEGER_OUT_OF_RANGE, isRepresentableInteger } from './contract-formats.ts';
 
 export function refuseUnrepresentableIntegers(): RequestHandler {

@@ -4,7 +4,7 @@
 // one limit's worth of a body.
 import type { NextFunction, RequestHandler, Response } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
-import { BadRequestError, ValidationError } from '../errors.ts';
+import { BadRequestError, ValidationError } from '../domain/errors.ts';
 import { announcesMoreThan, bodyTooLarge, hasBody, readLimitedBody } from '../http/body-reader.ts';
 import { dropDisallowedNulls, nullBodyAsAbsent } from './absent-nulls.ts';
 import { bodyLimit, DEFAULT_BODY_LIMIT } from './body-limits.ts';

@@ -2,16 +2,16 @@
 // makes one, and its methods live once on the prototype.
 import type { Request, Response } from 'express';
 import type { OperationId } from '../../generated/operations.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Team, User } from '../db/prisma.ts';
-import { InternalError, UnauthorizedError } from '../errors.ts';
+import type { Team, User } from '../db/entities.ts';
+import { InternalError, UnauthorizedError } from '../domain/errors.ts';
 import { listOptions, setPaginationHeaders, type ListOptions } from '../http/pagination.ts';
 import { sendResetContent } from '../http/reset-content.ts';
 import type { OrgRole } from '../services/org.service.ts';
-import type { Assigned, AssignedRepo, RequestContext } from './route.ts';
+import type { AnyRequestContext, Assigned, AssignedRepo } from './route.ts';
 
-export class OperationContext implements RequestContext<any> {
+export class OperationContext implements AnyRequestContext {
   readonly assigned: Assigned = {};
   // Typed per operation by RequestContext<Op>; here they are what the validator let through.
   readonly params: never;

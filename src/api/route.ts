@@ -3,12 +3,12 @@ import type { Request, Response } from 'express';
 import type {
   OperationId, PathParams, QueryParams, RequestBody, ResponseBody, ResponseStatus,
 } from '../../generated/operations.ts';
-import type { AppContext } from '../app-context.ts';
+import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Team, User } from '../db/prisma.ts';
+import type { Team, User } from '../db/entities.ts';
 import { type ListOptions } from '../http/pagination.ts';
 import type { OrgRole } from '../services/org.service.ts';
-import type { RepoWithPermission } from '../db/repository-details.ts';
+import type { RepoWithPermission } from '../services/repo-permission.service.ts';
 
 /** The `{owner}/{repo}` of the path with the caller's permission on it. */
 export type AssignedRepo = RepoWithPermission;
@@ -52,9 +52,13 @@ export interface RequestContext<Op extends OperationId = OperationId> {
   sendPage<S extends ResponseStatus<Op>>(status: S, body: ResponseBody<Op, S>, options: ListOptions, total: number): void;
 }
 
-export type Guard = (ctx: RequestContext<any>) => void | Promise<void>;
+/** A context of whichever operation: what guards and shared helpers take (its input types differ per operation). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRequestContext = RequestContext<any>;
+export type Guard = (ctx: AnyRequestContext) => void | Promise<void>;
 export type Handler<Op extends OperationId> = (ctx: RequestContext<Op>) => void | Promise<void>;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a route of whichever operation
 export interface Route<Op extends OperationId = any> {
   readonly guards: readonly Guard[];
   readonly handler: Handler<Op>;

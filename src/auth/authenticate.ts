@@ -1,17 +1,24 @@
 // Resolves the credentials of a request, in Forgejo's order: query token, Authorization token/Bearer, Basic.
 // A credential that is supplied but wrong is a 401 on every route; no credential means anonymous.
 import type { Request, Response } from 'express';
-import type { HotQueries } from '../db/hot-queries.ts';
-import type { User } from '../db/prisma.ts';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
+import type { FoundToken } from '../db/hot-queries.ts';
+import type { User } from '../db/entities.ts';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
 import { looksLikeAccessToken, RecentTokenDigests } from './access-token.ts';
 import type { AuthMethod, Caller } from './caller.ts';
 import type { PasswordHasher } from './password.ts';
 import { InvalidScopeError, parseScope, type TokenScope } from './scopes.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
+/** The token and account lookups authentication makes (the access token and user services). */
 export interface AuthenticatorDeps {
-  hot: HotQueries;
+  tokens: {
+    findByDigest(tokenHash: string): Promise<FoundToken | null>;
+    markUsed(id: number, at: Date): Promise<void>;
+  };
+  users: { byName(name: string): Promise<User | null> };
   passwords: PasswordHasher;
   throttle: SignInThrottle;
   allowQueryToken: boolean;
@@ -22,18 +29,21 @@ const BAD_CREDENTIALS = 'user does not exist';
 
 export type Authenticator = (req: Request, res: Response) => Promise<Caller | null>;
 
-export function authenticator({ hot, passwords, throttle, allowQueryToken }: AuthenticatorDeps): Authenticator {
+export function authenticator(deps: AuthenticatorDeps): Authenticator {
+  const { tokens, users, passwords, throttle, allowQueryToken } = deps;
   const recentDigests = new RecentTokenDigests();
 
   async function byToken(token: string): Promise<{ user: User; scope: TokenScope } | null> {
     if (!looksLikeAccessToken(token)) return null;
     const digest = recentDigests.digestOf(token);
-    const found = await hot.tokenByHash(digest);
+    const found = await tokens.findByDigest(digest);
     if (!found) return null;
     recentDigests.remember(token, digest);
     const now = new Date();
     // Writing on every use would make every read a write; a minute's precision is enough.
-    if (now.getTime() - found.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) await hot.touchToken(found.tokenId, now);
+    if (now.getTime() - found.tokenUpdatedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
+      await tokens.markUsed(found.tokenId, now);
+    }
     let scope: TokenScope;
     try {
       scope = parseScope(found.scope);
@@ -51,8 +61,8 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
     if ('retryAfter' in attempt) {
       throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
     }
-    const found = await hot.userByLowerName(account);
-    const user = found?.type === 0 ? found : null;
+    const found = await users.byName(account);
+    const user = found && isIndividual(found) ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);
     if (user && matches) {
       attempt.succeeded();
@@ -108,8 +118,8 @@ export function authenticator({ hot, passwords, throttle, allowQueryToken }: Aut
     const sudoName = firstString(req.query.sudo) ?? (req.headers.sudo as string | undefined);
     if (sudoName) {
       if (!user.isAdmin) throw new ForbiddenError('Only administrators allowed to sudo.', true);
-      const target = await hot.userByLowerName(sudoName.toLowerCase());
-      if (!target || target.type !== 0) throw new NotFoundError(`user does not exist [name: ${sudoName}]`);
+      const target = await users.byName(sudoName);
+      if (!target || !isIndividual(target)) throw userNotFound(sudoName);
       return { user: target, authenticated: user, method: signedIn.method, scope: signedIn.scope };
     }
     return { user, authenticated: user, method: signedIn.method, scope: signedIn.scope };

@@ -1,4 +1,4 @@
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { TokenScope } from './scopes.ts';
 
 export type AuthMethod = 'token' | 'basic-token' | 'basic-password';

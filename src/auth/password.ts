@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { ConfigError } from '../config/settings.ts';
-import { TooManyRequestsError } from '../errors.ts';
+import { TooManyRequestsError } from '../domain/errors.ts';
 import { concurrencyLimit } from '../lib/bounded-concurrency.ts';
 
 export interface PasswordHasher {

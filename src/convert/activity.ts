@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.d.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import { opTypeName } from '../domain/activity.ts';
 import type { FeedEntry } from '../db/org-feed.repository.ts';
 import type { RepositoryRecordDetails } from '../db/repository-details.ts';

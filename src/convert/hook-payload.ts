@@ -4,9 +4,9 @@
 import type { IssueDetails } from '../db/issue.repository.ts';
 import type { User } from '../db/prisma.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
-import { AccessMode } from '../domain/access.ts';
-import type { RepoPermission } from '../domain/repo-permission.ts';
-import type { PushedCommit } from '../git/push-commits.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import type { RepoPermission } from '../domain/access/repo-permission.ts';
+import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { HookEvent, HookPayloadRenderer } from '../webhook/events.ts';
 import { type HookPayload, type PayloadCommit, payloadText } from '../webhook/payload.ts';
 import { toComment, toIssue } from './issue.ts';

@@ -1,7 +1,7 @@
 // Forgejo's NotificationThread record (services/convert/notification.go).
 import type { components } from '../../generated/api.d.ts';
 import type { ThreadDetails } from '../db/notification.repository.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
 import { commentApiUrl, commentHtmlUrl, issueApiUrl, issueHtmlUrl } from './issue.ts';
 import { toRepository } from './repository.ts';

@@ -2,8 +2,8 @@
 import type { components } from '../../generated/api.d.ts';
 import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { Models, Repository } from '../db/prisma.ts';
-import { AccessMode, UnitType, Visibility } from '../domain/access.ts';
-import { unitMode } from '../domain/repo-permission.ts';
+import { AccessMode, UnitType, Visibility } from '../domain/access/modes.ts';
+import { unitMode } from '../domain/access/repo-permission.ts';
 import { repositorySettings } from '../domain/repository-settings.ts';
 import { isoTime } from './time.ts';
 import { toUser, type UserView } from './user.ts';
@@ -52,7 +52,7 @@ export function toRepository(details: RepositoryDetails, view: UserView): ApiRep
   const wiki = unitConfig(units, UnitType.wiki);
   const extWiki = wiki ? undefined : unitConfig(units, UnitType.extWiki);
   const pulls = unitConfig(units, UnitType.pulls);
-  let topics: string[] = [];
+  let topics: string[];
   try {
     topics = JSON.parse(repo.topics) as string[];
   } catch {

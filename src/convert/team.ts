@@ -1,8 +1,8 @@
 // Forgejo's team record (services/convert/convert.go ToTeams).
 import type { components } from '../../generated/api.d.ts';
 import type { User } from '../db/prisma.ts';
-import { accessModeName } from '../domain/access.ts';
-import { teamUnitsView } from '../domain/team-units.ts';
+import { accessModeName } from '../domain/access/modes.ts';
+import { teamUnitsView } from '../domain/access/team-units.ts';
 import type { TeamWithUnits } from '../db/team.repository.ts';
 import { toOrganization } from './org.ts';
 import type { UserView } from './user.ts';

@@ -1,8 +1,8 @@
-// The access rules of src/domain/owner-visibility.ts and src/domain/repo-permission.ts (hasAccess, canReadUnit) as
-// Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts and
+// The access rules of src/domain/access/owner-visibility.ts and src/domain/access/repo-permission.ts (hasAccess,
+// canReadUnit) as Prisma filters, so lists and counts never show what a lookup would hide. tests/api/access-agreement.test.ts and
 // tests/api/content-access-agreement.test.ts prove both agree.
-import { AccessMode, Visibility } from '../domain/access.ts';
-import { ORG_TYPE, USER_TYPE, type Viewer } from '../domain/owner-visibility.ts';
+import { AccessMode, Visibility } from '../domain/access/modes.ts';
+import { ORG_TYPE, USER_TYPE, type Viewer } from '../domain/access/owner-visibility.ts';
 import type { Prisma } from './prisma.ts';
 
 /** The users and organizations the viewer may see (canSeeOwner). */

@@ -1,5 +1,6 @@
 // Personal access tokens, always scoped by the user who owns them.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
+import type { FoundToken, HotQueries } from './hot-queries.ts';
 import type { AccessToken, DbClient } from './prisma.ts';
 
 export interface AccessTokenFields {
@@ -10,7 +11,20 @@ export interface AccessTokenFields {
 }
 
 export class AccessTokenRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** The token with this digest and its user, by a prepared statement (every token-authenticated request). */
+  findByHash(tokenHash: string): Promise<FoundToken | null> {
+    return this.hot.tokenByHash(tokenHash);
+  }
+
+  /** Records the token's last use. */
+  touch(id: number, at: Date): Promise<void> {
+    return this.hot.touchToken(id, at);
+  }
 
   create(userId: number, fields: AccessTokenFields): Promise<AccessToken> {
     return translated({ taken: 'access token name' }, () => this.client.accessToken.create({ data: { userId, ...fields } }));

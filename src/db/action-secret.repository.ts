@@ -3,7 +3,7 @@
 import type { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import type { ActionScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 export type ActionSecret = Prisma.SecretModel;

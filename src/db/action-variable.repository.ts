@@ -2,7 +2,7 @@
 // on (owner, repository, name) makes them unique regardless of case.
 import type { ActionScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 
 export type ActionVariable = Prisma.ActionVariableModel;

@@ -1,10 +1,12 @@
-// The rule of src/domain/content-visibility.ts as Prisma filters: issues, feed entries and notification threads
+// The rule of src/domain/access/content-visibility.ts as Prisma filters: issues, feed entries and notification threads
 // show only where the viewer reads their unit (or sees the repository, for what is about the repository itself).
 // Every list and count applies them in its own query, so pages and X-Total-Count count only what may be seen.
 import { opTypeNumber } from '../domain/activity.ts';
-import { UnitType } from '../domain/access.ts';
-import { ACTIVITY_OPS_BY_UNIT, type ContentUnit, NOTIFICATION_SOURCES_BY_UNIT } from '../domain/content-visibility.ts';
-import type { Viewer } from '../domain/owner-visibility.ts';
+import { UnitType } from '../domain/access/modes.ts';
+import {
+  ACTIVITY_OPS_BY_UNIT, type ContentUnit, NOTIFICATION_SOURCES_BY_UNIT,
+} from '../domain/access/content-visibility.ts';
+import type { Viewer } from '../domain/access/owner-visibility.ts';
 import { readableRepositoriesWhere, unitReadableRepositoriesWhere } from './access-filters.ts';
 import type { Prisma } from './prisma.ts';
 

@@ -1,5 +1,5 @@
 // CronTask rows: each task's schedule state and its lease (lockedBy/lockedUntil), shared by every process.
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation } from '../infra/database/errors.ts';
 import type { DbClient, Models } from './prisma.ts';
 
 /** The lease is free when nobody holds it or its holder let it expire. */

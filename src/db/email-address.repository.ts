@@ -1,7 +1,7 @@
 // E-mail addresses of users; an address (lower-cased) belongs to one user only.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Models, Prisma } from './prisma.ts';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export type EmailWithOwner = Models.EmailAddressModel & { user: { name: string } };
 

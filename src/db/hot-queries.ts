@@ -1,5 +1,6 @@
 // The lookups nearly every request makes, as prepared statements: a Prisma query costs ~0.5 ms of CPU,
-// a prepared statement ~0.01 ms. Rows come back in the Prisma model's shape.
+// a prepared statement ~0.01 ms. Rows come back in the Prisma model's shape. Only the repositories use them
+// (users, orgs, access tokens, health); the layers above call those.
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { User } from './prisma.ts';

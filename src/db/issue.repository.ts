@@ -1,5 +1,6 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
+import { type IssueSearchFilter, issueSearchWhere } from './issue-search.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
 import { repoInclude } from './repository-rows.repository.ts';
 
@@ -220,12 +221,13 @@ export class IssueRepository {
 
   // ---- search ----
 
-  search(where: Prisma.IssueWhereInput, skip: number, take: number): Promise<IssueRow[]> {
+  search(filter: IssueSearchFilter, skip: number, take: number): Promise<IssueRow[]> {
+    const where = issueSearchWhere(filter);
     return this.client.issue.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take });
   }
 
-  count(where: Prisma.IssueWhereInput): Promise<number> {
-    return this.client.issue.count({ where });
+  count(filter: IssueSearchFilter): Promise<number> {
+    return this.client.issue.count({ where: issueSearchWhere(filter) });
   }
 
   /** Of the given names, those some label has. */

@@ -1,6 +1,6 @@
 // Labels of organizations (rows with orgId set), each query scoped by the organization; and a new repository's
 // labels from a template.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { LabelSort } from '../domain/label.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';

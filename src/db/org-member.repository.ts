@@ -1,8 +1,8 @@
 // Membership of organizations: OrgUser rows and the team memberships (TeamUser) inside one organization.
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 /** The first key of PostgreSQL advisory locks on an organization's memberships (the second is its id). */
 const MEMBERSHIP_LOCK = 1;

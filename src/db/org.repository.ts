@@ -1,7 +1,8 @@
 // Organization rows (users of type 1): creation with the Owners team, lists, profile changes, deletion.
-import { translated } from './errors.ts';
-import { AccessMode, UNITS } from '../domain/access.ts';
+import { translated } from '../infra/database/errors.ts';
+import { AccessMode, UNITS } from '../domain/access/modes.ts';
 import type { ListOptions } from '../domain/page.ts';
+import type { HotQueries } from './hot-queries.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 const ORGANIZATION = 1;
@@ -31,7 +32,15 @@ export interface OwnersTeam {
 }
 
 export class OrgRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** One page of every organization by name and the total (a prepared statement: the admin list is hot). */
+  listAllByName(limit: number, offset: number): Promise<{ orgs: User[]; total: number }> {
+    return this.hot.listOrganizations(limit, offset);
+  }
 
   /** The organization row, its Owners team with every unit at owner level, and the owner in both. */
   async createWithOwnersTeam(row: NewOrgRow, owners: OwnersTeam): Promise<User> {

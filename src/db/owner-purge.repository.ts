@@ -1,9 +1,11 @@
 // Removal of everything that belongs to users or organizations, inside the caller's transaction: their
 // repositories (through the same function as a single repository's deletion), packages, actions data and hooks.
 // Files on disk are the caller's business (it removes them after the commit).
+import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import type { DbClient, User } from './prisma.ts';
+import { ORG_TYPE } from '../domain/access/owner-visibility.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 type Tx = DbClient;
 
@@ -31,7 +33,7 @@ export class OwnerPurgeRepository {
   }
 
   purgeOwnedData(ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
-    return purgeOwnedData(this.tx, ownerIds);
+    return purgeOwnedData(this.tx, this.provider, ownerIds);
   }
 
   deletePersonalRows(userId: number): Promise<void> {
@@ -45,7 +47,7 @@ export class OwnerPurgeRepository {
       select: { orgId: true, _count: { select: { members: true } } },
     });
     const orgIds = ownerTeams.filter((team) => team._count.members === 1).map((team) => team.orgId);
-    return orgIds.length === 0 ? [] : this.tx.user.findMany({ where: { id: { in: orgIds }, type: 1 } });
+    return orgIds.length === 0 ? [] : this.tx.user.findMany({ where: { id: { in: orgIds }, type: ORG_TYPE } });
   }
 }
 
@@ -59,16 +61,18 @@ async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: 
 }
 
 /** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
-async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobHashes: string[] }> {
+async function purgeOwnedData(
+  tx: Tx,
+  provider: DatabaseTarget['provider'],
+  ownerIds: number[],
+): Promise<{ orphanBlobHashes: string[] }> {
   const byOwner = { ownerId: { in: ownerIds } };
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
-  await new RepositoryRowsRepository(tx).deleteWithRelatedRows(repos.map((repo) => repo.id));
+  await new RepositoryRowsRepository(tx, provider).deleteWithRelatedRows(repos.map((repo) => repo.id));
 
   const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
   await tx.package.deleteMany({ where: byOwner });
-  const candidateBlobIds = [...new Set(files.map((file) => file.blobId))];
-  const orphans = await tx.packageBlob.findMany({ where: { id: { in: candidateBlobIds }, files: { none: {} } }, select: { id: true, hashSha256: true } });
-  await tx.packageBlob.deleteMany({ where: { id: { in: orphans.map((blob) => blob.id) } } });
+  const orphanBlobHashes = await deleteOrphanBlobRows(tx, provider, files.map((file) => file.blobId));
 
   await Promise.all([
     tx.secret.deleteMany({ where: byOwner }),
@@ -78,7 +82,7 @@ async function purgeOwnedData(tx: Tx, ownerIds: number[]): Promise<{ orphanBlobH
     tx.webhook.deleteMany({ where: byOwner }),
     tx.label.deleteMany({ where: { orgId: { in: ownerIds } } }),
   ]);
-  return { orphanBlobHashes: orphans.map((blob) => blob.hashSha256) };
+  return { orphanBlobHashes };
 }
 
 /** Rows about one person (not owned data): follows, stars, watches, blocks, notifications, feeds, memberships. */

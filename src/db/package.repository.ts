@@ -1,12 +1,14 @@
 // Packages, their versions and files, and the blobs the files point at (Forgejo: models/packages). Every query is
 // scoped by the owner. A package of any type is the same rows: the type is data.
-import type { BlobDigests } from '../storage/blob-store.ts';
-import type { TeamPackageGrant } from '../domain/package-access.ts';
+import type { BlobDigests } from '../infra/storage/blob-store.ts';
+import type { TeamPackageGrant } from '../domain/access/package-access.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { UnitType } from '../domain/access.ts';
-import { translated } from './errors.ts';
+import { UnitType } from '../domain/access/modes.ts';
+import { translated } from '../infra/database/errors.ts';
+import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export type PackageVersionRow = Prisma.PackageVersionGetPayload<{ include: { package: true } }>;
 export type PackageFileRow = Prisma.PackageFileGetPayload<{ include: { blob: true } }>;
@@ -55,7 +57,10 @@ function versionWhere(key: VersionKey): Prisma.PackageVersionWhereInput {
 }
 
 export class PackageRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
 
   /** The viewer's teams in the organization with their packages unit, for the access rule. */
   async teamGrantsOf(orgId: number, userId: number): Promise<TeamPackageGrant[]> {
@@ -168,18 +173,8 @@ export class PackageRepository {
     return this.deleteOrphanBlobs([file.blobId]);
   }
 
-  private async deleteOrphanBlobs(blobIds: number[]): Promise<string[]> {
-    if (blobIds.length === 0) return [];
-    const orphans = await this.client.packageBlob.findMany({
-      where: { id: { in: [...new Set(blobIds)] }, files: { none: {} } },
-      select: { id: true, hashSha256: true },
-    });
-    await this.client.packageBlob.deleteMany({ where: { id: { in: orphans.map((blob) => blob.id) }, files: { none: {} } } });
-    return orphans.map((blob) => blob.hashSha256);
-  }
-
-  async blobRowExists(hash: string): Promise<boolean> {
-    return (await this.client.packageBlob.count({ where: { hashSha256: hash } })) > 0;
+  private deleteOrphanBlobs(blobIds: number[]): Promise<string[]> {
+    return deleteOrphanBlobRows(this.client, this.provider, blobIds);
   }
 
   async countDownload(versionId: number): Promise<void> {

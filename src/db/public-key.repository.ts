@@ -1,5 +1,5 @@
 // SSH public keys of users; fingerprints are unique across the site, titles per owner.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, Models } from './prisma.ts';
 
 export type PublicKey = Models.PublicKeyModel;

@@ -1,7 +1,7 @@
 // Quota rules, groups and who is in them (Forgejo: models/quota/{rule,group}.go). Group and rule names are the
 // keys; a rule's subjects are stored as a JSON array of subject strings.
 import type { QuotaGroup, QuotaRule, QuotaSubject } from '../domain/quota.ts';
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { DbClient, User } from './prisma.ts';
 
 interface RuleRow {

@@ -5,11 +5,13 @@ import { AccessTokenRepository } from './access-token.repository.ts';
 import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
-import type { CommittedJobs } from './committed-jobs.ts';
+import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
+import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
+import type { HotQueries } from './hot-queries.ts';
 import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
@@ -26,6 +28,7 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
@@ -34,7 +37,7 @@ import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
 import { SiteUsageRepository } from './site-usage.repository.ts';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
 import { UserKeyPairRepository } from './user-key-pair.repository.ts';
 import { UserRepository } from './user.repository.ts';
@@ -42,15 +45,23 @@ import { WebhookRepository } from './webhook.repository.ts';
 
 /**
  * `cipher` encrypts the stored credentials (Actions secrets, webhook secrets and authorization headers);
- * `jobsWritten` is told when a job row is written.
+ * `hot` runs the lookups nearly every request makes as prepared statements, on the pool's connections (also for a
+ * transaction's set: they read committed rows); `jobsWritten` is told when a job row is written.
  */
-export function createRepositories(client: DbClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, jobsWritten?: () => void) {
+export function createRepositories(
+  client: DbClient,
+  provider: DatabaseTarget['provider'],
+  cipher: AtRestCipher,
+  hot: HotQueries,
+  jobsWritten?: () => void,
+) {
   return {
-    accessTokens: new AccessTokenRepository(client),
+    accessTokens: new AccessTokenRepository(client, hot),
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     cronTasks: new CronTaskRepository(client),
+    health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     hookTasks: new HookTaskRepository(client),
@@ -63,23 +74,24 @@ export function createRepositories(client: DbClient, provider: DatabaseTarget['p
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),
-    orgs: new OrgRepository(client),
+    orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    packageBlobs: new PackageBlobRepository(client),
+    packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
-    packages: new PackageRepository(client),
+    packages: new PackageRepository(client, provider),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
+    quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
-    repositories: new RepositoryRowsRepository(client),
+    repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),
-    users: new UserRepository(client),
+    users: new UserRepository(client, hot),
     webhooks: new WebhookRepository(client, cipher),
   };
 }
@@ -96,11 +108,18 @@ export interface Transactions {
 const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
 
 /** `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back). */
-export function transactions(prisma: PrismaClient, provider: DatabaseTarget['provider'], cipher: AtRestCipher, committed?: CommittedJobs): Transactions {
+export function transactions(
+  prisma: PrismaClient,
+  provider: DatabaseTarget['provider'],
+  cipher: AtRestCipher,
+  hot: HotQueries,
+  committed?: CommittedJobs,
+): Transactions {
   return {
     async run(work) {
       let wroteJobs = false;
-      const result = await prisma.$transaction((tx) => work(createRepositories(tx, provider, cipher, () => (wroteJobs = true))), TRANSACTION_LIMITS);
+      const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true));
+      const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
       return result;
     },

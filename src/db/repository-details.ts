@@ -1,5 +1,5 @@
 // What a repository answer is built from: the row with its owner and units, and what the record shows besides.
-import type { RepoPermission } from '../domain/repo-permission.ts';
+import type { RepoPermission } from '../domain/access/repo-permission.ts';
 import type { Models, Repository, User } from './prisma.ts';
 
 /** A repository row with the relations every repository answer needs (repoInclude). */

@@ -1,8 +1,21 @@
 // The Repository rows with their units, redirects and counters. Deleting repositories removes every row that
 // names them and fixes the counters that counted them, inside the caller's transaction: one function for
 // deleting one repository and for purging an owner's all. The directories are the caller's business.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
+import type { RepositoryChangesRow } from './entities.ts';
 import type { DbClient, Prisma } from './prisma.ts';
+import {
+  type RepoSearchFilter, type RepoSearchOrder, repoSearchOrderBy, repoSearchWhere,
+} from './repository-search.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
+
+/** Which repositories a maintenance pass walks: every one unless narrowed. */
+export interface MaintenanceBatchFilter {
+  /** Only non-empty repositories. */
+  nonEmptyOnly?: boolean;
+  /** Only pull mirrors whose next update is due at this time. */
+  mirrorsDueAt?: Date;
+}
 
 /** The relations every repository answer needs. */
 export const repoInclude = { owner: true, units: true } as const;
@@ -92,7 +105,10 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
 }
 
 export class RepositoryRowsRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
 
   findByOwnerAndName(ownerLowerName: string, lowerName: string) {
     return this.client.repository.findFirst({ where: { lowerName, owner: { lowerName: ownerLowerName } }, include: repoInclude });
@@ -131,18 +147,27 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } });
   }
 
-  countMatching(where: Prisma.RepositoryWhereInput) {
-    return this.client.repository.count({ where });
+  countMatching(filter: RepoSearchFilter) {
+    return this.client.repository.count({ where: repoSearchWhere(filter, this.provider) });
   }
 
-  listMatching(where: Prisma.RepositoryWhereInput, orderBy: Prisma.RepositoryOrderByWithRelationInput[], skip: number, take: number) {
+  listMatching(filter: RepoSearchFilter, order: RepoSearchOrder, skip: number, take: number) {
+    const where = repoSearchWhere(filter, this.provider);
+    const orderBy = repoSearchOrderBy(order);
     return this.client.repository.findMany({ where, include: repoInclude, orderBy, skip, take });
   }
 
   /** A batch of repositories after the given id, in id order, with what maintenance tasks need. */
-  listBatchAfter(where: Prisma.RepositoryWhereInput, afterId: number, take: number) {
+  listBatchAfter(filter: MaintenanceBatchFilter, afterId: number, take: number) {
+    const where: Prisma.RepositoryWhereInput = { id: { gt: afterId } };
+    if (filter.nonEmptyOnly) where.isEmpty = false;
+    // A mirror interval of 0 means manual sync only.
+    if (filter.mirrorsDueAt) {
+      const due = { nextUpdateAt: { lte: filter.mirrorsDueAt }, intervalSecs: { gt: 0 } };
+      where.AND = { isMirror: true, mirror: { is: due } };
+    }
     return this.client.repository.findMany({
-      where: { ...where, id: { gt: afterId } },
+      where,
       select: { id: true, ownerName: true, name: true, defaultBranch: true },
       orderBy: { id: 'asc' },
       take,
@@ -180,11 +205,11 @@ export class RepositoryRowsRepository {
     return this.client.user.update({ where: { id: ownerId }, data: { numRepos: { increment: 1 } } });
   }
 
-  update(id: number, data: Prisma.RepositoryUpdateInput) {
+  update(id: number, data: RepositoryChangesRow) {
     return translated({ taken: 'repository name', gone: 'repository' }, () => this.client.repository.update({ where: { id }, data }));
   }
 
-  updateWithDetails(id: number, data: Prisma.RepositoryUpdateInput) {
+  updateWithDetails(id: number, data: RepositoryChangesRow) {
     return translated({ gone: 'repository' }, () => this.client.repository.update({ where: { id }, data, include: repoInclude }));
   }
 

@@ -1,9 +1,10 @@
 // Teams of organizations: the Team rows with their units (TeamUnit), members (TeamUser) and repository links
 // (TeamRepo), the counters on Team that count them, and the org memberships that team membership implies.
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
-import type { TeamUnitGrant } from '../domain/team-units.ts';
+import type { TeamUnitGrant } from '../domain/access/team-units.ts';
+import type { TeamChangesRow } from './entities.ts';
 import type { DbClient, Prisma, Team, User } from './prisma.ts';
 
 /** A team with its unit grants, as team answers show it. */
@@ -78,7 +79,7 @@ export class TeamRepository {
     return translated({ taken: 'team name' }, () => this.client.team.create({ data }));
   }
 
-  update(teamId: number, data: Prisma.TeamUpdateInput): Promise<Team> {
+  update(teamId: number, data: TeamChangesRow): Promise<Team> {
     return translated({ taken: 'team name', gone: 'team' }, () => this.client.team.update({ where: { id: teamId }, data }));
   }
 

@@ -1,5 +1,5 @@
 // The RSA key pair of each user's ActivityPub actor.
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation } from '../infra/database/errors.ts';
 import type { DbClient, Models } from './prisma.ts';
 
 type UserKeyPair = Models.UserKeyPairModel;

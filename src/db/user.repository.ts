@@ -1,9 +1,30 @@
 // Accounts (individual users and organizations share the User table) and the redirects left by renames.
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
+import type { UserChangesRow } from './entities.ts';
+import type { HotQueries, UserListQuery } from './hot-queries.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class UserRepository {
-  constructor(private readonly client: DbClient) {}
+  /** `hot` serves the lookups nearly every request makes, as prepared statements outside any transaction. */
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** A user or an organization by id. */
+  byId(id: number): Promise<User | null> {
+    return this.hot.userById(id);
+  }
+
+  /** A user or an organization by lower-case name. */
+  byLowerName(lowerName: string): Promise<User | null> {
+    return this.hot.userByLowerName(lowerName);
+  }
+
+  /** One page of individual users and the total, for the admin user list. */
+  listIndividuals(query: UserListQuery): Promise<{ users: User[]; total: number }> {
+    return this.hot.listIndividualUsers(query);
+  }
 
   /** Creates an account together with its primary, activated e-mail address. */
   createWithPrimaryEmail(account: Omit<Prisma.UserCreateInput, 'emails'>): Promise<User> {
@@ -19,7 +40,7 @@ export class UserRepository {
     return (await this.client.user.findUnique({ where: { lowerName }, select: { id: true } })) !== null;
   }
 
-  update(id: number, data: Prisma.UserUpdateInput): Promise<User> {
+  update(id: number, data: UserChangesRow): Promise<User> {
     return translated({ gone: 'user' }, () => this.client.user.update({ where: { id }, data }));
   }
 
@@ -27,6 +48,11 @@ export class UserRepository {
     return translated({ taken: 'user name', gone: 'user' }, () =>
       this.client.user.update({ where: { id }, data: { name, lowerName: name.toLowerCase(), updatedAt: new Date() } }),
     );
+  }
+
+  /** Users and organizations. */
+  countAll(): Promise<number> {
+    return this.client.user.count();
   }
 
   /** Individual administrators other than this user. */

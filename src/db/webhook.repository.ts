@@ -2,7 +2,7 @@
 // the instance's hooks, repository 0 for an organization's. The hook secret and the authorization header are
 // encrypted on the way in and decrypted on the way out, so callers of this class only see clear values.
 import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
-import { translated } from './errors.ts';
+import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 

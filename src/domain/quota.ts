@@ -51,12 +51,23 @@ const LEAF: Partial<Record<QuotaSubject, keyof QuotaUsage>> = {
   'size:assets:packages:all': 'packages',
 };
 
+/** A field of QuotaUsage: where the bytes of one kind of write count. */
+export type QuotaLeaf = keyof QuotaUsage;
+
+export function isQuotaLeaf(value: string): value is QuotaLeaf {
+  return Object.hasOwn(NO_USAGE, value);
+}
+
 /** Usage with `bytes` more on the leaf `subject` counts; other subjects name no single leaf. */
 export function withPendingBytes(used: QuotaUsage, subject: QuotaSubject, bytes: number): QuotaUsage {
   if (bytes === 0) return used;
   const leaf = LEAF[subject];
   if (!leaf) throw new Error(`pending bytes need a leaf subject, not ${subject}`);
-  return { ...used, [leaf]: used[leaf] + bytes };
+  return withLeafBytes(used, leaf, bytes);
+}
+
+export function withLeafBytes(used: QuotaUsage, leaf: QuotaLeaf, bytes: number): QuotaUsage {
+  return bytes === 0 ? used : { ...used, [leaf]: used[leaf] + bytes };
 }
 
 export function usedFor(subject: QuotaSubject, used: QuotaUsage): number {
@@ -145,4 +156,29 @@ export function isWithinQuota(groups: readonly QuotaGroup[], used: QuotaUsage, s
     const verdict = groupVerdict(group, used, subject);
     return verdict.covered && verdict.allowed;
   });
+}
+
+/**
+ * How many bytes more on `leaf` still leave the owner within `subject` once written: Infinity when no limit binds,
+ * -1 when the owner is over already. Being within is monotone in the bytes, so a binary search finds the edge
+ * whatever the rules and groups.
+ */
+export function headroom(
+  groups: readonly QuotaGroup[],
+  used: QuotaUsage,
+  subject: QuotaSubject,
+  leaf: QuotaLeaf,
+  defaultTotal: number,
+): number {
+  const fits = (bytes: number) => isWithinQuota(groups, withLeafBytes(used, leaf, bytes), subject, defaultTotal);
+  if (!fits(0)) return -1;
+  let low = 0;
+  let high = Number.MAX_SAFE_INTEGER;
+  if (fits(high)) return Infinity;
+  while (high - low > 1) {
+    const middle = low + Math.floor((high - low) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
 }

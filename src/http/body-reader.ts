@@ -4,7 +4,7 @@
 import zlib from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.ts';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../domain/errors.ts';
 
 export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -1,6 +1,6 @@
 // The one byte range of a `Range: bytes=…` header (RFC 9110 §14), for downloads. Several ranges, other units and
 // malformed headers are ignored (the whole body is served), which the RFC allows.
-import type { ByteRange } from '../storage/blob-store.ts';
+import type { ByteRange } from '../infra/storage/blob-store.ts';
 
 export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   const match = /^bytes=\s*(\d*)-(\d*)\s*$/.exec(header ?? '');

@@ -1,9 +1,9 @@
 // The one place where failures become HTTP answers: domain errors, contract failures and database errors, all as
 // Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../errors.ts';
-import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../db/errors.ts';
-import type { Logger } from '../logger.ts';
+import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../infra/database/errors.ts';
+import type { Logger } from '../infra/observability/logger.ts';
 import { INTEGER_OUT_OF_RANGE } from '../api/contract-formats.ts';
 
 interface ValidatorIssue {

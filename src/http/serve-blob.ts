@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SNIFF_BYTES, sniffContentType } from '../lib/content-sniff.ts';
-import type { ByteRange } from '../storage/blob-store.ts';
+import type { ByteRange } from '../infra/storage/blob-store.ts';
 import { matchesEntityTag, parseByteRange } from './byte-range.ts';
 
 export interface BlobDownload {

@@ -5,7 +5,7 @@
 //   repos/…                      the repositories root
 //   packages/…                   package blobs
 //   data/…                       the rest of the data directory: avatars, the generated secret key, …
-import type { DatabaseTarget } from '../db/target.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export const MANIFEST_ENTRY = 'anvil-dump.json';
 export const APP_INI_ENTRY = 'app.ini';

@@ -8,9 +8,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type tar from 'tar-stream';
 import { loadSettings, type Settings } from '../config/settings.ts';
-import { databaseTarget } from '../db/database.ts';
-import { databaseNotEmpty, restoreDatabase } from '../db/snapshot.ts';
-import type { DatabaseTarget } from '../db/target.ts';
+import { databaseTarget } from '../infra/database/database.ts';
+import { databaseNotEmpty, restoreDatabase } from '../infra/database/snapshot.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 import { readArchive } from './archive.ts';
 import { APP_INI_ENTRY, DATA_FOLDER, DATABASE_ENTRY, type DumpManifest, MANIFEST_ENTRY, PACKAGES_FOLDER, parseManifest, REPOSITORIES_FOLDER } from './dump-layout.ts';
 

@@ -2,10 +2,11 @@
 // and reqBasicAuth for creating and deleting).
 import { hashAccessToken, lastEight, newAccessToken } from '../auth/access-token.ts';
 import { InvalidScopeError, normaliseScopes } from '../auth/scopes.ts';
-import type { AccessToken, User } from '../db/prisma.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { AccessToken, User } from '../db/entities.ts';
+import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { AccessTokenRepository } from '../db/access-token.repository.ts';
+import type { FoundToken } from '../db/hot-queries.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewAccessToken {
@@ -37,6 +38,16 @@ export class AccessTokenService {
       if (error instanceof NameTakenError) throw new BadRequestError('access token name has been used already');
       throw error;
     }
+  }
+
+  /** The token with this digest and its user (every token-authenticated request asks). */
+  findByDigest(tokenHash: string): Promise<FoundToken | null> {
+    return this.tokens.findByHash(tokenHash);
+  }
+
+  /** Records that the token was used at `at`. */
+  markUsed(id: number, at: Date): Promise<void> {
+    return this.tokens.touch(id, at);
   }
 
   async list(owner: User, page: ListOptions): Promise<{ tokens: AccessToken[]; total: number }> {

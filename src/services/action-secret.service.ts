@@ -1,11 +1,11 @@
 // Actions secrets of organizations (Forgejo: services/secrets/*, routers/api/v1/org/action.go). Values go in and
 // are never given back: the list shows names and creation times, and no error message repeats a value.
 import type { ActionSecret } from '../db/action-secret.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { isValidSecretName, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, NameTakenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 

@@ -1,10 +1,10 @@
 // Actions variables of organizations (Forgejo: services/actions/variables.go, routers/api/v1/org/action.go).
 import type { ActionVariable } from '../db/action-variable.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { isValidVariableName, normaliseVariableValue, storedActionName } from '../domain/action-names.ts';
 import { ownerScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 

@@ -7,10 +7,10 @@ import { promisify } from 'node:util';
 import { ActorKeys } from '../activitypub/actor-keys.ts';
 import { parseSignature, signatureMatches, UnverifiableSignatureError, type SignedRequest } from '../activitypub/http-signature.ts';
 import { RemoteDocumentError } from '../activitypub/remote-document.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { parseHostAllowList } from '../domain/host-allow-list.ts';
 import type { UserKeyPairRepository } from '../db/user-key-pair.repository.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
@@ -36,7 +36,7 @@ export class ActivityPubService {
   }
 
   private async user(userId: number): Promise<User> {
-    const user = await this.deps.db.hot.userById(userId);
+    const user = await this.deps.repos.users.byId(userId);
     if (!user) throw new NotFoundError();
     return user;
   }

@@ -1,11 +1,11 @@
 // Uploaded avatars (stored as 290×290 PNG named by their hash in the avatar store) and generated default avatars
 // (Forgejo: services/user/avatar.go, modules/avatar).
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { createHash } from 'node:crypto';
 import type { OrgRepository } from '../db/org.repository.ts';
-import { checkImageHeader, ImageError } from '../domain/image.ts';
+import { checkImageHeader, ImageError } from '../lib/image.ts';
 import { LRUCache } from 'lru-cache';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../domain/errors.ts';
 import { ImageThread } from '../infra/workers/image-thread.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -91,7 +91,7 @@ export class AvatarService {
 
   /** GET /avatars/default/{id}: rendered once per id on the image thread, then served from memory. */
   async generated(id: number): Promise<AvatarImage> {
-    const owner = await this.deps.db.hot.userById(id);
+    const owner = await this.deps.repos.users.byId(id);
     if (!owner) throw new NotFoundError();
     let image = this.defaultAvatars.get(id);
     if (!image) {

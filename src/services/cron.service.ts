@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CronTaskRepository } from '../db/cron-task.repository.ts';
 import type { CronTaskStatus } from '../domain/cron-task-status.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../domain/errors.ts';
 import { parseSchedule, type Schedule } from './cron/schedule.ts';
-import { CronScheduler } from './cron/scheduler.ts';
+import { CronScheduler } from '../infra/scheduler/cron-scheduler.ts';
 import { type CronTaskDefinition, cronTasks, type TaskContext } from './cron/tasks.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

@@ -9,7 +9,7 @@ import { parseHostAllowList } from '../domain/host-allow-list.ts';
 import type { HookEventType } from '../domain/hook-event.ts';
 import { HookSendError, type HookResponse, sendHookRequest } from '../webhook/client.ts';
 import { type HookRequest, renderHookRequest, UnsupportedHookTypeError } from '../webhook/request.ts';
-import type { JobResult, JobWorker, QueuedJob } from '../queue/job-queue.ts';
+import type { JobResult, JobWorker, QueuedJob } from '../infra/queue/job-queue.ts';
 import { HOOK_DELIVERY_JOB } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

@@ -9,10 +9,10 @@
 // and `repos` from `deps.transactions.run`:
 //   await this.deps.transactions.run(async (repos) => { …the change…; await hookEvents.issues(repos, {...}); });
 import { randomUUID } from 'node:crypto';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
-import type { PushedCommit } from '../git/push-commits.ts';
+import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';

@@ -2,10 +2,9 @@
 // wrote it, so everything it causes (notification threads, feed rows, and later webhook deliveries) commits or
 // rolls back with it. To react to issue events, add a listener here.
 import type { CommentRow, IssueRow } from '../db/issue.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { ActivityService } from './activity.service.ts';
-import type { IssueNotifier } from './issue-notifier.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
 export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited';
@@ -33,7 +32,7 @@ export interface IssueEventListener {
 export class IssueEvents {
   private readonly listeners: IssueEventListener[];
 
-  constructor(notifier: IssueNotifier, activity: ActivityService) {
+  constructor(notifier: IssueEventListener, activity: ActivityService) {
     this.listeners = [notifier, new IssueFeedRecorder(activity)];
   }
 

@@ -3,7 +3,7 @@
 // request's `opened` is announced by PullRequestService once its pull row exists.
 import type { IssueDetails } from '../db/issue.repository.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { branchCommit } from '../git/compare.ts';
+import { branchCommit } from '../infra/git/compare.ts';
 import type { IssueAction } from '../webhook/payload.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { IssueEvent, IssueEventListener } from './issue-events.ts';

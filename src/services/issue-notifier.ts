@@ -3,9 +3,9 @@
 // participants, the users the event assigns or mentions — minus the actor, explicit unwatchers, users who blocked
 // the actor and users who cannot read the issue's unit. One thread per user and issue: an existing one moves to
 // the top (a read one turns unread), a new one starts unread.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { canSeeContent, unitOfIssue } from '../domain/content-visibility.ts';
+import { canSeeContent, unitOfIssue } from '../domain/access/content-visibility.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
 import type { IssueEvent, IssueEventListener } from './issue-events.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';

@@ -3,14 +3,15 @@
 // rows are written with it. Repository, label and milestone counters move in the same transaction.
 import type { CommentRow, IssueDetails, IssueRow } from '../db/issue.repository.ts';
 import { CommentType } from '../db/issue.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { UnitType } from '../domain/access.ts';
+import { UnitType } from '../domain/access/modes.ts';
 import type * as IssueMentions from '../render/issue-mentions.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
-import { canReadUnit, canWriteUnit, isRepoAdmin } from '../domain/repo-permission.ts';
-import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../errors.ts';
+import { canReadIssue, canWriteIssue } from '../domain/access/content-visibility.ts';
+import { canWriteUnit } from '../domain/access/repo-permission.ts';
+import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../domain/errors.ts';
 import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -42,12 +43,6 @@ export interface IssueChanges {
   milestone?: number;
 }
 
-const issuesUnit = (isPull: boolean) => (isPull ? UnitType.pulls : UnitType.issues);
-
-export function canWriteIssues(access: RepoWithPermission, isPull: boolean, doer: User): boolean {
-  return doer.isAdmin || isRepoAdmin(access.permission) || canWriteUnit(access.permission, issuesUnit(isPull));
-}
-
 export class IssueService {
   constructor(
     private readonly deps: ServiceDeps,
@@ -66,7 +61,8 @@ export class IssueService {
   private async findReadable(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueRow> {
     const issue = index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
     if (!issue) throw new NotFoundError();
-    if (!doer?.isAdmin && !canReadUnit(access.permission, issuesUnit(issue.isPull))) throw new NotFoundError();
+    // Per issue, so not a guard's: whether it is a pull request decides the unit the caller must read.
+    if (!canReadIssue(access.permission, issue.isPull, doer?.isAdmin === true)) throw new NotFoundError();
     return issue;
   }
 
@@ -119,7 +115,7 @@ export class IssueService {
     if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
     checkTitleLength(input.title);
     if (await repos.issues.isBlocked(repo.ownerId, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
-    const writer = canWriteIssues(access, isPull, doer);
+    const writer = canWriteIssue(access.permission, isPull, doer.isAdmin);
     let labelIds: number[] = [];
     let milestoneId = 0;
     let assignees: User[] = [];
@@ -199,7 +195,8 @@ export class IssueService {
   /** Title, body, state, assignees and milestone (Forgejo answers 201 with the issue). */
   async edit(access: RepoWithPermission, index: number, doer: User, changes: IssueChanges): Promise<IssueDetails> {
     const current = await this.findReadable(access, index, doer);
-    const writer = canWriteIssues(access, current.isPull, doer);
+    const writer = canWriteIssue(access.permission, current.isPull, doer.isAdmin);
+    // Per issue, so not a guard's: its poster may edit it without write access.
     if (current.posterId !== doer.id && !writer) throw new ForbiddenError('user should be the poster or have write access to the issues');
     if (access.repo.isArchived) throw new RepoArchivedError(`repo is archived: ${access.repo.ownerName}/${access.repo.name}`);
     if (changes.title) checkTitleLength(changes.title);

@@ -1,7 +1,7 @@
 // Outgoing mail. With [mailer] ENABLED the message goes over SMTP (nodemailer); otherwise it is written to the
 // log, so a message is never silently dropped. Sending happens after the request has been answered.
 import type nodemailer from 'nodemailer';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface MailMessage {

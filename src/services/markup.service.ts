@@ -3,16 +3,16 @@
 // mentions of accounts the reader may see, and `#123` in a repository the reader may see. Rendering itself runs on
 // the render threads; a document they refuse (too slow, too complex) is a 422.
 import type { UserRepository } from '../db/user.repository.ts';
-import type { User } from '../db/prisma.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
-import { PlainTextValidationError, ValidationError } from '../errors.ts';
+import type { User } from '../db/entities.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
+import { PlainTextValidationError, ValidationError } from '../domain/errors.ts';
 import { RenderPool, RenderRefusedError } from '../infra/workers/render-pool.ts';
 import type { RenderOutcome, RenderRequest } from '../render/markup.ts';
 import type { FoundReferences, ResolvedReferences } from '../render/references.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
 export interface MarkupInput {
   mode: string;
@@ -42,7 +42,7 @@ export class MarkupService {
   constructor(
     deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly repoPermissions: RepoPermissionService,
   ) {
     this.users = deps.repos.users;

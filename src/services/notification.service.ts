@@ -1,15 +1,18 @@
 // The caller's notification threads (Forgejo: routers/api/v1/notify, models/activities/notification*.go). Every
-// read shows only the threads the caller may see now (src/domain/content-visibility.ts): access lost after a
+// read shows only the threads the caller may see now (src/domain/access/content-visibility.ts): access lost after a
 // thread was made (a team left, a repository made private, a public-only token) hides it.
 import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
+import { isSelfOrAdmin } from '../domain/access/account.ts';
 import { NotificationStatus, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
 import { parseRfc3339 } from '../domain/rfc3339.ts';
 import { timeBounds } from '../domain/time-bounds.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
+
+export type { ThreadDetails };
 
 export interface ThreadQuery {
   all?: boolean;
@@ -108,7 +111,8 @@ export class NotificationService {
     const thread = inRange ? await this.notifications.findVisible(numeric, contentReader(reader)) : null;
     if (!thread) throw new NotFoundError(`notification does not exist [id: ${numeric}]`);
     const doer = reader.user;
-    if (thread.userId !== doer.id && !doer.isAdmin) {
+    // Per thread, so not a guard's: the thread is loaded here.
+    if (!isSelfOrAdmin(doer, thread.userId)) {
       throw new ForbiddenError(`only user itself and admin are allowed to read/change this thread ${thread.id}`);
     }
     return thread;

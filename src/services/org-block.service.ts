@@ -1,12 +1,14 @@
 // Users blocked by an organization (Forgejo: routers/api/v1/org/org.go, services/user/block.go).
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
-import type { Prisma, User } from '../db/prisma.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import type { Models, User } from '../db/entities.ts';
+import { ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OrgMemberService } from './org-member.service.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
-export type UserBlocking = Prisma.UserBlockingModel;
+export type UserBlocking = Models.UserBlockingModel;
 
 export class OrgBlockService {
   private readonly blocks: OrgBlockRepository;
@@ -23,9 +25,9 @@ export class OrgBlockService {
   }
 
   private async target(username: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(username.toLowerCase());
-    if (!user) throw new NotFoundError(`user does not exist [name: ${username}]`);
-    if (user.type === 1) throw new ValidationError(`${user.name} is an organization not a user`);
+    const user = await this.deps.repos.users.byLowerName(username.toLowerCase());
+    if (!user) throw userNotFound(username);
+    if (isOrganization(user)) throw new ValidationError(`${user.name} is an organization not a user`);
     return user;
   }
 

@@ -1,14 +1,15 @@
 // The activity feed of an organization (Forgejo: routers/api/v1/org/org.go ListOrgActivityFeeds,
 // models/activities/action.go GetFeeds). Rows are written by ActivityService, one per feed owner.
 import type { FeedEntry, FeedFilter, OrgFeedRepository } from '../db/org-feed.repository.ts';
-import type { Prisma, User } from '../db/prisma.ts';
+import type { Models, User } from '../db/entities.ts';
+import { seesConcealedMembership } from '../domain/access/org-membership.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import { repoInclude } from '../db/repository-rows.repository.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
-export type Action = Prisma.ActionModel;
+export type Action = Models.ActionModel;
 
 
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
@@ -25,20 +26,22 @@ export class OrgFeedService {
   constructor(
     deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
   ) {
     this.feeds = deps.repos.orgFeeds;
   }
 
   /**
    * Rule 20: private activity only for site admins and members. Every caller sees only rows of repositories whose
-   * unit for the row it reads now (src/domain/content-visibility.ts). Actors who hide their activity or whom the
+   * unit for the row it reads now (src/domain/access/content-visibility.ts). Actors who hide their activity or whom the
    * caller may not see are left out. Newest first; `date` keeps one day.
    */
   async list(
     viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions,
   ): Promise<Page<FeedEntry>> {
-    const isMember = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
+    // What the feed holds, not whether it answers: a guard cannot decide it.
+    const listed = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
+    const isMember = seesConcealedMembership(viewer, listed);
     return this.page(org.id, viewer, { reader: { viewer, publicOnly }, publicRowsOnly: !isMember }, date, page);
   }
 
@@ -52,6 +55,7 @@ export class OrgFeedService {
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
   private async page(orgId: number, viewer: User | null, filter: FeedFilter, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
     const day = dayRange(date);
+    // Per actor of the feed, so not a guard's: site admins see every actor.
     const excludedActorIds = viewer?.isAdmin ? undefined : await this.hiddenActors(orgId, viewer);
     const { items: actions, total } = await this.feeds.list(orgId, { ...filter, createdBetween: day ?? undefined, excludedActorIds }, page);
     const [users, repos] = await Promise.all([

@@ -1,8 +1,8 @@
 // Organization labels (Forgejo: routers/api/v1/org/label.go, models/issues/label.go).
 import type { Label } from '../db/label.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { type LabelSort, normaliseLabelColor } from '../domain/label.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

@@ -1,12 +1,14 @@
 // Organization membership: member lists and checks, publicity of one's own membership, removal
 // (Forgejo: routers/api/v1/org/member.go, models/organization/org_user.go).
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
-import type { User } from '../db/prisma.ts';
-import { AccessMode } from '../domain/access.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import type { User } from '../db/entities.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import { seesConcealedMembership } from '../domain/access/org-membership.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 /** How the member check of rule 10 answers when it does not fail with 404. */
 export type MemberCheck = { kind: 'member' } | { kind: 'redirect'; location: string };
@@ -22,14 +24,16 @@ export class OrgMemberService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
+    if (!user) throw userNotFound(name);
     return user;
   }
 
   /** Rule 7: every member for members and admins, public members for everyone else. */
   async list(viewer: User | null, org: User, page: ListOptions): Promise<Page<User>> {
-    const everyone = viewer !== null && (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id)));
+    // What the list holds, not whether it answers: a guard cannot decide it.
+    const isMember = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
+    const everyone = seesConcealedMembership(viewer, isMember);
     return this.members.listMembers(org.id, everyone, page);
   }
 
@@ -44,7 +48,8 @@ export class OrgMemberService {
   /** Rule 10: members and admins get the answer, the user themself a 404, anyone else the public check. */
   async check(viewer: User, org: User, username: string): Promise<MemberCheck> {
     const user = await this.userByName(username);
-    if (viewer.isAdmin || (await this.ownerAccess.isOrgMember(org.id, viewer.id))) {
+    // Which answer, not whether to answer: every signed-in caller gets one, so no guard decides it.
+    if (seesConcealedMembership(viewer, await this.ownerAccess.isOrgMember(org.id, viewer.id))) {
       if (await this.ownerAccess.isOrgMember(org.id, user.id)) return { kind: 'member' };
       throw new NotFoundError();
     }
@@ -62,6 +67,7 @@ export class OrgMemberService {
   /** Rule 11: only the caller's own membership. */
   async setPublicity(viewer: User, org: User, username: string, isPublic: boolean): Promise<void> {
     const user = await this.userByName(username);
+    // After the name lookup (an unknown name is 404 first), so not a guard's.
     if (user.id !== viewer.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
     const count = await this.members.setPublicity(org.id, user.id, isPublic);
     // An admin who is not a member passes the membership gate but has no membership to change.

@@ -4,15 +4,19 @@ import { type Caller, isPublicOnly } from '../auth/caller.ts';
 import type { OrgBlockRepository } from '../db/org-block.repository.ts';
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
 import type { OrgListFilter, OrgRepository } from '../db/org.repository.ts';
-import type { User } from '../db/prisma.ts';
-import { AccessMode, Visibility } from '../domain/access.ts';
+import type { User } from '../db/entities.ts';
+import { AccessMode, Visibility } from '../domain/access/modes.ts';
+import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { reachableOwnerVisibilities } from '../domain/access/token-reach.ts';
 import { isValidEmail } from '../domain/email.ts';
 import { ownerNameProblem } from '../domain/names.ts';
-import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
 const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
@@ -99,21 +103,17 @@ export class OrgService {
     return this.members.isInRepoCreatingTeam(orgId, userId);
   }
 
-  canCreateOrganization(user: User): boolean {
-    return user.isAdmin || (user.allowCreateOrganization && !this.deps.settings.admin.DISABLE_REGULAR_ORG_CREATION);
-  }
-
-  /** POST /orgs: the caller creates an organization and becomes its only owner. */
+  /** POST /orgs: the caller (whom reqOrgCreator let through) creates an organization and becomes its only owner. */
   async create(caller: Caller, input: NewOrg): Promise<User> {
-    if (!this.canCreateOrganization(caller.user)) throw new ForbiddenError('Create organization not allowed');
     return this.createFor(caller.user, input);
   }
 
   /** POST /admin/users/{username}/orgs: an organization owned by that user (the form's email is not used). */
   async createForUser(owner: User, input: NewOrg): Promise<User> {
-    if (owner.type !== 0) throw new NotFoundError(`user does not exist [name: ${owner.name}]`);
+    if (!isIndividual(owner)) throw userNotFound(owner.name);
     // Forgejo answers 500 here; the target user's missing right is the caller's mistake.
-    if (!this.canCreateOrganization(owner)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
+    const regularCreationDisabled = this.deps.settings.admin.DISABLE_REGULAR_ORG_CREATION;
+    if (!canCreateOrganization(owner, regularCreationDisabled)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
     return this.createFor(owner, { ...input, email: undefined, repo_admin_change_team_access: undefined });
   }
 
@@ -151,6 +151,7 @@ export class OrgService {
   /** GET /orgs: public ones; limited too for signed-in callers (not public-only tokens); all for admins. */
   async listVisible(caller: Caller | null, page: ListOptions): Promise<Page<User>> {
     const viewer = caller?.user ?? null;
+    // A filter per organization of the list, so not a guard's.
     const visibilities: number[] = [Visibility.public];
     if (viewer && !isPublicOnly(caller)) {
       visibilities.push(Visibility.limited);
@@ -163,7 +164,7 @@ export class OrgService {
 
   /** GET /admin/orgs: every organization. */
   async listAll(page: ListOptions): Promise<Page<User>> {
-    const { orgs, total } = await this.deps.db.hot.listOrganizations(page.limit, page.skip);
+    const { orgs, total } = await this.deps.repos.orgs.listAllByName(page.limit, page.skip);
     return { items: orgs, total };
   }
 
@@ -173,11 +174,13 @@ export class OrgService {
    */
   async listOfUser(caller: Caller | null, user: User, page: ListOptions): Promise<Page<User>> {
     const viewer = caller?.user ?? null;
-    const everything = viewer !== null && (viewer.isAdmin || viewer.id === user.id);
+    // A filter per organization of the list, so not a guard's.
+    const everything = viewer !== null && isSelfOrAdmin(viewer, user.id);
     const filter: OrgListFilter = everything
       ? { memberId: user.id }
       : { visibilities: [Visibility.public], memberId: user.id, publicMembershipOnly: true };
-    if (isPublicOnly(caller)) filter.visibilities = [Visibility.public];
+    const reachable = reachableOwnerVisibilities(isPublicOnly(caller));
+    if (reachable) filter.visibilities = reachable;
     return this.orgs.list(filter, page);
   }
 

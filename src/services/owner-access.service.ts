@@ -1,8 +1,8 @@
 // Whether a viewer may see a user or an organization: membership from the database, then the pure rule of
-// src/domain/owner-visibility.ts.
+// src/domain/access/owner-visibility.ts.
 import type { OrgMemberRepository } from '../db/org-member.repository.ts';
-import type { User } from '../db/prisma.ts';
-import { canSeeOwner, visibilityDependsOnMembership } from '../domain/owner-visibility.ts';
+import type { User } from '../db/entities.ts';
+import { canSeeOwner, visibilityDependsOnMembership } from '../domain/access/owner-visibility.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export class OwnerAccessService {

@@ -1,6 +1,6 @@
 // The files an owner has: its repository folder and its uploaded avatar. Deleting an owner removes them,
 // whichever service deletes it (users purge, organization delete).
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type DeletedOwner = Pick<User, 'lowerName' | 'avatar'>;

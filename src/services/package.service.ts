@@ -3,21 +3,23 @@
 // (services/context/package.go). Blobs go through the blob store; rows through the package repository.
 import type { Readable } from 'node:stream';
 import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
-import type { AccessModeValue } from '../domain/access.ts';
+import type { AccessModeValue } from '../domain/access/modes.ts';
 import { ghostUser } from '../db/ghost-user.ts';
-import { packageAccessMode } from '../domain/package-access.ts';
+import { packageAccessMode } from '../domain/access/package-access.ts';
 import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersion } from '../domain/package-names.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { hasAccess } from '../domain/repo-permission.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../errors.ts';
-import type { ByteRange } from '../storage/blob-store.ts';
+import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../domain/errors.ts';
+import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
+import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
+import type { ByteRange } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const GENERIC = 'generic';
@@ -36,7 +38,7 @@ export class PackageService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly quota: QuotaService,
     private readonly hookEvents: HookEventsService,
   ) {}
@@ -89,18 +91,20 @@ export class PackageService {
     const key: VersionKey = { ownerId: owner.id, type: GENERIC, name: target.name, version: target.version };
     const duplicate = () => new ConflictError('package file already exists');
     if (await this.packages.fileExists(key, target.fileName)) throw duplicate();
-    // As Forgejo: what is already stored is checked, before a byte of the new file is read (413).
+    // As Forgejo: what is already stored is checked, before a byte of the new file is read (413); the upload is
+    // then stopped once it would take the owner past the limit.
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
 
-    const { digests, created } = await this.deps.packageBlobs.put(body, { maxBytes });
-    const file: NewPackageFile = { key, creatorId: doer.id, fileName: target.fileName, blob: digests, isLead: true };
+    const received = await receivePackageBlob(this.deps, this.quota, { owner, body, maxBytes, announcedLength });
     try {
-      await this.addFileRetryingRace(file, doer, owner);
+      const { fileName } = target;
+      const file: NewPackageFile = { key, creatorId: doer.id, fileName, blob: received.digests, isLead: true };
+      await this.addFileRetryingRace(received, file, doer, owner);
     } catch (error) {
-      // Bytes this upload brought that no row refers to are not kept.
-      if (created) await this.removeBlobsIfUnreferenced([digests.sha256]);
       if (error instanceof NameTakenError && (await this.packages.fileExists(key, target.fileName))) throw duplicate();
       throw error;
+    } finally {
+      await received.close();
     }
   }
 
@@ -108,8 +112,13 @@ export class PackageService {
    * Adds the file; a new version is announced to the owner's hooks in the same transaction. Two first uploads of
    * one package or version at once: the loser of the race tries once more.
    */
-  private async addFileRetryingRace(file: NewPackageFile, doer: User, owner: User): Promise<void> {
-    const add = () => this.deps.transactions.run(async (repos) => {
+  private async addFileRetryingRace(
+    received: ReceivedBlob,
+    file: NewPackageFile,
+    doer: User,
+    owner: User,
+  ): Promise<void> {
+    const add = () => received.commit(async (repos) => {
       const { version, newVersion } = await repos.packages.addFile(file);
       if (newVersion) await this.announce(repos, owner, doer, version, 'created');
     });
@@ -148,7 +157,7 @@ export class PackageService {
       await this.announce(repos, owner, doer, version, 'deleted');
       return repos.packages.deleteVersion(version);
     });
-    await this.removeBlobsIfUnreferenced(orphans);
+    await removeUnreferencedBlobs(this.deps, orphans);
   }
 
   // ---- shared ----
@@ -169,21 +178,7 @@ export class PackageService {
       await this.announce(repos, owner, doer, version, 'deleted');
       return repos.packages.deleteVersion(version);
     });
-    await this.removeBlobsIfUnreferenced(orphans);
-  }
-
-  /**
-   * Removes the bytes of blobs whose rows are gone. A blob uploaded again meanwhile has a row again and keeps its
-   * bytes; a removal that fails leaves bytes nothing refers to, which is only wasted space.
-   */
-  private async removeBlobsIfUnreferenced(hashes: string[]): Promise<void> {
-    for (const hash of hashes) {
-      try {
-        if (!(await this.packages.blobRowExists(hash))) await this.deps.packageBlobs.delete(hash);
-      } catch (error) {
-        this.deps.log.warn({ err: error, blob: hash }, 'removing a package blob failed');
-      }
-    }
+    await removeUnreferencedBlobs(this.deps, orphans);
   }
 
   private async views(viewer: User | null, owner: User, versions: PackageVersionRow[]): Promise<PackageView[]> {

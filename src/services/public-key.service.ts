@@ -1,9 +1,9 @@
 // SSH public keys of users (Forgejo: models/asymkey, services/asymkey). A key may be registered only once
 // across the whole site; titles are unique per user.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
-import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 
@@ -49,6 +49,7 @@ export class PublicKeyService {
   async delete(owner: User, id: number): Promise<void> {
     const ownerId = await this.keys.findOwnerId(id);
     if (ownerId === null) throw new NotFoundError(`public key does not exist [id: ${id}]`);
+    // Per key, so not a guard's: whose key it is is known only once it is found.
     if (ownerId !== owner.id) throw new ForbiddenError('You do not have access to this key');
     await this.keys.delete(owner.id, id);
   }

@@ -1,9 +1,9 @@
 // Pull requests between two branches of one repository (Forgejo: routers/api/v1/repo/pull.go CreatePullRequest,
 // services/pull NewPullRequest). The pull request is an issue with isPull; it is opened in one transaction with
 // its event, like any issue.
-import { branchCommit, compareBranches } from '../git/compare.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { User } from '../db/prisma.ts';
+import { branchCommit, compareBranches } from '../infra/git/compare.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import type { User } from '../db/entities.ts';
 import type { PullDetails } from '../db/pull-request.repository.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';

@@ -3,15 +3,15 @@
 // feed stores it: at most FEED_MAX_COMMITS commits, newest first, each with its first message line; `Len` is the
 // number of new commits; `CompareURL` is `owner/repo/compare/old...new` for updated branches. Tags and deletions
 // carry the same shape with no commits, creations by a mirror sync carry no content.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { type ActivityOpType } from '../domain/activity.ts';
 import { diffRefs, isBranchRef, isTagRef, mirrorSyncOpType, pushOpType, type RefChange } from '../domain/push.ts';
-import { pushedCommits, readCommit } from '../git/push-commits.ts';
-import { type CommitSummary, newCommits, readRefs } from '../git/repository.ts';
+import { pushedCommits, readCommit } from '../infra/git/push-commits.ts';
+import { type CommitSummary, newCommits, readRefs } from '../infra/git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService, PushedRef } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
 
 /** Forgejo's [ui] FEED_MAX_COMMIT_NUM default. */
 const FEED_MAX_COMMITS = 5;
@@ -57,7 +57,7 @@ export class PushService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly hookEvents: HookEventsService,
   ) {}
 
@@ -67,7 +67,7 @@ export class PushService {
     return {
       finish: async () => {
         try {
-          await this.repositories.refreshFromDisk(repo.id);
+          await this.repoEdits.refreshFromDisk(repo.id);
           const changes = await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
           await this.reportToHooks(repo, dir, before, changes, pusher);
         } catch (error) {

@@ -1,14 +1,16 @@
 // Quota groups and rules, what an owner uses, and enforcement (Forgejo: routers/api/v1/admin/quota*.go,
 // routers/api/v1/shared/quota.go, models/quota/*). The decision itself is src/domain/quota.ts.
 import type { UsedPackage } from '../db/package-usage.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { UsedArtifact, UsedAttachment } from '../db/quota-usage.repository.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import {
-  isQuotaSubject, isWithinQuota, type QuotaGroup, type QuotaInfo, type QuotaRule, type QuotaSubject, type QuotaUsage, withPendingBytes,
+  headroom, isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule,
+  type QuotaSubject, type QuotaUsage, withLeafBytes, withPendingBytes,
 } from '../domain/quota.ts';
-import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.ts';
+import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../domain/errors.ts';
+import { QuotaHold, type Reserved } from './quota-hold.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewQuotaRule {
@@ -42,6 +44,9 @@ function requireName(name: string | undefined, field: string): string {
   if (!name || name.trim() === '') throw new ValidationError(`[${field}]: Required`);
   return name;
 }
+
+/** A reservation counts this long past its last growth: a process that died while writing stops holding then. */
+const RESERVATION_LEASE_MS = 15 * 60_000;
 
 const groupNotFound = (name: string) => new NotFoundError(`quota group does not exist [name: ${name}]`);
 const ruleNotFound = (name: string) => new NotFoundError(`quota rule does not exist [name: ${name}]`);
@@ -178,15 +183,28 @@ export class QuotaService {
     return groups.length > 0 ? groups : repos.quota.groupsNamed(this.deps.settings.quota.DEFAULT_GROUPS);
   }
 
-  async usage(owner: QuotaOwner): Promise<QuotaUsage> {
-    const { quotaUsage, packageUsage } = this.deps.repos;
+  /** What the owner stores. */
+  usage(owner: QuotaOwner): Promise<QuotaUsage> {
+    return this.storedUsage(this.deps.repos, owner);
+  }
+
+  private async storedUsage(repos: Repositories, owner: QuotaOwner): Promise<QuotaUsage> {
     const [repositories, attachments, artifacts, packages] = await Promise.all([
-      quotaUsage.repositories(owner.id),
-      quotaUsage.attachments(owner.id),
-      quotaUsage.artifacts(owner.id),
-      packageUsage.totalBytes(owner.id),
+      repos.quotaUsage.repositories(owner.id),
+      repos.quotaUsage.attachments(owner.id),
+      repos.quotaUsage.artifacts(owner.id),
+      repos.packageUsage.totalBytes(owner.id),
     ]);
     return { ...repositories, attachmentsIssues: attachments.issues, attachmentsReleases: attachments.releases, artifacts, packages };
+  }
+
+  /** What counts against the owner: what it stores and what its writes in progress hold (but `exceptId`). */
+  private async countedUsage(repos: Repositories, owner: QuotaOwner, now: Date, exceptId: number | null = null) {
+    const [stored, held] = await Promise.all([
+      this.storedUsage(repos, owner),
+      repos.quotaReservations.live(owner.id, now, exceptId),
+    ]);
+    return held.reduce((used, reservation) => withLeafBytes(used, reservation.leaf, reservation.bytes), stored);
   }
 
   async info(owner: QuotaOwner): Promise<QuotaInfo> {
@@ -207,13 +225,65 @@ export class QuotaService {
    */
   async isWithin(owner: QuotaOwner, subject: QuotaSubject, addedBytes = 0): Promise<boolean> {
     if (!this.deps.settings.quota.ENABLED) return true;
-    const [used, groups] = await Promise.all([this.usage(owner), this.groupsOf(this.deps.repos, owner)]);
+    const { repos } = this.deps;
+    const now = new Date();
+    const [used, groups] = await Promise.all([this.countedUsage(repos, owner, now), this.groupsOf(repos, owner)]);
     return isWithinQuota(groups, withPendingBytes(used, subject, addedBytes), subject, this.deps.settings['quota.default'].TOTAL);
   }
 
   /** Enforcement: QuotaExceededError (413 with Forgejo's body) when the owner may not write to `subject`. */
   async assertWithin(owner: QuotaOwner, subject: QuotaSubject, addedBytes = 0): Promise<void> {
     if (!(await this.isWithin(owner, subject, addedBytes))) throw new QuotaExceededError(owner.id, owner.name);
+  }
+
+  /**
+   * A hold on the owner's quota for a write to `subject` whose bytes count on `leaf`, stopping the write once it
+   * would take the owner past a limit; `announcedBytes` (a Content-Length) are reserved at once. Quota off: a
+   * hold that admits everything.
+   */
+  async hold(owner: QuotaOwner, subject: QuotaSubject, leaf: QuotaLeaf, announcedBytes = 0): Promise<QuotaHold> {
+    if (!this.deps.settings.quota.ENABLED) return new QuotaHold(null);
+    // No rule limits this kind of write for the owner (the usual case): no reservation, and so no transaction per
+    // chunk, which on SQLite would keep its one write lock busy under many writes at once.
+    const groups = await this.groupsOf(this.deps.repos, owner);
+    if (headroom(groups, NO_USAGE, subject, leaf, this.deps.settings['quota.default'].TOTAL) === Infinity) {
+      return new QuotaHold(null);
+    }
+    const hold = new QuotaHold({
+      reserve: (id, needed, wanted) => this.reserve(owner, subject, leaf, id, needed, wanted),
+      end: async (repos, id) => {
+        await repos.quotaReservations.lockOwner(owner.id, new Date());
+        await repos.quotaReservations.delete(id);
+      },
+      release: (id) => this.deps.repos.quotaReservations.delete(id),
+    });
+    await hold.reserveUpFront(announcedBytes);
+    return hold;
+  }
+
+  /** One growth of a reservation, decided while the owner is held: `needed` must fit (413), up to `wanted` is taken. */
+  private reserve(
+    owner: QuotaOwner,
+    subject: QuotaSubject,
+    leaf: QuotaLeaf,
+    id: number | null,
+    needed: number,
+    wanted: number,
+  ): Promise<Reserved> {
+    return this.deps.transactions.run(async (repos) => {
+      const now = new Date();
+      await repos.quotaReservations.lockOwner(owner.id, now);
+      const [used, groups] = await Promise.all([this.countedUsage(repos, owner, now, id), this.groupsOf(repos, owner)]);
+      const room = headroom(groups, used, subject, leaf, this.deps.settings['quota.default'].TOTAL);
+      if (needed > room) throw new QuotaExceededError(owner.id, owner.name);
+      // Ahead of what is needed, at most an eighth of the room left beside it.
+      const granted = Math.min(wanted, needed + Math.floor((room - needed) / 8));
+      const expiresAt = new Date(now.getTime() + RESERVATION_LEASE_MS);
+      if (id !== null && (await repos.quotaReservations.update(id, granted, expiresAt))) {
+        return { reservationId: id, granted };
+      }
+      return { reservationId: await repos.quotaReservations.create(owner.id, leaf, granted, expiresAt), granted };
+    });
   }
 
   listAttachments(owner: QuotaOwner, page: ListOptions): Promise<Page<UsedAttachment>> {

@@ -1,10 +1,10 @@
 // What a new repository starts with when its creator asks for templates: the first commit's README.md,
 // .gitignore and LICENSE (with auto_init), and labels from a label template (Forgejo: services/repository/create.go).
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import { LabelTemplateError, type TemplateLabel } from '../domain/label-template.ts';
 import { fillLicense } from '../domain/license-placeholders.ts';
-import { BadRequestError, ValidationError } from '../errors.ts';
-import type { InitialFile } from '../git/repository.ts';
+import { BadRequestError, ValidationError } from '../domain/errors.ts';
+import type { InitialFile } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { TemplateService } from './template.service.ts';
 

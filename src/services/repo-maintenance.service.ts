@@ -3,13 +3,14 @@
 // services/repository/repository.go CheckRepoStats). A repository that fails is logged and the walk goes on.
 import type { FeedActionRepository } from '../db/feed-action.repository.ts';
 import type { PackageBlobRepository } from '../db/package-blob.repository.ts';
-import type { Prisma } from '../db/prisma.ts';
-import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { isBlobKey } from '../storage/blob-store.ts';
-import { checkIntegrity, collectGarbage, initBare } from '../git/repository.ts';
+import type { MaintenanceBatchFilter, RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
+import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
+import { isBlobKey } from '../infra/storage/blob-store.ts';
+import { checkIntegrity, collectGarbage, initBare } from '../infra/git/repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoMigrationService } from './repo-migration.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
+import type { RepositoryRemovalService } from './repository-removal.service.ts';
 
 const BATCH = 100;
 
@@ -27,7 +28,8 @@ export class RepoMaintenanceService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
+    private readonly repoRemoval: RepositoryRemovalService,
     private readonly migrations: RepoMigrationService,
   ) {
     this.repos = deps.repos.repositories;
@@ -40,19 +42,23 @@ export class RepoMaintenanceService {
   }
 
   /** Every repository in id order, a batch at a time. */
-  private async *allRepositories(where: Prisma.RepositoryWhereInput = {}): AsyncGenerator<RepoRow> {
+  private async *allRepositories(filter: MaintenanceBatchFilter = {}): AsyncGenerator<RepoRow> {
     let afterId = 0;
     for (;;) {
-      const batch = await this.repos.listBatchAfter(where, afterId, BATCH);
+      const batch = await this.repos.listBatchAfter(filter, afterId, BATCH);
       yield* batch;
       if (batch.length < BATCH) return;
       afterId = batch[batch.length - 1].id;
     }
   }
 
-  private async forEach(task: string, where: Prisma.RepositoryWhereInput, work: (repo: RepoRow) => Promise<boolean>): Promise<MaintenanceResult> {
+  private async forEach(
+    task: string,
+    filter: MaintenanceBatchFilter,
+    work: (repo: RepoRow) => Promise<boolean>,
+  ): Promise<MaintenanceResult> {
     const result: MaintenanceResult = { done: 0, failed: 0 };
-    for await (const repo of this.allRepositories(where)) {
+    for await (const repo of this.allRepositories(filter)) {
       try {
         if (await work(repo)) result.done++;
       } catch (error) {
@@ -69,7 +75,7 @@ export class RepoMaintenanceService {
 
   /** update_mirrors: fetches every pull mirror whose next update is due (an interval of 0 means manual sync only). */
   async updateDueMirrors(now = new Date()): Promise<MaintenanceResult> {
-    return this.forEach('update_mirrors', { isMirror: true, mirror: { is: { nextUpdateAt: { lte: now }, intervalSecs: { gt: 0 } } } }, async (repo) => {
+    return this.forEach('update_mirrors', { mirrorsDueAt: now }, async (repo) => {
       await this.migrations.updateMirror(repo.id);
       return true;
     });
@@ -79,7 +85,7 @@ export class RepoMaintenanceService {
   async checkStats(): Promise<MaintenanceResult> {
     return this.forEach('check_repo_stats', {}, async (repo) => {
       if (!this.onDisk(repo)) return false;
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
@@ -89,14 +95,14 @@ export class RepoMaintenanceService {
     return this.forEach('git_gc_repos', {}, async (repo) => {
       if (!this.onDisk(repo)) return false;
       await collectGarbage(this.store.directory(repo.ownerName, repo.name));
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
 
   /** repo_health_check: git fsck in every repository; problems are logged (Forgejo writes system notices). */
   async checkHealth(): Promise<MaintenanceResult> {
-    return this.forEach('repo_health_check', { isEmpty: false }, async (repo) => {
+    return this.forEach('repo_health_check', { nonEmptyOnly: true }, async (repo) => {
       if (!this.onDisk(repo)) throw new Error('repository directory is missing');
       const problems = await checkIntegrity(this.store.directory(repo.ownerName, repo.name));
       if (problems) throw new Error(`git fsck: ${problems}`);
@@ -109,14 +115,16 @@ export class RepoMaintenanceService {
     return this.forEach('reinit_missing_repos', {}, async (repo) => {
       if (this.onDisk(repo)) return false;
       await initBare(this.store.directory(repo.ownerName, repo.name), { defaultBranch: repo.defaultBranch });
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       return true;
     });
   }
 
   /** delete_missing_repos: removes the rows of repositories whose directory is gone. */
   async deleteMissing(): Promise<MaintenanceResult> {
-    return this.forEach('delete_missing_repos', {}, async (repo) => !this.onDisk(repo) && this.repositories.removeMissing(repo.id));
+    return this.forEach('delete_missing_repos', {}, async (repo) => {
+      return !this.onDisk(repo) && this.repoRemoval.removeMissing(repo.id);
+    });
   }
 
   /** delete_old_actions: feed actions older than the cut-off. */
@@ -128,17 +136,10 @@ export class RepoMaintenanceService {
   /** cleanup_packages: package blobs no file refers to any more, older than the cut-off, rows and files. */
   async deleteUnreferencedBlobs(olderThanSecs: number, now = new Date()): Promise<MaintenanceResult> {
     const blobs = await this.packageBlobs.listUnreferencedBefore(new Date(now.getTime() - olderThanSecs * 1000));
-    await this.packageBlobs.deleteUnreferenced(blobs.map((blob) => blob.id));
-    const result: MaintenanceResult = { done: 0, failed: 0 };
-    for (const { hashSha256: hash } of blobs.filter((blob) => isBlobKey(blob.hashSha256))) {
-      try {
-        await this.deps.packageBlobs.delete(hash);
-        result.done++;
-      } catch (error) {
-        result.failed++;
-        this.deps.log.warn({ err: error, blob: hash }, 'removing a package blob failed');
-      }
-    }
-    return result;
+    const ids = blobs.map((blob) => blob.id);
+    const deleted = await this.deps.transactions.run((repos) => repos.packageBlobs.deleteUnreferenced(ids));
+    const { removed, failed } = await removeUnreferencedBlobs(this.deps, deleted.filter(isBlobKey));
+    return { done: removed, failed };
   }
+
 }

@@ -6,23 +6,25 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
-import { AccessMode } from '../domain/access.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import {
   cloneMirror, fetchMirror, remoteUrl, removeOrigin, type RemoteOptions,
-} from '../git/repository.ts';
-import { GitError } from '../git/run.ts';
-import type { Logger } from '../logger.ts';
+} from '../infra/git/repository.ts';
+import { GitError } from '../infra/git/run.ts';
+import type { Logger } from '../infra/observability/logger.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { PushService } from './push.service.ts';
 import type { OrgService } from './org.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepoPermission, RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryCreationService } from './repository-creation.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
 
 export interface MigrateInput {
   clone_addr: string;
@@ -60,7 +62,8 @@ export class RepoMigrationService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoCreation: RepositoryCreationService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly pushes: PushService,
     private readonly quota: QuotaService,
     private readonly orgs: OrgService,
@@ -80,10 +83,10 @@ export class RepoMigrationService {
     }
     const source = await this.cloneSource(doer, input);
     const intervalSecs = input.mirror ? this.mirrorInterval(input.mirror_interval) : 0;
-    await this.repositories.checkCreation(doer, owner, input.repo_name);
+    await this.repoCreation.checkCreation(doer, owner, input.repo_name);
 
     try {
-      const repo = await this.repositories.insert(
+      const repo = await this.repoCreation.insert(
         doer,
         owner,
         {
@@ -111,14 +114,15 @@ export class RepoMigrationService {
 
   /** Owner from repo_owner or uid, else the caller; non-admins may only target themselves or orgs they own. */
   private async targetOwner(doer: User, input: MigrateInput): Promise<User> {
-    const { hot } = this.deps.db;
+    const { users } = this.deps.repos;
     let owner: User | null = doer;
-    if (input.repo_owner) owner = await hot.userByLowerName(input.repo_owner.toLowerCase());
-    else if (input.uid) owner = await hot.userById(input.uid);
+    if (input.repo_owner) owner = await users.byLowerName(input.repo_owner.toLowerCase());
+    else if (input.uid) owner = await users.byId(input.uid);
     if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
+    // The owner comes from the body, found here only, so not a guard's.
     if (!doer.isAdmin) {
-      if (owner.type !== 1 && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
-      if (owner.type === 1) {
+      if (!isOrganization(owner) && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
+      if (isOrganization(owner)) {
         if (!(await this.orgs.roleOf(owner.id, doer.id)).owner) throw new ForbiddenError('Given user is not owner of organization.');
       }
     }
@@ -216,7 +220,7 @@ export class RepoMigrationService {
       const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };
       const sync = await this.pushes.beginMirrorSync(repo, dir);
       await fetchMirror(dir, remote);
-      await this.repositories.refreshFromDisk(repo.id);
+      await this.repoEdits.refreshFromDisk(repo.id);
       await sync.finish();
       synced = true;
     } finally {

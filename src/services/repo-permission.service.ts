@@ -1,16 +1,16 @@
 // A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
-// src/domain/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere().
-import { readableRepositoriesWhere } from '../db/access-filters.ts';
-import type { Prisma, User } from '../db/prisma.ts';
-import type { RepoWithOwner } from '../db/repository-details.ts';
+// src/domain/access/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere()
+// (db/access-filters.ts).
+import type { User } from '../db/entities.ts';
+import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { isOrganization } from '../domain/owner-visibility.ts';
-import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/repo-permission.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-export * from '../domain/repo-permission.ts';
+export * from '../domain/access/repo-permission.ts';
 
-export type { RepoWithOwner };
+export type { RepoWithOwner, RepoWithPermission };
 
 export class RepoPermissionService {
   private readonly access: RepoAccessRepository;
@@ -53,9 +53,5 @@ export class RepoPermissionService {
         repoIds: new Set(team.repos.map((r) => r.repoId)),
       })),
     };
-  }
-
-  readableWhere(viewer: User | null, publicOnly = false): Prisma.RepositoryWhereInput {
-    return readableRepositoriesWhere(viewer, publicOnly);
   }
 }

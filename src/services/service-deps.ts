@@ -1,20 +1,18 @@
-// What every service is built from: settings, the database (its repositories, bound once, and a transaction
-// helper that hands the same set bound to the transaction), the file stores, the package blob store, the webhook
-// payload renderer (a converter, handed over by bootstrap.ts), the background job queue, the logger and the
-// password hasher.
+// What every service is built from: settings, the repositories (bound once, and a transaction helper that hands
+// the same set bound to the transaction; never the database client itself), the file stores, the package blob
+// store, the webhook payload renderer (a converter, handed over by bootstrap.ts), the background job queue, the
+// logger and the password hasher.
 import type { PasswordHasher } from '../auth/password.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Database } from '../db/database.ts';
 import type { Repositories, Transactions } from '../db/repositories.ts';
-import type { Logger } from '../logger.ts';
-import type { JobQueue } from '../queue/job-queue.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
-import type { Stores } from '../storage/stores.ts';
+import type { Logger } from '../infra/observability/logger.ts';
+import type { JobQueue } from '../infra/queue/job-queue.ts';
+import type { BlobStore } from '../infra/storage/blob-store.ts';
+import type { Stores } from '../infra/storage/stores.ts';
 import type { HookPayloadRenderer } from '../webhook/events.ts';
 
 export interface ServiceDeps {
   readonly settings: Settings;
-  readonly db: Database;
   readonly repos: Repositories;
   readonly transactions: Transactions;
   readonly stores: Stores;

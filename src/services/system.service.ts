@@ -1,17 +1,25 @@
-import type { HotQueries } from '../db/hot-queries.ts';
+import type { DatabaseHealthRepository } from '../db/database-health.repository.ts';
+import type { UserRepository } from '../db/user.repository.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export class SystemService {
-  private readonly hot: HotQueries;
+  private readonly health: DatabaseHealthRepository;
+  private readonly users: UserRepository;
 
   constructor(deps: ServiceDeps) {
-    this.hot = deps.db.hot;
+    this.health = deps.repos.health;
+    this.users = deps.repos.users;
+  }
+
+  /** How many users and organizations there are. */
+  accountCount(): Promise<number> {
+    return this.users.countAll();
   }
 
   /** Whether the database answers a trivial query. */
   async databaseHealthy(): Promise<boolean> {
     try {
-      await this.hot.ping();
+      await this.health.ping();
       return true;
     } catch {
       return false;

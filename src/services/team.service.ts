@@ -3,19 +3,22 @@
 // A team with includesAllRepositories has no TeamRepo rows: it covers every repository of its organization,
 // present and future, resolved when read.
 import { type Caller, isPublicOnly } from '../auth/caller.ts';
-import type { Prisma, Team, User } from '../db/prisma.ts';
+import type { Team, TeamChangesRow, User } from '../db/entities.ts';
 import type { RepositoryDetails } from '../db/repository-details.ts';
 import type { TeamRepository, TeamWithUnits } from '../db/team.repository.ts';
-import { AccessMode, Visibility } from '../domain/access.ts';
-import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/team-units.ts';
-import { ForbiddenError, NotFoundError, RecordGoneError, ValidationError } from '../errors.ts';
+import { AccessMode } from '../domain/access/modes.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { reachableOwnerVisibilities } from '../domain/access/token-reach.ts';
+import { knownUnitsMap, teamAccessMode, teamUnitGrants } from '../domain/access/team-units.ts';
+import { ForbiddenError, NotFoundError, RecordGoneError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { FeedEntry } from '../db/org-feed.repository.ts';
 import type { OrgFeedService } from './org-feed.service.ts';
 import { type OrgService, OWNER_TEAM_NAME } from './org.service.ts';
 import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryLookupService } from './repository-lookup.service.ts';
+import { repoNotFound, userNotFound } from '../domain/name-not-found.ts';
 
 
 export interface TeamInput {
@@ -64,7 +67,7 @@ export class TeamService {
     private readonly deps: ServiceDeps,
     private readonly orgs: OrgService,
     private readonly permissions: RepoPermissionService,
-    private readonly repositories: RepositoryService,
+    private readonly repositories: RepositoryLookupService,
     private readonly orgFeeds: OrgFeedService,
   ) {
     this.teams = deps.repos.teams;
@@ -73,7 +76,7 @@ export class TeamService {
   /** A team and its organization, for the `/teams/{id}` routes; null when there is none. */
   async findWithOrg(id: number): Promise<{ team: Team; org: User } | null> {
     const team = await this.teams.findById(id);
-    const org = team && (await this.deps.db.hot.userById(team.orgId));
+    const org = team && (await this.deps.repos.users.byId(team.orgId));
     return team && org ? { team, org } : null;
   }
 
@@ -82,14 +85,14 @@ export class TeamService {
   }
 
   private async repoInOrg(org: User, repoName: string): Promise<RepoWithOwner> {
-    const repoNotFound = () => new NotFoundError('GetRepositoryByName', [`repository does not exist [name: ${repoName}]`]);
-    const lowerName = lookupKey(repoName, repoNotFound);
+    const lowerName = lookupKey(repoName, () => repoNotFound(repoName));
     const repo = await this.teams.findOrgRepository(org.id, lowerName);
-    if (!repo) throw repoNotFound();
+    if (!repo) throw repoNotFound(repoName);
     return repo;
   }
 
   private async requireRepoAdmin(doer: User, repo: RepoWithOwner): Promise<void> {
+    // Here, not in a guard: the repository is the path's second name, found in the team's organization only here.
     if (!isRepoAdmin(await this.permissions.forRepo(doer, repo))) throw new ForbiddenError('Must have admin-level access to the repository');
   }
 
@@ -108,6 +111,7 @@ export class TeamService {
     const keyword = q.trim().toLowerCase();
     // Rule 19: descriptions are searched unless include_desc says otherwise.
     const searchDescriptions = includeDesc ?? true;
+    // A filter per team of the list, so not a guard's: site admins search every team.
     const candidates = await this.teams.listSearchFields(org.id, doer.isAdmin ? null : doer.id);
     // Descriptions have no lower-cased column; matching here keeps it case-insensitive on every database.
     const matching = candidates
@@ -121,7 +125,8 @@ export class TeamService {
 
   /** The caller's teams; a public-only token sees those of public organizations only. */
   async listUserTeams(caller: Caller, page: ListOptions): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
-    return this.teams.pageByMember(caller.user.id, isPublicOnly(caller) ? [Visibility.public] : null, page);
+    // A filter per team of the list, so not a guard's.
+    return this.teams.pageByMember(caller.user.id, reachableOwnerVisibilities(isPublicOnly(caller)), page);
   }
 
   async get(team: Team): Promise<TeamWithUnits> {
@@ -177,7 +182,7 @@ export class TeamService {
       if (input.includesAllRepositories !== undefined) includesAllRepositories = input.includesAllRepositories;
     }
     const units = owners ? null : teamUnitGrants(accessMode, input.units, unitsMap);
-    const data: Prisma.TeamUpdateInput = {
+    const data: TeamChangesRow = {
       name,
       lowerName: name.toLowerCase(),
       description: input.description ?? team.description,
@@ -222,9 +227,8 @@ export class TeamService {
   }
 
   private async userByName(name: string): Promise<User> {
-    const userNotFound = () => new NotFoundError(`user does not exist [name: ${name}]`);
-    const user = await this.deps.db.hot.userByLowerName(lookupKey(name, userNotFound));
-    if (!user) throw userNotFound();
+    const user = await this.deps.repos.users.byLowerName(lookupKey(name, () => userNotFound(name)));
+    if (!user) throw userNotFound(name);
     return user;
   }
 
@@ -237,7 +241,7 @@ export class TeamService {
   /** Joining a team makes the user an org member when needed; users the org blocks cannot join. */
   async addMember(team: Team, org: User, username: string): Promise<void> {
     const user = await this.userByName(username);
-    if (user.type !== 0) throw new ValidationError(`${user.name} is an organization, not a user`);
+    if (!isIndividual(user)) throw new ValidationError(`${user.name} is an organization, not a user`);
     await this.orgs.assertNotBlocked(org.id, user.id);
     await this.deps.transactions.run(async (repos) => {
       await repos.orgMembers.lockMemberships(org.id);

@@ -1,14 +1,15 @@
 // Repository directories without a database row (Forgejo: services/repository/adopt.go): list, adopt, delete.
 // The file system is read at request time; names that are not valid owner/repo names never become paths.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { compileGlob, type GlobMatcher } from '../domain/glob.ts';
 import { ownerNameProblem, repoNameProblem } from '../domain/names.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryCreationService } from './repository-creation.service.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 /** Everything, where Forgejo skips a query half that is not a valid glob. */
 const ANY_NAME: GlobMatcher = { test: () => true };
@@ -18,7 +19,7 @@ export class UnadoptedService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoCreation: RepositoryCreationService,
   ) {
     this.repos = deps.repos.repositories;
   }
@@ -51,8 +52,8 @@ export class UnadoptedService {
   /** The owner and directory of an unadopted repository; 404 for invalid names, unknown owners, rows that exist, or no directory. */
   private async locate(ownerName: string, repoName: string): Promise<{ owner: User }> {
     if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
-    const owner = await this.deps.db.hot.userByLowerName(ownerName.toLowerCase());
-    if (!owner) throw new NotFoundError(`user does not exist [name: ${ownerName}]`);
+    const owner = await this.deps.repos.users.byLowerName(ownerName.toLowerCase());
+    if (!owner) throw userNotFound(ownerName);
     const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
     if (!this.store.exists(owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
@@ -62,7 +63,7 @@ export class UnadoptedService {
   /** The directory becomes a private repository of the owner. */
   async adopt(doer: User, ownerName: string, repoName: string): Promise<RepoWithOwner> {
     const { owner } = await this.locate(ownerName, repoName);
-    return this.repositories.insert(
+    return this.repoCreation.insert(
       doer,
       owner,
       { name: repoName.toLowerCase(), isPrivate: true, defaultBranch: this.deps.settings.repository.DEFAULT_BRANCH },

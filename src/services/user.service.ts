@@ -1,21 +1,24 @@
 // Individual user accounts: creation, lookup and the administration rules (Forgejo: routers/api/v1/admin/user.go,
 // services/user). Names are unique case-insensitively across users and organizations (User.lowerName).
-import type { Prisma, User } from '../db/prisma.ts';
+import type { User, UserChangesRow } from '../db/entities.ts';
 import type { UserListOrder } from '../db/hot-queries.ts';
 import type { EmailAddressRepository } from '../db/email-address.repository.ts';
 import type { LoginSourceRepository } from '../db/login-source.repository.ts';
 import type { UserRepository } from '../db/user.repository.ts';
-import { Visibility } from '../domain/access.ts';
+import { Visibility } from '../domain/access/modes.ts';
 import { emailDomainAllowed, isValidEmail } from '../domain/email.ts';
 import { hasLocalPassword, LoginType } from '../domain/login.ts';
 import { ownerNameProblem } from '../domain/names.ts';
 import { passwordProblem } from '../domain/password.ts';
-import { BadRequestError, NameTakenError, NotFoundError, ValidationError } from '../errors.ts';
+import { BadRequestError, NameTakenError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { MailerService } from './mailer.service.ts';
 import type { OwnerStorageService } from './owner-storage.service.ts';
-import type { RepositoryService } from './repository.service.ts';
+import type { RepositoryEditService } from './repository-edit.service.ts';
+import { isIndividual } from '../domain/access/owner-visibility.ts';
+import { userNotFound } from '../domain/name-not-found.ts';
 
 export interface NewUser {
   username: string;
@@ -80,7 +83,7 @@ export class UserService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly repositories: RepositoryService,
+    private readonly repoEdits: RepositoryEditService,
     private readonly ownerStorage: OwnerStorageService,
     private readonly mailer: MailerService,
   ) {
@@ -91,16 +94,26 @@ export class UserService {
 
   /** An individual user by name (case-insensitive); 404 when there is none. */
   async getByName(name: string): Promise<User> {
-    const user = await this.deps.db.hot.userByLowerName(name.toLowerCase());
-    if (!user || user.type !== 0) throw new NotFoundError(`user does not exist [name: ${name}]`);
+    const user = await this.deps.repos.users.byLowerName(name.toLowerCase());
+    if (!user || !isIndividual(user)) throw userNotFound(name);
     return user;
+  }
+
+  /** A user or an organization by name (case-insensitive), or null. */
+  byName(name: string): Promise<User | null> {
+    return this.users.byLowerName(name.toLowerCase());
+  }
+
+  /** A user or an organization by id, or null. */
+  byId(id: number): Promise<User | null> {
+    return this.users.byId(id);
   }
 
   /** The user or organization that used to be called `name`, if it was renamed. */
   async renamedTo(name: string): Promise<User | null> {
     const targetId = await this.users.findRedirectTarget(name.toLowerCase());
     if (targetId === null) return null;
-    return this.deps.db.hot.userById(targetId);
+    return this.deps.repos.users.byId(targetId);
   }
 
   /** Creates an active account; used by the admin API, the CLI and tests. */
@@ -154,7 +167,7 @@ export class UserService {
       throw new ValidationError('source_id and login_name must be specified together');
     }
     const visibility = this.parseVisibility(changes.visibility);
-    const data: Prisma.UserUpdateInput = {};
+    const data: UserChangesRow = {};
     if (changes.sourceId !== undefined) {
       data.loginType = await this.loginTypeOf(changes.sourceId);
       data.loginSourceId = changes.sourceId;
@@ -171,7 +184,7 @@ export class UserService {
       if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
       data.email = email;
     }
-    const copy = <K extends keyof UserChanges, F extends keyof Prisma.UserUpdateInput>(from: K, to: F) => {
+    const copy = <K extends keyof UserChanges, F extends keyof UserChangesRow>(from: K, to: F) => {
       if (changes[from] !== undefined) (data as Record<string, unknown>)[to] = changes[from];
     };
     copy('mustChangePassword', 'mustChangePassword');
@@ -208,7 +221,7 @@ export class UserService {
    * was the last owner of are deleted (Forgejo: services/user DeleteUser).
    */
   async delete(doer: User, target: User, purge: boolean): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new ValidationError('you cannot delete yourself');
 
     const removedOwners = await this.deps.transactions.run(async (repos) => {
@@ -239,7 +252,7 @@ export class UserService {
 
   /** Renames an individual account, leaving a redirect from the old name (Forgejo: services/user RenameUser). */
   async rename(target: User, newName: string): Promise<void> {
-    if (target.type !== 0) throw new ValidationError(`${target.name} is an organization not a user`);
+    if (!isIndividual(target)) throw new ValidationError(`${target.name} is an organization not a user`);
     if (newName === target.name) return;
     this.checkName(newName);
     const newLower = newName.toLowerCase();
@@ -252,7 +265,7 @@ export class UserService {
           await users.deleteRedirectFrom(newLower);
           await users.redirect(target.lowerName, target.id);
         }
-        moveFolderBack = await this.repositories.ownerRenamed(repos, target.id, target.name, newName);
+        moveFolderBack = await this.repoEdits.ownerRenamed(repos, target.id, target.name, newName);
       });
     } catch (error) {
       moveFolderBack();
@@ -264,7 +277,7 @@ export class UserService {
   /** Individual accounts only, filtered by login source and login name. */
   async search(filter: UserSearch, page: ListOptions): Promise<{ users: User[]; total: number }> {
     // The admin list is a hot read: a prepared statement instead of two Prisma queries.
-    return this.deps.db.hot.listIndividualUsers({
+    return this.deps.repos.users.listIndividuals({
       sourceId: filter.sourceId,
       loginName: filter.loginName?.trim() || undefined,
       order: filter.sort ?? 'alphabetically',
@@ -325,10 +338,6 @@ export class UserService {
 
   /** Repository folders and avatars of deleted owners, and package blobs nothing refers to any more. */
   private async removeFiles(owners: User[], blobHashes: string[]): Promise<void> {
-    const { packageBlobs, log } = this.deps;
-    await Promise.all([
-      this.ownerStorage.ownersDeleted(owners),
-      ...blobHashes.map((hash) => packageBlobs.delete(hash).catch((error) => log.error({ err: error, blob: hash }, 'removing a package blob failed'))),
-    ]);
+    await Promise.all([this.ownerStorage.ownersDeleted(owners), removeUnreferencedBlobs(this.deps, blobHashes)]);
   }
 }

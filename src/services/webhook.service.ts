@@ -1,12 +1,12 @@
 // Webhook configurations of organizations and the instance (system and default hooks) (Forgejo:
 // routers/api/v1/utils/hook.go). Events are queued by hook-events.service.ts, sent by hook-delivery.service.ts.
-import type { User } from '../db/prisma.ts';
+import type { User } from '../db/entities.ts';
 import type { HookRowChanges, Webhook, WebhookRepository } from '../db/webhook.repository.ts';
 import {
   DELIVERED_HOOK_TYPES, hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { branchFilterProblem } from '../domain/hook-event.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { HostAllowList } from '../domain/host-allow-list.ts';
-import { allowedAddress, pinnedLookup, type ResolvedAddress } from '../net/allowed-address.ts';
+import { allowedAddress, pinnedLookup, type ResolvedAddress } from '../infra/net/allowed-address.ts';
 import type { HookRequest } from './request.ts';
 
 export interface HookClientOptions {

@@ -3,7 +3,7 @@
 // stores; the renderer is the converter src/convert/hook-payload.ts, given to the services by bootstrap.ts.
 import type { User } from '../db/prisma.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
-import type { PushedCommit } from '../git/push-commits.ts';
+import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from './payload.ts';

@@ -1,12 +1,12 @@
-// The access rules exist twice: as pure functions (src/domain/owner-visibility.ts, src/domain/repo-permission.ts)
-// that decide a lookup, and as SQL filters (src/db/access-filters.ts) that decide lists and counts. This test
+// The access rules exist twice: as pure functions (src/domain/access/owner-visibility.ts,
+// src/domain/access/repo-permission.ts) that decide a lookup, and as SQL filters (src/db/access-filters.ts) that decide lists and counts. This test
 // builds a matrix — viewer kind × owner kind and visibility × membership × team permission, units and scope ×
 // repository privacy and units — and proves both give the same answer on every cell, on the test's database.
 import { readableRepositoriesWhere, visibleOwnersWhere } from '../../src/db/access-filters.ts';
 import type { User } from '../../src/db/prisma.ts';
-import { AccessMode, UnitType } from '../../src/domain/access.ts';
-import { canSeeOwner } from '../../src/domain/owner-visibility.ts';
-import { hasAccess } from '../../src/domain/repo-permission.ts';
+import { AccessMode, UnitType } from '../../src/domain/access/modes.ts';
+import { canSeeOwner } from '../../src/domain/access/owner-visibility.ts';
+import { hasAccess } from '../../src/domain/access/repo-permission.ts';
 import { createTestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

@@ -1,4 +1,4 @@
-// The content rule exists twice: as pure functions (src/domain/content-visibility.ts over repoPermission) and as
+// The content rule exists twice: as pure functions (src/domain/access/content-visibility.ts over repoPermission) and as
 // SQL filters (src/db/content-access-filters.ts over unitReadableRepositoriesWhere). This test builds a matrix —
 // viewer kind × owner kind and visibility × membership, team units and collaboration × repository privacy and
 // units — with an issue, a pull request, feed entries of every unit and threads of every source in each
@@ -7,12 +7,12 @@ import {
   contentRepositoriesWhere, visibleActionsWhere, visibleIssuesWhere, visibleNotificationsWhere,
 } from '../../src/db/content-access-filters.ts';
 import type { Prisma, User } from '../../src/db/prisma.ts';
-import { AccessMode, UnitType } from '../../src/domain/access.ts';
+import { AccessMode, UnitType } from '../../src/domain/access/modes.ts';
 import { opTypeNumber } from '../../src/domain/activity.ts';
 import {
   canSeeContent, type ContentUnit, unitOfActivity, unitOfIssue, unitOfNotificationSource,
-} from '../../src/domain/content-visibility.ts';
-import type { RepoPermission } from '../../src/domain/repo-permission.ts';
+} from '../../src/domain/access/content-visibility.ts';
+import type { RepoPermission } from '../../src/domain/access/repo-permission.ts';
 import { createTestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

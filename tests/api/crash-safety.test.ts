@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { gitOk, tempDir } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { initBare } from '../../src/git/repository.ts';
+import { initBare } from '../../src/infra/git/repository.ts';
 
 let t: TestApp;
 let alice: TestUser;
@@ -21,11 +21,11 @@ const repoDir = (name: string) => path.join(t.context.settings.repository.ROOT, 
 
 describe('creating a repository', () => {
   it('makes no row while the git directory is built, and places the directory before the row commits', async () => {
-    const { repositories } = t.context.services;
+    const { repoCreation } = t.context.services;
     let seenWhileBuilding: number | null = null;
     let rowWhileBuilding: unknown = 'unchecked';
     const record = { name: 'built-first', isPrivate: false, defaultBranch: 'main' };
-    const created = await repositories.insert(alice.user, alice.user, record, {
+    const created = await repoCreation.insert(alice.user, alice.user, record, {
       build: async (dir) => {
         await initBare(dir, { defaultBranch: 'main' });
         // A crash here must leave nothing a client could see as a repository.
@@ -43,9 +43,9 @@ describe('creating a repository', () => {
   });
 
   it('leaves neither a row nor a directory when building the directory fails', async () => {
-    const { repositories } = t.context.services;
+    const { repoCreation } = t.context.services;
     const record = { name: 'build-fails', isPrivate: false, defaultBranch: 'main' };
-    await expect(repositories.insert(alice.user, alice.user, record, {
+    await expect(repoCreation.insert(alice.user, alice.user, record, {
       build: async (dir) => {
         await initBare(dir, { defaultBranch: 'main' });
         throw new Error('disk full');
@@ -77,10 +77,10 @@ describe('a push cut off before the row was updated', () => {
     await gitOk(['push', '-q', repoDir('cut-off'), 'HEAD:refs/heads/trunk'], work);
     expect((await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200)).body.empty).toBe(true);
 
-    expect(await t.context.services.repositories.refreshEmptyFromDisk()).toBe(1);
+    expect(await t.context.services.repoEdits.refreshEmptyFromDisk()).toBe(1);
     const answer = await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200);
     expect(answer.body.empty).toBe(false);
     expect(answer.body.default_branch).toBe('trunk');
-    expect(await t.context.services.repositories.refreshEmptyFromDisk()).toBe(0);
+    expect(await t.context.services.repoEdits.refreshEmptyFromDisk()).toBe(0);
   });
 });

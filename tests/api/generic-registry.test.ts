@@ -317,6 +317,50 @@ describe('deduplication', () => {
   });
 });
 
+describe('a blob shared by two owners, uploaded by one while the other deletes it', () => {
+  it('keeps the bytes of the upload that refers to them again while the delete is removing them', async () => {
+    const bytes = randomBytes(48 * 1024);
+    const hash = sha256(bytes);
+    const aliceName = uniqueName('shared');
+    await upload(t, alice.auth, alice.user.name, aliceName, '1', 'a.bin', bytes).expect(201);
+
+    // Alice's delete is held just as it removes the bytes (its rows are gone, nothing refers to the blob), and
+    // Bob uploads the same bytes meanwhile: either his upload waits for the removal and stores the bytes again,
+    // or the removal sees his row and keeps them.
+    const store = t.context.packageBlobs;
+    const remove = store.delete.bind(store);
+    let removalStarted!: () => void;
+    const removing = new Promise<void>((resolve) => (removalStarted = resolve));
+    let letRemovalGo!: () => void;
+    const removalMayGo = new Promise<void>((resolve) => (letRemovalGo = resolve));
+    store.delete = async (key) => {
+      if (key === hash) {
+        removalStarted();
+        await removalMayGo;
+      }
+      return remove(key);
+    };
+    try {
+      const deleted = t.request().delete(genericUrl(alice.user.name, aliceName, '1')).set('Authorization', alice.auth)
+        .then((res) => res);
+      await removing;
+      const bobName = uniqueName('shared');
+      const uploaded = upload(t, bob.auth, bob.user.name, bobName, '1', 'b.bin', bytes).then((res) => res);
+      // Bob's upload may finish now (no guard) or wait for the removal (guarded); either way it goes on after.
+      await Promise.race([uploaded, new Promise((resolve) => setTimeout(resolve, 500))]);
+      letRemovalGo();
+      expect((await deleted).status).toBe(204);
+      expect((await uploaded).status).toBe(201);
+      const served = await download(genericUrl(bob.user.name, bobName, '1', 'b.bin'));
+      expect(served.status).toBe(200);
+      expect(sha256(served.body as Buffer)).toBe(hash);
+    } finally {
+      letRemovalGo();
+      store.delete = remove;
+    }
+  });
+});
+
 describe('streamed bodies within [packages] LIMIT_SIZE_GENERIC', () => {
   let limited: TestApp;
   let carol: TestUser;

@@ -2,13 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrateDatabase, DEFAULT_MIGRATIONS_ROOT } from '../../src/db/migrate.ts';
-import type { DatabaseTarget } from '../../src/db/target.ts';
+import { migrateDatabase, DEFAULT_MIGRATIONS_ROOT } from '../../src/infra/database/migrate.ts';
+import type { DatabaseTarget } from '../../src/infra/database/target.ts';
 import {
   postgresMigrationConnection,
   sqliteMigrationConnection,
   type MigrationConnection,
-} from '../../src/db/migrations/migration-connection.ts';
+} from '../../src/infra/database/migrations/migration-connection.ts';
 import { freshPostgresDatabase } from '../helpers/test-app.ts';
 
 const provider = process.env.TEST_DATABASE_URL ? 'postgresql' : 'sqlite';

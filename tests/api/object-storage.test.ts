@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Jimp } from 'jimp';
 import type supertest from 'supertest';
-import { decodeImage } from '../../src/domain/image.ts';
-import { PayloadTooLargeError } from '../../src/errors.ts';
-import { S3BlobStore } from '../../src/storage/s3-blob-store.ts';
-import { createS3Client } from '../../src/storage/s3-client.ts';
+import { decodeImage } from '../../src/lib/image.ts';
+import { PayloadTooLargeError } from '../../src/domain/errors.ts';
+import { S3BlobStore } from '../../src/infra/storage/s3-blob-store.ts';
+import { createS3Client } from '../../src/infra/storage/s3-client.ts';
 import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { filesUnder, genericUrl, sha256, upload } from '../helpers/packages.ts';
 import { s3ServerUnavailable, startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
@@ -168,11 +168,21 @@ describeWithS3('S3BlobStore', () => {
   );
   const read = async (stream: Readable) => Buffer.concat(await stream.toArray());
 
+  /** Stages and publishes, as an upload's transaction does. */
+  const put = async (store: S3BlobStore, source: Readable, maxBytes?: number) => {
+    const staged = await store.stage(source, { maxBytes });
+    try {
+      return { digests: staged.digests, created: await staged.publish() };
+    } finally {
+      await staged.discard();
+    }
+  };
+
   it('stores an empty blob, and says when the bytes were there already', async () => {
     const store = storeOf();
-    const first = await store.put(Readable.from([]));
+    const first = await put(store, Readable.from([]));
     expect(first).toMatchObject({ created: true, digests: { size: 0 } });
-    expect((await store.put(Readable.from([Buffer.alloc(0)]))).created).toBe(false);
+    expect((await put(store, Readable.from([Buffer.alloc(0)]))).created).toBe(false);
     expect(await store.stat(first.digests.sha256)).toEqual({ size: 0 });
     expect((await read(await store.get(first.digests.sha256))).length).toBe(0);
   });
@@ -180,7 +190,7 @@ describeWithS3('S3BlobStore', () => {
   it('streams a blob larger than one copy request through to its key', async () => {
     const store = storeOf({ maxCopyBytes: 1024 });
     const bytes = randomBytes(6 * MiB);
-    const { digests, created } = await store.put(Readable.from([bytes.subarray(0, 3 * MiB), bytes.subarray(3 * MiB)]));
+    const { digests, created } = await put(store, Readable.from([bytes.subarray(0, 3 * MiB), bytes.subarray(3 * MiB)]));
     expect(created).toBe(true);
     expect(digests.sha256).toBe(sha256(bytes));
     expect(Buffer.compare(await read(await store.get(digests.sha256)), bytes)).toBe(0);
@@ -198,13 +208,14 @@ describeWithS3('S3BlobStore', () => {
     await new Promise((resolve) => closed.close(resolve));
     const settings = { type: 'minio', endpoint: `127.0.0.1:${port}`, accessKeyId: 'k', secretAccessKey: 's', bucket: 'b-none', location: 'us-east-1', useSsl: false, basePath: '' } as const;
     const store = new S3BlobStore(createS3Client(settings), settings.bucket, '');
-    await expect(store.put(Readable.from([randomBytes(1024)]))).rejects.toThrow(/ECONNREFUSED/);
+    await expect(put(store, Readable.from([randomBytes(1024)]))).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('refuses a body past maxBytes with PayloadTooLargeError and keeps nothing', async () => {
     const store = storeOf({ partSize: 5 * MiB });
     const before = await s3.keys('direct/');
-    await expect(store.put(Readable.from([randomBytes(4 * MiB), randomBytes(4 * MiB)]), { maxBytes: 7 * MiB })).rejects.toBeInstanceOf(PayloadTooLargeError);
+    const body = Readable.from([randomBytes(4 * MiB), randomBytes(4 * MiB)]);
+    await expect(put(store, body, 7 * MiB)).rejects.toBeInstanceOf(PayloadTooLargeError);
     expect(await s3.keys('direct/')).toEqual(before);
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Jimp } from 'jimp';
-import { decodeImage, sniffImageType } from '../../src/domain/image.ts';
+import { decodeImage, sniffImageType } from '../../src/lib/image.ts';
 import type supertest from 'supertest';
 import { addTestOrgMember, createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -3,10 +3,11 @@
 // and nothing is stored. With [quota] ENABLED=false, every quota route is 404 and nothing is enforced.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
-import { repositorySize } from '../../src/git/repository.ts';
+import { repositorySize } from '../../src/infra/git/repository.ts';
 import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -35,6 +36,11 @@ async function limitOwner(app: TestApp, owner: User, limit: number, subjects = [
 
 async function usedOf(user: TestUser) {
   return (await t.request().get('/api/v1/user/quota').set('Authorization', user.auth).expect(200)).body.used.size;
+}
+
+async function reposUsed(user: TestUser): Promise<number> {
+  const { repos } = await usedOf(user);
+  return repos.public + repos.private;
 }
 
 /** A working copy with one commit of `bytes` random (incompressible) bytes, its remote pointing at Anvil. */
@@ -102,11 +108,11 @@ describe('accounting from the repositories on disk', () => {
 describe('enforcement', () => {
   it('refuses a push once the owner is over the limit, storing nothing, and still lets branches be deleted', async () => {
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 0);
-    // Usage is compared before the write: the repository and the first push still fit a limit of 0.
     await createRepo(user, 'full').expect(201);
     const dir = await workingCopy(user, user.user.name, 'full', 8 * 1024);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main', 'HEAD:refs/heads/spare'], dir);
+    // Usage is compared before the write: a limit of 0 still lets the repository be created.
+    await limitOwner(t, user.user, 0);
 
     const bare = repoDir(user.user.name, 'full');
     const refsBefore = await gitOk(['--git-dir', bare, 'for-each-ref']);
@@ -124,11 +130,50 @@ describe('enforcement', () => {
     expect(await gitOk(['--git-dir', bare, 'for-each-ref', '--format=%(refname)'])).toBe('refs/heads/main\n');
   });
 
+  it('stops a push whose pack would take the owner past the limit, storing nothing; a smaller one passes', async () => {
+    const user = await createTestUser(t);
+    await createRepo(user, 'edge').expect(201);
+    const dir = await workingCopy(user, user.user.name, 'edge', 4 * 1024);
+    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], dir);
+    const bare = repoDir(user.user.name, 'edge');
+    const used = (await reposUsed(user));
+    await limitOwner(t, user.user, used + 32 * 1024);
+
+    // Within the limit before the push, past it with the push: before, only what was stored counted.
+    await commitMore(dir, 256 * 1024);
+    const refsBefore = await gitOk(['--git-dir', bare, 'for-each-ref']);
+    const refused = await git(['push', 'origin', 'HEAD:refs/heads/main'], dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('Quota exceeded');
+    expect(await gitOk(['--git-dir', bare, 'for-each-ref'])).toBe(refsBefore);
+    const head = (await gitOk(['rev-parse', 'HEAD'], dir)).trim();
+    expect((await git(['--git-dir', bare, 'cat-file', '-e', head])).code).not.toBe(0);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+
+    await gitOk(['reset', '-q', '--hard', 'HEAD~1'], dir);
+    await commitMore(dir, 4 * 1024);
+    await gitOk(['push', '-q', '-f', 'origin', 'HEAD:refs/heads/main'], dir);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
+  it('lets only one of two pushes at once through when both together would pass the limit', async () => {
+    const user = await createTestUser(t);
+    await createRepo(user, 'left').expect(201);
+    await createRepo(user, 'right').expect(201);
+    const left = await workingCopy(user, user.user.name, 'left', 64 * 1024);
+    const right = await workingCopy(user, user.user.name, 'right', 64 * 1024);
+    await limitOwner(t, user.user, (await reposUsed(user)) + 100 * 1024);
+    const results = await Promise.all([left, right].map((dir) => git(['push', 'origin', 'HEAD:refs/heads/main'], dir)));
+    expect(results.map((result) => result.code === 0).sort()).toEqual([false, true]);
+    expect(results.find((result) => result.code !== 0)!.stderr).toContain('Quota exceeded');
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
   it('refuses creating a repository over the limit with 413 and Forgejo’s body, and stores nothing', async () => {
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 100);
     await createRepo(user, 'first').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'first', 4 * 1024));
+    await limitOwner(t, user.user, 100);
     const res = await createRepo(user, 'second').expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
     expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
@@ -138,9 +183,9 @@ describe('enforcement', () => {
   it('counts an organization’s repositories against the organization, not the creator', async () => {
     const owner = await createTestUser(t);
     const org = await createTestOrg(t, owner.user);
-    await limitOwner(t, org, 0);
     await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'one' }).expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'one', 4 * 1024));
+    await limitOwner(t, org, 0);
     const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'two' }).expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: org.id, username: org.name });
     // The creator's own quota is untouched.
@@ -153,9 +198,9 @@ describe('enforcement', () => {
     await createRepo(source, 'origin-repo').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(source, source.user.name, 'origin-repo', 4 * 1024));
     const user = await createTestUser(t);
-    await limitOwner(t, user.user, 0);
     await createRepo(user, 'existing').expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'existing', 4 * 1024));
+    await limitOwner(t, user.user, 0);
     migrations.ALLOW_LOCALNETWORKS = true;
     try {
       const res = await t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth)
@@ -244,6 +289,98 @@ describe('packages', () => {
     walk(root);
     return files.sort();
   };
+
+  interface Answer {
+    status: number;
+    body: string;
+    /** What the client had sent when the answer came. */
+    sentBeforeAnswer: number;
+  }
+  /** A chunked upload of `total` bytes through the listening server. */
+  const chunkedUpload = (user: TestUser, name: string, total: number) => new Promise<Answer>((resolve, reject) => {
+    let sent = 0;
+    const req = http.request({
+      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+      path: `/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`,
+      headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
+    }, (res) => {
+      const sentBeforeAnswer = sent;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer });
+      });
+    });
+    // The server closes the connection on a refused body; writing on is the client's loss, not the test's.
+    req.on('error', (error) => (sent >= total ? reject(error) : undefined));
+    const pump = () => {
+      while (sent < total) {
+        sent += 64 * 1024;
+        if (!req.write(randomBytes(64 * 1024))) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+
+  it('stops an upload at the limit while it streams and keeps nothing: no bytes, no rows, no reservation', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    const before = blobFiles();
+    const total = 20 * 1024 * 1024;
+    const refused = await chunkedUpload(user, 'huge', total);
+    expect(refused.status).toBe(413);
+    const quotaBody = { message: 'quota exceeded', user_id: user.user.id, username: user.user.name };
+    expect(JSON.parse(refused.body)).toEqual(quotaBody);
+    // Refused while the body was still arriving, not after it was all read.
+    expect(refused.sentBeforeAnswer).toBeLessThan(total);
+    // An announced length past the limit is refused before a byte is read.
+    await upload(user, 'announced', randomBytes(200 * 1000)).expect(413);
+    expect(blobFiles()).toEqual(before);
+    expect(fs.readdirSync(path.join(t.context.settings.packages.PATH, 'tmp'))).toEqual([]);
+    expect(await t.context.db.prisma.package.count({ where: { ownerId: user.user.id } })).toBe(0);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+    await upload(user, 'fits', randomBytes(100 * 1000)).expect(201);
+  });
+
+  it('stores only one of two uploads at once that together would pass the limit', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    const uploads = ['one', 'two'].map((name) => upload(user, name, randomBytes(80 * 1000)));
+    const statuses = (await Promise.all(uploads)).map((res) => res.status);
+    expect(statuses.sort()).toEqual([201, 413]);
+    expect((await usedOf(user)).assets.packages.all).toBe(80 * 1000);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
+
+  it('holds what a chunked upload received while it streams: a second that would not fit is refused', async () => {
+    const user = await createTestUser(t);
+    await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
+    // The first upload sends 64 KiB and waits, its request still open.
+    const first = http.request({
+      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+      path: `/api/packages/${user.user.name}/generic/first/1.0.0/data.bin`,
+      headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
+    });
+    const firstStatus = new Promise<number>((resolve, reject) => {
+      first.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      first.on('error', reject);
+    });
+    first.write(randomBytes(64 * 1024));
+    const reservations = () => t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } });
+    for (let i = 0; i < 500 && (await reservations()) === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = await chunkedUpload(user, 'second', 64 * 1024);
+    expect(second.status).toBe(413);
+    first.end();
+    expect(await firstStatus).toBe(201);
+    expect((await usedOf(user)).assets.packages.all).toBe(64 * 1024);
+    expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } })).toBe(0);
+  });
 
   it('counts uploaded package bytes, refuses an upload once the owner is over its limit (413, nothing stored) and forgets deleted ones', async () => {
     const user = await createTestUser(t);

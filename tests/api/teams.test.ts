@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.d.ts';
 import type { Repository, User } from '../../src/db/prisma.ts';
-import { DEFAULT_UNITS } from '../../src/services/repository.service.ts';
+import { DEFAULT_UNITS } from '../../src/domain/default-units.ts';
 import { createTestOrg, createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 

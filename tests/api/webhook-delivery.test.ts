@@ -265,7 +265,7 @@ describe('push webhooks', () => {
     expect(payload.commits.map((c: { id: string }) => c.id)).toEqual([head]);
     // forgejo hooks get a `compare` copy, re-marshalled with sorted keys as Forgejo does.
     expect(payload.compare).toBe(payload.compare_url);
-    expect(push.body.toString()).toMatch(/^\{\n  "after": /);
+    expect(push.body.toString()).toMatch(/^\{\n {2}"after": /);
     expect(JSON.parse(receiver.at('/slack')[0].body.toString()).text).toContain('1 new commit');
     expect(receiver.at('/feature-only')).toHaveLength(0);
 

@@ -2,11 +2,11 @@
 // a second process. Closing it leaves the data in place (the first app's close removes it).
 import type { Express } from 'express';
 import supertest from 'supertest';
-import { createApp } from '../../src/app.ts';
-import type { AppContext } from '../../src/app-context.ts';
-import { bootstrap } from '../../src/bootstrap.ts';
+import { createApp } from '../../src/http/app.ts';
+import type { AppContext } from '../../src/app/app-context.ts';
+import { bootstrap } from '../../src/app/bootstrap.ts';
 import { loadSettings } from '../../src/config/settings.ts';
-import { createLogger, type Logger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/infra/observability/logger.ts';
 import type { TestApp } from './test-app.ts';
 
 export interface SecondApp {

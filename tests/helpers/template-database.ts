@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { DEFAULT_MIGRATIONS_ROOT, migrateDatabase } from '../../src/db/migrate.ts';
+import { DEFAULT_MIGRATIONS_ROOT, migrateDatabase } from '../../src/infra/database/migrate.ts';
 
 const SQLITE_TEMPLATE_ENV = 'ANVIL_TEST_SQLITE_TEMPLATE';
 const POSTGRES_TEMPLATE_ENV = 'ANVIL_TEST_POSTGRES_TEMPLATE';

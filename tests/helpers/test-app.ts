@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
 import type { Express } from 'express';
-import { createApp } from '../../src/app.ts';
-import type { AppContext } from '../../src/app-context.ts';
-import { bootstrap } from '../../src/bootstrap.ts';
+import { createApp } from '../../src/http/app.ts';
+import type { AppContext } from '../../src/app/app-context.ts';
+import { bootstrap } from '../../src/app/bootstrap.ts';
 import { loadSettings } from '../../src/config/settings.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/infra/observability/logger.ts';
 import { copySqliteTemplate, freshPostgresDatabase } from './template-database.ts';
 
 export { freshPostgresDatabase };

@@ -1,5 +1,5 @@
-import { translated } from '../../src/db/errors.ts';
-import { NameTakenError, NotFoundError, RecordGoneError, ValidationError } from '../../src/errors.ts';
+import { translated } from '../../src/infra/database/errors.ts';
+import { NameTakenError, NotFoundError, RecordGoneError, ValidationError } from '../../src/domain/errors.ts';
 
 const prismaError = (code: string) => Object.assign(new Error(`prisma ${code}`), { code });
 const failing = (error: Error) => () => Promise.reject(error);

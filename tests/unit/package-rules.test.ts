@@ -1,8 +1,8 @@
 // Pure rules of the package registry: names, the access level, byte ranges and the served content type.
 import type { User } from '../../src/db/prisma.ts';
-import { AccessMode } from '../../src/domain/access.ts';
+import { AccessMode } from '../../src/domain/access/modes.ts';
 import { sniffContentType } from '../../src/lib/content-sniff.ts';
-import { packageAccessMode } from '../../src/domain/package-access.ts';
+import { packageAccessMode } from '../../src/domain/access/package-access.ts';
 import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersion } from '../../src/domain/package-names.ts';
 import { matchesEntityTag, parseByteRange } from '../../src/http/byte-range.ts';
 

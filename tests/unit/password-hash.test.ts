@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import { passwordHasher } from '../../src/auth/password.ts';
 import { ConfigError } from '../../src/config/settings.ts';
-import { TooManyRequestsError } from '../../src/errors.ts';
+import { TooManyRequestsError } from '../../src/domain/errors.ts';
 
 const CHEAP = 'argon2$1$64$1$16';
 const PASSWORD = 'correct horse battery staple';

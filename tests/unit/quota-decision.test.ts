@@ -1,6 +1,6 @@
 import {
-  isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaRule, type QuotaSubject, type QuotaUsage, usedFor,
-  withPendingBytes,
+  headroom, isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaRule, type QuotaSubject,
+  type QuotaUsage, usedFor, withPendingBytes,
 } from '../../src/domain/quota.ts';
 
 const rule = (limit: number, ...subjects: QuotaSubject[]): QuotaRule => ({ name: `r${limit}-${subjects.join('+')}`, limit, subjects });
@@ -78,5 +78,28 @@ describe('subjects and pending bytes', () => {
     expect(isWithinQuota([group(rule(14, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(false);
     expect(isWithinQuota([group(rule(15, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(true);
     expect(() => withPendingBytes(NO_USAGE, 'size:all', 1)).toThrow();
+  });
+});
+
+describe('headroom', () => {
+  it.each<[string, QuotaGroup[], QuotaUsage, QuotaSubject, number]>([
+    ['what one rule leaves', [group(rule(100, 'size:repos:all'))], repos100, 'size:repos:all', 0],
+    ['every covering rule of a group must pass',
+      [group(rule(1000, 'size:repos:all'), rule(150, 'size:repos:all', 'size:git:lfs'))],
+      repos100, 'size:repos:all', 50],
+    ['the best group binds',
+      [group(rule(120, 'size:repos:all')), group(rule(500, 'size:repos:all'))], repos100, 'size:repos:all', 400],
+    ['over already', [group(rule(99, 'size:repos:all'))], repos100, 'size:repos:all', -1],
+    ['unlimited', [group(rule(-1, 'size:repos:all'))], repos100, 'size:repos:all', Infinity],
+  ])('%s', (_name, groups, used, subject, expected) => {
+    expect(headroom(groups, used, subject, 'reposPrivate', -1)).toBe(expected);
+  });
+
+  it('is the largest write that still passes isWithinQuota', () => {
+    const groups = [group(rule(1000, 'size:assets:packages:all', 'size:repos:all'))];
+    const room = headroom(groups, repos100, 'size:assets:packages:all', 'packages', -1);
+    expect(isWithinQuota(groups, usage({ ...repos100, packages: room }), 'size:assets:packages:all', -1)).toBe(true);
+    const past = usage({ ...repos100, packages: room + 1 });
+    expect(isWithinQuota(groups, past, 'size:assets:packages:all', -1)).toBe(false);
   });
 });

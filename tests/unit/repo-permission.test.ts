@@ -1,6 +1,6 @@
-// The permission maths the API and git smart HTTP both decide with (src/domain/repo-permission.ts).
-import { AccessMode, UnitType } from '../../src/domain/access.ts';
-import { canReadCode, canWriteCode, hasAccess, isRepoAdmin, type RepoPermission } from '../../src/domain/repo-permission.ts';
+// The permission maths the API and git smart HTTP both decide with (src/domain/access/repo-permission.ts).
+import { AccessMode, UnitType } from '../../src/domain/access/modes.ts';
+import { canReadCode, canWriteCode, hasAccess, isRepoAdmin, type RepoPermission } from '../../src/domain/access/repo-permission.ts';
 
 const ENABLED = [UnitType.code, UnitType.issues, UnitType.pulls];
 const perUnit = (mode: number, units: Record<number, number>): RepoPermission => ({ mode, unitModes: new Map(Object.entries(units).map(([type, m]) => [Number(type), m])), units: ENABLED });

@@ -1,4 +1,4 @@
-import { knownUnitsMap, lowestUnitAccess, parseTeamPermission, teamAccessMode, teamUnitGrants, teamUnitsView } from '../../src/domain/team-units.ts';
+import { knownUnitsMap, lowestUnitAccess, parseTeamPermission, teamAccessMode, teamUnitGrants, teamUnitsView } from '../../src/domain/access/team-units.ts';
 
 const ALL_KEYS = ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases', 'repo.wiki', 'repo.ext_wiki', 'repo.ext_issues', 'repo.projects', 'repo.packages', 'repo.actions'];
 

@@ -1,7 +1,7 @@
 // What an owner sees of its own quota, for the organization and the user routes alike (Forgejo:
 // routers/api/v1/shared/quota.go): names of groups and rules left out, lists paged largest first.
 import { toQuotaInfo, toQuotaUsedArtifact, toQuotaUsedAttachment, toQuotaUsedPackage } from '../../convert/quota.ts';
-import type { User } from '../../db/prisma.ts';
+import type { User } from '../../db/entities.ts';
 import type { RequestContext } from '../route.ts';
 
 type View<Op extends string> = RequestContext<Extract<Op, RequestContext['operationId']>>;

@@ -4,7 +4,7 @@ import { repoAssignment } from '../assignment.ts';
 import { reqRepoReader, reqToken } from '../guards.ts';
 import { issueCreateComment, issueCreateIssue, issueEditIssue, issueGetIssue, issueSearchIssues } from '../handlers/issue/issue.ts';
 import { repoCreatePullRequest } from '../handlers/issue/pull.ts';
-import { UnitType } from '../../domain/access.ts';
+import { UnitType } from '../../domain/access/modes.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type IssuesOperation =

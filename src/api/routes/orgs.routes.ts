@@ -1,7 +1,7 @@
 // Routes for organizations and instance hooks (Forgejo: routers/api/v1/api.go, the /orgs/{org} group).
 // Each route's guards are its access rule: an organization the caller may not see is 404 before anything else.
 import { orgAssignment, userAssignment } from '../assignment.ts';
-import { reqOrgMembership, reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
+import { reqOrgCreator, reqOrgMembership, reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminCreateHook, adminDeleteHook, adminEditHook, adminGetHook, adminListHooks } from '../handlers/admin/hook.ts';
 import { adminCreateOrg, adminGetAllOrgs } from '../handlers/admin/org.ts';
 import { orgDeleteAvatar, orgUpdateAvatar } from '../handlers/org/avatar.ts';
@@ -71,7 +71,7 @@ export const orgsRoutes: RouteGroup<OrgsOperation> = {
   adminListHooks: route([reqSiteAdmin()], adminListHooks),
   orgBlockUser: route(asOwner, orgBlockUser),
   orgConcealMember: route(asMember, orgConcealMember),
-  orgCreate: route([reqToken()], orgCreate),
+  orgCreate: route([reqToken(), reqOrgCreator()], orgCreate),
   orgCreateHook: route(asOwner, orgCreateHook),
   orgCreateLabel: route(asOwner, orgCreateLabel),
   orgDelete: route(asOwner, orgDelete),

@@ -2,7 +2,7 @@
 // on the main thread would stall every other request. One thread takes the jobs in turn, each with a time limit
 // and the thread with a heap limit; a thread that overran or died is replaced, an idle one ends.
 import { Worker } from 'node:worker_threads';
-import { ImageError } from '../../domain/image.ts';
+import { ImageError } from '../../lib/image.ts';
 import type { ImageJob, ImageReply } from './image.worker.ts';
 import { workerEntry } from './worker-entry.ts';
 

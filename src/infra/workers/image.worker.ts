@@ -1,7 +1,7 @@
 // The image thread's side: decodes and renders what image-thread.ts posts, one job at a time.
 import { parentPort } from 'node:worker_threads';
-import { renderDefaultAvatar, renderUploadedAvatar } from '../../domain/avatar-image.ts';
-import { ImageError, type ImageLimits } from '../../domain/image.ts';
+import { renderDefaultAvatar, renderUploadedAvatar } from '../../lib/avatar-image.ts';
+import { ImageError, type ImageLimits } from '../../lib/image.ts';
 
 export type ImageJob =
   | { kind: 'uploaded-avatar'; data: Uint8Array; size: number; limits: ImageLimits }

@@ -2,7 +2,7 @@
 // (services/cron/tasks_basic.go, tasks_extended.go, tasks_actions.go). Every task is listed so GET /admin/cron
 // matches Forgejo; tasks whose data Anvil does not have run as no-ops that say why in the log.
 import type { Settings } from '../../config/settings.ts';
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../infra/observability/logger.ts';
 import type { HookDeliveryService } from '../hook-delivery.service.ts';
 import type { MaintenanceResult, RepoMaintenanceService } from '../repo-maintenance.service.ts';
 

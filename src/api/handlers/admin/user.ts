@@ -1,11 +1,11 @@
 // Administration of users (Forgejo: routers/api/v1/admin/user.go).
 import { toUser } from '../../../convert/user.ts';
 import type { UserSort } from '../../../services/user.service.ts';
-import type { Handler, RequestContext } from '../../route.ts';
+import type { AnyRequestContext, Handler } from '../../route.ts';
 import { userView } from '../../view.ts';
 
 /** Forgejo sends X-Gitea-Warning; X-Service-Warning is the name the contract documents. */
-function sendWarning(ctx: RequestContext<any>, warning: string | null): void {
+function sendWarning(ctx: AnyRequestContext, warning: string | null): void {
   if (!warning) return;
   ctx.res.setHeader('X-Service-Warning', warning);
   ctx.res.setHeader('X-Gitea-Warning', warning);

@@ -2,7 +2,7 @@
 // [api] ENABLE_SWAGGER=false turns the page off.
 import fs from 'node:fs';
 import path from 'node:path';
-import { NotFoundError } from '../../../errors.ts';
+import { NotFoundError } from '../../../domain/errors.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 import { projectPath } from '../../../lib/project-root.ts';
 

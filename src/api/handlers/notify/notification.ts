@@ -2,19 +2,19 @@
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { toNotificationThreads } from '../../../convert/notification.ts';
 import { formBool } from '../../../domain/notification.ts';
-import type { ThreadDetails } from '../../../db/notification.repository.ts';
-import type { RequestContext, Handler } from '../../route.ts';
+import type { ThreadDetails } from '../../../services/notification.service.ts';
+import type { AnyRequestContext, Handler, RequestContext } from '../../route.ts';
 import { userView } from '../../view.ts';
 
 type ListOp = 'notifyGetList' | 'notifyGetRepoList';
 type MarkOp = 'notifyReadList' | 'notifyReadRepoList';
 
 /** The caller as a reader of threads: what it may see is decided by the notification service. */
-function reader(ctx: RequestContext<any>) {
+function reader(ctx: AnyRequestContext) {
   return { user: ctx.doer(), publicOnly: isPublicOnly(ctx.caller) };
 }
 
-function present(ctx: RequestContext<any>, threads: ThreadDetails[]) {
+function present(ctx: AnyRequestContext, threads: ThreadDetails[]) {
   return toNotificationThreads(threads, userView(ctx));
 }
 

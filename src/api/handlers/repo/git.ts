@@ -1,8 +1,8 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
-import { ForbiddenError } from '../../../errors.ts';
-import { anonymousCloneLimit } from '../../../git/anonymous-clone-limit.ts';
-import { overQuotaHooksPath } from '../../../git/quota-hook.ts';
-import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../git/smart-http.ts';
+import { ForbiddenError } from '../../../domain/errors.ts';
+import { anonymousCloneLimit } from '../../../infra/git/anonymous-clone-limit.ts';
+import { overQuotaHooksPath } from '../../../infra/git/quota-hook.ts';
+import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../infra/git/smart-http.ts';
 import type { Handler } from '../../route.ts';
 
 export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {
@@ -36,8 +36,18 @@ export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const maxPackBytes = gitConfig['RECEIVE.MAXINPUTSIZE'];
   // The pack is bounded by git; the commands before it by the request buffer.
   const maxRequestBytes = maxPackBytes > 0 ? maxPackBytes + git.HTTP_MAX_REQUEST_BUFFER : 0;
-  // An owner over quota may only delete refs; git reports the refusal to the pusher and stores nothing.
-  const withinQuota = await ctx.app.services.quota.isWithin(repo.owner, 'size:repos:all');
+  // An owner over quota may only delete refs; git reports the refusal to the pusher and stores nothing. Within
+  // it, the pack is stopped once it would take the owner past the limit, and held against concurrent writes
+  // until the repository's new size is recorded.
+  const { quota } = ctx.app.services;
+  const withinQuota = await quota.isWithin(repo.owner, 'size:repos:all');
   const hooksPath = withinQuota ? undefined : overQuotaHooksPath(ctx.app.settings.server.APP_DATA_PATH);
-  await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', { maxRequestBytes, maxPackBytes, hooksPath }, () => push.finish());
+  const leaf = repo.isPrivate ? 'reposPrivate' : 'reposPublic';
+  const hold = withinQuota ? await quota.hold(repo.owner, 'size:repos:all', leaf) : undefined;
+  try {
+    const limits = { maxRequestBytes, maxPackBytes, hooksPath, packBudget: hold };
+    await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', limits, () => push.finish());
+  } finally {
+    await hold?.release();
+  }
 };

@@ -2,7 +2,7 @@
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { repoApiUrl } from '../../../convert/repository.ts';
 import { toWatchInfo } from '../../../convert/watch.ts';
-import type { NewRepository } from '../../../services/repository.service.ts';
+import type { NewRepository } from '../../../services/repository-creation.service.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 import { presentRepo, presentRepos } from './present.ts';
 
@@ -27,22 +27,22 @@ function newRepository(ctx: RequestContext<CreateOp>): NewRepository {
 }
 
 export const createCurrentUserRepo: Handler<'createCurrentUserRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.createForUser(ctx.doer(), newRepository(ctx));
+  const repo = await ctx.app.services.repoCreation.createForUser(ctx.doer(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const createOrgRepo: Handler<'createOrgRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.org(), newRepository(ctx));
+  const repo = await ctx.app.services.repoCreation.create(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const createOrgRepoDeprecated: Handler<'createOrgRepoDeprecated'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.org(), newRepository(ctx));
+  const repo = await ctx.app.services.repoCreation.create(ctx.doer(), ctx.org(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
 export const adminCreateRepo: Handler<'adminCreateRepo'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.create(ctx.doer(), ctx.user(), newRepository(ctx));
+  const repo = await ctx.app.services.repoCreation.create(ctx.doer(), ctx.user(), newRepository(ctx));
   ctx.send(201, await presentRepo(ctx, repo));
 };
 
@@ -52,12 +52,12 @@ export const repoGet: Handler<'repoGet'> = async (ctx) => {
 };
 
 export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
-  const repo = await ctx.app.services.repositories.edit(ctx.doer(), ctx.repo().repo, ctx.body ?? {});
+  const repo = await ctx.app.services.repoEdits.edit(ctx.doer(), ctx.repo().repo, ctx.body ?? {});
   ctx.send(200, await presentRepo(ctx, repo));
 };
 
 export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
-  await ctx.app.services.repositories.delete(ctx.repo().repo, ctx.doer());
+  await ctx.app.services.repoRemoval.delete(ctx.repo().repo, ctx.doer());
   ctx.send(204);
 };
 
@@ -79,11 +79,11 @@ export const repoMigrate: Handler<'repoMigrate'> = async (ctx) => {
 };
 
 export const userCurrentPutSubscription: Handler<'userCurrentPutSubscription'> = async (ctx) => {
-  const { repo, createdAt } = await ctx.app.services.repositories.watch(ctx.doer(), ctx.repo().repo);
+  const { repo, createdAt } = await ctx.app.services.repoSubscriptions.watch(ctx.doer(), ctx.repo().repo);
   ctx.send(200, toWatchInfo(repoApiUrl(ctx.app.settings.server.ROOT_URL, repo), createdAt));
 };
 
 export const userCurrentDeleteSubscription: Handler<'userCurrentDeleteSubscription'> = async (ctx) => {
-  await ctx.app.services.repositories.unwatch(ctx.doer(), ctx.repo().repo);
+  await ctx.app.services.repoSubscriptions.unwatch(ctx.doer(), ctx.repo().repo);
   ctx.send(204);
 };

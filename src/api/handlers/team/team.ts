@@ -3,7 +3,7 @@ import type { RequestBody } from '../../../../generated/operations.ts';
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { toActivity } from '../../../convert/activity.ts';
 import { toTeam } from '../../../convert/team.ts';
-import { ApiError } from '../../../errors.ts';
+import { ApiError } from '../../../domain/errors.ts';
 import type { TeamInput } from '../../../services/team.service.ts';
 import type { Handler } from '../../route.ts';
 import { userView } from '../../view.ts';

@@ -1,0 +1,44 @@
+// Builds the application context from settings: database migrated and opened, services wired.
+import type { AppContext } from './app-context.ts';
+import { passwordHasher } from '../auth/password.ts';
+import type { Settings } from '../config/settings.ts';
+import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
+import { loadAtRestKey } from '../crypto/at-rest-key.ts';
+import { databaseTarget, openDatabase } from '../infra/database/database.ts';
+import { migrateDatabase } from '../infra/database/migrate.ts';
+import { createLogger, type Logger } from '../infra/observability/logger.ts';
+import { keepNewFilesPrivate, makePrivateDirectory } from '../infra/private-files.ts';
+import { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { createRepositories, transactions } from '../db/repositories.ts';
+import { hookPayloadRenderer } from '../convert/hook-payload.ts';
+import { createJobQueue } from '../infra/queue/create-job-queue.ts';
+import { createServices } from './create-services.ts';
+import { createBlobStore } from '../infra/storage/create-blob-store.ts';
+import { createStores } from '../infra/storage/stores.ts';
+
+export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
+  keepNewFilesPrivate();
+  makePrivateDirectory(settings.server.APP_DATA_PATH);
+  makePrivateDirectory(settings.repository.ROOT);
+  const target = databaseTarget(settings);
+  const applied = await migrateDatabase(target);
+  if (applied.length > 0) log.info({ applied }, 'database migrated');
+  const db = openDatabase(target);
+  const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, { concurrency: settings.security.PASSWORD_HASH_CONCURRENCY });
+  const { key, source } = loadAtRestKey(settings.security.SECRET_KEY, settings.server.APP_DATA_PATH);
+  if (source.kind === 'file' && source.created) log.warn({ file: source.file }, 'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY');
+  const cipher = new AtRestCipher(key);
+  const committedJobs = new CommittedJobs();
+  const repos = createRepositories(db.prisma, db.provider, cipher, db.hot, () => committedJobs.notify());
+  const encrypted = await repos.webhooks.encryptLegacyRows();
+  if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
+  const deps = {
+    settings, repos, transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
+    stores: createStores(settings),
+    packageBlobs: createBlobStore(settings.storage.packages),
+    hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
+    jobQueue: createJobQueue(settings, repos.jobs, committedJobs, log),
+    log, passwords,
+  };
+  return { ...deps, db, services: createServices(deps) };
+}

@@ -1,0 +1,125 @@
+// The composition root of the service layer: each service built once, with what it needs. Services never see req/res.
+import type { ServiceDeps } from '../services/service-deps.ts';
+import { AccessTokenService } from '../services/access-token.service.ts';
+import { ActionSecretService } from '../services/action-secret.service.ts';
+import { ActionVariableService } from '../services/action-variable.service.ts';
+import { ActivityService } from '../services/activity.service.ts';
+import { ActivityPubService } from '../services/activitypub.service.ts';
+import { IssueEvents } from '../services/issue-events.ts';
+import { IssueHookListener } from '../services/issue-hooks.ts';
+import { IssueNotifier } from '../services/issue-notifier.ts';
+import { IssueSearchService } from '../services/issue-search.service.ts';
+import { IssueService } from '../services/issue.service.ts';
+import { MailerService } from '../services/mailer.service.ts';
+import { NotificationService } from '../services/notification.service.ts';
+import { PullRequestService } from '../services/pull-request.service.ts';
+import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
+import { MarkupService } from '../services/markup.service.ts';
+import { NodeInfoService } from '../services/nodeinfo.service.ts';
+import { AvatarService } from '../services/avatar.service.ts';
+import { CronService } from '../services/cron.service.ts';
+import { HookDeliveryService } from '../services/hook-delivery.service.ts';
+import { HookEventsService } from '../services/hook-events.service.ts';
+import { OrgBlockService } from '../services/org-block.service.ts';
+import { OrgFeedService } from '../services/org-feed.service.ts';
+import { OrgLabelService } from '../services/org-label.service.ts';
+import { OrgMemberService } from '../services/org-member.service.ts';
+import { OrgService } from '../services/org.service.ts';
+import { OwnerAccessService } from '../services/owner-access.service.ts';
+import { OwnerStorageService } from '../services/owner-storage.service.ts';
+import { PackageService } from '../services/package.service.ts';
+import { PublicKeyService } from '../services/public-key.service.ts';
+import { PushService } from '../services/push.service.ts';
+import { QuotaService } from '../services/quota.service.ts';
+import { RepoMaintenanceService } from '../services/repo-maintenance.service.ts';
+import { RepoMigrationService } from '../services/repo-migration.service.ts';
+import { RepoPermissionService } from '../services/repo-permission.service.ts';
+import { RepoInitService } from '../services/repo-init.service.ts';
+import { RepoSearchService } from '../services/repo-search.service.ts';
+import { RepositoryCreationService } from '../services/repository-creation.service.ts';
+import { RepositoryEditService } from '../services/repository-edit.service.ts';
+import { RepositoryLookupService } from '../services/repository-lookup.service.ts';
+import { RepositoryRemovalService } from '../services/repository-removal.service.ts';
+import { RunnerTokenService } from '../services/runner-token.service.ts';
+import { UnadoptedService } from '../services/unadopted.service.ts';
+import { SystemService } from '../services/system.service.ts';
+import { TeamService } from '../services/team.service.ts';
+import { TemplateService } from '../services/template.service.ts';
+import { UserEmailService } from '../services/user-email.service.ts';
+import { UserService } from '../services/user.service.ts';
+import { WebhookService } from '../services/webhook.service.ts';
+
+export type { ServiceDeps } from '../services/service-deps.ts';
+
+export function createServices(deps: ServiceDeps) {
+  const activity = new ActivityService(deps);
+  const ownerAccess = new OwnerAccessService(deps);
+  const ownerStorage = new OwnerStorageService(deps);
+  const mailer = new MailerService(deps);
+  const orgs = new OrgService(deps, ownerAccess, ownerStorage);
+  const orgMembers = new OrgMemberService(deps, ownerAccess);
+  const repoPermissions = new RepoPermissionService(deps);
+  const templates = new TemplateService(deps);
+  const hookEvents = new HookEventsService(deps);
+  const hookDeliveries = new HookDeliveryService(deps);
+  const repositories = new RepositoryLookupService(deps, repoPermissions);
+  const repoCreation = new RepositoryCreationService(deps, activity, new RepoInitService(deps, templates), hookEvents);
+  const repoEdits = new RepositoryEditService(deps, activity);
+  const repoRemoval = new RepositoryRemovalService(deps, hookEvents);
+  const orgFeeds = new OrgFeedService(deps, ownerAccess, repositories);
+  const pushes = new PushService(deps, activity, repoEdits, hookEvents);
+  const quota = new QuotaService(deps);
+  const repoMigrations = new RepoMigrationService(deps, repoCreation, repoEdits, pushes, quota, orgs);
+  const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
+  const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
+  const issues = new IssueService(deps, repoPermissions, issueEvents);
+  issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  return {
+    system: new SystemService(deps),
+    accessTokens: new AccessTokenService(deps),
+    actionSecrets: new ActionSecretService(deps),
+    actionVariables: new ActionVariableService(deps),
+    runnerTokens: new RunnerTokenService(deps),
+    activity,
+    users: new UserService(deps, repoEdits, ownerStorage, mailer),
+    ownerAccess,
+    mailer,
+    publicKeys: new PublicKeyService(deps),
+    userEmails: new UserEmailService(deps),
+    orgs,
+    orgMembers,
+    orgLabels: new OrgLabelService(deps),
+    orgBlocks: new OrgBlockService(deps, orgMembers),
+    orgFeeds,
+    teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
+    webhooks: new WebhookService(deps),
+    hookEvents,
+    hookDeliveries,
+    avatars: new AvatarService(deps),
+    repoPermissions,
+    repositories,
+    repoCreation,
+    repoEdits,
+    repoRemoval,
+    templates,
+    repoSearch: new RepoSearchService(deps),
+    pushes,
+    quota,
+    repoMigrations,
+    maintenance,
+    cron: new CronService(deps, { maintenance, hookDeliveries, log: deps.log }),
+    unadopted: new UnadoptedService(deps, repoCreation),
+    markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
+    nodeInfo: new NodeInfoService(deps),
+    activityPub: new ActivityPubService(deps),
+    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
+    issueEvents,
+    issues,
+    pulls: new PullRequestService(deps, issues, hookEvents),
+    issueSearch: new IssueSearchService(deps),
+    notifications: new NotificationService(deps),
+    repoSubscriptions: new RepoSubscriptionService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,89 @@
+// The HTTP application: hygiene ─▶ authentication ─▶ operation lookup ─▶ the operation's body ─▶ contract
+// validation ─▶ dispatch ─▶ errors.
+import express, { type RequestHandler } from 'express';
+import type { AppContext } from '../app/app-context.ts';
+import { authenticator } from '../auth/authenticate.ts';
+import { signInThrottle } from '../auth/sign-in-throttle.ts';
+import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
+import { dispatch } from '../api/dispatch.ts';
+import { refuseUnrepresentableIntegers } from '../api/integer-query.ts';
+import { matchOperation } from '../api/operation-lookup.ts';
+import { readDeclaredBody } from '../api/request-body.ts';
+import { validateRequest } from '../api/request-contract.ts';
+import { checkResponses } from '../api/response-contract.ts';
+import { errorMiddleware } from './error-middleware.ts';
+import { middlewareChain } from './middleware-chain.ts';
+import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
+
+export interface AppOptions {
+  /** Check every response against the contract; on by default when NODE_ENV=test. */
+  validateResponses?: boolean;
+}
+
+function authenticate(app: AppContext): RequestHandler {
+  const resolve = authenticator({
+    tokens: app.services.accessTokens,
+    users: app.services.users,
+    passwords: app.passwords,
+    throttle: signInThrottle({
+      perAddress: app.settings.security.PASSWORD_FAILURES_PER_ADDRESS,
+      perAccount: app.settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
+      windowSeconds: app.settings.security.PASSWORD_FAILURE_WINDOW_SECONDS,
+    }),
+    allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
+  });
+  return (req, res, next) => {
+    resolve(req, res).then((caller) => {
+      req.caller = caller;
+      next();
+    }, next);
+  };
+}
+
+/** Express 5 parses the query string again on every read of req.query; read it once, as a plain property. */
+function parseQueryOnce(): RequestHandler {
+  return (req, _res, next) => {
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
+    next();
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Forgejo reads an API body as JSON whatever its declared type, so a body without a type is read as JSON (and an
+ * absent one as an empty object, src/api/request-body.ts) instead of failing as an unsupported media type.
+ */
+function assumeJsonBodies(): RequestHandler {
+  return (req, _res, next) => {
+    if (BODY_METHODS.has(req.method) && !req.headers['content-type'] && req.path.startsWith('/api/v1/')) {
+      req.headers['content-type'] = 'application/json';
+    }
+    next();
+  };
+}
+
+export function createApp(app: AppContext, options: AppOptions = {}): express.Express {
+  const server = express();
+  server.disable('x-powered-by');
+  server.set('etag', false);
+  server.set('query parser', 'extended');
+  const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
+  server.use(middlewareChain([
+    normalisePath(),
+    parseQueryOnce(),
+    securityHeaders(),
+    authenticate(app),
+    matchOperation(),
+    assumeJsonBodies(),
+    readDeclaredBody(),
+    refuseNulCharacters(),
+    lowerCaseInsensitiveQueryValues(),
+    validateRequest(),
+    ...(validateResponses ? [checkResponses()] : []),
+    refuseUnrepresentableIntegers(),
+    dispatch(app),
+  ]));
+  server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
+  return server;
+}

@@ -1,0 +1,71 @@
+// Opens the database named by the settings: SQLite (default) or PostgreSQL. Prisma serves writes and rich
+// queries; the lookups every request makes go through prepared statements (hot-queries.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../private-files.ts';
+import BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+import type { Settings } from '../../config/settings.ts';
+import type { PrismaClient } from '../../db/prisma.ts';
+import type { DatabaseTarget } from './target.ts';
+import { type HotQueries, postgresHotQueries, sqliteHotQueries } from '../../db/hot-queries.ts';
+
+export interface Database {
+  readonly provider: DatabaseTarget['provider'];
+  readonly prisma: PrismaClient;
+  readonly hot: HotQueries;
+  close(): Promise<void>;
+}
+
+export function databaseTarget(settings: Settings): DatabaseTarget {
+  return settings.database.URL
+    ? { provider: 'postgresql', url: settings.database.URL }
+    : { provider: 'sqlite', file: settings.database.SQLITE_PATH };
+}
+
+export function openDatabase(target: DatabaseTarget): Database {
+  return target.provider === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url);
+}
+
+function openSqlite(file: string): Database {
+  makePrivateDirectory(path.dirname(file));
+  const connection = new BetterSqlite3(file, { timeout: 10_000 });
+  // A database an earlier version left readable to all becomes private; SQLite gives -wal and -shm its mode.
+  fs.chmodSync(file, PRIVATE_FILE_MODE);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('foreign_keys = ON');
+  const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3');
+  const { PrismaClient } = require('../../../generated/prisma/sqlite/client.ts');
+  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }) });
+  return {
+    provider: 'sqlite',
+    prisma,
+    hot: sqliteHotQueries(connection),
+    async close() {
+      await prisma.$disconnect();
+      connection.close();
+    },
+  };
+}
+
+function openPostgres(url: string): Database {
+  // Loaded here so a SQLite start never loads the PostgreSQL driver.
+  const { Pool, types } = require('pg') as typeof pg;
+  // `timestamp without time zone` values are written in UTC by Prisma; read them back as UTC.
+  types.setTypeParser(1114, (value) => new Date(value.replace(' ', 'T') + 'Z'));
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle connection that dies (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  const { PrismaPg } = require('@prisma/adapter-pg');
+  const { PrismaClient } = require('../../../generated/prisma/postgresql/client.ts');
+  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    provider: 'postgresql',
+    prisma,
+    hot: postgresHotQueries(pool),
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// The embedded default ([queue] TYPE=level, channel or dummy): jobs stay rows of the database job table. A worker
+// leases due rows with one conditional update each, runs them, and deletes or reschedules them; it looks every
+// pollMs, at once after a commit that wrote jobs, and again at once while it finds a full batch. A lease left by a
+// process that died expires and another process takes the job. Timers are unref'd.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { CommittedJobs } from './committed-jobs.ts';
+import type { JobRepository } from '../../db/job.repository.ts';
+import type { Models } from '../../db/prisma.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
+import type { JobKind } from '../../config/queue.ts';
+import { SerialPasses } from './serial-passes.ts';
+
+export class DatabaseJobQueue implements JobQueue {
+  /** Names this process's leases: host, pid and a random part (several apps may share one process in tests). */
+  readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly committed: CommittedJobs,
+    private readonly log: Logger,
+  ) {}
+
+  work(kind: JobKind, run: JobRunner, options: WorkOptions): JobWorker {
+    const poller = new Poller(() => this.runDue(kind, run, options.concurrency, options.leaseMs), options.concurrency, options.pollMs, this.log);
+    const unsubscribe = this.committed.subscribe(() => poller.tick());
+    poller.start();
+    return {
+      stop: async () => {
+        unsubscribe();
+        await poller.stop();
+      },
+      handBack: async () => {
+        await this.jobs.releaseHeldBy(this.holder);
+      },
+    };
+  }
+
+  async runDue(kind: JobKind, run: JobRunner, limit: number, leaseMs: number): Promise<number> {
+    const now = new Date();
+    const leased = await this.jobs.lease(kind, this.holder, now, new Date(now.getTime() + leaseMs), limit);
+    await Promise.all(leased.map((job) => this.execute(kind, job, run)));
+    return leased.length;
+  }
+
+  private async execute(kind: JobKind, job: Models.JobModel, run: JobRunner): Promise<void> {
+    try {
+      const result = await run({ id: job.id, kind, payload: JSON.parse(job.payload), attempt: job.attempts });
+      if (result.outcome === 'retry') await this.jobs.retryAt(job.id, this.holder, new Date(Date.now() + result.afterMs), result.error);
+      else await this.jobs.complete(job.id, this.holder);
+    } catch (error) {
+      // The lease expires and the job is taken again.
+      this.log.error({ err: error, kind, jobId: job.id }, 'a background job failed unexpectedly');
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Calls `drain` every pollMs and on tick(), never twice at once, and again at once while it returns a full batch. */
+class Poller {
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly passes: SerialPasses;
+
+  constructor(
+    private readonly drain: () => Promise<number>,
+    private readonly batch: number,
+    private readonly pollMs: number,
+    log: Logger,
+  ) {
+    this.passes = new SerialPasses(() => this.drainAll(), {
+      enabled: () => !this.stopped,
+      onError: (error) => log.error({ err: error }, 'running background jobs failed'),
+    });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.pollMs);
+    this.timer.unref();
+    this.tick();
+  }
+
+  tick(): void {
+    this.passes.request();
+  }
+
+  private async drainAll(): Promise<void> {
+    while (!this.stopped && (await this.drain()) === this.batch);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.passes.idle();
+  }
+}

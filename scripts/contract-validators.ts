@@ -161,26 +161,43 @@ function bodySchema(schema: Json | undefined, openapi: Json): Json | null {
   return wrapper;
 }
 
-function requestTable(openapi: Json): { parameters: Map<string, Json>; bodies: Map<string, Json>; table: string[] } {
-  const schemas = new Map<string, Json>();
-  const bodySchemas = new Map<string, Json>();
+/** Schemas by export name; an identical schema (most operations share `page`/`limit`, `{owner}/{repo}`) is one. */
+class SchemaSet {
+  readonly byName = new Map<string, Json>();
+  private readonly nameByText = new Map<string, string>();
+
+  /** The export name of `schema`, the first key it came with. */
+  add(key: string, schema: Json): string {
+    const text = JSON.stringify(schema);
+    let name = this.nameByText.get(text);
+    if (!name) {
+      name = exportName(key);
+      this.nameByText.set(text, name);
+      this.byName.set(name, schema);
+    }
+    return name;
+  }
+}
+
+function requestTable(openapi: Json): { parameters: SchemaSet; bodies: SchemaSet; table: string[] } {
+  const schemas = new SchemaSet();
+  const bodySchemas = new SchemaSet();
   const table: string[] = [];
   for (const { op, parameters } of operations(openapi)) {
     const id = op.operationId;
-    schemas.set(`${id}$params`, parametersSchema(parameters));
+    const parametersName = schemas.add(`${id}$params`, parametersSchema(parameters));
     const requestBody = resolve(openapi, op.requestBody);
     const bodies = Object.entries<Json>(requestBody?.content ?? {}).map(([type, content]) => {
       const wrapper = bodySchema(resolve(openapi, content.schema), openapi);
       const key = `${id}$body$${type}`;
-      if (wrapper) bodySchemas.set(key, wrapper);
-      return `{ type: ${JSON.stringify(type)}, validate: ${wrapper ? `bodies.${exportName(key)}` : 'null'} }`;
+      return `{ type: ${JSON.stringify(type)}, validate: ${wrapper ? `bodies.${bodySchemas.add(key, wrapper)}` : 'null'} }`;
     });
     const arrays = parameters.filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name);
     const lowered = parameters.filter((p) => p.in === 'query' && p['x-case-insensitive'] === true).map((p) => p.name);
     const required = requestBody?.required === undefined ? 'undefined' : String(requestBody.required);
     const body = requestBody ? `{ required: ${required}, contents: [${bodies.join(', ')}] }` : 'null';
     const fields = [
-      `parameters: ${exportName(`${id}$params`)}`,
+      `parameters: ${parametersName}`,
       `body: ${body}`,
       `arrayQuery: ${JSON.stringify(arrays)}`,
       `caseInsensitiveQuery: ${JSON.stringify(lowered)}`,
@@ -198,8 +215,8 @@ function validatesMediaType(type: string): boolean {
   return subtype === 'json' || subtype.endsWith('+json');
 }
 
-function responseTable(openapi: Json): { schemas: Map<string, Json>; table: string[] } {
-  const schemas = new Map<string, Json>();
+function responseTable(openapi: Json): { schemas: SchemaSet; table: string[] } {
+  const schemas = new SchemaSet();
   const table: string[] = [];
   for (const { op } of operations(openapi)) {
     const id = op.operationId;
@@ -216,8 +233,8 @@ function responseTable(openapi: Json): { schemas: Map<string, Json>; table: stri
       if (types.length === 0) continue;
       const entries = types.map((type) => {
         const key = `${id}$${status}$${type}`;
-        schemas.set(key, { type: 'object', properties: { response: response.content[type].schema } });
-        return `${JSON.stringify(type)}: ${exportName(key)}`;
+        const name = schemas.add(key, { type: 'object', properties: { response: response.content[type].schema } });
+        return `${JSON.stringify(type)}: ${name}`;
       });
       statuses.push(`${JSON.stringify(status)}: { ${entries.join(', ')} }`);
     }
@@ -261,17 +278,17 @@ function exportName(key: string): string {
 
 interface ModuleParts {
   comment: string;
-  schemas: Map<string, Json>;
+  schemas: SchemaSet;
   imports?: string;
   table?: { name: string; type: string; rows: string[] };
 }
 
 function standaloneModule(ajv: ContractAjv, parts: ModuleParts): string {
   const names: Record<string, string> = {};
-  for (const [key, schema] of parts.schemas) {
+  for (const [name, schema] of parts.schemas.byName) {
     // A key that is a fragment keeps `#/components/schemas/…` refs resolving to the shared component schemas.
-    ajv.addSchema(schema, `#/${exportName(key)}`);
-    names[exportName(key)] = `#/${exportName(key)}`;
+    ajv.addSchema(schema, `#/${name}`);
+    names[name] = `#/${name}`;
   }
   const code = dropUnreadSchemas(standaloneCode(ajv, names).replace(/^"use strict";\n?/, ''));
   const rows = parts.table?.rows.join('\n');

@@ -1,7 +1,10 @@
-// spec/*.swagger.json ─▶ generated/openapi.json (OpenAPI 3) ─▶ generated/api.d.ts ─▶ generated/operations.ts.
+// spec/*.swagger.json ─▶ generated/openapi.json (OpenAPI 3) ─▶ generated/api.d.ts ─▶ generated/operations.ts, and the
+// contract's validators compiled once (generated/request-*.ts, generated/response-validators.ts).
 // `--check` compares instead of writing and exits 1 when a generated file differs from what the spec yields.
 import fs from 'node:fs';
 import path from 'node:path';
+import { routesModule } from './contract-routes.ts';
+import { validatorModules } from './contract-validators.ts';
 
 const root = path.resolve(__dirname, '..');
 // `--dir <path>` checks or writes another copy (the freshness test uses it).
@@ -183,6 +186,8 @@ async function outputs(): Promise<Map<string, string>> {
     ['openapi.json', JSON.stringify(openapi, null, 2) + '\n'],
     ['api.d.ts', header + astToString(ast)],
     ['operations.ts', operationsModule(operationRows(openapi))],
+    ['operation-routes.ts', routesModule(openapi)],
+    ...validatorModules(openapi),
   ]);
 }
 

@@ -25,7 +25,7 @@ const LAYERS: Array<{ name: string; matches: (url: string, fn: string) => boolea
   { name: 'database (prepared statements, Prisma)', matches: (url) => /src\/db\/|better-sqlite3|@prisma|generated\/prisma/.test(url) },
   { name: 'service', matches: (url) => /src\/services\/|src\/domain\//.test(url) },
   { name: 'authentication', matches: (url) => /src\/auth\//.test(url) },
-  { name: 'validation (express-openapi-validator, ajv)', matches: (url) => /express-openapi-validator|node_modules\/ajv|path-to-regexp/.test(url) },
+  { name: 'validation (generated validators, route table)', matches: (url) => /generated\/(request-|response-|operation-routes)|node_modules\/ajv|src\/api\/(operation-lookup|request-contract|request-media-type|response-contract)/.test(url) },
   { name: 'dispatch (express, guards, handler)', matches: (url) => /node_modules\/(express|router|finalhandler|send|parseurl|qs|type-is|content-type|mime)|src\/api\/|src\/http\/|src\/app\.js/.test(url) },
   { name: 'HTTP parsing and writing (node:http, sockets)', matches: (url) => /^node:(_http|http|net|stream|internal\/(http|streams|stream_base|net))/.test(url) },
   { name: 'garbage collection', matches: (_url, fn) => fn === '(garbage collector)' },

@@ -2,7 +2,9 @@
 // does not allow are dropped before validation, so that a null field means "absent" on every route.
 import fs from 'node:fs';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
-import { API_SPEC_FILE } from './validator.ts';
+import { projectPath } from '../lib/project-root.ts';
+
+const CONTRACT_FILE = projectPath('generated', 'openapi.json');
 
 interface Schema {
   $ref?: string;
@@ -28,7 +30,7 @@ function resolve(schema: Schema | undefined): Schema | undefined {
 
 function bodySchema(operationId: OperationId): Schema | undefined {
   if (bodySchemas.has(operationId)) return bodySchemas.get(operationId);
-  document ??= JSON.parse(fs.readFileSync(API_SPEC_FILE, 'utf8'));
+  document ??= JSON.parse(fs.readFileSync(CONTRACT_FILE, 'utf8'));
   const { path, method } = OPERATIONS[operationId];
   const requestBody = resolve(document!.paths[path]?.[method]?.requestBody);
   const schema = resolve(requestBody?.content?.['application/json']?.schema);

@@ -1,28 +1,18 @@
 // Query values Forgejo lower-cases before reading them (`subject-type=Issue` is `issue`), marked in the contract
 // with `x-case-insensitive`, are lower-cased before validation, so the contract's lower-case enum accepts them.
 import type { RequestHandler } from 'express';
+import { REQUEST_CONTRACTS } from '../../generated/request-validators.ts';
+import type { RequestContract } from './contract-types.ts';
 
-interface ParameterObject { name?: string; in?: string; 'x-case-insensitive'?: boolean }
-
-const namesByOperation = new Map<string, readonly string[]>();
-
-function caseInsensitiveNames(operationId: string, parameters: readonly ParameterObject[] = []): readonly string[] {
-  let names = namesByOperation.get(operationId);
-  if (!names) {
-    names = parameters.filter((p) => p.in === 'query' && p['x-case-insensitive'] === true).map((p) => p.name!);
-    namesByOperation.set(operationId, names);
-  }
-  return names;
-}
+const CONTRACTS = REQUEST_CONTRACTS as Record<string, RequestContract>;
 
 const lowered = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 export function lowerCaseInsensitiveQueryValues(): RequestHandler {
   return (req, _res, next) => {
-    const schema = req.openapi?.schema as { operationId?: string; parameters?: ParameterObject[] } | undefined;
-    if (!schema?.operationId) return next();
+    const names = req.operation ? (CONTRACTS[req.operation.id]?.caseInsensitiveQuery ?? []) : [];
     const query = req.query as Record<string, unknown>;
-    for (const name of caseInsensitiveNames(schema.operationId, schema.parameters)) {
+    for (const name of names) {
       if (!Object.hasOwn(query, name)) continue;
       const value = query[name];
       query[name] = Array.isArray(value) ? value.map(lowered) : lowered(value);

@@ -1,4 +1,4 @@
-// Runs the operation the validator matched: token scopes, the sign-in-to-view rule, guards, then the handler.
+// Runs the operation the request was matched to: token scopes, the sign-in-to-view rule, guards, then the handler.
 // The guards resolve the path's resources (src/api/assignment.ts) and decide access (src/api/guards.ts).
 import type { Request, RequestHandler } from 'express';
 import { OPERATIONS, type OperationId } from '../../generated/operations.ts';
@@ -17,7 +17,7 @@ const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getApiContrac
 export function dispatch(app: AppContext): RequestHandler {
   const { settings } = app;
   return async (req, res, next) => {
-    const operationId = req.openapi?.schema?.operationId as OperationId | undefined;
+    const operationId = req.operation?.id;
     if (!operationId || !(operationId in REGISTRY)) return next(new NotFoundError());
     const operation = OPERATIONS[operationId];
     const route = REGISTRY[operationId] as Route;
@@ -29,7 +29,7 @@ export function dispatch(app: AppContext): RequestHandler {
         if (operation.rawBody) throw new UnauthorizedError('sign in to use git');
         throw new ForbiddenError('Only signed in user is allowed to call APIs.');
       }
-      const params: Record<string, string | number> = { ...req.openapi?.pathParams };
+      const params: Record<string, string | number> = { ...req.operation?.pathParams };
       for (const name of operation.integerPathParams) {
         const value = Number(params[name]);
         // Ids beyond the database's range name nothing.

@@ -47,7 +47,7 @@ function refuse(res: Response, next: NextFunction, error: unknown): void {
 
 export function readDeclaredBody(): RequestHandler {
   return (req, res, next) => {
-    const operationId = req.openapi?.schema?.operationId as OperationId | undefined;
+    const operationId = req.operation?.id;
     const kind = operationId && operationId in OPERATIONS ? OPERATIONS[operationId].body : 'none';
     if (kind === 'none' && announcesMoreThan(req, DEFAULT_BODY_LIMIT)) return refuse(res, next, bodyTooLarge(DEFAULT_BODY_LIMIT));
     if (kind !== 'json' && kind !== 'text') return next();

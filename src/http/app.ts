@@ -7,8 +7,10 @@ import { signInThrottle } from '../auth/sign-in-throttle.ts';
 import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { refuseUnrepresentableIntegers } from '../api/integer-query.ts';
+import { matchOperation } from '../api/operation-lookup.ts';
 import { readDeclaredBody } from '../api/request-body.ts';
-import { openApiValidator } from '../api/validator.ts';
+import { validateRequest } from '../api/request-contract.ts';
+import { checkResponses } from '../api/response-contract.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { middlewareChain } from './middleware-chain.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
@@ -66,18 +68,19 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.disable('x-powered-by');
   server.set('etag', false);
   server.set('query parser', 'extended');
-  const validator = openApiValidator(options.validateResponses ?? process.env.NODE_ENV === 'test');
+  const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
   server.use(middlewareChain([
     normalisePath(),
     parseQueryOnce(),
     securityHeaders(),
     authenticate(app),
-    ...validator.matchOperation,
+    matchOperation(),
     assumeJsonBodies(),
     readDeclaredBody(),
     refuseNulCharacters(),
     lowerCaseInsensitiveQueryValues(),
-    ...validator.validate,
+    validateRequest(),
+    ...(validateResponses ? [checkResponses()] : []),
     refuseUnrepresentableIntegers(),
     dispatch(app),
   ]));

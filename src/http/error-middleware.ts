@@ -1,4 +1,4 @@
-// The one place where failures become HTTP answers: domain errors, validator errors and database errors, all as
+// The one place where failures become HTTP answers: domain errors, contract failures and database errors, all as
 // Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
 import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
@@ -15,6 +15,7 @@ interface ValidatorFailure {
   status: number;
   errors?: ValidatorIssue[];
   message?: string;
+  headers?: Record<string, string>;
 }
 
 function isValidatorFailure(error: unknown): error is ValidatorFailure {
@@ -53,7 +54,11 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
         return reply(500, { message: `response does not match the contract: ${validationMessage(error.errors?.[0])}`, url });
       }
       if (error.status === 404) return reply(404, { message: 'not found', url, errors: [] });
-      if (error.status === 405) return reply(405, { message: error.message ?? 'method not allowed', url });
+      // RFC 9110: a 405 names the methods the path takes.
+      if (error.status === 405) {
+        if (error.headers) res.set(error.headers);
+        return reply(405, { message: error.message ?? 'method not allowed', url });
+      }
       if (error.status === 415) return reply(415, { message: error.message ?? 'unsupported media type', url });
       const issue = error.errors?.[0];
       // A malformed id in the path names nothing, as in Forgejo.

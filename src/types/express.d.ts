@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/caller.ts';
+import type { OperationId } from '../../generated/operations.ts';
 
 declare global {
   namespace Express {
@@ -7,7 +8,9 @@ declare global {
       caller?: Caller | null;
       /** The body's bytes as they came, kept for ActivityPub requests (src/app.ts). */
       rawBody?: Buffer;
-      openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
+      /** The contract operation the path and method name (src/api/operation-lookup.ts); path parameters decoded, and
+       * coerced to their types once the request is validated. */
+      operation?: { id: OperationId; pathParams: Record<string, string | number> };
     }
   }
 }

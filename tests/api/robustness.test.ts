@@ -18,6 +18,12 @@ describe('routing', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/);
   });
 
+  it('answers a method the path does not take with 405 naming the methods it takes', async () => {
+    const res = await t.request().patch('/api/v1/version').expect(405);
+    expect(res.body).toMatchObject(ERROR_BODY);
+    expect(res.headers.allow).toBe('GET');
+  });
+
   it('normalises trailing and doubled slashes', async () => {
     await t.request().get('/api/v1/version/').expect(200);
     await t.request().get('//api//v1//version').expect(200);

@@ -18,7 +18,10 @@ describe('generated files', () => {
   let copy: string;
   beforeEach(() => {
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-generated-'));
-    for (const name of ['openapi.json', 'api.d.ts', 'operations.ts']) fs.copyFileSync(path.join(root, 'generated', name), path.join(copy, name));
+    const generated = path.join(root, 'generated');
+    for (const entry of fs.readdirSync(generated, { withFileTypes: true })) {
+      if (entry.isFile()) fs.copyFileSync(path.join(generated, entry.name), path.join(copy, entry.name));
+    }
   });
   afterEach(() => fs.rmSync(copy, { recursive: true, force: true }));
 

@@ -5,11 +5,12 @@ import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { AccessMode } from '../domain/access/modes.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { isValidBranchName } from '../domain/branch-name.ts';
 import { DEFAULT_UNITS } from '../domain/default-units.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import type { RepositorySettings } from '../domain/repository-settings.ts';
 import { ConflictError, ForbiddenError, NameTakenError, RecordGoneError, ValidationError } from '../domain/errors.ts';
-import { commitInitialFiles, initBare, isValidBranchName, readRepositoryState } from '../infra/git/repository.ts';
+import { commitInitialFiles, initBare, readRepositoryState } from '../infra/git/repository.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -82,7 +83,7 @@ export class RepositoryCreationService {
   async create(doer: User, owner: User, input: NewRepository): Promise<RepoWithOwner> {
     const { settings } = this.deps;
     const defaultBranch = input.defaultBranch?.trim() || settings.repository.DEFAULT_BRANCH;
-    if (!(await isValidBranchName(defaultBranch)))
+    if (!isValidBranchName(defaultBranch))
       throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
     const { files, labels } = this.init.prepare(owner, input);
     const record: RepositoryRecord = {

@@ -9,14 +9,10 @@ import { parseGoDuration } from '../lib/go-duration.ts';
 import { repoNameProblem } from '../domain/names.ts';
 import { repoUnitsSettingsProblem } from '../domain/repo-units-settings.ts';
 import { repositorySettings } from '../domain/repository-settings.ts';
+import { isValidBranchName } from '../domain/branch-name.ts';
 import { NameTakenError, ValidationError } from '../domain/errors.ts';
-import {
-  hasBranchRefs,
-  isValidBranchName,
-  listBranches,
-  readRepositoryState,
-  setHeadBranch,
-} from '../infra/git/repository.ts';
+import { hasBranchRefs, readRepositoryState, setHeadBranch } from '../infra/git/repository.ts';
+import { readBranches } from '../infra/git/ref-files.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
@@ -118,8 +114,8 @@ export class RepositoryEditService {
     if (patch.default_branch !== undefined && patch.default_branch !== current.defaultBranch) {
       const dir = this.dir(current.ownerName, current.name);
       const usable = current.isEmpty
-        ? await isValidBranchName(patch.default_branch)
-        : (await listBranches(dir)).includes(patch.default_branch);
+        ? isValidBranchName(patch.default_branch)
+        : (await readBranches(dir)).includes(patch.default_branch);
       // Forgejo ignores a default branch that does not exist.
       if (usable) {
         await setHeadBranch(dir, patch.default_branch);
@@ -294,7 +290,7 @@ export class RepositoryEditService {
     };
     // The first push into an empty repository decides the default branch when the configured one was not pushed.
     if (state.defaultBranch && state.defaultBranch !== repo.defaultBranch) {
-      const branches = await listBranches(dir);
+      const branches = await readBranches(dir);
       if (!branches.includes(repo.defaultBranch)) {
         data.defaultBranch = state.defaultBranch;
         await setHeadBranch(dir, state.defaultBranch);

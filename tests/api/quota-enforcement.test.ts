@@ -7,7 +7,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
-import { repositorySize } from '../../src/infra/git/repository.ts';
+import { repositorySize } from '../../src/infra/git/object-size.ts';
 import { createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import { git, gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

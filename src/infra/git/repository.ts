@@ -1,17 +1,9 @@
 // Git operations on a bare repository's directory (where the directories live: repository-store.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { repositorySize } from './object-size.ts';
+import { readBranches, readHeadBranch } from './ref-files.ts';
 import { GitError, runGit } from './run.ts';
-
-export async function isValidBranchName(name: string): Promise<boolean> {
-  if (name === '' || name.startsWith('-')) return false;
-  try {
-    await runGit(['check-ref-format', '--branch', name]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface InitOptions {
   defaultBranch: string;
@@ -35,44 +27,27 @@ export interface Signature {
   email: string;
 }
 
-/** Writes the first commit straight into the bare repository (no work tree): blobs, one tree, one commit. */
+/** A name or address as git keeps it in a commit: no angle brackets or line breaks (git drops them too). */
+function identPart(value: string): string {
+  return value.replace(/[<>\n]/g, '').trim();
+}
+
+/**
+ * Writes the first commit straight into the bare repository (no work tree) with one `git fast-import`: the blobs,
+ * the tree, the commit and the branch, then points HEAD at the branch unless it already does.
+ */
 export async function commitInitialFiles(dir: string, branch: string, files: readonly InitialFile[], author: Signature, message = 'Initial commit'): Promise<void> {
-  const entries: string[] = [];
-  for (const file of [...files].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const blob = (await runGit(['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: file.content })).trim();
-    entries.push(`100644 blob ${blob}\t${file.name}\n`);
-  }
-  const tree = (await runGit(['--git-dir', dir, 'mktree'], { input: entries.join('') })).trim();
-  const env = {
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_COMMITTER_NAME: author.name,
-    GIT_COMMITTER_EMAIL: author.email,
-  };
-  const commit = (await runGit(['--git-dir', dir, 'commit-tree', tree, '-m', message], { env })).trim();
-  await runGit(['--git-dir', dir, 'update-ref', `refs/heads/${branch}`, commit]);
-  await runGit(['--git-dir', dir, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
-}
-
-/** Bytes taken by the objects of the repository (loose and packed), from git count-objects. */
-export async function repositorySize(dir: string): Promise<number> {
-  const output = await runGit(['--git-dir', dir, 'count-objects', '-v']);
-  const kib = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
-  return (kib('size') + kib('size-pack')) * 1024;
-}
-
-export async function listBranches(dir: string): Promise<string[]> {
-  const output = await runGit(['--git-dir', dir, 'for-each-ref', '--format=%(refname:strip=2)', 'refs/heads/']);
-  return output.split('\n').filter(Boolean);
-}
-
-export async function headBranch(dir: string): Promise<string | null> {
-  try {
-    return (await runGit(['--git-dir', dir, 'symbolic-ref', '--short', 'HEAD'])).trim() || null;
-  } catch (error) {
-    if (error instanceof GitError) return null;
-    throw error;
-  }
+  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  const ident = `${identPart(author.name)} <${identPart(author.email)}> ${Math.floor(Date.now() / 1000)} +0000`;
+  const stream = [
+    `commit refs/heads/${branch}\n`,
+    `author ${ident}\ncommitter ${ident}\n`,
+    data(`${message}\n`),
+    ...[...files].sort((a, b) => (a.name < b.name ? -1 : 1)).map((file) => `M 100644 inline ${file.name}\n${data(file.content)}`),
+    'done\n',
+  ].join('');
+  await runGit(['--git-dir', dir, 'fast-import', '--quiet', '--done'], { input: stream });
+  if ((await readHeadBranch(dir)) !== branch) await setHeadBranch(dir, branch);
 }
 
 export async function setHeadBranch(dir: string, branch: string): Promise<void> {
@@ -99,7 +74,7 @@ export function hasBranchRefs(dir: string): boolean {
 
 /** What the database keeps about a repository's content, read from disk. */
 export async function readRepositoryState(dir: string): Promise<RepositoryState> {
-  const [size, branches, head] = await Promise.all([repositorySize(dir), listBranches(dir), headBranch(dir)]);
+  const [size, branches, head] = await Promise.all([repositorySize(dir), readBranches(dir), readHeadBranch(dir)]);
   if (branches.length === 0) return { size, isEmpty: true, defaultBranch: null };
   return { size, isEmpty: false, defaultBranch: head && branches.includes(head) ? head : branches[0] };
 }

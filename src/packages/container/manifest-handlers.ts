@@ -97,5 +97,5 @@ export async function listReferrers(ctx: RegistryRequest, digest: string): Promi
   const manifests: Descriptor[] = await ctx.app.containerManifests.referrers(target, digest, filter);
   if (filter) ctx.res.setHeader('OCI-Filters-Applied', 'artifactType');
   ctx.res.setHeader('Content-Type', MediaType.ociIndex);
-  ctx.res.status(200).send(JSON.stringify({ schemaVersion: 2, mediaType: MediaType.ociIndex, manifests }));
+  ctx.res.status(200).end(JSON.stringify({ schemaVersion: 2, mediaType: MediaType.ociIndex, manifests }));
 }

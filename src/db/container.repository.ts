@@ -62,7 +62,10 @@ export class ContainerRepository {
   /** The manifest a tag names. */
   findTagged(key: ImageKey, tag: string): Promise<ContainerFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { lowerName: MANIFEST_FILE, version: { lowerVersion: tag.toLowerCase(), isInternal: false, package: packageWhere(key) } },
+      where: {
+        lowerName: MANIFEST_FILE,
+        version: { lowerVersion: tag.toLowerCase(), isInternal: false, package: packageWhere(key) },
+      },
       include: FILE_INCLUDE,
     });
   }
@@ -70,7 +73,11 @@ export class ContainerRepository {
   /** Every version (tags and the digest's own) whose manifest has this SHA-256. */
   findByManifestHash(key: ImageKey, sha256: string): Promise<ContainerFileRow[]> {
     return this.client.packageFile.findMany({
-      where: { lowerName: MANIFEST_FILE, blob: { hashSha256: sha256 }, version: { isInternal: false, package: packageWhere(key) } },
+      where: {
+        lowerName: MANIFEST_FILE,
+        blob: { hashSha256: sha256 },
+        version: { isInternal: false, package: packageWhere(key) },
+      },
       include: FILE_INCLUDE,
       orderBy: { id: 'asc' },
     });
@@ -111,27 +118,51 @@ export class ContainerRepository {
   }
 
   private async insertManifestVersion(entry: NewManifestVersion): Promise<{ orphans: string[]; created: boolean }> {
-    const pkg = await upsertPackage(this.client, { ownerId: entry.key.ownerId, type: CONTAINER_TYPE, name: entry.key.image });
+    const pkg = await upsertPackage(this.client, {
+      ownerId: entry.key.ownerId,
+      type: CONTAINER_TYPE,
+      name: entry.key.image,
+    });
     const lowerVersion = entry.version.toLowerCase();
-    const existing = await this.client.packageVersion.findUnique({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } } });
+    const existing = await this.client.packageVersion.findUnique({
+      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
+    });
     let versionId: number;
     let replaced: number[] = [];
     if (existing) {
-      const files = await this.client.packageFile.findMany({ where: { versionId: existing.id }, select: { blobId: true } });
+      const files = await this.client.packageFile.findMany({
+        where: { versionId: existing.id },
+        select: { blobId: true },
+      });
       replaced = files.map((file) => file.blobId);
       await this.client.packageFile.deleteMany({ where: { versionId: existing.id } });
-      await this.client.packageVersion.update({ where: { id: existing.id }, data: { metadataJson: entry.metadataJson, isInternal: false } });
+      await this.client.packageVersion.update({
+        where: { id: existing.id },
+        data: { metadataJson: entry.metadataJson, isInternal: false },
+      });
       versionId = existing.id;
     } else {
       const created = await this.client.packageVersion.create({
-        data: { packageId: pkg.id, creatorId: entry.creatorId, version: entry.version, lowerVersion, metadataJson: entry.metadataJson },
+        data: {
+          packageId: pkg.id,
+          creatorId: entry.creatorId,
+          version: entry.version,
+          lowerVersion,
+          metadataJson: entry.metadataJson,
+        },
       });
       versionId = created.id;
     }
     const manifestBlob = await upsertBlobRow(this.client, entry.manifest);
     const files = [
       { versionId, blobId: manifestBlob.id, name: MANIFEST_FILE, lowerName: MANIFEST_FILE, isLead: true },
-      ...entry.references.map((ref) => ({ versionId, blobId: ref.blobId, name: ref.digest, lowerName: ref.digest.toLowerCase(), isLead: false })),
+      ...entry.references.map((ref) => ({
+        versionId,
+        blobId: ref.blobId,
+        name: ref.digest,
+        lowerName: ref.digest.toLowerCase(),
+        isLead: false,
+      })),
     ];
     for (const file of files) await this.client.packageFile.create({ data: file });
     // Uploaded blobs the manifest now keeps are no longer counted twice against the owner.
@@ -143,27 +174,43 @@ export class ContainerRepository {
       select: { id: true, blobId: true },
     });
     await this.client.packageFile.deleteMany({ where: { id: { in: uploads.map((file) => file.id) } } });
-    const orphans = await deleteOrphanBlobRows(this.client, this.provider, [...replaced, ...uploads.map((file) => file.blobId)]);
+    const orphans = await deleteOrphanBlobRows(this.client, this.provider, [
+      ...replaced,
+      ...uploads.map((file) => file.blobId),
+    ]);
     return { orphans, created: !existing };
   }
 
   /** Deletes the files of the image's upload version with these names; answers the orphaned hashes. In a transaction. */
   async deleteUploadFiles(key: ImageKey, names: readonly string[]): Promise<string[]> {
     const files = await this.client.packageFile.findMany({
-      where: { lowerName: { in: names.map((name) => name.toLowerCase()) }, version: { lowerVersion: UPLOAD_VERSION, package: packageWhere(key) } },
+      where: {
+        lowerName: { in: names.map((name) => name.toLowerCase()) },
+        version: { lowerVersion: UPLOAD_VERSION, package: packageWhere(key) },
+      },
       select: { id: true, blobId: true },
     });
     await this.client.packageFile.deleteMany({ where: { id: { in: files.map((file) => file.id) } } });
-    return deleteOrphanBlobRows(this.client, this.provider, files.map((file) => file.blobId));
+    return deleteOrphanBlobRows(
+      this.client,
+      this.provider,
+      files.map((file) => file.blobId),
+    );
   }
 
   /** Names of upload-version files created before the cut-off, by image. */
   async listUploadFilesBefore(cutoff: Date): Promise<{ key: ImageKey; name: string }[]> {
     const files = await this.client.packageFile.findMany({
-      where: { createdAt: { lt: cutoff }, version: { lowerVersion: UPLOAD_VERSION, isInternal: true, package: { type: CONTAINER_TYPE } } },
+      where: {
+        createdAt: { lt: cutoff },
+        version: { lowerVersion: UPLOAD_VERSION, isInternal: true, package: { type: CONTAINER_TYPE } },
+      },
       select: { name: true, version: { select: { package: { select: { ownerId: true, lowerName: true } } } } },
     });
-    return files.map((file) => ({ key: { ownerId: file.version.package.ownerId, image: file.version.package.lowerName }, name: file.name }));
+    return files.map((file) => ({
+      key: { ownerId: file.version.package.ownerId, image: file.version.package.lowerName },
+      name: file.name,
+    }));
   }
 
   // ---- upload sessions ----
@@ -173,7 +220,9 @@ export class ContainerRepository {
   }
 
   findUpload(id: string, key: ImageKey): Promise<ContainerUploadRow | null> {
-    return this.client.containerUpload.findFirst({ where: { id, ownerId: key.ownerId, image: key.image.toLowerCase() } });
+    return this.client.containerUpload.findFirst({
+      where: { id, ownerId: key.ownerId, image: key.image.toLowerCase() },
+    });
   }
 
   /** Records one more chunk if the upload is still where the chunk started; false when another chunk came first. */
@@ -188,7 +237,10 @@ export class ContainerRepository {
   /** The chunks of an upload, in order. */
   async listUploadParts(id: string, key: ImageKey): Promise<ContainerFileRow[]> {
     const parts = await this.client.packageFile.findMany({
-      where: { lowerName: { startsWith: `${id.toLowerCase()}/` }, version: { lowerVersion: UPLOAD_VERSION, package: packageWhere(key) } },
+      where: {
+        lowerName: { startsWith: `${id.toLowerCase()}/` },
+        version: { lowerVersion: UPLOAD_VERSION, package: packageWhere(key) },
+      },
       include: FILE_INCLUDE,
     });
     const index = (file: ContainerFileRow) => Number(file.name.slice(id.length + 1));

@@ -4,7 +4,15 @@
 import { randomBytes } from 'node:crypto';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import {
-  OCI_INDEX, OCI_MANIFEST, basic, digestOf, imageConfig, pushBlob, pushImage, pushManifest, registryToken,
+  OCI_INDEX,
+  OCI_MANIFEST,
+  basic,
+  digestOf,
+  imageConfig,
+  pushBlob,
+  pushImage,
+  pushManifest,
+  registryToken,
 } from '../helpers/container.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -39,7 +47,11 @@ describe('tags', () => {
   });
 
   it('answers NAME_UNKNOWN for an image that does not exist', async () => {
-    const res = await t.request().get(`/v2/${alice.user.name}/${newImage()}/tags/list`).set('Authorization', auth).expect(404);
+    const res = await t
+      .request()
+      .get(`/v2/${alice.user.name}/${newImage()}/tags/list`)
+      .set('Authorization', auth)
+      .expect(404);
     expect(res.body.errors[0].code).toBe('NAME_UNKNOWN');
   });
 });
@@ -72,14 +84,24 @@ describe('referrers', () => {
     expect(index).toMatchObject({ schemaVersion: 2, mediaType: OCI_INDEX });
     expect(index.manifests).toHaveLength(2);
     expect(index.manifests).toContainEqual({
-      mediaType: OCI_MANIFEST, digest: digestOf(sbom), size: sbom.length, artifactType: 'application/vnd.example.sbom',
+      mediaType: OCI_MANIFEST,
+      digest: digestOf(sbom),
+      size: sbom.length,
+      artifactType: 'application/vnd.example.sbom',
       annotations: { kind: 'application/vnd.example.sbom' },
     });
-    const filtered = await t.request().get(`/v2/${name}/referrers/${subject.digest}?artifactType=application/vnd.example.signature`)
-      .set('Authorization', auth).expect(200);
+    const filtered = await t
+      .request()
+      .get(`/v2/${name}/referrers/${subject.digest}?artifactType=application/vnd.example.signature`)
+      .set('Authorization', auth)
+      .expect(200);
     expect(filtered.headers['oci-filters-applied']).toBe('artifactType');
     expect(JSON.parse(filtered.text).manifests.map((m: { digest: string }) => m.digest)).toEqual([digestOf(signature)]);
-    const none = await t.request().get(`/v2/${name}/referrers/${digestOf('nothing')}`).set('Authorization', auth).expect(200);
+    const none = await t
+      .request()
+      .get(`/v2/${name}/referrers/${digestOf('nothing')}`)
+      .set('Authorization', auth)
+      .expect(200);
     expect(JSON.parse(none.text).manifests).toEqual([]);
   });
 });
@@ -96,7 +118,11 @@ describe('management', () => {
     const gone = await t.request().get(`/v2/${name}/manifests/${image.digest}`).set('Authorization', auth).expect(404);
     expect(gone.body.errors[0].code).toBe('MANIFEST_UNKNOWN');
     // The manifest kept its blobs; with it gone, they are gone.
-    await t.request().head(`/v2/${name}/blobs/${digestOf(image.layers[0])}`).set('Authorization', auth).expect(404);
+    await t
+      .request()
+      .head(`/v2/${name}/blobs/${digestOf(image.layers[0])}`)
+      .set('Authorization', auth)
+      .expect(404);
     await t.request().delete(`/v2/${name}/manifests/${image.digest}`).set('Authorization', auth).expect(404);
   });
 
@@ -104,8 +130,16 @@ describe('management', () => {
     const name = `${alice.user.name}/${newImage()}`;
     const loose = randomBytes(300);
     await pushBlob(t, auth, name, loose).expect(201);
-    await t.request().delete(`/v2/${name}/blobs/${digestOf(loose)}`).set('Authorization', auth).expect(202);
-    const res = await t.request().get(`/v2/${name}/blobs/${digestOf(loose)}`).set('Authorization', auth).expect(404);
+    await t
+      .request()
+      .delete(`/v2/${name}/blobs/${digestOf(loose)}`)
+      .set('Authorization', auth)
+      .expect(202);
+    const res = await t
+      .request()
+      .get(`/v2/${name}/blobs/${digestOf(loose)}`)
+      .set('Authorization', auth)
+      .expect(404);
     expect(res.body.errors[0].code).toBe('BLOB_UNKNOWN');
     expect(await t.context.db.prisma.packageBlob.count({ where: { hashSha256: digestOf(loose).slice(7) } })).toBe(0);
 
@@ -118,17 +152,39 @@ describe('management', () => {
   it('shows the image in the package API with Forgejo metadata and files, and removes it through the API', async () => {
     const image = newImage();
     const name = `${alice.user.name}/${image}`;
-    const pushed = await pushImage(t, auth, name, 'v1', { config: imageConfig({ os: 'linux', architecture: 'arm64' }, { maintainer: 'alice' }) });
-    const list = await t.request().get(`/api/v1/packages/${alice.user.name}?type=container&q=${image}`).set('Authorization', alice.auth).expect(200);
-    expect(list.body).toEqual([expect.objectContaining({ type: 'container', name: image, version: 'v1' })]);
-    const files = await t.request().get(`/api/v1/packages/${alice.user.name}/container/${image}/v1/files`).set('Authorization', alice.auth).expect(200);
-    expect(files.body.map((file: { name: string }) => file.name).sort()).toEqual(
-      ['manifest.json', digestOf(pushed.config), digestOf(pushed.layers[0])].sort());
-    const version = await t.context.db.prisma.packageVersion.findFirstOrThrow({ where: { lowerVersion: 'v1', package: { lowerName: image } } });
-    expect(JSON.parse(version.metadataJson)).toMatchObject({
-      type: 'oci', is_tagged: true, platform: 'linux/arm64', labels: { maintainer: 'alice' }, media_type: OCI_MANIFEST, digest: pushed.digest,
+    const pushed = await pushImage(t, auth, name, 'v1', {
+      config: imageConfig({ os: 'linux', architecture: 'arm64' }, { maintainer: 'alice' }),
     });
-    await t.request().delete(`/api/v1/packages/${alice.user.name}/container/${image}/v1`).set('Authorization', alice.auth).expect(204);
+    const list = await t
+      .request()
+      .get(`/api/v1/packages/${alice.user.name}?type=container&q=${image}`)
+      .set('Authorization', alice.auth)
+      .expect(200);
+    expect(list.body).toEqual([expect.objectContaining({ type: 'container', name: image, version: 'v1' })]);
+    const files = await t
+      .request()
+      .get(`/api/v1/packages/${alice.user.name}/container/${image}/v1/files`)
+      .set('Authorization', alice.auth)
+      .expect(200);
+    expect(files.body.map((file: { name: string }) => file.name).sort()).toEqual(
+      ['manifest.json', digestOf(pushed.config), digestOf(pushed.layers[0])].sort(),
+    );
+    const version = await t.context.db.prisma.packageVersion.findFirstOrThrow({
+      where: { lowerVersion: 'v1', package: { lowerName: image } },
+    });
+    expect(JSON.parse(version.metadataJson)).toMatchObject({
+      type: 'oci',
+      is_tagged: true,
+      platform: 'linux/arm64',
+      labels: { maintainer: 'alice' },
+      media_type: OCI_MANIFEST,
+      digest: pushed.digest,
+    });
+    await t
+      .request()
+      .delete(`/api/v1/packages/${alice.user.name}/container/${image}/v1`)
+      .set('Authorization', alice.auth)
+      .expect(204);
     await t.request().get(`/v2/${name}/manifests/v1`).set('Authorization', auth).expect(404);
   });
 
@@ -137,10 +193,23 @@ describe('management', () => {
     const loose = randomBytes(100);
     await pushBlob(t, auth, name, loose).expect(201);
     const { headers } = await t.request().post(`/v2/${name}/blobs/uploads/`).set('Authorization', auth).expect(202);
-    await t.request().patch(headers.location as string).set('Authorization', auth).send(randomBytes(100)).expect(202);
+    await t
+      .request()
+      .patch(headers.location as string)
+      .set('Authorization', auth)
+      .send(randomBytes(100))
+      .expect(202);
     const removed = await t.context.services.containerBlobs.deleteStale(new Date(Date.now() + 60_000));
     expect(removed).toBeGreaterThanOrEqual(2);
-    await t.request().get(headers.location as string).set('Authorization', auth).expect(404);
-    await t.request().head(`/v2/${name}/blobs/${digestOf(loose)}`).set('Authorization', auth).expect(404);
+    await t
+      .request()
+      .get(headers.location as string)
+      .set('Authorization', auth)
+      .expect(404);
+    await t
+      .request()
+      .head(`/v2/${name}/blobs/${digestOf(loose)}`)
+      .set('Authorization', auth)
+      .expect(404);
   });
 });

@@ -4,8 +4,19 @@
 import { randomBytes } from 'node:crypto';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import {
-  DOCKER_LIST, DOCKER_MANIFEST, OCI_INDEX, OCI_MANIFEST, basic, digestOf, imageConfig, manifestOf, pushBlob, pushImage,
-  pushManifest, raw, registryToken,
+  DOCKER_LIST,
+  DOCKER_MANIFEST,
+  OCI_INDEX,
+  OCI_MANIFEST,
+  basic,
+  digestOf,
+  imageConfig,
+  manifestOf,
+  pushBlob,
+  pushImage,
+  pushManifest,
+  raw,
+  registryToken,
 } from '../helpers/container.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -70,14 +81,22 @@ describe('blob uploads', () => {
     const location = started.headers.location as string;
     expect(location).toMatch(new RegExp(`^/v2/${name}/blobs/uploads/[0-9a-f-]{36}$`));
     expect(started.headers['docker-upload-uuid']).toBe(location.split('/').pop());
-    const patched = await t.request().patch(location).set('Authorization', auth).set('Content-Type', 'application/octet-stream').send(bytes).expect(202);
+    const patched = await t
+      .request()
+      .patch(location)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes)
+      .expect(202);
     expect(patched.headers.range).toBe(`0-${bytes.length - 1}`);
     await t.request().put(`${location}?digest=${digest}`).set('Authorization', auth).expect(201);
     const got = await raw(t.request().get(`/v2/${name}/blobs/${digest}`).set('Authorization', auth)).expect(200);
     expect(Buffer.compare(got.body as Buffer, bytes)).toBe(0);
     // The upload and its chunk are gone; one blob row holds the bytes.
     expect(await t.context.db.prisma.containerUpload.count({ where: { id: location.split('/').pop() } })).toBe(0);
-    const files = await t.context.db.prisma.packageFile.findMany({ where: { version: { package: { lowerName: name.split('/')[1] } } } });
+    const files = await t.context.db.prisma.packageFile.findMany({
+      where: { version: { package: { lowerName: name.split('/')[1] } } },
+    });
     expect(files.map((file) => file.name)).toEqual([digest]);
   });
 
@@ -87,8 +106,14 @@ describe('blob uploads', () => {
     const digest = digestOf(bytes);
     const { headers } = await t.request().post(`/v2/${name}/blobs/uploads/`).set('Authorization', auth).expect(202);
     const location = headers.location as string;
-    const chunk = (from: number, to: number) => t.request().patch(location).set('Authorization', auth)
-      .set('Content-Type', 'application/octet-stream').set('Content-Range', `${from}-${to - 1}`).send(bytes.subarray(from, to));
+    const chunk = (from: number, to: number) =>
+      t
+        .request()
+        .patch(location)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/octet-stream')
+        .set('Content-Range', `${from}-${to - 1}`)
+        .send(bytes.subarray(from, to));
     await chunk(0, 10_000).expect(202);
     const outOfOrder = await chunk(20_000, 30_000).expect(416);
     expect(outOfOrder.body.errors[0].code).toBe('BLOB_UPLOAD_INVALID');
@@ -96,8 +121,14 @@ describe('blob uploads', () => {
     const status = await t.request().get(location).set('Authorization', auth).expect(204);
     expect(status.headers.range).toBe('0-19999');
     // The last chunk comes with the PUT.
-    await t.request().put(`${location}?digest=${digest}`).set('Authorization', auth).set('Content-Type', 'application/octet-stream')
-      .set('Content-Range', '20000-29999').send(bytes.subarray(20_000)).expect(201);
+    await t
+      .request()
+      .put(`${location}?digest=${digest}`)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/octet-stream')
+      .set('Content-Range', '20000-29999')
+      .send(bytes.subarray(20_000))
+      .expect(201);
     const got = await raw(t.request().get(`/v2/${name}/blobs/${digest}`).set('Authorization', auth)).expect(200);
     expect(Buffer.compare(got.body as Buffer, bytes)).toBe(0);
   });
@@ -107,9 +138,17 @@ describe('blob uploads', () => {
     const { headers } = await t.request().post(`/v2/${name}/blobs/uploads/`).set('Authorization', auth).expect(202);
     const location = headers.location as string;
     await t.request().patch(location).set('Authorization', auth).send(randomBytes(100)).expect(202);
-    const res = await t.request().put(`${location}?digest=${digestOf('other')}`).set('Authorization', auth).expect(400);
+    const res = await t
+      .request()
+      .put(`${location}?digest=${digestOf('other')}`)
+      .set('Authorization', auth)
+      .expect(400);
     expect(res.body.errors[0].code).toBe('DIGEST_INVALID');
-    const unknown = await t.request().get(`/v2/${name}/blobs/uploads/00000000-0000-0000-0000-000000000000`).set('Authorization', auth).expect(404);
+    const unknown = await t
+      .request()
+      .get(`/v2/${name}/blobs/uploads/00000000-0000-0000-0000-000000000000`)
+      .set('Authorization', auth)
+      .expect(404);
     expect(unknown.body.errors[0].code).toBe('BLOB_UPLOAD_UNKNOWN');
   });
 
@@ -130,13 +169,21 @@ describe('blob uploads', () => {
     const bytes = randomBytes(4000);
     const digest = digestOf(bytes);
     await pushBlob(t, auth, source, bytes).expect(201);
-    const mounted = await t.request().post(`/v2/${target}/blobs/uploads/?mount=${digest}&from=${source}`).set('Authorization', auth).expect(201);
+    const mounted = await t
+      .request()
+      .post(`/v2/${target}/blobs/uploads/?mount=${digest}&from=${source}`)
+      .set('Authorization', auth)
+      .expect(201);
     expect(mounted.headers.location).toBe(`/v2/${target}/blobs/${digest}`);
     await t.request().head(`/v2/${target}/blobs/${digest}`).set('Authorization', auth).expect(200);
     expect(await t.context.db.prisma.packageBlob.count({ where: { hashSha256: digest.slice(7) } })).toBe(1);
 
     const missing = digestOf('not there');
-    await t.request().post(`/v2/${target}/blobs/uploads/?mount=${missing}&from=${source}`).set('Authorization', auth).expect(202);
+    await t
+      .request()
+      .post(`/v2/${target}/blobs/uploads/?mount=${missing}&from=${source}`)
+      .set('Authorization', auth)
+      .expect(202);
   });
 
   it('does not mount from an image the caller may not read', async () => {
@@ -146,8 +193,16 @@ describe('blob uploads', () => {
     const secret = `${bob.user.name}/${uniqueName('secret')}`;
     await pushBlob(t, bobAuth, secret, bytes).expect(201);
     const target = imageName();
-    await t.request().post(`/v2/${target}/blobs/uploads/?mount=${digestOf(bytes)}&from=${secret}`).set('Authorization', auth).expect(202);
-    await t.request().head(`/v2/${target}/blobs/${digestOf(bytes)}`).set('Authorization', auth).expect(404);
+    await t
+      .request()
+      .post(`/v2/${target}/blobs/uploads/?mount=${digestOf(bytes)}&from=${secret}`)
+      .set('Authorization', auth)
+      .expect(202);
+    await t
+      .request()
+      .head(`/v2/${target}/blobs/${digestOf(bytes)}`)
+      .set('Authorization', auth)
+      .expect(404);
   });
 
   it('keeps one file when two clients push the same blob at once', async () => {
@@ -155,7 +210,9 @@ describe('blob uploads', () => {
     const bytes = randomBytes(200_000);
     const results = await Promise.all([pushBlob(t, auth, name, bytes), pushBlob(t, auth, name, bytes)]);
     expect(results.map((res) => res.status)).toEqual([201, 201]);
-    const files = await t.context.db.prisma.packageFile.count({ where: { lowerName: digestOf(bytes), version: { package: { lowerName: name.split('/')[1] } } } });
+    const files = await t.context.db.prisma.packageFile.count({
+      where: { lowerName: digestOf(bytes), version: { package: { lowerName: name.split('/')[1] } } },
+    });
     expect(files).toBe(1);
   });
 });
@@ -165,7 +222,9 @@ describe('manifests', () => {
     const name = imageName();
     const image = await pushImage(t, auth, name, 'v1');
     for (const reference of ['v1', image.digest]) {
-      const res = await raw(t.request().get(`/v2/${name}/manifests/${reference}`).set('Authorization', auth).set('Accept', OCI_MANIFEST)).expect(200);
+      const res = await raw(
+        t.request().get(`/v2/${name}/manifests/${reference}`).set('Authorization', auth).set('Accept', OCI_MANIFEST),
+      ).expect(200);
       expect(Buffer.compare(res.body as Buffer, image.manifest)).toBe(0);
       expect(res.headers['content-type']).toBe(OCI_MANIFEST);
       expect(res.headers['docker-content-digest']).toBe(image.digest);
@@ -186,16 +245,27 @@ describe('manifests', () => {
   it('pushes a Docker schema 2 manifest and a manifest list, served with their own types', async () => {
     const name = imageName();
     const amd = await pushImage(t, auth, name, null, { mediaType: DOCKER_MANIFEST });
-    const arm = await pushImage(t, auth, name, null, { mediaType: DOCKER_MANIFEST, config: imageConfig({ os: 'linux', architecture: 'arm64' }) });
+    const arm = await pushImage(t, auth, name, null, {
+      mediaType: DOCKER_MANIFEST,
+      config: imageConfig({ os: 'linux', architecture: 'arm64' }),
+    });
     const list = {
       schemaVersion: 2,
       mediaType: DOCKER_LIST,
       manifests: [amd, arm].map((image, i) => ({
-        mediaType: DOCKER_MANIFEST, digest: image.digest, size: image.manifest.length, platform: { os: 'linux', architecture: i ? 'arm64' : 'amd64' },
+        mediaType: DOCKER_MANIFEST,
+        digest: image.digest,
+        size: image.manifest.length,
+        platform: { os: 'linux', architecture: i ? 'arm64' : 'amd64' },
       })),
     };
     await pushManifest(t, auth, name, 'latest', list, DOCKER_LIST).expect(201);
-    const got = await t.request().get(`/v2/${name}/manifests/latest`).set('Authorization', auth).set('Accept', `${DOCKER_LIST}, ${DOCKER_MANIFEST}`).expect(200);
+    const got = await t
+      .request()
+      .get(`/v2/${name}/manifests/latest`)
+      .set('Authorization', auth)
+      .set('Accept', `${DOCKER_LIST}, ${DOCKER_MANIFEST}`)
+      .expect(200);
     expect(got.headers['content-type']).toBe(DOCKER_LIST);
     const child = await t.request().get(`/v2/${name}/manifests/${amd.digest}`).set('Authorization', auth).expect(200);
     expect(child.headers['content-type']).toBe(DOCKER_MANIFEST);
@@ -204,7 +274,11 @@ describe('manifests', () => {
   it('pushes an OCI index whose manifests are in the image, and refuses one naming an unknown manifest', async () => {
     const name = imageName();
     const child = await pushImage(t, auth, name, null);
-    const index = { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [{ mediaType: OCI_MANIFEST, digest: child.digest, size: child.manifest.length }] };
+    const index = {
+      schemaVersion: 2,
+      mediaType: OCI_INDEX,
+      manifests: [{ mediaType: OCI_MANIFEST, digest: child.digest, size: child.manifest.length }],
+    };
     await pushManifest(t, auth, name, 'multi', index, OCI_INDEX).expect(201);
     const missing = { ...index, manifests: [{ mediaType: OCI_MANIFEST, digest: digestOf('nothing'), size: 7 }] };
     const res = await pushManifest(t, auth, name, 'broken', missing, OCI_INDEX).expect(404);
@@ -214,7 +288,12 @@ describe('manifests', () => {
   it('answers MANIFEST_UNKNOWN to a client that accepts none of the manifest type', async () => {
     const name = imageName();
     await pushImage(t, auth, name, 'v1');
-    const res = await t.request().get(`/v2/${name}/manifests/v1`).set('Authorization', auth).set('Accept', DOCKER_MANIFEST).expect(404);
+    const res = await t
+      .request()
+      .get(`/v2/${name}/manifests/v1`)
+      .set('Authorization', auth)
+      .set('Accept', DOCKER_MANIFEST)
+      .expect(404);
     expect(res.body.errors[0].code).toBe('MANIFEST_UNKNOWN');
   });
 
@@ -241,7 +320,11 @@ describe('manifests', () => {
     expect(res.headers['docker-content-digest']).toBe(second.digest);
     await t.request().head(`/v2/${name}/manifests/${first.digest}`).set('Authorization', auth).expect(404);
     // The first image's layer went with its manifest: nothing keeps it.
-    await t.request().head(`/v2/${name}/blobs/${digestOf(first.layers[0])}`).set('Authorization', auth).expect(404);
+    await t
+      .request()
+      .head(`/v2/${name}/blobs/${digestOf(first.layers[0])}`)
+      .set('Authorization', auth)
+      .expect(404);
   });
 
   it('keeps one version when two clients push the same tag at once', async () => {
@@ -250,9 +333,14 @@ describe('manifests', () => {
     const layer = randomBytes(100);
     for (const blob of [config, layer]) await pushBlob(t, auth, name, blob).expect(201);
     const manifest = manifestOf(config, [layer]);
-    const results = await Promise.all([pushManifest(t, auth, name, 'same', manifest), pushManifest(t, auth, name, 'same', manifest)]);
+    const results = await Promise.all([
+      pushManifest(t, auth, name, 'same', manifest),
+      pushManifest(t, auth, name, 'same', manifest),
+    ]);
     expect(results.map((res) => res.status)).toEqual([201, 201]);
-    const versions = await t.context.db.prisma.packageVersion.count({ where: { lowerVersion: 'same', package: { lowerName: name.split('/')[1] } } });
+    const versions = await t.context.db.prisma.packageVersion.count({
+      where: { lowerVersion: 'same', package: { lowerName: name.split('/')[1] } },
+    });
     expect(versions).toBe(1);
   });
 });

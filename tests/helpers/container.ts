@@ -28,13 +28,29 @@ export async function registryToken(t: TestApp, authorization?: string): Promise
 
 /** A monolithic blob push (POST ?digest=). */
 export function pushBlob(t: TestApp, auth: string, name: string, bytes: Buffer, digest = digestOf(bytes)) {
-  return t.request().post(`/v2/${name}/blobs/uploads/?digest=${digest}`).set('Authorization', auth)
-    .set('Content-Type', 'application/octet-stream').send(bytes);
+  return t
+    .request()
+    .post(`/v2/${name}/blobs/uploads/?digest=${digest}`)
+    .set('Authorization', auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(bytes);
 }
 
-export function pushManifest(t: TestApp, auth: string, name: string, reference: string, body: object | Buffer, type = OCI_MANIFEST) {
+export function pushManifest(
+  t: TestApp,
+  auth: string,
+  name: string,
+  reference: string,
+  body: object | Buffer,
+  type = OCI_MANIFEST,
+) {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  return t.request().put(`/v2/${name}/manifests/${reference}`).set('Authorization', auth).set('Content-Type', type).send(bytes.toString('latin1'));
+  return t
+    .request()
+    .put(`/v2/${name}/manifests/${reference}`)
+    .set('Authorization', auth)
+    .set('Content-Type', type)
+    .send(bytes.toString('latin1'));
 }
 
 export interface PushedImage {
@@ -44,19 +60,39 @@ export interface PushedImage {
   layers: Buffer[];
 }
 
-export function imageConfig(platform = { os: 'linux', architecture: 'amd64' }, labels: Record<string, string> = {}): Buffer {
-  return Buffer.from(JSON.stringify({ ...platform, config: { Labels: labels }, rootfs: { type: 'layers', diff_ids: [] }, history: [{ created_by: 'ADD file' }] }));
+export function imageConfig(
+  platform = { os: 'linux', architecture: 'amd64' },
+  labels: Record<string, string> = {},
+): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      ...platform,
+      config: { Labels: labels },
+      rootfs: { type: 'layers', diff_ids: [] },
+      history: [{ created_by: 'ADD file' }],
+    }),
+  );
 }
 
 export function manifestOf(config: Buffer, layers: Buffer[], extra: object = {}, mediaType = OCI_MANIFEST): Buffer {
   const docker = mediaType === DOCKER_MANIFEST;
-  return Buffer.from(JSON.stringify({
-    schemaVersion: 2,
-    mediaType,
-    config: { mediaType: docker ? 'application/vnd.docker.container.image.v1+json' : OCI_CONFIG, digest: digestOf(config), size: config.length },
-    layers: layers.map((layer) => ({ mediaType: docker ? 'application/vnd.docker.image.rootfs.diff.tar.gzip' : OCI_LAYER, digest: digestOf(layer), size: layer.length })),
-    ...extra,
-  }));
+  return Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType,
+      config: {
+        mediaType: docker ? 'application/vnd.docker.container.image.v1+json' : OCI_CONFIG,
+        digest: digestOf(config),
+        size: config.length,
+      },
+      layers: layers.map((layer) => ({
+        mediaType: docker ? 'application/vnd.docker.image.rootfs.diff.tar.gzip' : OCI_LAYER,
+        digest: digestOf(layer),
+        size: layer.length,
+      })),
+      ...extra,
+    }),
+  );
 }
 
 /** Pushes a config, layers and the manifest under the reference (a tag or the digest). */

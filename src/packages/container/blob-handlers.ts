@@ -80,7 +80,8 @@ export async function patchUpload(ctx: RegistryRequest, id: string): Promise<voi
   const target = await ctx.image('write');
   const start = rangeStart(ctx);
   const state = await closingOnFailure(ctx, () =>
-    ctx.app.containerBlobs.append(ctx.doer(), target, id, ctx.req, start, announcedLength(ctx)));
+    ctx.app.containerBlobs.append(ctx.doer(), target, id, ctx.req, start, announcedLength(ctx)),
+  );
   sendUploadState(ctx, state, 202);
 }
 
@@ -88,7 +89,8 @@ export async function finishUpload(ctx: RegistryRequest, id: string): Promise<vo
   const target = await ctx.image('write');
   const digest = queryText(ctx, 'digest') ?? '';
   await closingOnFailure(ctx, () =>
-    ctx.app.containerBlobs.finish(ctx.doer(), target, id, digest, ctx.req, announcedLength(ctx)));
+    ctx.app.containerBlobs.finish(ctx.doer(), target, id, digest, ctx.req, announcedLength(ctx)),
+  );
   sendBlobCreated(ctx, digest);
 }
 

@@ -32,7 +32,13 @@ export interface UploadState {
 const keyOf = (target: ImageTarget): ImageKey => ({ ownerId: target.owner.id, image: target.image });
 
 function digestsOfRow(row: ContainerFileRow['blob']): BlobDigests {
-  return { size: Number(row.size), md5: row.hashMd5, sha1: row.hashSha1, sha256: row.hashSha256, sha512: row.hashSha512 };
+  return {
+    size: Number(row.size),
+    md5: row.hashMd5,
+    sha1: row.hashSha1,
+    sha256: row.hashSha256,
+    sha512: row.hashSha512,
+  };
 }
 
 function requireDigest(text: string | undefined): Digest {
@@ -86,7 +92,13 @@ export class ContainerBlobService {
   // ---- uploads ----
 
   /** POST …/blobs/uploads/?digest=: the whole blob in one request. */
-  async uploadWhole(doer: User, target: ImageTarget, digestText: string, body: Readable, announced?: number): Promise<void> {
+  async uploadWhole(
+    doer: User,
+    target: ImageTarget,
+    digestText: string,
+    body: Readable,
+    announced?: number,
+  ): Promise<void> {
     const digest = requireDigest(digestText);
     const received = await this.receive(target.owner, body, announced);
     try {
@@ -111,16 +123,28 @@ export class ContainerBlobService {
    * PATCH: one chunk. With Content-Range it must start where the upload ended (416 otherwise); without, it is a
    * streamed upload, which only the first write may be (as Forgejo).
    */
-  async append(doer: User, target: ImageTarget, id: string, body: Readable, rangeStart?: number, announced?: number): Promise<UploadState> {
+  async append(
+    doer: User,
+    target: ImageTarget,
+    id: string,
+    body: Readable,
+    rangeStart?: number,
+    announced?: number,
+  ): Promise<UploadState> {
     const upload = await this.session(target, id);
     const start = Number(upload.bytes);
-    if (rangeStart !== undefined && rangeStart !== start) throw uploadInvalid('the chunk does not start where the upload ended', 416);
-    if (rangeStart === undefined && start !== 0) throw uploadInvalid('stream uploads after the first write are not allowed');
+    if (rangeStart !== undefined && rangeStart !== start)
+      throw uploadInvalid('the chunk does not start where the upload ended', 416);
+    if (rangeStart === undefined && start !== 0)
+      throw uploadInvalid('stream uploads after the first write are not allowed');
     if (announced === 0) return { id, bytes: start };
     const received = await this.receive(target.owner, body, announced);
     try {
       if (received.digests.size === 0) return { id, bytes: start };
-      const part: NewPackageFile = { ...this.uploadFile(doer, target, `${id}/${upload.parts}`, received.digests), isLead: false };
+      const part: NewPackageFile = {
+        ...this.uploadFile(doer, target, `${id}/${upload.parts}`, received.digests),
+        isLead: false,
+      };
       await received.commit(async (repos) => {
         if (!(await repos.containers.advanceUpload(id, start, received.digests.size))) {
           throw uploadInvalid('another chunk was written at the same place', 416);
@@ -134,7 +158,14 @@ export class ContainerBlobService {
   }
 
   /** PUT ?digest=: the last chunk (if any), then the chunks as one blob under the digest, and the upload ends. */
-  async finish(doer: User, target: ImageTarget, id: string, digestText: string, body: Readable, announced?: number): Promise<void> {
+  async finish(
+    doer: User,
+    target: ImageTarget,
+    id: string,
+    digestText: string,
+    body: Readable,
+    announced?: number,
+  ): Promise<void> {
     const digest = requireDigest(digestText);
     const upload = await this.session(target, id);
     if (announced !== 0) await this.append(doer, target, id, body, Number(upload.bytes), announced);
@@ -144,11 +175,13 @@ export class ContainerBlobService {
       // One chunk is already the blob: the digest's file refers to the same bytes, nothing is copied.
       const only = digestsOfRow(parts[0].blob);
       if (only[digest.algorithm] !== digest.hex) throw digestInvalid();
-      const orphans = await retryOnceOnRace(() => this.deps.transactions.run(async (repos) => {
-        await this.addUploadedIn(repos, this.uploadFile(doer, target, digestText, only), target, digestText);
-        await repos.containers.deleteUpload(id);
-        return repos.containers.deleteUploadFiles(keyOf(target), partNames);
-      }));
+      const orphans = await retryOnceOnRace(() =>
+        this.deps.transactions.run(async (repos) => {
+          await this.addUploadedIn(repos, this.uploadFile(doer, target, digestText, only), target, digestText);
+          await repos.containers.deleteUpload(id);
+          return repos.containers.deleteUploadFiles(keyOf(target), partNames);
+        }),
+      );
       await removeUnreferencedBlobs(this.deps, orphans);
       return;
     }
@@ -181,13 +214,15 @@ export class ContainerBlobService {
     if (!found) return false;
     await this.quota.assertWithin(target.owner, 'size:assets:packages:all');
     const file = this.uploadFile(doer, target, digestText, digestsOfRow(found.blob));
-    return retryOnceOnRace(() => this.deps.transactions.run(async (repos) => {
-      // Under the hash's lock: a removal of the bytes either finished (no row: nothing to mount) or waits for us.
-      await repos.packageBlobs.lockHashes([found.blob.hashSha256]);
-      if (!(await repos.packageBlobs.rowExists(found.blob.hashSha256))) return false;
-      await this.addUploadedIn(repos, file, target, digestText);
-      return true;
-    }));
+    return retryOnceOnRace(() =>
+      this.deps.transactions.run(async (repos) => {
+        // Under the hash's lock: a removal of the bytes either finished (no row: nothing to mount) or waits for us.
+        await repos.packageBlobs.lockHashes([found.blob.hashSha256]);
+        if (!(await repos.packageBlobs.rowExists(found.blob.hashSha256))) return false;
+        await this.addUploadedIn(repos, file, target, digestText);
+        return true;
+      }),
+    );
   }
 
   /**
@@ -195,7 +230,9 @@ export class ContainerBlobService {
    */
   async delete(target: ImageTarget, digestText: string): Promise<void> {
     await this.find(target, digestText);
-    const orphans = await this.deps.transactions.run((repos) => repos.containers.deleteUploadFiles(keyOf(target), [digestText]));
+    const orphans = await this.deps.transactions.run((repos) =>
+      repos.containers.deleteUploadFiles(keyOf(target), [digestText]),
+    );
     await removeUnreferencedBlobs(this.deps, orphans);
   }
 
@@ -226,7 +263,10 @@ export class ContainerBlobService {
     const parts = await this.containers.listUploadParts(id, key);
     const orphans = await this.deps.transactions.run(async (repos) => {
       await repos.containers.deleteUpload(id);
-      return repos.containers.deleteUploadFiles(key, parts.map((part) => part.name));
+      return repos.containers.deleteUploadFiles(
+        key,
+        parts.map((part) => part.name),
+      );
     });
     await removeUnreferencedBlobs(this.deps, orphans);
   }
@@ -252,14 +292,21 @@ export class ContainerBlobService {
     also: (repos: ServiceDeps['repos']) => Promise<string[]> = async () => [],
   ): Promise<string[]> {
     const file = this.uploadFile(doer, target, digestText, received.digests);
-    return retryOnceOnRace(() => received.commit(async (repos) => {
-      await this.addUploadedIn(repos, file, target, digestText);
-      return also(repos);
-    }));
+    return retryOnceOnRace(() =>
+      received.commit(async (repos) => {
+        await this.addUploadedIn(repos, file, target, digestText);
+        return also(repos);
+      }),
+    );
   }
 
   /** The same digest uploaded again is the same bytes: the first file stands. */
-  private async addUploadedIn(repos: ServiceDeps['repos'], file: NewPackageFile, target: ImageTarget, digestText: string): Promise<void> {
+  private async addUploadedIn(
+    repos: ServiceDeps['repos'],
+    file: NewPackageFile,
+    target: ImageTarget,
+    digestText: string,
+  ): Promise<void> {
     if (await repos.containers.findBlob(keyOf(target), digestText)) return;
     await repos.packages.addFile(file);
   }
@@ -267,8 +314,10 @@ export class ContainerBlobService {
   /** The chunks of an upload as one stream, read from the blob store one after another. */
   private concatenated(parts: readonly ContainerFileRow[]): Readable {
     const open = (hash: string) => this.deps.packageBlobs.get(hash);
-    return Readable.from((async function* chunks() {
-      for (const part of parts) yield* await open(part.blob.hashSha256);
-    })());
+    return Readable.from(
+      (async function* chunks() {
+        for (const part of parts) yield* await open(part.blob.hashSha256);
+      })(),
+    );
   }
 }

@@ -39,11 +39,14 @@ export interface ManifestDocument {
   annotations?: Record<string, string>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function stringMap(value: unknown): Record<string, string> | undefined {
   if (!isObject(value)) return undefined;
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function descriptor(value: unknown, where: string): Descriptor {
@@ -51,7 +54,8 @@ function descriptor(value: unknown, where: string): Descriptor {
   const { mediaType, digest, size } = value;
   if (typeof mediaType !== 'string' || mediaType === '') throw manifestInvalid(`${where} has no media type`);
   if (typeof digest !== 'string' || !parseDigest(digest)) throw manifestInvalid(`${where} has an invalid digest`);
-  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) throw manifestInvalid(`${where} has an invalid size`);
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+    throw manifestInvalid(`${where} has an invalid size`);
   const found: Descriptor = { mediaType, digest, size };
   if (typeof value.artifactType === 'string') found.artifactType = value.artifactType;
   const annotations = stringMap(value.annotations);
@@ -76,9 +80,12 @@ export function parseManifest(bytes: Buffer, contentType: string | undefined): M
   const declared = typeof json.mediaType === 'string' ? json.mediaType : undefined;
   const header = contentType?.split(';')[0].trim().toLowerCase() || undefined;
   const headerKnown = header && (INDEX_TYPES.has(header) || MANIFEST_TYPES.has(header)) ? header : undefined;
-  if (headerKnown && declared && declared !== headerKnown) throw manifestInvalid('the manifest mediaType does not match the Content-Type');
-  const mediaType = headerKnown ?? declared ?? (Array.isArray(json.manifests) ? MediaType.ociIndex : MediaType.ociManifest);
-  if (!INDEX_TYPES.has(mediaType) && !MANIFEST_TYPES.has(mediaType)) throw manifestInvalid(`unsupported manifest media type: ${mediaType}`);
+  if (headerKnown && declared && declared !== headerKnown)
+    throw manifestInvalid('the manifest mediaType does not match the Content-Type');
+  const mediaType =
+    headerKnown ?? declared ?? (Array.isArray(json.manifests) ? MediaType.ociIndex : MediaType.ociManifest);
+  if (!INDEX_TYPES.has(mediaType) && !MANIFEST_TYPES.has(mediaType))
+    throw manifestInvalid(`unsupported manifest media type: ${mediaType}`);
   const isIndex = INDEX_TYPES.has(mediaType);
   const subject = json.subject === undefined ? null : descriptor(json.subject, 'subject');
   const annotations = stringMap(json.annotations);
@@ -109,12 +116,17 @@ export function summariseImageConfig(bytes: Buffer): ImageConfigSummary {
     return {};
   }
   if (!isObject(json)) return {};
-  const parts = [json.os, json.architecture, json.variant].filter((part): part is string => typeof part === 'string' && part !== '');
+  const parts = [json.os, json.architecture, json.variant].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
   const config = isObject(json.config) ? json.config : {};
   const history = Array.isArray(json.history) ? json.history : [];
   return {
     platform: parts.length > 0 ? parts.join('/') : undefined,
     labels: stringMap(config.Labels),
-    layerCommands: history.filter(isObject).map((entry) => entry.created_by).filter((cmd): cmd is string => typeof cmd === 'string'),
+    layerCommands: history
+      .filter(isObject)
+      .map((entry) => entry.created_by)
+      .filter((cmd): cmd is string => typeof cmd === 'string'),
   };
 }

@@ -10,7 +10,8 @@ import type { RegistryRequest } from './registry-request.ts';
 const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 
 async function readManifestBody(req: Request): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > MAX_MANIFEST_BYTES) throw manifestInvalid('the manifest is too large', 413);
+  if (Number(req.headers['content-length']) > MAX_MANIFEST_BYTES)
+    throw manifestInvalid('the manifest is too large', 413);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -30,7 +31,13 @@ export async function putManifest(ctx: RegistryRequest, reference: string): Prom
     ctx.res.setHeader('Connection', 'close');
     throw error;
   }
-  const pushed = await ctx.app.containerManifests.push(ctx.doer(), target, reference, body, ctx.req.headers['content-type']);
+  const pushed = await ctx.app.containerManifests.push(
+    ctx.doer(),
+    target,
+    reference,
+    body,
+    ctx.req.headers['content-type'],
+  );
   const { res } = ctx;
   res.setHeader('Location', `/v2/${ctx.name}/manifests/${pushed.digest}`);
   res.setHeader('Docker-Content-Digest', pushed.digest);
@@ -42,7 +49,10 @@ export async function putManifest(ctx: RegistryRequest, reference: string): Prom
 /** Whether an Accept header takes the media type (no header, or a wildcard, takes everything). */
 function accepts(header: string | undefined, mediaType: string): boolean {
   if (!header) return true;
-  const types = header.split(',').map((item) => item.split(';')[0].trim().toLowerCase()).filter((item) => item);
+  const types = header
+    .split(',')
+    .map((item) => item.split(';')[0].trim().toLowerCase())
+    .filter((item) => item);
   return types.length === 0 || types.some((type) => type === '*/*' || type === 'application/*' || type === mediaType);
 }
 

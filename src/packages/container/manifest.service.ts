@@ -12,7 +12,14 @@ import type { ServiceDeps } from '../../services/service-deps.ts';
 import { receivePackageBlob } from '../core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { type ImageTarget, retryOnceOnRace } from './blob.service.ts';
-import { type Descriptor, IMAGE_CONFIG_TYPES, type ManifestDocument, MediaType, parseManifest, summariseImageConfig } from './manifest-document.ts';
+import {
+  type Descriptor,
+  IMAGE_CONFIG_TYPES,
+  type ManifestDocument,
+  MediaType,
+  parseManifest,
+  summariseImageConfig,
+} from './manifest-document.ts';
 import { digestInvalid, manifestBlobUnknown, manifestInvalid, manifestUnknown, nameUnknown } from './oci-error.ts';
 import { isTag, parseDigest } from './references.ts';
 
@@ -69,7 +76,13 @@ export class ContainerManifestService {
   }
 
   /** PUT …/manifests/{reference}: checks what it refers to, stores it, and tags it when the reference is a tag. */
-  async push(doer: User, target: ImageTarget, reference: string, bytes: Buffer, contentType?: string): Promise<PushedManifest> {
+  async push(
+    doer: User,
+    target: ImageTarget,
+    reference: string,
+    bytes: Buffer,
+    contentType?: string,
+  ): Promise<PushedManifest> {
     const byDigest = parseDigest(reference);
     if (!byDigest && !isTag(reference)) throw manifestInvalid('the tag is invalid');
     const document = parseManifest(bytes, contentType);
@@ -78,18 +91,31 @@ export class ContainerManifestService {
       throw digestInvalid('the manifest does not have the digest of the reference');
     }
     const references = await this.resolveReferences(target, document);
-    const metadata = await this.metadata(document, references.configHash, !byDigest, reference.startsWith('sha512:') ? reference : digest);
+    const metadata = await this.metadata(
+      document,
+      references.configHash,
+      !byDigest,
+      reference.startsWith('sha512:') ? reference : digest,
+    );
     await this.quota.assertWithin(target.owner, 'size:assets:packages:all');
-    const received = await receivePackageBlob(this.deps, this.quota, { owner: target.owner, body: Readable.from([bytes]), announcedLength: bytes.length });
+    const received = await receivePackageBlob(this.deps, this.quota, {
+      owner: target.owner,
+      body: Readable.from([bytes]),
+      announcedLength: bytes.length,
+    });
     try {
-      const { orphans } = await retryOnceOnRace(() => received.commit((repos) => repos.containers.writeManifestVersion({
-        key: keyOf(target),
-        version: reference,
-        creatorId: doer.id,
-        metadataJson: JSON.stringify(metadata),
-        manifest: received.digests,
-        references: references.blobs,
-      })));
+      const { orphans } = await retryOnceOnRace(() =>
+        received.commit((repos) =>
+          repos.containers.writeManifestVersion({
+            key: keyOf(target),
+            version: reference,
+            creatorId: doer.id,
+            metadataJson: JSON.stringify(metadata),
+            manifest: received.digests,
+            references: references.blobs,
+          }),
+        ),
+      );
       await removeUnreferencedBlobs(this.deps, orphans);
     } finally {
       await received.close();
@@ -101,7 +127,12 @@ export class ContainerManifestService {
   async find(target: ImageTarget, reference: string): Promise<StoredManifest> {
     const file = await this.findFile(target, reference);
     const metadata = metadataOf(file);
-    return { mediaType: metadata.media_type, digest: metadata.digest, size: Number(file.blob.size), sha256: file.blob.hashSha256 };
+    return {
+      mediaType: metadata.media_type,
+      digest: metadata.digest,
+      size: Number(file.blob.size),
+      sha256: file.blob.hashSha256,
+    };
   }
 
   open(manifest: StoredManifest): Promise<Readable> {
@@ -112,7 +143,9 @@ export class ContainerManifestService {
   async delete(target: ImageTarget, reference: string): Promise<void> {
     const digest = parseDigest(reference);
     const files = digest
-      ? digest.algorithm === 'sha256' ? await this.containers.findByManifestHash(keyOf(target), digest.hex) : []
+      ? digest.algorithm === 'sha256'
+        ? await this.containers.findByManifestHash(keyOf(target), digest.hex)
+        : []
       : [await this.containers.findTagged(keyOf(target), reference)].filter((file) => file !== null);
     if (files.length === 0) throw manifestUnknown(reference);
     const orphans = await this.deps.transactions.run(async (repos) => {
@@ -140,7 +173,11 @@ export class ContainerManifestService {
       const file = version.files[0];
       if (!file || metadata.subject !== digest || found.has(metadata.digest)) continue;
       if (artifactType !== undefined && metadata.artifact_type !== artifactType) continue;
-      const entry: Descriptor = { mediaType: metadata.media_type, digest: metadata.digest, size: Number(file.blob.size) };
+      const entry: Descriptor = {
+        mediaType: metadata.media_type,
+        digest: metadata.digest,
+        size: Number(file.blob.size),
+      };
       if (metadata.artifact_type) entry.artifactType = metadata.artifact_type;
       if (metadata.annotations) entry.annotations = metadata.annotations;
       found.set(metadata.digest, entry);
@@ -151,7 +188,8 @@ export class ContainerManifestService {
   private async findFile(target: ImageTarget, reference: string): Promise<ContainerFileRow> {
     const digest = parseDigest(reference);
     let file: ContainerFileRow | null = null;
-    if (digest?.algorithm === 'sha256') [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.hex);
+    if (digest?.algorithm === 'sha256')
+      [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.hex);
     else if (!digest && isTag(reference)) file = await this.containers.findTagged(keyOf(target), reference);
     if (!file) throw manifestUnknown(reference);
     return file;
@@ -164,7 +202,8 @@ export class ContainerManifestService {
     if (document.isIndex) {
       for (const child of document.children) {
         const digest = parseDigest(child.digest);
-        const found = digest?.algorithm === 'sha256' ? await this.containers.findByManifestHash(keyOf(target), digest.hex) : [];
+        const found =
+          digest?.algorithm === 'sha256' ? await this.containers.findByManifestHash(keyOf(target), digest.hex) : [];
         if (found.length === 0) throw manifestBlobUnknown(child.digest);
       }
       return { blobs: [], configHash };
@@ -172,20 +211,30 @@ export class ContainerManifestService {
     for (const item of [document.config!, ...document.children]) {
       const found = await this.containers.findBlob(keyOf(target), item.digest);
       if (!found) throw manifestBlobUnknown(item.digest);
-      if (Number(found.blob.size) !== item.size) throw manifestInvalid(`the size of ${item.digest} is ${found.blob.size}, not ${item.size}`);
+      if (Number(found.blob.size) !== item.size)
+        throw manifestInvalid(`the size of ${item.digest} is ${found.blob.size}, not ${item.size}`);
       blobs.set(item.digest, found.blob.id);
       if (item === document.config) configHash = found.blob.hashSha256;
     }
     return { blobs: [...blobs].map(([digest, blobId]) => ({ digest, blobId })), configHash };
   }
 
-  private async metadata(document: ManifestDocument, configHash: string | null, isTagged: boolean, digest: string): Promise<ManifestMetadata> {
+  private async metadata(
+    document: ManifestDocument,
+    configHash: string | null,
+    isTagged: boolean,
+    digest: string,
+  ): Promise<ManifestMetadata> {
     const metadata: ManifestMetadata = { type: 'oci', is_tagged: isTagged, media_type: document.mediaType, digest };
     if (document.subject) metadata.subject = document.subject.digest;
     if (document.artifactType) metadata.artifact_type = document.artifactType;
     if (document.annotations) metadata.annotations = document.annotations;
     if (document.isIndex) {
-      metadata.manifests = document.children.map((child) => ({ platform: platformOf(child), digest: child.digest, size: child.size }));
+      metadata.manifests = document.children.map((child) => ({
+        platform: platformOf(child),
+        digest: child.digest,
+        size: child.size,
+      }));
       return metadata;
     }
     const config = document.config!;

@@ -2,7 +2,13 @@
 // challenge on 401 (Forgejo: apiUnauthorizedError), and a generic answer for failures of the server itself.
 import type { Response } from 'express';
 import {
-  ApiError, BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError, QuotaExceededError, TooManyRequestsError,
+  ApiError,
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QuotaExceededError,
+  TooManyRequestsError,
   UnauthorizedError,
 } from '../../domain/errors.ts';
 import type { Logger } from '../../infra/observability/logger.ts';

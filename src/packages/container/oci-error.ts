@@ -23,5 +23,6 @@ export const manifestInvalid = (message: string, status = 400) => new OciError(s
 export const manifestBlobUnknown = (digest: string) =>
   new OciError(404, 'MANIFEST_BLOB_UNKNOWN', 'manifest references a blob unknown to the registry', digest);
 export const nameInvalid = (name: string) => new OciError(400, 'NAME_INVALID', 'invalid repository name', name);
-export const nameUnknown = (name?: string) => new OciError(404, 'NAME_UNKNOWN', 'repository name not known to registry', name);
+export const nameUnknown = (name?: string) =>
+  new OciError(404, 'NAME_UNKNOWN', 'repository name not known to registry', name);
 export const unsupported = (message = 'the operation is unsupported') => new OciError(405, 'UNSUPPORTED', message);

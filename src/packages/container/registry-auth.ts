@@ -50,7 +50,8 @@ export async function identify(
   if (claims) {
     if (claims.userId === GHOST_USER_ID) return { caller: null, credentialed: true };
     const user = await app.services.users.byId(claims.userId);
-    if (!user || !user.isActive || user.prohibitLogin) throw new UnauthorizedError('the token no longer names an account');
+    if (!user || !user.isActive || user.prohibitLogin)
+      throw new UnauthorizedError('the token no longer names an account');
     const scope = claims.scope === null ? null : parseScope(claims.scope);
     return { caller: { user, authenticated: user, method: 'token', scope }, credentialed: true };
   }
@@ -91,7 +92,8 @@ export async function resolveImage(
     throw nameUnknown(name);
   }
   requirePackageScope(who.caller, method);
-  if (!tokenReachesOwner(isPublicOnly(who.caller), owner)) throw new ForbiddenError('token scope is limited to public owners');
+  if (!tokenReachesOwner(isPublicOnly(who.caller), owner))
+    throw new ForbiddenError('token scope is limited to public owners');
   await requirePackageAccess(app, who.caller, owner, needed);
   return { owner, image: split.image };
 }
@@ -104,7 +106,12 @@ async function findVisibleOwner(app: AppContext, caller: Caller | null, name: st
 }
 
 /** Forgejo's reqPackageAccess: site admins always; others by the owner's package access mode. */
-export async function requirePackageAccess(app: AppContext, caller: Caller | null, owner: User, needed: 'read' | 'write'): Promise<void> {
+export async function requirePackageAccess(
+  app: AppContext,
+  caller: Caller | null,
+  owner: User,
+  needed: 'read' | 'write',
+): Promise<void> {
   const viewer = caller?.user ?? null;
   if (viewer?.isAdmin) return;
   if ((await app.services.packages.accessMode(viewer, owner)) >= AccessMode[needed]) return;

@@ -8,7 +8,13 @@ import type { Authenticator } from '../../auth/authenticate.ts';
 import { loadAtRestKey } from '../../crypto/at-rest-key.ts';
 import { UnauthorizedError } from '../../domain/errors.ts';
 import {
-  cancelUpload, deleteBlob, finishUpload, getBlob, patchUpload, startUpload, uploadStatus,
+  cancelUpload,
+  deleteBlob,
+  finishUpload,
+  getBlob,
+  patchUpload,
+  startUpload,
+  uploadStatus,
 } from './blob-handlers.ts';
 import { deleteManifest, getManifest, listReferrers, listTags, putManifest } from './manifest-handlers.ts';
 import { unsupported } from './oci-error.ts';
@@ -27,12 +33,16 @@ const IMAGE_ROUTES: readonly { tail: RegExp; methods: Record<string, Handler> }[
     methods: { GET: uploadStatus, PATCH: patchUpload, PUT: finishUpload, DELETE: cancelUpload },
   },
   { tail: /^\/blobs\/([^/]+)$/, methods: { GET: getBlob, HEAD: getBlob, DELETE: deleteBlob } },
-  { tail: /^\/manifests\/([^/]+)$/, methods: { GET: getManifest, HEAD: getManifest, PUT: putManifest, DELETE: deleteManifest } },
+  {
+    tail: /^\/manifests\/([^/]+)$/,
+    methods: { GET: getManifest, HEAD: getManifest, PUT: putManifest, DELETE: deleteManifest },
+  },
   { tail: /^\/tags\/list$/, methods: { GET: listTags } },
   { tail: /^\/referrers\/([^/]+)$/, methods: { GET: listReferrers } },
 ];
 
-const ENDPOINT = /^\/(.+?)(\/blobs\/uploads\/?|\/blobs\/uploads\/[^/]+|\/blobs\/[^/]+|\/manifests\/[^/]+|\/tags\/list|\/referrers\/[^/]+)$/;
+const ENDPOINT =
+  /^\/(.+?)(\/blobs\/uploads\/?|\/blobs\/uploads\/[^/]+|\/blobs\/[^/]+|\/manifests\/[^/]+|\/tags\/list|\/referrers\/[^/]+)$/;
 
 /** GET /v2/token: a token for the caller, or for the ghost user when anonymous and the site allows it. */
 function issueToken(app: RegistryApp, who: RegistryCaller, res: Response): void {
@@ -89,4 +99,3 @@ export function containerRegistry(context: AppContext, authenticate: Authenticat
     });
   };
 }
-

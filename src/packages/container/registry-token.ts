@@ -29,7 +29,13 @@ export class RegistryTokens {
 
   issue(claims: RegistryTokenClaims, now = Date.now()): string {
     const seconds = Math.floor(now / 1000);
-    const payload = { uid: claims.userId, scope: claims.scope, iat: seconds, nbf: seconds, exp: seconds + TOKEN_LIFETIME_SECS };
+    const payload = {
+      uid: claims.userId,
+      scope: claims.scope,
+      iat: seconds,
+      nbf: seconds,
+      exp: seconds + TOKEN_LIFETIME_SECS,
+    };
     const body = `${HEADER}.${base64url(JSON.stringify(payload))}`;
     return `${body}.${base64url(this.sign(body))}`;
   }
@@ -48,7 +54,8 @@ export class RegistryTokens {
       return null;
     }
     const seconds = now / 1000;
-    if (typeof payload.uid !== 'number' || typeof payload.exp !== 'number' || typeof payload.nbf !== 'number') return null;
+    if (typeof payload.uid !== 'number' || typeof payload.exp !== 'number' || typeof payload.nbf !== 'number')
+      return null;
     if (seconds >= payload.exp || seconds + 60 < payload.nbf) return null;
     return { userId: payload.uid, scope: typeof payload.scope === 'string' ? payload.scope : null };
   }

@@ -181,7 +181,7 @@ export class ContainerRepository {
     return { orphans, created: !existing };
   }
 
-  /** Deletes the files of the image's upload version with these names; answers the orphaned hashes. In a transaction. */
+  /** Deletes the image's upload files of these names; answers the orphaned hashes. Run it in a transaction. */
   async deleteUploadFiles(key: ImageKey, names: readonly string[]): Promise<string[]> {
     const files = await this.client.packageFile.findMany({
       where: {

@@ -41,8 +41,15 @@ const IMAGE_ROUTES: readonly { tail: RegExp; methods: Record<string, Handler> }[
   { tail: /^\/referrers\/([^/]+)$/, methods: { GET: listReferrers } },
 ];
 
-const ENDPOINT =
-  /^\/(.+?)(\/blobs\/uploads\/?|\/blobs\/uploads\/[^/]+|\/blobs\/[^/]+|\/manifests\/[^/]+|\/tags\/list|\/referrers\/[^/]+)$/;
+const TAILS = [
+  String.raw`/blobs/uploads/?`,
+  String.raw`/blobs/uploads/[^/]+`,
+  String.raw`/blobs/[^/]+`,
+  String.raw`/manifests/[^/]+`,
+  String.raw`/tags/list`,
+  String.raw`/referrers/[^/]+`,
+];
+const ENDPOINT = new RegExp(`^/(.+?)(${TAILS.join('|')})$`);
 
 /** GET /v2/token: a token for the caller, or for the ghost user when anonymous and the site allows it. */
 function issueToken(app: RegistryApp, who: RegistryCaller, res: Response): void {
@@ -81,7 +88,10 @@ async function route(app: RegistryApp, authenticate: Authenticator, req: Request
   throw unsupported('no such end point');
 }
 
-/** The /v2 handler; `authenticate` is the API's own credential check (basic, tokens), for callers without a registry token. */
+/**
+ * The /v2 handler; `authenticate` is the API's own credential check (basic, tokens), for callers without a
+ * registry token.
+ */
 export function containerRegistry(context: AppContext, authenticate: Authenticator): RequestHandler {
   const { key } = loadAtRestKey(context.settings.security.SECRET_KEY, context.settings.server.APP_DATA_PATH);
   const app: RegistryApp = {

@@ -13,6 +13,8 @@ import {
   type TestUser,
   uniqueName,
 } from '../helpers/factories.ts';
+import { loadAtRestKey } from '../../src/crypto/at-rest-key.ts';
+import { GHOST_USER_ID, RegistryTokens } from '../../src/packages/container/registry-token.ts';
 import { basic, digestOf, pushBlob, pushImage, registryToken } from '../helpers/container.ts';
 import { memberOfTeam } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -68,6 +70,24 @@ describe('the challenge and tokens', () => {
     await pushImage(t, aliceAuth, name, 'v1');
     const res = await t.request().get(`/v2/${name}/manifests/v1`).expect(401);
     expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+  });
+
+  it('refuses anonymous tokens, old ones too, when the site requires signing in to view', async () => {
+    const closed = await startTestApp({ ANVIL__service__REQUIRE_SIGNIN_VIEW: 'true' });
+    try {
+      await closed.request().get('/v2/token').expect(401);
+      const user = await createTestUser(closed);
+      const userAuth = await registryToken(closed, basic(user.user.name, user.password));
+      const name = `${user.user.name}/${uniqueName('img')}`;
+      await pushImage(closed, userAuth, name, 'v1');
+      const { settings } = closed.context;
+      const minted = new RegistryTokens(loadAtRestKey(settings.security.SECRET_KEY, settings.server.APP_DATA_PATH).key);
+      const ghost = `Bearer ${minted.issue({ userId: GHOST_USER_ID, scope: null })}`;
+      await closed.request().get(`/v2/${name}/manifests/v1`).set('Authorization', ghost).expect(401);
+      await closed.request().get(`/v2/${name}/manifests/v1`).set('Authorization', userAuth).expect(200);
+    } finally {
+      await closed.close();
+    }
   });
 
   it('answers NAME_INVALID for an image name Forgejo refuses', async () => {

@@ -59,9 +59,13 @@ export async function identify(
   return { caller, credentialed: caller !== null };
 }
 
-/** ReqContainerAccess: a registry request comes with a credential (an anonymous token counts). */
-export function requireCredential(who: RegistryCaller): void {
+/**
+ * ReqContainerAccess: a registry request comes with a credential; an anonymous token counts unless the site
+ * requires signing in to view.
+ */
+export function requireCredential(app: AppContext, who: RegistryCaller): void {
   if (!who.credentialed) throw new UnauthorizedError('authentication required');
+  if (!who.caller && app.settings.service.REQUIRE_SIGNIN_VIEW) throw new UnauthorizedError('sign in required');
 }
 
 /** A registry token's read:package or write:package for the request's method (403 without it). */
@@ -85,7 +89,7 @@ export async function resolveImage(
 ): Promise<ImageTarget> {
   const split = splitRepositoryName(name);
   if (!split || !isImageName(split.image)) throw nameInvalid(name);
-  requireCredential(who);
+  requireCredential(app, who);
   const owner = await findVisibleOwner(app, who.caller, split.owner);
   if (!owner) {
     if (!who.caller) throw new UnauthorizedError('authentication required');

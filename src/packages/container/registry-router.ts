@@ -67,7 +67,7 @@ async function route(app: RegistryApp, authenticate: Authenticator, req: Request
   const path = req.path;
   if (path === '/' || path === '') {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw unsupported();
-    requireCredential(who);
+    requireCredential(app.context, who);
     res.status(200).json({});
     return;
   }

@@ -28,6 +28,8 @@ import { OrgService } from '../services/org.service.ts';
 import { OwnerAccessService } from '../services/owner-access.service.ts';
 import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
+import { ContainerBlobService } from '../packages/container/blob.service.ts';
+import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -71,6 +73,7 @@ export function createServices(deps: ServiceDeps) {
   const quota = new QuotaService(deps);
   const repoMigrations = new RepoMigrationService(deps, repoCreation, repoEdits, pushes, quota, orgs);
   const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
+  const containerBlobs = new ContainerBlobService(deps, quota);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -107,12 +110,14 @@ export function createServices(deps: ServiceDeps) {
     quota,
     repoMigrations,
     maintenance,
-    cron: new CronService(deps, { maintenance, hookDeliveries, log: deps.log }),
+    cron: new CronService(deps, { maintenance, hookDeliveries, containerBlobs, log: deps.log }),
     unadopted: new UnadoptedService(deps, repoCreation),
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
     packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
+    containerBlobs,
+    containerManifests: new ContainerManifestService(deps, quota),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents),

@@ -44,6 +44,8 @@ export interface NewPackageFile {
   fileName: string;
   blob: BlobDigests;
   isLead: boolean;
+  /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
+  internalVersion?: boolean;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -54,6 +56,25 @@ function versionWhere(key: VersionKey): Prisma.PackageVersionWhereInput {
     isInternal: false,
     package: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase(), isInternal: false },
   };
+}
+
+/** The package a key names, created when new; run it in a transaction. */
+export function upsertPackage(client: DbClient, key: Pick<VersionKey, 'ownerId' | 'type' | 'name'>) {
+  const lowerName = key.name.toLowerCase();
+  return client.package.upsert({
+    where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName } },
+    create: { ownerId: key.ownerId, type: key.type, name: key.name, lowerName },
+    update: {},
+  });
+}
+
+/** The row of stored bytes, created when they are new (rows are shared by every file with the same bytes). */
+export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
+  return client.packageBlob.upsert({
+    where: { hashSha256: blob.sha256 },
+    create: { size: BigInt(blob.size), hashMd5: blob.md5, hashSha1: blob.sha1, hashSha256: blob.sha256, hashSha512: blob.sha512 },
+    update: {},
+  });
 }
 
 export class PackageRepository {
@@ -124,25 +145,16 @@ export class PackageRepository {
   }
 
   private async insertFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
-    const { key, blob } = file;
-    const lowerName = key.name.toLowerCase();
+    const { key } = file;
     const lowerVersion = key.version.toLowerCase();
-    const pkg = await this.client.package.upsert({
-      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName } },
-      create: { ownerId: key.ownerId, type: key.type, name: key.name, lowerName },
-      update: {},
-    });
+    const pkg = await upsertPackage(this.client, key);
     const existing = await this.client.packageVersion.findUnique({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } }, select: { id: true } });
     const version = await this.client.packageVersion.upsert({
       where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      create: { packageId: pkg.id, creatorId: file.creatorId, version: key.version, lowerVersion },
+      create: { packageId: pkg.id, creatorId: file.creatorId, version: key.version, lowerVersion, isInternal: file.internalVersion ?? false },
       update: {},
     });
-    const stored = await this.client.packageBlob.upsert({
-      where: { hashSha256: blob.sha256 },
-      create: { size: BigInt(blob.size), hashMd5: blob.md5, hashSha1: blob.sha1, hashSha256: blob.sha256, hashSha512: blob.sha512 },
-      update: {},
-    });
+    const stored = await upsertBlobRow(this.client, file.blob);
     await this.client.packageFile.create({
       data: { versionId: version.id, blobId: stored.id, name: file.fileName, lowerName: file.fileName.toLowerCase(), isLead: file.isLead },
     });

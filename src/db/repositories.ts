@@ -23,6 +23,7 @@ import { OrgFeedRepository } from './org-feed.repository.ts';
 import { OrgMemberRepository } from './org-member.repository.ts';
 import { OrgRepository } from './org.repository.ts';
 import { OwnerPurgeRepository } from './owner-purge.repository.ts';
+import { ContainerRepository } from './container.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
@@ -76,6 +77,7 @@ export function createRepositories(
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
+    containers: new ContainerRepository(client, provider),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),

@@ -2,7 +2,7 @@
 // validation ─▶ dispatch ─▶ errors.
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from '../app/app-context.ts';
-import { authenticator } from '../auth/authenticate.ts';
+import { type Authenticator, authenticator } from '../auth/authenticate.ts';
 import { signInThrottle } from '../auth/sign-in-throttle.ts';
 import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
 import { dispatch } from '../api/dispatch.ts';
@@ -13,6 +13,7 @@ import { validateRequest } from '../api/request-contract.ts';
 import { checkResponses } from '../api/response-contract.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { middlewareChain } from './middleware-chain.ts';
+import { containerRegistry } from '../packages/container/registry-router.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
 
 export interface AppOptions {
@@ -20,8 +21,8 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
-function authenticate(app: AppContext): RequestHandler {
-  const resolve = authenticator({
+function credentialResolver(app: AppContext): Authenticator {
+  return authenticator({
     tokens: app.services.accessTokens,
     users: app.services.users,
     passwords: app.passwords,
@@ -32,6 +33,9 @@ function authenticate(app: AppContext): RequestHandler {
     }),
     allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
   });
+}
+
+function authenticate(resolve: Authenticator): RequestHandler {
   return (req, res, next) => {
     resolve(req, res).then((caller) => {
       req.caller = caller;
@@ -69,11 +73,14 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.set('etag', false);
   server.set('query parser', 'extended');
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
+  const resolveCredentials = credentialResolver(app);
+  // The container registry (OCI distribution) answers in its own format, outside the API's contract.
+  server.use('/v2', containerRegistry(app, resolveCredentials));
   server.use(middlewareChain([
     normalisePath(),
     parseQueryOnce(),
     securityHeaders(),
-    authenticate(app),
+    authenticate(resolveCredentials),
     matchOperation(),
     assumeJsonBodies(),
     readDeclaredBody(),

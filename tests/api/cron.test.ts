@@ -256,7 +256,7 @@ describe('the lease', () => {
 
   /** Two services on one database behave as two Anvil processes. */
   const twoProcesses = (definition: CronTaskDefinition) =>
-    [0, 1].map(() => new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, log: t.context.log }, [definition]));
+    [0, 1].map(() => new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, containerBlobs: t.context.services.containerBlobs, log: t.context.log }, [definition]));
 
   it('lets only one of two processes run a task at a time', async () => {
     const task = blockingTask('test_lease_manual');
@@ -274,7 +274,7 @@ describe('the lease', () => {
     // Free again: the next run goes ahead.
     const again = blockingTask('test_lease_manual');
     again.release();
-    expect(await new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, log: t.context.log }, [again.definition]).runNow('test_lease_manual')).toBe(true);
+    expect(await new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, containerBlobs: t.context.services.containerBlobs, log: t.context.log }, [again.definition]).runNow('test_lease_manual')).toBe(true);
   });
 
   it('starts a due task in one process only and moves its next run on; an expired lease is taken over', async () => {

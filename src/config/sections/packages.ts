@@ -1,9 +1,11 @@
 // [packages] in app.ini.
 import { str, sizeLimit } from '../setting-types.ts';
 
-// Package blobs: where they live (settings.storage.packages; PATH is the local folder) and the largest generic upload.
+// Package blobs: where they live (settings.storage.packages; PATH is the local folder), the largest generic file
+// and the largest container blob.
 export const packages = {
   STORAGE_TYPE: str(''),
   PATH: str(''),
   LIMIT_SIZE_GENERIC: sizeLimit(),
+  LIMIT_SIZE_CONTAINER: sizeLimit(),
 } as const;

@@ -4,11 +4,13 @@
 import type { Settings } from '../../config/settings.ts';
 import type { Logger } from '../../infra/observability/logger.ts';
 import type { HookDeliveryService } from '../hook-delivery.service.ts';
+import type { ContainerBlobService } from '../../packages/container/blob.service.ts';
 import type { MaintenanceResult, RepoMaintenanceService } from '../repo-maintenance.service.ts';
 
 export interface TaskContext {
   readonly maintenance: RepoMaintenanceService;
   readonly hookDeliveries: HookDeliveryService;
+  readonly containerBlobs: ContainerBlobService;
   readonly log: Logger;
 }
 
@@ -58,7 +60,11 @@ export function cronTasks(settings: Settings): CronTaskDefinition[] {
     task('cleanup_hook_task_table', '@midnight', true, ({ hookDeliveries }) => hookDeliveries.cleanupHistory()),
     // Anvil has no [packages] ENABLED switch, packages are always on; no cleanup rules, so only unreferenced
     // blobs older than a day go (Forgejo's default OLDER_THAN).
-    task('cleanup_packages', '@midnight', true, ({ maintenance }) => maintenance.deleteUnreferencedBlobs(DAY_SECS)),
+    // Container uploads not touched for a day go first, so the blobs only they used go in the same run.
+    task('cleanup_packages', '@midnight', true, async ({ maintenance, containerBlobs }) => {
+      await containerBlobs.deleteStale(new Date(Date.now() - DAY_SECS * 1000));
+      return maintenance.deleteUnreferencedBlobs(DAY_SECS);
+    }),
     task('delete_inactive_accounts', '@annually', false, notPerformed('deleting deactivated accounts automatically is not supported; delete them through the admin API')),
     task('delete_repo_archives', '@annually', false, nothingToDo('Anvil serves no repository archives, so there are none to delete')),
     task('git_gc_repos', '@every 72h', false, ({ maintenance }) => maintenance.collectGarbage()),

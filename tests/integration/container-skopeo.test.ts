@@ -1,0 +1,268 @@
+// The container registry driven by the real client: skopeo copies an OCI image layout built here on disk to a
+// running Anvil over plain HTTP, inspects it, copies it back and compares digests; a multi-platform index; a delete
+// the client sees; an anonymous pull of a public image; a private organization's image refused to an outsider.
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+
+const root = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
+const hasSkopeo = spawnSync('sh', ['-c', 'command -v skopeo'], { stdio: 'ignore' }).status === 0;
+if (!hasSkopeo) {
+  if (process.env.CI) throw new Error('skopeo is missing: .ci/run installs it');
+  console.log('container skopeo test skipped: skopeo is not installed (apt-get install skopeo)');
+}
+const describeWithSkopeo = hasSkopeo ? describe : describe.skip;
+
+const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
+const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** An OCI image layout under construction: blobs written by digest, index.json at the end. */
+class Layout {
+  private readonly refs: object[] = [];
+  constructor(readonly dir: string) {
+    fs.mkdirSync(path.join(dir, 'blobs', 'sha256'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
+  }
+
+  blob(bytes: Buffer, mediaType: string) {
+    fs.writeFileSync(path.join(this.dir, 'blobs', 'sha256', sha256(bytes)), bytes);
+    return { mediaType, digest: `sha256:${sha256(bytes)}`, size: bytes.length };
+  }
+
+  image(architecture: string) {
+    const layerTar = randomBytes(256 * 1024);
+    const layer = this.blob(zlib.gzipSync(layerTar), 'application/vnd.oci.image.layer.v1.tar+gzip');
+    const config = this.blob(
+      Buffer.from(
+        JSON.stringify({
+          architecture,
+          os: 'linux',
+          rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
+          config: { Labels: { arch: architecture } },
+        }),
+      ),
+      'application/vnd.oci.image.config.v1+json',
+    );
+    const manifest = Buffer.from(
+      JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config, layers: [layer] }),
+    );
+    return { ...this.blob(manifest, OCI_MANIFEST), platform: { os: 'linux', architecture } };
+  }
+
+  tag(descriptor: object, name: string): void {
+    this.refs.push({ ...descriptor, annotations: { 'org.opencontainers.image.ref.name': name } });
+    fs.writeFileSync(
+      path.join(this.dir, 'index.json'),
+      JSON.stringify({ schemaVersion: 2, mediaType: OCI_INDEX, manifests: this.refs }),
+    );
+  }
+}
+
+describeWithSkopeo('skopeo against a running Anvil', () => {
+  let work: string;
+  let server: AnvilProcess;
+  let registry: string;
+  let aliceCreds: string;
+  let bobCreds: string;
+  let aliceToken: string;
+
+  function cli(args: string[]) {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ANVIL_DATA_DIR: path.join(work, 'data'),
+      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    };
+    delete env.DATABASE_URL;
+    return run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env });
+  }
+
+  async function createUser(name: string): Promise<string> {
+    const { stdout } = await cli([
+      'admin',
+      'user',
+      'create',
+      '--username',
+      name,
+      '--password',
+      `${name}-password`,
+      '--email',
+      `${name}@example.com`,
+      '--must-change-password=false',
+      '--access-token',
+    ]);
+    return stdout.trim().split('\n').pop()!;
+  }
+
+  const skopeo = (args: string[]) =>
+    run('skopeo', ['--policy', path.join(work, 'policy.json'), ...args], { env: { ...process.env, HOME: work } });
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-skopeo-'));
+    fs.writeFileSync(path.join(work, 'policy.json'), JSON.stringify({ default: [{ type: 'insecureAcceptAnything' }] }));
+    aliceToken = await createUser('alice');
+    await createUser('bob');
+    aliceCreds = `alice:${aliceToken}`;
+    bobCreds = 'bob:bob-password';
+    server = await startAnvilProcess((port) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ANVIL_DATA_DIR: path.join(work, 'data'),
+        PORT: String(port),
+        ANVIL__server__HTTP_ADDR: '127.0.0.1',
+        ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+        ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+      };
+      delete env.DATABASE_URL;
+      return env;
+    });
+    registry = `127.0.0.1:${server.port}`;
+  }, 120_000);
+
+  afterAll(() => {
+    server?.child.kill();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const inspectDigest = async (reference: string, creds: string[]) =>
+    (
+      await skopeo([
+        'inspect',
+        '--tls-verify=false',
+        ...creds,
+        '--format',
+        '{{.Digest}}',
+        `docker://${registry}/${reference}`,
+      ])
+    ).stdout.trim();
+
+  it('copies an image there and back with the same digest, and pulls it anonymously', async () => {
+    const layout = new Layout(path.join(work, 'single'));
+    const image = layout.image('amd64');
+    layout.tag(image, 'v1');
+    await skopeo([
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      aliceCreds,
+      `oci:${layout.dir}:v1`,
+      `docker://${registry}/alice/app:v1`,
+    ]);
+    const raw = await skopeo([
+      'inspect',
+      '--raw',
+      '--tls-verify=false',
+      '--creds',
+      aliceCreds,
+      `docker://${registry}/alice/app:v1`,
+    ]);
+    expect(`sha256:${sha256(Buffer.from(raw.stdout))}`).toBe(image.digest);
+    expect(await inspectDigest('alice/app:v1', ['--creds', aliceCreds])).toBe(image.digest);
+
+    const back = path.join(work, 'back');
+    await skopeo([
+      'copy',
+      '--src-tls-verify=false',
+      '--src-creds',
+      aliceCreds,
+      `docker://${registry}/alice/app:v1`,
+      `oci:${back}:v1`,
+    ]);
+    const index = JSON.parse(fs.readFileSync(path.join(back, 'index.json'), 'utf8')) as {
+      manifests: { digest: string }[];
+    };
+    expect(index.manifests[0].digest).toBe(image.digest);
+
+    expect(await inspectDigest('alice/app:v1', ['--no-creds'])).toBe(image.digest);
+  }, 120_000);
+
+  it('copies a multi-platform index with --all and serves it as an index', async () => {
+    const layout = new Layout(path.join(work, 'multi'));
+    const platforms = [layout.image('amd64'), layout.image('arm64')];
+    const index = layout.blob(
+      Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_INDEX, manifests: platforms })),
+      OCI_INDEX,
+    );
+    layout.tag(index, 'v1');
+    await skopeo([
+      'copy',
+      '--all',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      aliceCreds,
+      `oci:${layout.dir}:v1`,
+      `docker://${registry}/alice/multi:v1`,
+    ]);
+    const raw = await skopeo([
+      'inspect',
+      '--raw',
+      '--tls-verify=false',
+      '--creds',
+      aliceCreds,
+      `docker://${registry}/alice/multi:v1`,
+    ]);
+    expect(JSON.parse(raw.stdout)).toMatchObject({ mediaType: OCI_INDEX });
+    expect(`sha256:${sha256(Buffer.from(raw.stdout))}`).toBe(index.digest);
+    const arm = await skopeo([
+      'inspect',
+      '--tls-verify=false',
+      '--creds',
+      aliceCreds,
+      '--override-arch',
+      'arm64',
+      `docker://${registry}/alice/multi:v1`,
+    ]);
+    expect(JSON.parse(arm.stdout)).toMatchObject({ Architecture: 'arm64' });
+  }, 120_000);
+
+  it('deletes an image the client then cannot find', async () => {
+    const layout = new Layout(path.join(work, 'doomed'));
+    layout.tag(layout.image('amd64'), 'v1');
+    await skopeo([
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      aliceCreds,
+      `oci:${layout.dir}:v1`,
+      `docker://${registry}/alice/doomed:v1`,
+    ]);
+    await skopeo(['delete', '--tls-verify=false', '--creds', aliceCreds, `docker://${registry}/alice/doomed:v1`]);
+    await expect(inspectDigest('alice/doomed:v1', ['--creds', aliceCreds])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/manifest unknown|not found/i),
+    });
+  }, 120_000);
+
+  it("refuses a private organization's image to an outsider", async () => {
+    const created = await fetch(`http://${registry}/api/v1/orgs`, {
+      method: 'POST',
+      headers: { Authorization: `token ${aliceToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'secretorg', visibility: 'private' }),
+    });
+    expect(created.status).toBe(201);
+    const layout = new Layout(path.join(work, 'secret'));
+    const image = layout.image('amd64');
+    layout.tag(image, 'v1');
+    await skopeo([
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      aliceCreds,
+      `oci:${layout.dir}:v1`,
+      `docker://${registry}/secretorg/app:v1`,
+    ]);
+    expect(await inspectDigest('secretorg/app:v1', ['--creds', aliceCreds])).toBe(image.digest);
+    await expect(inspectDigest('secretorg/app:v1', ['--creds', bobCreds])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/unknown|not found|denied|unauthorized/i),
+    });
+    await expect(inspectDigest('secretorg/app:v1', ['--no-creds'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/unauthorized|authentication required/i),
+    });
+  }, 120_000);
+});

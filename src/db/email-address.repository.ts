@@ -54,4 +54,29 @@ export class EmailAddressRepository {
     ]);
     return { emails, total };
   }
+
+  /** A user's addresses, the primary one first. */
+  listOfUser(userId: number): Promise<EmailWithOwner[]> {
+    return this.client.emailAddress.findMany({
+      where: { userId },
+      include: { user: { select: { name: true } } },
+      orderBy: [{ isPrimary: 'desc' }, { id: 'asc' }],
+    });
+  }
+
+  /** Adds addresses to a user (activated: Anvil sends no confirmation mail); a taken address is NameTakenError. */
+  async addToUser(userId: number, emails: readonly string[]): Promise<void> {
+    for (const email of emails) {
+      await translated({ taken: 'e-mail address' }, () =>
+        this.client.emailAddress.create({ data: { userId, email, lowerEmail: email.toLowerCase(), isActivated: true } }),
+      );
+    }
+  }
+
+  /** Removes a user's non-primary addresses; how many were removed. */
+  async removeFromUser(userId: number, emails: readonly string[]): Promise<number> {
+    const lowerEmails = emails.map((email) => email.toLowerCase());
+    const { count } = await this.client.emailAddress.deleteMany({ where: { userId, isPrimary: false, lowerEmail: { in: lowerEmails } } });
+    return count;
+  }
 }

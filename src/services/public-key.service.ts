@@ -4,6 +4,7 @@ import type { User } from '../db/entities.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 
@@ -43,6 +44,11 @@ export class PublicKeyService {
       if (error instanceof NameTakenError) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
       throw error;
     }
+  }
+
+  /** One page of a user's keys; `fingerprint` narrows it to that key. */
+  list(owner: User, fingerprint: string | undefined, page: ListOptions): Promise<{ keys: PublicKey[]; total: number }> {
+    return this.keys.listByOwner(owner.id, fingerprint || undefined, page.skip, page.limit);
   }
 
   /** Deletes a key of `owner`: 404 when there is no such key, 403 when it belongs to someone else. */

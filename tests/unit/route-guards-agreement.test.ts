@@ -45,6 +45,7 @@ const HANDLER_DECIDED: Readonly<Partial<Record<OperationId, string>>> = {
   issueEditIssue: 'its poster or a writer of its unit: the issue, and whether it is a pull request, are loaded then',
   notifyGetThread: "the thread's own user or a site admin: the thread is loaded then",
   notifyReadThread: "the thread's own user or a site admin: the thread is loaded then",
+  userCurrentDeleteKey: "only the key's owner: whose key it is is known once the key is loaded",
 };
 
 /** A signed-in caller's credentials, as the matrix's world makes them. */
@@ -146,7 +147,11 @@ function modelWorld(cell: Cell) {
   };
   const services = {
     ownerAccess: { canSee: async (viewer: User | null, of: User) => canSeeOwner(viewer, of, isMember(viewer, of)) },
-    users: { renamedTo: async () => null },
+    users: {
+      byName: async (name: string) => users.find((user) => user.lowerName === name.toLowerCase()) ?? null,
+      byId: async (id: number) => byId(id),
+      renamedTo: async () => null,
+    },
     repositories: {
       findInOwner: async (of: User, name: string) =>
         of.id === repo.ownerId && name.toLowerCase() === repo.lowerName ? repo : null,

@@ -8,6 +8,7 @@ import {
   adminCreateRepo, createCurrentUserRepo, createOrgRepo, createOrgRepoDeprecated, orgListRepos, repoDelete, repoEdit, repoGet,
   repoMigrate, repoSearch, userCurrentDeleteSubscription, userCurrentPutSubscription,
 } from '../handlers/repo/repo.ts';
+import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
@@ -25,6 +26,8 @@ export type ReposOperation =
   | 'repoDelete'
   | 'repoEdit'
   | 'repoGet'
+  | 'repoListStargazers'
+  | 'repoListSubscribers'
   | 'repoMigrate'
   | 'repoSearch'
   | 'userCurrentDeleteSubscription'
@@ -47,6 +50,8 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoDelete: route([repoAssignment(), reqToken(), reqRepoOwner()], repoDelete),
   repoEdit: route([repoAssignment(), reqToken(), reqRepoAdmin()], repoEdit),
   repoGet: route([repoAssignment()], repoGet),
+  repoListStargazers: route([repoAssignment()], repoListStargazers),
+  repoListSubscribers: route([repoAssignment()], repoListSubscribers),
   repoMigrate: route([reqToken()], repoMigrate),
   repoSearch: route([], repoSearch),
   userCurrentDeleteSubscription: route([repoAssignment(), reqToken()], userCurrentDeleteSubscription),

@@ -319,4 +319,93 @@ export const REPO_ROWS: readonly MatrixRow[] = [
       },
     },
   },
+  // Who starred or watches a repository: whoever sees it (repoAssignment).
+  {
+    operation: 'repoListStargazers',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoListSubscribers',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  // Starring: a repository the caller sees (404 first), then sign-in. A fresh repository is starred by nobody, so the
+  // check answers 404 to everyone who sees it.
+  {
+    operation: 'userCurrentCheckStarring',
+    params: { repo: 'new:repo' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentPutStar',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 204, 204, 204, 204, 204, 204, 403],
+          limited: [404, 204, 204, 204, 204, 204, 204, 403],
+          private: [404, 404, 204, 204, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 204, 204, 204, 403, 403],
+          limited: [404, 404, 404, 204, 204, 204, 403, 403],
+          private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentDeleteStar',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 204, 204, 204, 204, 204, 204, 403],
+          limited: [404, 204, 204, 204, 204, 204, 204, 403],
+          private: [404, 404, 204, 204, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 204, 204, 204, 403, 403],
+          limited: [404, 404, 404, 204, 204, 204, 403, 403],
+          private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
 ];

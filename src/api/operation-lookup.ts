@@ -38,7 +38,12 @@ interface Found {
   match: RegExpExecArray;
 }
 
-function matchIn(routes: readonly ContractRoute[], url: string, comparable: string, fewerSegmentsThan = Infinity): Found | null {
+function matchIn(
+  routes: readonly ContractRoute[],
+  url: string,
+  comparable: string,
+  fewerSegmentsThan = Infinity,
+): Found | null {
   for (const route of routes) {
     if (route.segments >= fewerSegmentsThan || !comparable.startsWith(route.prefix)) continue;
     const match = route.pattern.exec(url);
@@ -53,7 +58,8 @@ export function matchOperation(): RequestHandler {
     const comparable = url.toLowerCase();
     const segments = segmentCount(url);
     const found =
-      matchIn(routesBySegments.get(segments) ?? [], url, comparable) ?? matchIn(restOfPathRoutes, url, comparable, segments);
+      matchIn(routesBySegments.get(segments) ?? [], url, comparable) ??
+      matchIn(restOfPathRoutes, url, comparable, segments);
     if (!found) throw new ContractFailure(404, 'not found');
     const { route, match } = found;
     const pathParams = decodeParams(route, match, req.path);

@@ -37,7 +37,12 @@ export class PublicKeyRepository {
   }
 
   /** One page of a user's keys by id, optionally only the one with a fingerprint. */
-  async listByOwner(ownerId: number, fingerprint: string | undefined, skip: number, take: number): Promise<{ keys: PublicKey[]; total: number }> {
+  async listByOwner(
+    ownerId: number,
+    fingerprint: string | undefined,
+    skip: number,
+    take: number,
+  ): Promise<{ keys: PublicKey[]; total: number }> {
     const where = { ownerId, ...(fingerprint ? { fingerprint } : {}) };
     const [keys, total] = await Promise.all([
       this.client.publicKey.findMany({ where, orderBy: { id: 'asc' }, skip, take }),

@@ -33,7 +33,10 @@ export class UserRepository {
     const email = account.email ?? '';
     return translated({ taken: 'user name or e-mail address' }, () =>
       this.client.user.create({
-        data: { ...account, emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } } },
+        data: {
+          ...account,
+          emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } },
+        },
       }),
     );
   }
@@ -99,12 +102,19 @@ export class UserRepository {
    * One page of the individual users the viewer may see, by name: `keyword` matches the name or full name, `id`
    * picks one user (Forgejo: routers/api/v1/user/user.go Search).
    */
-  async searchVisible(viewer: Viewer | null, keyword: string, id: number, skip: number, take: number): Promise<{ users: User[]; total: number }> {
+  async searchVisible(
+    viewer: Viewer | null,
+    keyword: string,
+    id: number,
+    skip: number,
+    take: number,
+  ): Promise<{ users: User[]; total: number }> {
     const where: Prisma.UserWhereInput = { AND: [{ type: 0 }, visibleOwnersWhere(viewer)] };
     const words: Prisma.UserWhereInput[] = [];
     if (id > 0) words.push({ id });
     const lower = keyword.trim().toLowerCase();
-    if (lower !== '') words.push({ OR: [{ lowerName: { contains: lower } }, { fullName: { contains: keyword.trim() } }] });
+    if (lower !== '')
+      words.push({ OR: [{ lowerName: { contains: lower } }, { fullName: { contains: keyword.trim() } }] });
     (where.AND as Prisma.UserWhereInput[]).push(...words);
     const [users, total] = await Promise.all([
       this.client.user.findMany({ where, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip, take }),

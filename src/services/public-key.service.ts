@@ -7,7 +7,6 @@ import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-
 /** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
 const USER_KEY = 'user';
 
@@ -28,7 +27,9 @@ export class PublicKeyService {
     }
     const minimum = this.minimumBits(parsed.algorithm);
     if (minimum > 0 && parsed.bits < minimum) {
-      throw new ValidationError(`key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`);
+      throw new ValidationError(
+        `key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`,
+      );
     }
     const name = title.trim();
     if (name === '') throw new ValidationError('[Title]: Required');
@@ -39,9 +40,15 @@ export class PublicKeyService {
     if (sameKey) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
     if (sameTitle) throw new ValidationError(`public key name already exists [name: ${name}]`);
     try {
-      return await this.keys.create(owner.id, { name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY });
+      return await this.keys.create(owner.id, {
+        name,
+        fingerprint: parsed.fingerprint,
+        content: parsed.content,
+        keyType: USER_KEY,
+      });
     } catch (error) {
-      if (error instanceof NameTakenError) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
+      if (error instanceof NameTakenError)
+        throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
       throw error;
     }
   }

@@ -119,7 +119,10 @@ export class RepoSearchService {
     if (keyword) {
       filter.keywords = {
         // q is a comma-separated list.
-        words: keyword.split(',').map((word) => word.trim().toLowerCase()).filter(Boolean),
+        words: keyword
+          .split(',')
+          .map((word) => word.trim().toLowerCase())
+          .filter(Boolean),
         topicOnly: query.topic === true,
         includeDescription: query.includeDesc === true,
         ownerSlashName: !query.team_id,
@@ -143,8 +146,16 @@ export class RepoSearchService {
    * GET /users/{username}/repos (owned by the user) and GET /user/repos (owned or shared with the caller): what the
    * viewer can read, by id (Forgejo: routers/api/v1/user/repo.go).
    */
-  async listUserRepos(viewer: User | null, publicOnly: boolean, owner: User, page: ListOptions, shared = false): Promise<RepoPage> {
-    const filter: RepoSearchFilter = shared ? { member: { userId: owner.id, relation: 'either' } } : { ownerId: owner.id };
+  async listUserRepos(
+    viewer: User | null,
+    publicOnly: boolean,
+    owner: User,
+    page: ListOptions,
+    shared = false,
+  ): Promise<RepoPage> {
+    const filter: RepoSearchFilter = shared
+      ? { member: { userId: owner.id, relation: 'either' } }
+      : { ownerId: owner.id };
     // Forgejo skips the visibility filter when the caller lists their own repositories with a full credential.
     if (!(viewer?.id === owner.id && !publicOnly)) filter.readableBy = { viewer, publicOnly };
     return this.page(filter, page);

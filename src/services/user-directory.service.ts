@@ -7,7 +7,11 @@ import type { ServiceDeps } from './service-deps.ts';
 export class UserDirectoryService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  search(viewer: User | null, query: { q?: string; uid?: number }, page: ListOptions): Promise<{ users: User[]; total: number }> {
+  search(
+    viewer: User | null,
+    query: { q?: string; uid?: number },
+    page: ListOptions,
+  ): Promise<{ users: User[]; total: number }> {
     return this.deps.repos.users.searchVisible(viewer, query.q ?? '', query.uid ?? 0, page.skip, page.limit);
   }
 }

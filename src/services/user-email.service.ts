@@ -7,7 +7,6 @@ import { NameTakenError, NotFoundError, ValidationError } from '../domain/errors
 import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-
 export class UserEmailService {
   private readonly emails: EmailAddressRepository;
 
@@ -32,7 +31,8 @@ export class UserEmailService {
     const { EMAIL_DOMAIN_ALLOWLIST, EMAIL_DOMAIN_BLOCKLIST } = this.deps.settings.service;
     for (const email of unique) {
       if (!isValidEmail(email)) throw new ValidationError(`Email address is invalid [email: ${email}]`);
-      if (!emailDomainAllowed(email, EMAIL_DOMAIN_ALLOWLIST, EMAIL_DOMAIN_BLOCKLIST)) throw new ValidationError(`Email address is not allowed [email: ${email}]`);
+      if (!emailDomainAllowed(email, EMAIL_DOMAIN_ALLOWLIST, EMAIL_DOMAIN_BLOCKLIST))
+        throw new ValidationError(`Email address is not allowed [email: ${email}]`);
       if (await this.emails.findByAddress(email)) throw new ValidationError(`Email address has been used: ${email}`);
     }
     try {

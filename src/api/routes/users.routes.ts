@@ -3,13 +3,23 @@ import { repoAssignment, userAssignment } from '../assignment.ts';
 import { reqBasicAuth, reqSelfOrAdmin, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminGetAllEmails, adminSearchEmails } from '../handlers/admin/email.ts';
 import { adminCreatePublicKey, adminDeleteUserPublicKey } from '../handlers/admin/public-key.ts';
-import { adminCreateUser, adminDeleteUser, adminEditUser, adminRenameUser, adminSearchUsers } from '../handlers/admin/user.ts';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminEditUser,
+  adminRenameUser,
+  adminSearchUsers,
+} from '../handlers/admin/user.ts';
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
 import { userCurrentDeleteKey, userCurrentListKeys, userCurrentPostKey } from '../handlers/user/key.ts';
 import { userCurrentListRepos, userListRepos } from '../handlers/user/repo.ts';
 import {
-  userCurrentCheckStarring, userCurrentDeleteStar, userCurrentListStarred, userCurrentPutStar, userListStarred,
+  userCurrentCheckStarring,
+  userCurrentDeleteStar,
+  userCurrentListStarred,
+  userCurrentPutStar,
+  userListStarred,
 } from '../handlers/user/star.ts';
 import { userGet, userGetCurrent, userSearch } from '../handlers/user/user.ts';
 import { userCurrentListSubscriptions, userListSubscriptions } from '../handlers/user/watch.ts';

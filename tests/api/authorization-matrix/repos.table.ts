@@ -243,7 +243,8 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'gitInfoRefs',
-    params: { repo: 'repoGit' }, query: { service: 'git-upload-pack' },
+    params: { repo: 'repoGit' },
+    query: { service: 'git-upload-pack' },
     // git smart HTTP (Forgejo: routers/web/repo/githttp.go): an anonymous caller who may not fetch is challenged
     // (401) so git asks for credentials; a signed-in one is 404. Token scopes follow the git service (fetch: read,
     // push: write), not the HTTP method.

@@ -7,12 +7,22 @@ export const repoListStargazers: Handler<'repoListStargazers'> = async (ctx) => 
   const page = ctx.listOptions();
   const { users, total } = await ctx.app.services.repoStars.stargazers(ctx.repo().repo, page);
   const view = userView(ctx);
-  ctx.sendPage(200, users.map((user) => toUser(user, view)), page, total);
+  ctx.sendPage(
+    200,
+    users.map((user) => toUser(user, view)),
+    page,
+    total,
+  );
 };
 
 export const repoListSubscribers: Handler<'repoListSubscribers'> = async (ctx) => {
   const page = ctx.listOptions();
   const { users, total } = await ctx.app.services.repoSubscriptions.watchers(ctx.repo().repo, page);
   const view = userView(ctx);
-  ctx.sendPage(200, users.map((user) => toUser(user, view)), page, total);
+  ctx.sendPage(
+    200,
+    users.map((user) => toUser(user, view)),
+    page,
+    total,
+  );
 };

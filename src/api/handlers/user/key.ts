@@ -8,7 +8,12 @@ export const userCurrentListKeys: Handler<'userCurrentListKeys'> = async (ctx) =
   const doer = ctx.doer();
   const { keys, total } = await ctx.app.services.publicKeys.list(doer, ctx.query.fingerprint, page);
   const view = userView(ctx);
-  ctx.sendPage(200, keys.map((key) => toPublicKey(key, doer, view)), page, total);
+  ctx.sendPage(
+    200,
+    keys.map((key) => toPublicKey(key, doer, view)),
+    page,
+    total,
+  );
 };
 
 export const userCurrentPostKey: Handler<'userCurrentPostKey'> = async (ctx) => {

@@ -4,7 +4,10 @@ import type { User } from '../../../db/entities.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 import { presentRepos } from '../repo/present.ts';
 
-async function sendStarred(ctx: RequestContext<'userListStarred' | 'userCurrentListStarred'>, user: User): Promise<void> {
+async function sendStarred(
+  ctx: RequestContext<'userListStarred' | 'userCurrentListStarred'>,
+  user: User,
+): Promise<void> {
   const page = ctx.listOptions();
   const { repoSearch, repoStars } = ctx.app.services;
   const ids = await repoStars.starredIds(user);

@@ -4,7 +4,10 @@ import type { User } from '../../../db/entities.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 import { presentRepos } from '../repo/present.ts';
 
-async function sendWatched(ctx: RequestContext<'userListSubscriptions' | 'userCurrentListSubscriptions'>, user: User): Promise<void> {
+async function sendWatched(
+  ctx: RequestContext<'userListSubscriptions' | 'userCurrentListSubscriptions'>,
+  user: User,
+): Promise<void> {
   const page = ctx.listOptions();
   const { repoSearch, repoSubscriptions } = ctx.app.services;
   const ids = await repoSubscriptions.watchedIds(user);
@@ -14,4 +17,5 @@ async function sendWatched(ctx: RequestContext<'userListSubscriptions' | 'userCu
 
 export const userListSubscriptions: Handler<'userListSubscriptions'> = (ctx) => sendWatched(ctx, ctx.user());
 
-export const userCurrentListSubscriptions: Handler<'userCurrentListSubscriptions'> = (ctx) => sendWatched(ctx, ctx.doer());
+export const userCurrentListSubscriptions: Handler<'userCurrentListSubscriptions'> = (ctx) =>
+  sendWatched(ctx, ctx.doer());

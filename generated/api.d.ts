@@ -1349,6 +1349,38 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListBranches"];
+        put?: never;
+        post: operations["repoCreateBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branches/{branch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetBranch"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -1478,6 +1510,38 @@ export interface paths {
         put: operations["userCurrentPutSubscription"];
         post?: never;
         delete: operations["userCurrentDeleteSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListTags"];
+        put?: never;
+        post: operations["repoCreateTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetTag"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2197,6 +2261,18 @@ export interface components {
             /** Format: date-time */
             created_at?: string;
         };
+        Branch: {
+            commit?: components["schemas"]["PayloadCommit"];
+            effective_branch_protection_name?: string;
+            enable_status_check?: boolean;
+            name?: string;
+            protected?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            user_can_merge?: boolean;
+            user_can_push?: boolean;
+        };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
             body?: string;
@@ -2214,9 +2290,20 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        CommitMeta: {
+            /** Format: date-time */
+            created?: string;
+            sha?: string;
+            url?: string;
+        };
         CreateAccessTokenOption: {
             name: string;
             scopes?: string[];
+        };
+        CreateBranchRepoOption: {
+            new_branch_name: string;
+            old_branch_name?: string;
+            old_ref_name?: string;
         };
         CreateEmailOption: {
             emails?: string[];
@@ -2319,6 +2406,11 @@ export interface components {
             template?: boolean;
             /** @enum {string} */
             trust_model?: "default" | "collaborator" | "committer" | "collaboratorcommitter";
+        };
+        CreateTagOption: {
+            message?: string;
+            tag_name: string;
+            target?: string;
         };
         CreateTeamOption: {
             can_create_org_repo?: boolean;
@@ -2808,6 +2900,32 @@ export interface components {
             /** Format: int64 */
             Size?: number;
         };
+        PayloadCommit: {
+            added?: string[];
+            author?: components["schemas"]["PayloadUser"];
+            committer?: components["schemas"]["PayloadUser"];
+            id?: string;
+            message?: string;
+            modified?: string[];
+            removed?: string[];
+            /** Format: date-time */
+            timestamp?: string;
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        PayloadCommitVerification: {
+            payload?: string;
+            reason?: string;
+            signature?: string;
+            signer?: components["schemas"]["PayloadUser"];
+            verified?: boolean;
+        };
+        PayloadUser: {
+            /** Format: email */
+            email?: string;
+            name?: string;
+            username?: string;
+        };
         Permission: {
             admin?: boolean;
             pull?: boolean;
@@ -3082,6 +3200,21 @@ export interface components {
             groups: string[];
         };
         StateType: string;
+        Tag: {
+            archive_download_count?: components["schemas"]["TagArchiveDownloadCount"];
+            commit?: components["schemas"]["CommitMeta"];
+            id?: string;
+            message?: string;
+            name?: string;
+            tarball_url?: string;
+            zipball_url?: string;
+        };
+        TagArchiveDownloadCount: {
+            /** Format: int64 */
+            tar_gz?: number;
+            /** Format: int64 */
+            zip?: number;
+        };
         Team: {
             can_create_org_repo?: boolean;
             description?: string;
@@ -3245,6 +3378,24 @@ export interface components {
             };
             content: {
                 "application/json": boolean;
+            };
+        };
+        /** @description Branch */
+        Branch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"];
+            };
+        };
+        /** @description BranchList */
+        BranchList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"][];
             };
         };
         /** @description Comment */
@@ -3716,6 +3867,24 @@ export interface components {
             };
             content: {
                 "application/json": string[];
+            };
+        };
+        /** @description Tag */
+        Tag: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"];
+            };
+        };
+        /** @description TagList */
+        TagList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"][];
             };
         };
         /** @description Team */
@@ -6928,6 +7097,139 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoListBranches: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Branch"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Branch"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["error"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -7300,6 +7602,125 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    repoListTags: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TagList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateTagOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Tag"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["empty"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Tag"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["empty"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     issueSearchIssues: {
@@ -8339,6 +8760,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Answer */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,7 @@
 import { grantsAdmin } from '../auth/scopes.ts';
 import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.ts';
 import { AccessMode } from '../domain/access/modes.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
+import { ForbiddenError, NotFoundError, RepoArchivedError, UnauthorizedError } from '../domain/errors.ts';
 import {
   canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
 } from '../domain/access/repo-permission.ts';
@@ -160,5 +160,13 @@ export function reqPackageAccess(needed: 'read' | 'write'): Guard {
     if ((await ctx.app.services.packages.accessMode(viewer, ctx.user())) >= AccessMode[needed]) return;
     if (!viewer) throw new UnauthorizedError('sign in to use packages');
     throw new ForbiddenError('user should have specific permission or be a site admin');
+  };
+}
+
+/** Writes to an archived repository are refused (Forgejo: mustNotBeArchived, 423). */
+export function mustNotBeArchived(): Guard {
+  return (ctx) => {
+    const { repo } = ctx.repo();
+    if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
   };
 }

@@ -13,7 +13,9 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
+import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
 import { MarkupService } from '../services/markup.service.ts';
 import { NodeInfoService } from '../services/nodeinfo.service.ts';
@@ -90,6 +92,8 @@ export function createServices(deps: ServiceDeps) {
     userEmails: new UserEmailService(deps),
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
+    repoBranches: new RepoBranchService(deps),
+    repoTags: new RepoTagService(deps),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps),

@@ -38,7 +38,7 @@ export type Value =
   | 'org' | 'ownerUser' | 'repo' | 'team' | 'orgHook' | 'label' | 'secret' | 'variable' | 'package' | 'packageVersion'
   | 'packageFile' | 'issue' | 'orgMember' | 'teamMember' | 'publicMember' | 'ownerId' | 'adminHook'
   | 'quotaGroup' | 'quotaRule' | 'cronTask' | 'thread' | 'avatarHash' | 'docsAsset' | 'gitignore' | 'labelTemplate'
-  | 'license' | 'generic' | 'repoGit'
+  | 'license' | 'generic' | 'repoGit' | 'missingRef'
   | 'new:team' | 'new:teamWithMember' | 'new:teamWithRepo' | 'new:repo' | 'new:orgHook' | 'new:label' | 'new:secret'
   | 'new:variable' | 'new:variableName' | 'new:package' | 'new:packageVersion' | 'new:member' | 'new:user'
   | 'new:blockedUser' | 'new:ownerUserOfVisibility' | 'new:adminHook' | 'new:quotaGroup' | 'new:quotaGroupWithUser'

@@ -3,6 +3,7 @@
 // is public; the write team, owners and site admins when it is private (the org member's team holds no repositories).
 // A public-only token is refused a private repository whatever its owner's visibility, and is not refused a public
 // repository of a limited or private owner (Forgejo checks the repository only).
+import { uniqueName } from '../../helpers/factories.ts';
 import type { MatrixRow } from './matrix.ts';
 
 //                                         anon outsd member team owner admin pubOnly readOnly
@@ -405,6 +406,146 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           public: [404, 404, 404, 204, 204, 204, 403, 403],
           limited: [404, 404, 404, 204, 204, 204, 403, 403],
           private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  // Branches and tags: readers of code list and get, writers of code (signed in) create and delete. The shared
+  // repositories are empty, so a named branch or tag, or a starting point, is missing (404) past the guards.
+  {
+    operation: 'repoListBranches',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoListTags',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoGetBranch',
+    expected: {
+      byRepo: {
+        public: {
+          public: [404, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoGetTag',
+    expected: {
+      byRepo: {
+        public: {
+          public: [404, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoCreateBranch',
+    body: () => ({ new_branch_name: uniqueName('branch') }),
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoCreateTag',
+    body: () => ({ tag_name: uniqueName('tag') }),
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoDeleteBranch',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoDeleteTag',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
         },
       },
     },

@@ -145,6 +145,8 @@ function defaultValue(param: string, cell: Cell): Value {
     case 'variablename': return 'variable';
     case 'quotagroup': return 'quotaGroup';
     case 'quotarule': return 'quotaRule';
+    // The shared repositories are empty: a branch or tag name names nothing there.
+    case 'branch': case 'tag': return 'missingRef';
     default: throw new Error(`no default value for path parameter {${param}}: name one in the row`);
   }
 }
@@ -180,6 +182,7 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
     case 'avatarHash': return world.avatarHash;
     case 'docsAsset': return 'swagger-ui.css';
     case 'gitignore': return 'Node';
+    case 'missingRef': return 'no-such-ref';
     case 'labelTemplate': return 'Default';
     case 'license': return 'MIT';
     case 'new:team': return String(await makeTeam(visibility));

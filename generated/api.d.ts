@@ -7151,27 +7151,9 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["unauthorized"];
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];

@@ -5,7 +5,14 @@ import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.t
 import { AccessMode } from '../domain/access/modes.ts';
 import { ForbiddenError, NotFoundError, RepoArchivedError, UnauthorizedError } from '../domain/errors.ts';
 import {
-  canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
+  canReadCode,
+  canReadUnit,
+  canWriteCode,
+  canWriteUnit,
+  hasAccess,
+  isRepoAdmin,
+  isRepoOwner,
+  type RepoPermission,
 } from '../domain/access/repo-permission.ts';
 import type { Guard, RequestContext } from './route.ts';
 
@@ -122,11 +129,17 @@ export function reqRepoAdmin(): Guard {
 }
 
 export function reqRepoWriter(unitType: number): Guard {
-  return reqRepoPermission((p) => canWriteUnit(p, unitType) || isRepoAdmin(p), 'user should have a permission to write to a repo');
+  return reqRepoPermission(
+    (p) => canWriteUnit(p, unitType) || isRepoAdmin(p),
+    'user should have a permission to write to a repo',
+  );
 }
 
 export function reqRepoReader(unitType: number): Guard {
-  return reqRepoPermission((p) => canReadUnit(p, unitType) || isRepoAdmin(p), 'user should have specific read permission or be a repo admin or a site admin');
+  return reqRepoPermission(
+    (p) => canReadUnit(p, unitType) || isRepoAdmin(p),
+    'user should have specific read permission or be a repo admin or a site admin',
+  );
 }
 
 export function reqAnyRepoReader(): Guard {
@@ -140,7 +153,8 @@ export function reqAnyRepoReader(): Guard {
  */
 export function reqGitAccess(): Guard {
   return (ctx) => {
-    const push = ctx.operationId === 'gitReceivePack' || (ctx.query as { service?: string }).service === 'git-receive-pack';
+    const push =
+      ctx.operationId === 'gitReceivePack' || (ctx.query as { service?: string }).service === 'git-receive-pack';
     const { permission } = ctx.repo();
     if (!ctx.caller && (push || !canReadCode(permission))) throw new UnauthorizedError('authentication required');
     if (!canReadCode(permission)) throw new NotFoundError('Repository not found');

@@ -44,7 +44,11 @@ export function toTag(tag: TagRef, rootUrl: string, repo: RepoNames): ApiTag {
     name: tag.name,
     id: tag.id,
     message: tag.message,
-    commit: { sha: tag.commitSha, url: `${rootUrl}api/v1/repos/${repo.ownerName}/${repo.name}/git/commits/${tag.commitSha}`, created: tag.created },
+    commit: {
+      sha: tag.commitSha,
+      url: `${rootUrl}api/v1/repos/${repo.ownerName}/${repo.name}/git/commits/${tag.commitSha}`,
+      created: tag.created,
+    },
     zipball_url: `${htmlBase}/archive/${tag.name}.zip`,
     tarball_url: `${htmlBase}/archive/${tag.name}.tar.gz`,
     archive_download_count: { zip: 0, tar_gz: 0 },

@@ -4,7 +4,13 @@ import type { User } from '../db/entities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import {
-  type BranchRef, deleteRef, isValidRefName, readBranches, RefConflictError, resolveCommit, updateRef,
+  type BranchRef,
+  deleteRef,
+  isValidRefName,
+  readBranches,
+  RefConflictError,
+  resolveCommit,
+  updateRef,
 } from '../infra/git/refs.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -38,13 +44,18 @@ export class RepoBranchService {
   async create(_doer: User, repo: RepoWithOwner, input: NewBranch): Promise<BranchRef> {
     const dir = this.dir(repo);
     if (!(await isValidRefName('heads', input.name))) throw new ValidationError(`invalid branch name: ${input.name}`);
-    const from = input.fromRef || (input.fromBranch ? `refs/heads/${input.fromBranch}` : `refs/heads/${repo.defaultBranch}`);
+    const from =
+      input.fromRef || (input.fromBranch ? `refs/heads/${input.fromBranch}` : `refs/heads/${repo.defaultBranch}`);
     const sha = await resolveCommit(dir, from);
-    if (!sha) throw new NotFoundError(`the starting point does not exist [ref: ${input.fromRef || input.fromBranch || repo.defaultBranch}]`);
+    if (!sha)
+      throw new NotFoundError(
+        `the starting point does not exist [ref: ${input.fromRef || input.fromBranch || repo.defaultBranch}]`,
+      );
     try {
       await updateRef(dir, `refs/heads/${input.name}`, sha, '');
     } catch (error) {
-      if (error instanceof RefConflictError) throw new ConflictError(`branch already exists or clashes with one [name: ${input.name}]`);
+      if (error instanceof RefConflictError)
+        throw new ConflictError(`branch already exists or clashes with one [name: ${input.name}]`);
       throw error;
     }
     return this.get(repo, input.name);
@@ -56,7 +67,8 @@ export class RepoBranchService {
     try {
       await deleteRef(this.dir(repo), `refs/heads/${name}`, branch.commit.sha);
     } catch (error) {
-      if (error instanceof RefConflictError) throw new ConflictError(`branch moved while it was deleted [name: ${name}]`);
+      if (error instanceof RefConflictError)
+        throw new ConflictError(`branch moved while it was deleted [name: ${name}]`);
       throw error;
     }
   }

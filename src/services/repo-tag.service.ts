@@ -4,7 +4,14 @@ import type { User } from '../db/entities.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import {
-  deleteRef, isValidRefName, readTags, RefConflictError, resolveCommit, type TagRef, updateRef, writeTagObject,
+  deleteRef,
+  isValidRefName,
+  readTags,
+  RefConflictError,
+  resolveCommit,
+  type TagRef,
+  updateRef,
+  writeTagObject,
 } from '../infra/git/refs.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -41,7 +48,9 @@ export class RepoTagService {
     const sha = await resolveCommit(dir, target);
     if (!sha) throw new NotFoundError(`target does not exist [ref: ${target}]`);
     const message = input.message?.trim() ?? '';
-    const object = message ? await writeTagObject(dir, input.name, sha, message, { name: doer.name, email: doer.email }) : sha;
+    const object = message
+      ? await writeTagObject(dir, input.name, sha, message, { name: doer.name, email: doer.email })
+      : sha;
     try {
       await updateRef(dir, `refs/tags/${input.name}`, object, '');
     } catch (error) {

@@ -35,8 +35,14 @@ export interface TagRef {
 const FIELD = '%00';
 const RECORD = '%1e';
 const COMMIT_FIELDS = [
-  '%(objectname)', '%(authorname)', '%(authoremail:trim)', '%(authordate:iso-strict)', '%(committername)',
-  '%(committeremail:trim)', '%(committerdate:iso-strict)', '%(contents)',
+  '%(objectname)',
+  '%(authorname)',
+  '%(authoremail:trim)',
+  '%(authordate:iso-strict)',
+  '%(committername)',
+  '%(committeremail:trim)',
+  '%(committerdate:iso-strict)',
+  '%(contents)',
 ];
 
 function records(output: string): string[][] {
@@ -70,10 +76,22 @@ export async function readBranches(dir: string, exactName?: string): Promise<Bra
 /** Tags, newest first (by the tagger's or the commit's date), then by name. */
 export async function readTags(dir: string, exactName?: string): Promise<TagRef[]> {
   const fields = [
-    '%(refname:strip=2)', '%(objectname)', '%(objecttype)', '%(*objectname)', '%(creatordate:iso-strict)', '%(contents)',
+    '%(refname:strip=2)',
+    '%(objectname)',
+    '%(objecttype)',
+    '%(*objectname)',
+    '%(creatordate:iso-strict)',
+    '%(contents)',
   ];
   const pattern = exactName === undefined ? 'refs/tags/' : `refs/tags/${exactName}`;
-  const args = ['--git-dir', dir, 'for-each-ref', '--sort=-creatordate', `--format=${fields.join(FIELD)}${RECORD}`, pattern];
+  const args = [
+    '--git-dir',
+    dir,
+    'for-each-ref',
+    '--sort=-creatordate',
+    `--format=${fields.join(FIELD)}${RECORD}`,
+    pattern,
+  ];
   const tags = records(await runGit(args)).map(([name, id, type, peeled, created, message]) => ({
     name,
     id,
@@ -88,7 +106,11 @@ export async function readTags(dir: string, exactName?: string): Promise<TagRef[
 export async function resolveCommit(dir: string, revision: string): Promise<string | null> {
   if (revision === '' || revision.startsWith('-')) return null;
   try {
-    return (await runGit(['--git-dir', dir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`])).trim() || null;
+    return (
+      (
+        await runGit(['--git-dir', dir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`])
+      ).trim() || null
+    );
   } catch (error) {
     if (error instanceof GitError) return null;
     throw error;
@@ -132,7 +154,13 @@ export async function deleteRef(dir: string, ref: string, expected: string): Pro
 }
 
 /** Writes an annotated tag object for `sha` and returns its id (the ref is set apart, with updateRef). */
-export async function writeTagObject(dir: string, name: string, sha: string, message: string, tagger: { name: string; email: string }): Promise<string> {
+export async function writeTagObject(
+  dir: string,
+  name: string,
+  sha: string,
+  message: string,
+  tagger: { name: string; email: string },
+): Promise<string> {
   const date = `${Math.floor(Date.now() / 1000)} +0000`;
   // Angle brackets and line breaks would end the tagger's fields early: git would refuse the object.
   const clean = (text: string) => text.replace(/[<>\n]/g, '').trim();

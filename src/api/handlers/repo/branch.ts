@@ -13,7 +13,12 @@ function present(ctx: AnyRequestContext, branch: BranchRef) {
 export const repoListBranches: Handler<'repoListBranches'> = async (ctx) => {
   const page = ctx.listOptions();
   const { branches, total } = await ctx.app.services.repoBranches.list(ctx.repo().repo, page);
-  ctx.sendPage(200, branches.map((branch) => present(ctx, branch)), page, total);
+  ctx.sendPage(
+    200,
+    branches.map((branch) => present(ctx, branch)),
+    page,
+    total,
+  );
 };
 
 export const repoGetBranch: Handler<'repoGetBranch'> = async (ctx) => {

@@ -6,12 +6,20 @@ export const repoListTags: Handler<'repoListTags'> = async (ctx) => {
   const page = ctx.listOptions();
   const { repo } = ctx.repo();
   const { tags, total } = await ctx.app.services.repoTags.list(repo, page);
-  ctx.sendPage(200, tags.map((tag) => toTag(tag, ctx.app.settings.server.ROOT_URL, repo)), page, total);
+  ctx.sendPage(
+    200,
+    tags.map((tag) => toTag(tag, ctx.app.settings.server.ROOT_URL, repo)),
+    page,
+    total,
+  );
 };
 
 export const repoGetTag: Handler<'repoGetTag'> = async (ctx) => {
   const { repo } = ctx.repo();
-  ctx.send(200, toTag(await ctx.app.services.repoTags.get(repo, ctx.params.tag), ctx.app.settings.server.ROOT_URL, repo));
+  ctx.send(
+    200,
+    toTag(await ctx.app.services.repoTags.get(repo, ctx.params.tag), ctx.app.settings.server.ROOT_URL, repo),
+  );
 };
 
 export const repoCreateTag: Handler<'repoCreateTag'> = async (ctx) => {

@@ -410,8 +410,8 @@ export const REPO_ROWS: readonly MatrixRow[] = [
       },
     },
   },
-  // Branches and tags: readers of code list and get, writers of code (signed in) create and delete. The shared
-  // repositories are empty, so a named branch or tag, or a starting point, is missing (404) past the guards.
+  // Branches and tags: readers of code list and get, writers of code (signed in) create (from the default branch)
+  // and delete. The named branch or tag does not exist, so gets and deletes are 404 past the guards.
   {
     operation: 'repoListBranches',
     expected: {
@@ -486,14 +486,14 @@ export const REPO_ROWS: readonly MatrixRow[] = [
     expected: {
       byRepo: {
         public: {
-          public: [401, 403, 403, 404, 404, 404, 404, 403],
-          limited: [404, 403, 403, 404, 404, 404, 404, 403],
-          private: [404, 404, 403, 404, 404, 404, 404, 403],
+          public: [401, 403, 403, 201, 201, 201, 201, 403],
+          limited: [404, 403, 403, 201, 201, 201, 201, 403],
+          private: [404, 404, 403, 201, 201, 201, 201, 403],
         },
         private: {
-          public: [404, 404, 404, 404, 404, 404, 403, 403],
-          limited: [404, 404, 404, 404, 404, 404, 403, 403],
-          private: [404, 404, 404, 404, 404, 404, 403, 403],
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
         },
       },
     },
@@ -504,14 +504,14 @@ export const REPO_ROWS: readonly MatrixRow[] = [
     expected: {
       byRepo: {
         public: {
-          public: [401, 403, 403, 404, 404, 404, 404, 403],
-          limited: [404, 403, 403, 404, 404, 404, 404, 403],
-          private: [404, 404, 403, 404, 404, 404, 404, 403],
+          public: [401, 403, 403, 201, 201, 201, 201, 403],
+          limited: [404, 403, 403, 201, 201, 201, 201, 403],
+          private: [404, 404, 403, 201, 201, 201, 201, 403],
         },
         private: {
-          public: [404, 404, 404, 404, 404, 404, 403, 403],
-          limited: [404, 404, 404, 404, 404, 404, 403, 403],
-          private: [404, 404, 404, 404, 404, 404, 403, 403],
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
         },
       },
     },

@@ -1,6 +1,5 @@
 // The contract's paths as a route table, in the order express-openapi-validator matched them (static segments before
 // parameters, longer paths before their prefixes), so the first match is the same operation it chose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, read as JSON
 type Json = Record<string, any>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -5,7 +5,6 @@ import standaloneCode from 'ajv/dist/standalone';
 import { _ } from 'ajv';
 import { CONTRACT_FORMATS } from '../src/api/contract-formats.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, read as JSON
 type Json = Record<string, any>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -195,13 +195,7 @@ function modelWorld(cell: Cell) {
     },
     quota: { assertWithin: async () => undefined },
   };
-  const db = {
-    hot: {
-      userByLowerName: async (lowerName: string) => users.find((user) => user.lowerName === lowerName) ?? null,
-      userById: async (id: number) => byId(id),
-    },
-  };
-  return { users, byId, services, db, repo, owner };
+  return { users, byId, services, repo, owner };
 }
 
 /** What a path parameter names in the model (world.ts `defaultValue` and `resolve`, for what guards look at). */
@@ -301,7 +295,7 @@ async function guardOutcome(row: MatrixRow, cell: Cell, callerName: CallerName):
   }
   const req = { method: operation.method.toUpperCase(), query: { ...row.query }, body: undefined, headers: {} };
   const caller = callerOf(callerName, world);
-  const app = { settings, services: world.services, db: world.db } as unknown as AppContext;
+  const app = { settings, services: world.services } as unknown as AppContext;
   try {
     refuseMissingScopes(caller, row.operation, req as never);
     const ctx = new OperationContext(row.operation, params, caller, app, req as never, {} as never);

@@ -1349,6 +1349,38 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListBranches"];
+        put?: never;
+        post: operations["repoCreateBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branches/{branch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetBranch"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -1434,6 +1466,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/stargazers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStargazers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/subscription": {
         parameters: {
             query?: never;
@@ -1446,6 +1510,38 @@ export interface paths {
         put: operations["userCurrentPutSubscription"];
         post?: never;
         delete: operations["userCurrentDeleteSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListTags"];
+        put?: never;
+        post: operations["repoCreateTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetTag"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1611,6 +1707,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userListEmails"];
+        put?: never;
+        post: operations["userAddEmail"];
+        delete: operations["userDeleteEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userCurrentListKeys"];
+        put?: never;
+        post: operations["userCurrentPostKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["userCurrentDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/orgs": {
         parameters: {
             query?: never;
@@ -1719,9 +1863,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["userCurrentListRepos"];
         put?: never;
         post: operations["createCurrentUserRepo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userCurrentListStarred"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/starred/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userCurrentCheckStarring"];
+        put: operations["userCurrentPutStar"];
+        post?: never;
+        delete: operations["userCurrentDeleteStar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userCurrentListSubscriptions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1736,6 +1928,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["userListTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1776,6 +1984,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{username}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userListRepos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userListStarred"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userListSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{username}/tokens": {
         parameters: {
             query?: never;
@@ -1803,6 +2059,22 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["userDeleteAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["userSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1989,6 +2261,18 @@ export interface components {
             /** Format: date-time */
             created_at?: string;
         };
+        Branch: {
+            commit?: components["schemas"]["PayloadCommit"];
+            effective_branch_protection_name?: string;
+            enable_status_check?: boolean;
+            name?: string;
+            protected?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            user_can_merge?: boolean;
+            user_can_push?: boolean;
+        };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
             body?: string;
@@ -2006,9 +2290,23 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        CommitMeta: {
+            /** Format: date-time */
+            created?: string;
+            sha?: string;
+            url?: string;
+        };
         CreateAccessTokenOption: {
             name: string;
             scopes?: string[];
+        };
+        CreateBranchRepoOption: {
+            new_branch_name: string;
+            old_branch_name?: string;
+            old_ref_name?: string;
+        };
+        CreateEmailOption: {
+            emails?: string[];
         };
         CreateHookOption: {
             /** @default false */
@@ -2109,6 +2407,11 @@ export interface components {
             /** @enum {string} */
             trust_model?: "default" | "collaborator" | "committer" | "collaboratorcommitter";
         };
+        CreateTagOption: {
+            message?: string;
+            tag_name: string;
+            target?: string;
+        };
         CreateTeamOption: {
             can_create_org_repo?: boolean;
             description?: string;
@@ -2163,6 +2466,9 @@ export interface components {
             /** Format: date-time */
             prev?: string;
             schedule?: string;
+        };
+        DeleteEmailOption: {
+            emails?: string[];
         };
         EditHookOption: {
             active?: boolean;
@@ -2594,6 +2900,32 @@ export interface components {
             /** Format: int64 */
             Size?: number;
         };
+        PayloadCommit: {
+            added?: string[];
+            author?: components["schemas"]["PayloadUser"];
+            committer?: components["schemas"]["PayloadUser"];
+            id?: string;
+            message?: string;
+            modified?: string[];
+            removed?: string[];
+            /** Format: date-time */
+            timestamp?: string;
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        PayloadCommitVerification: {
+            payload?: string;
+            reason?: string;
+            signature?: string;
+            signer?: components["schemas"]["PayloadUser"];
+            verified?: boolean;
+        };
+        PayloadUser: {
+            /** Format: email */
+            email?: string;
+            name?: string;
+            username?: string;
+        };
         Permission: {
             admin?: boolean;
             pull?: boolean;
@@ -2868,6 +3200,21 @@ export interface components {
             groups: string[];
         };
         StateType: string;
+        Tag: {
+            archive_download_count?: components["schemas"]["TagArchiveDownloadCount"];
+            commit?: components["schemas"]["CommitMeta"];
+            id?: string;
+            message?: string;
+            name?: string;
+            tarball_url?: string;
+            zipball_url?: string;
+        };
+        TagArchiveDownloadCount: {
+            /** Format: int64 */
+            tar_gz?: number;
+            /** Format: int64 */
+            zip?: number;
+        };
         Team: {
             can_create_org_repo?: boolean;
             description?: string;
@@ -3031,6 +3378,24 @@ export interface components {
             };
             content: {
                 "application/json": boolean;
+            };
+        };
+        /** @description Branch */
+        Branch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"];
+            };
+        };
+        /** @description BranchList */
+        BranchList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"][];
             };
         };
         /** @description Comment */
@@ -3328,6 +3693,15 @@ export interface components {
                 "application/json": components["schemas"]["PublicKey"];
             };
         };
+        /** @description PublicKeyList */
+        PublicKeyList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicKey"][];
+            };
+        };
         /** @description PullRequest */
         PullRequest: {
             headers: {
@@ -3495,6 +3869,24 @@ export interface components {
                 "application/json": string[];
             };
         };
+        /** @description Tag */
+        Tag: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"];
+            };
+        };
+        /** @description TagList */
+        TagList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"][];
+            };
+        };
         /** @description Team */
         Team: {
             headers: {
@@ -3573,6 +3965,11 @@ export interface components {
         CreateHookOption: {
             content: {
                 "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        CreateKeyOption: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyOption"];
             };
         };
         CreateOrgOption: {
@@ -4674,11 +5071,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateKeyOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateKeyOption"];
         responses: {
             201: components["responses"]["PublicKey"];
             /** @description The user was renamed: the same URL under the new name is in Location */
@@ -6704,6 +7097,121 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoListBranches: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Branch"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Branch"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                branch: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["error"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -6943,6 +7451,64 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoListStargazers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListSubscribers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     userCurrentCheckSubscription: {
         parameters: {
             query?: never;
@@ -7018,6 +7584,125 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    repoListTags: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TagList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateTagOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Tag"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["empty"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Tag"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["empty"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     issueSearchIssues: {
@@ -7409,6 +8094,114 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    userListEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmailList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userAddEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["EmailList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userDeleteEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteEmailOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentListKeys: {
+        parameters: {
+            query?: {
+                fingerprint?: string;
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublicKeyList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentPostKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateKeyOption"];
+        responses: {
+            201: components["responses"]["PublicKey"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     orgListCurrentUserOrgs: {
         parameters: {
             query?: {
@@ -7519,6 +8312,26 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    userCurrentListRepos: {
+        parameters: {
+            query?: {
+                limit?: number;
+                order_by?: string;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     createCurrentUserRepo: {
         parameters: {
             query?: never;
@@ -7535,6 +8348,119 @@ export interface operations {
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentListStarred: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentCheckStarring: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentPutStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentDeleteStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentListSubscriptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -7555,6 +8481,30 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    userGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["User"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     orgListUserOrgs: {
@@ -7608,6 +8558,90 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    userListRepos: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userListStarred: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userListSubscriptions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     userGetTokens: {
@@ -7692,6 +8726,38 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["error"];
+        };
+    };
+    userSearch: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                q?: string;
+                uid?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["User"][];
+                        ok?: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     getVersion: {

@@ -20,11 +20,14 @@ function byExpressRoute(a: Route, b: Route): number {
 
 const escapeRegExp = (text: string) => text.replace(/[.+*?^${}()[\]|/\\]/g, '\\$&');
 
-/** The template as path-to-regexp 8 compiled its express form: parameters are whole segments, one trailing slash. */
-function pattern(path: string): string {
+/**
+ * The template as path-to-regexp 8 compiled its express form: parameters are whole segments, one trailing slash. A
+ * parameter marked `x-rest-of-path` (Forgejo's `/*`: a file path, a branch named `a/b`) takes the rest of the path.
+ */
+function pattern(path: string, rest: ReadonlySet<string>): string {
   const source = path
     .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '([^\\/]+)' : escapeRegExp(part)))
+    .map((part) => (part.startsWith('{') ? (rest.has(part.slice(1, -1)) ? '(.+?)' : '([^\\/]+)') : escapeRegExp(part)))
     .join('');
   return `/^(?:${source})(?:\\/$)?$/i`;
 }
@@ -33,6 +36,17 @@ function segmentCount(path: string): number {
   let count = 0;
   for (let i = 0; i < path.length - 1; i++) if (path[i] === '/') count++;
   return count;
+}
+
+/** Path parameters of any of the path's operations that take the rest of the path. */
+function restParams(item: Json): Set<string> {
+  const names = new Set<string>();
+  for (const method of METHODS) {
+    for (const param of [...(item.parameters ?? []), ...(item[method]?.parameters ?? [])]) {
+      if (param.in === 'path' && param['x-rest-of-path'] === true) names.add(param.name);
+    }
+  }
+  return names;
 }
 
 export function routesModule(openapi: Json): string {
@@ -52,13 +66,15 @@ export function routesModule(openapi: Json): string {
     const prefix = path.slice(0, path.search(/\{|$/)).toLowerCase();
     const operations = methods.map((route) => `${route.method}: '${openapi.paths[path][route.method].operationId}'`);
     const allow = methods.map((route) => route.method.toUpperCase()).join(', ');
+    const rest = restParams(openapi.paths[path]);
     const fields = [
-      `pattern: ${pattern(path)}`,
+      `pattern: ${pattern(path, rest)}`,
       `keys: [${keys.join(', ')}]`,
       `prefix: '${prefix}'`,
       `segments: ${segmentCount(path)}`,
       `operations: { ${operations.join(', ')} }`,
       `allow: '${allow}'`,
+      ...(rest.size > 0 ? ['restOfPath: true'] : []),
     ];
     return `  { ${fields.join(', ')} },`;
   });

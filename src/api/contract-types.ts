@@ -40,8 +40,10 @@ export interface ContractRoute {
   readonly keys: readonly string[];
   /** The path's literal start, lower-cased: a cheap test before the pattern. */
   readonly prefix: string;
-  /** Slashes in the path, a trailing one aside. */
+  /** Slashes in the path, a trailing one aside (the fewest, when a parameter takes the rest of the path). */
   readonly segments: number;
+  /** A parameter takes the rest of the path, slashes included: the route matches paths of `segments` or more. */
+  readonly restOfPath?: true;
   /** Operation ids by lower-case method. */
   readonly operations: Readonly<Record<string, string>>;
   /** The methods, upper-case, for a 405's Allow header. */

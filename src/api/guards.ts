@@ -3,9 +3,16 @@
 import { grantsAdmin } from '../auth/scopes.ts';
 import { canCreateOrganization, isSelfOrAdmin } from '../domain/access/account.ts';
 import { AccessMode } from '../domain/access/modes.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.ts';
+import { ForbiddenError, NotFoundError, RepoArchivedError, UnauthorizedError } from '../domain/errors.ts';
 import {
-  canReadCode, canReadUnit, canWriteCode, canWriteUnit, hasAccess, isRepoAdmin, isRepoOwner, type RepoPermission,
+  canReadCode,
+  canReadUnit,
+  canWriteCode,
+  canWriteUnit,
+  hasAccess,
+  isRepoAdmin,
+  isRepoOwner,
+  type RepoPermission,
 } from '../domain/access/repo-permission.ts';
 import type { Guard, RequestContext } from './route.ts';
 
@@ -122,11 +129,17 @@ export function reqRepoAdmin(): Guard {
 }
 
 export function reqRepoWriter(unitType: number): Guard {
-  return reqRepoPermission((p) => canWriteUnit(p, unitType) || isRepoAdmin(p), 'user should have a permission to write to a repo');
+  return reqRepoPermission(
+    (p) => canWriteUnit(p, unitType) || isRepoAdmin(p),
+    'user should have a permission to write to a repo',
+  );
 }
 
 export function reqRepoReader(unitType: number): Guard {
-  return reqRepoPermission((p) => canReadUnit(p, unitType) || isRepoAdmin(p), 'user should have specific read permission or be a repo admin or a site admin');
+  return reqRepoPermission(
+    (p) => canReadUnit(p, unitType) || isRepoAdmin(p),
+    'user should have specific read permission or be a repo admin or a site admin',
+  );
 }
 
 export function reqAnyRepoReader(): Guard {
@@ -140,7 +153,8 @@ export function reqAnyRepoReader(): Guard {
  */
 export function reqGitAccess(): Guard {
   return (ctx) => {
-    const push = ctx.operationId === 'gitReceivePack' || (ctx.query as { service?: string }).service === 'git-receive-pack';
+    const push =
+      ctx.operationId === 'gitReceivePack' || (ctx.query as { service?: string }).service === 'git-receive-pack';
     const { permission } = ctx.repo();
     if (!ctx.caller && (push || !canReadCode(permission))) throw new UnauthorizedError('authentication required');
     if (!canReadCode(permission)) throw new NotFoundError('Repository not found');
@@ -160,5 +174,13 @@ export function reqPackageAccess(needed: 'read' | 'write'): Guard {
     if ((await ctx.app.services.packages.accessMode(viewer, ctx.user())) >= AccessMode[needed]) return;
     if (!viewer) throw new UnauthorizedError('sign in to use packages');
     throw new ForbiddenError('user should have specific permission or be a site admin');
+  };
+}
+
+/** Writes to an archived repository are refused (Forgejo: mustNotBeArchived, 423). */
+export function mustNotBeArchived(): Guard {
+  return (ctx) => {
+    const { repo } = ctx.repo();
+    if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
   };
 }

@@ -15,6 +15,8 @@ function segmentCount(urlPath: string): number {
 }
 
 const routesBySegments = new Map<number, ContractRoute[]>();
+/** Routes whose last parameter takes the rest of the path: tried after the routes of the path's exact length. */
+const restOfPathRoutes = CONTRACT_ROUTES.filter((route) => route.restOfPath);
 for (const route of CONTRACT_ROUTES) {
   const list = routesBySegments.get(route.segments) ?? [];
   list.push(route);
@@ -31,20 +33,39 @@ function decodeParams(route: ContractRoute, match: RegExpExecArray, path: string
   return params;
 }
 
+interface Found {
+  route: ContractRoute;
+  match: RegExpExecArray;
+}
+
+function matchIn(
+  routes: readonly ContractRoute[],
+  url: string,
+  comparable: string,
+  fewerSegmentsThan = Infinity,
+): Found | null {
+  for (const route of routes) {
+    if (route.segments >= fewerSegmentsThan || !comparable.startsWith(route.prefix)) continue;
+    const match = route.pattern.exec(url);
+    if (match) return { route, match };
+  }
+  return null;
+}
+
 export function matchOperation(): RequestHandler {
   return (req, _res, next) => {
     const url = req.originalUrl.split('?')[0];
     const comparable = url.toLowerCase();
-    for (const route of routesBySegments.get(segmentCount(url)) ?? []) {
-      if (!comparable.startsWith(route.prefix)) continue;
-      const match = route.pattern.exec(url);
-      if (!match) continue;
-      const pathParams = decodeParams(route, match, req.path);
-      const id = route.operations[req.method.toLowerCase()] as OperationId | undefined;
-      if (!id) throw new ContractFailure(405, `${req.method} method not allowed`, undefined, { Allow: route.allow });
-      req.operation = { id, pathParams };
-      return next();
-    }
-    throw new ContractFailure(404, 'not found');
+    const segments = segmentCount(url);
+    const found =
+      matchIn(routesBySegments.get(segments) ?? [], url, comparable) ??
+      matchIn(restOfPathRoutes, url, comparable, segments);
+    if (!found) throw new ContractFailure(404, 'not found');
+    const { route, match } = found;
+    const pathParams = decodeParams(route, match, req.path);
+    const id = route.operations[req.method.toLowerCase()] as OperationId | undefined;
+    if (!id) throw new ContractFailure(405, `${req.method} method not allowed`, undefined, { Allow: route.allow });
+    req.operation = { id, pathParams };
+    next();
   };
 }

@@ -13,6 +13,9 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { RepoBranchService } from '../services/repo-branch.service.ts';
+import { RepoStarService } from '../services/repo-star.service.ts';
+import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
 import { MarkupService } from '../services/markup.service.ts';
 import { NodeInfoService } from '../services/nodeinfo.service.ts';
@@ -47,6 +50,7 @@ import { UnadoptedService } from '../services/unadopted.service.ts';
 import { SystemService } from '../services/system.service.ts';
 import { TeamService } from '../services/team.service.ts';
 import { TemplateService } from '../services/template.service.ts';
+import { UserDirectoryService } from '../services/user-directory.service.ts';
 import { UserEmailService } from '../services/user-email.service.ts';
 import { UserService } from '../services/user.service.ts';
 import { WebhookService } from '../services/webhook.service.ts';
@@ -89,6 +93,10 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     publicKeys: new PublicKeyService(deps),
     userEmails: new UserEmailService(deps),
+    userDirectory: new UserDirectoryService(deps),
+    repoStars: new RepoStarService(deps),
+    repoBranches: new RepoBranchService(deps),
+    repoTags: new RepoTagService(deps),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps),

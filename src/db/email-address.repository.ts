@@ -19,7 +19,10 @@ export class EmailAddressRepository {
   /** The address becomes the user's primary one: an existing address of the user is promoted, a new one added. */
   async makePrimary(userId: number, email: string): Promise<void> {
     const lowerEmail = email.toLowerCase();
-    await this.client.emailAddress.updateMany({ where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } }, data: { isPrimary: false } });
+    await this.client.emailAddress.updateMany({
+      where: { userId, isPrimary: true, lowerEmail: { not: lowerEmail } },
+      data: { isPrimary: false },
+    });
     await translated({ taken: 'e-mail address' }, () =>
       this.client.emailAddress.upsert({
         where: { lowerEmail },
@@ -30,12 +33,16 @@ export class EmailAddressRepository {
   }
 
   /** Addresses of individual users by address; a keyword matches the address, user name or full name. */
-  async searchOfIndividuals(keyword: string, page: { skip: number; limit: number }): Promise<{ emails: EmailWithOwner[]; total: number }> {
+  async searchOfIndividuals(
+    keyword: string,
+    page: { skip: number; limit: number },
+  ): Promise<{ emails: EmailWithOwner[]; total: number }> {
     const where: Prisma.EmailAddressWhereInput = { user: { type: 0 } };
     const trimmed = keyword.trim();
     if (trimmed !== '') {
       const lower = trimmed.toLowerCase();
-      const fullName = this.provider === 'postgresql' ? { contains: trimmed, mode: 'insensitive' } : { contains: trimmed };
+      const fullName =
+        this.provider === 'postgresql' ? { contains: trimmed, mode: 'insensitive' } : { contains: trimmed };
       where.OR = [
         { lowerEmail: { contains: lower } },
         { user: { lowerName: { contains: lower } } },
@@ -53,5 +60,34 @@ export class EmailAddressRepository {
       this.client.emailAddress.count({ where }),
     ]);
     return { emails, total };
+  }
+
+  /** A user's addresses, the primary one first. */
+  listOfUser(userId: number): Promise<EmailWithOwner[]> {
+    return this.client.emailAddress.findMany({
+      where: { userId },
+      include: { user: { select: { name: true } } },
+      orderBy: [{ isPrimary: 'desc' }, { id: 'asc' }],
+    });
+  }
+
+  /** Adds addresses to a user (activated: Anvil sends no confirmation mail); a taken address is NameTakenError. */
+  async addToUser(userId: number, emails: readonly string[]): Promise<void> {
+    for (const email of emails) {
+      await translated({ taken: 'e-mail address' }, () =>
+        this.client.emailAddress.create({
+          data: { userId, email, lowerEmail: email.toLowerCase(), isActivated: true },
+        }),
+      );
+    }
+  }
+
+  /** Removes a user's non-primary addresses; how many were removed. */
+  async removeFromUser(userId: number, emails: readonly string[]): Promise<number> {
+    const lowerEmails = emails.map((email) => email.toLowerCase());
+    const { count } = await this.client.emailAddress.deleteMany({
+      where: { userId, isPrimary: false, lowerEmail: { in: lowerEmails } },
+    });
+    return count;
   }
 }

@@ -35,4 +35,19 @@ export class PublicKeyRepository {
   async delete(ownerId: number, id: number): Promise<void> {
     await this.client.publicKey.deleteMany({ where: { id, ownerId } });
   }
+
+  /** One page of a user's keys by id, optionally only the one with a fingerprint. */
+  async listByOwner(
+    ownerId: number,
+    fingerprint: string | undefined,
+    skip: number,
+    take: number,
+  ): Promise<{ keys: PublicKey[]; total: number }> {
+    const where = { ownerId, ...(fingerprint ? { fingerprint } : {}) };
+    const [keys, total] = await Promise.all([
+      this.client.publicKey.findMany({ where, orderBy: { id: 'asc' }, skip, take }),
+      this.client.publicKey.count({ where }),
+    ]);
+    return { keys, total };
+  }
 }

@@ -2,6 +2,8 @@
 import { translated } from '../infra/database/errors.ts';
 import type { UserChangesRow } from './entities.ts';
 import type { HotQueries, UserListQuery } from './hot-queries.ts';
+import type { Viewer } from '../domain/access/owner-visibility.ts';
+import { visibleOwnersWhere } from './access-filters.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 
 export class UserRepository {
@@ -31,7 +33,10 @@ export class UserRepository {
     const email = account.email ?? '';
     return translated({ taken: 'user name or e-mail address' }, () =>
       this.client.user.create({
-        data: { ...account, emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } } },
+        data: {
+          ...account,
+          emails: { create: { email, lowerEmail: email.toLowerCase(), isPrimary: true, isActivated: true } },
+        },
       }),
     );
   }
@@ -91,5 +96,30 @@ export class UserRepository {
   /** Accounts (users and organizations) with any of these lower-cased names. */
   listByLowerNames(lowerNames: readonly string[]): Promise<User[]> {
     return this.client.user.findMany({ where: { lowerName: { in: [...lowerNames] } } });
+  }
+
+  /**
+   * One page of the individual users the viewer may see, by name: `keyword` matches the name or full name, `id`
+   * picks one user (Forgejo: routers/api/v1/user/user.go Search).
+   */
+  async searchVisible(
+    viewer: Viewer | null,
+    keyword: string,
+    id: number,
+    skip: number,
+    take: number,
+  ): Promise<{ users: User[]; total: number }> {
+    const where: Prisma.UserWhereInput = { AND: [{ type: 0 }, visibleOwnersWhere(viewer)] };
+    const words: Prisma.UserWhereInput[] = [];
+    if (id > 0) words.push({ id });
+    const lower = keyword.trim().toLowerCase();
+    if (lower !== '')
+      words.push({ OR: [{ lowerName: { contains: lower } }, { fullName: { contains: keyword.trim() } }] });
+    (where.AND as Prisma.UserWhereInput[]).push(...words);
+    const [users, total] = await Promise.all([
+      this.client.user.findMany({ where, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip, take }),
+      this.client.user.count({ where }),
+    ]);
+    return { users, total };
   }
 }

@@ -4,8 +4,8 @@ import type { User } from '../db/entities.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
-
 
 /** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
 const USER_KEY = 'user';
@@ -27,7 +27,9 @@ export class PublicKeyService {
     }
     const minimum = this.minimumBits(parsed.algorithm);
     if (minimum > 0 && parsed.bits < minimum) {
-      throw new ValidationError(`key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`);
+      throw new ValidationError(
+        `key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`,
+      );
     }
     const name = title.trim();
     if (name === '') throw new ValidationError('[Title]: Required');
@@ -38,11 +40,22 @@ export class PublicKeyService {
     if (sameKey) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
     if (sameTitle) throw new ValidationError(`public key name already exists [name: ${name}]`);
     try {
-      return await this.keys.create(owner.id, { name, fingerprint: parsed.fingerprint, content: parsed.content, keyType: USER_KEY });
+      return await this.keys.create(owner.id, {
+        name,
+        fingerprint: parsed.fingerprint,
+        content: parsed.content,
+        keyType: USER_KEY,
+      });
     } catch (error) {
-      if (error instanceof NameTakenError) throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
+      if (error instanceof NameTakenError)
+        throw new ValidationError(`public key already exists [fingerprint: ${parsed.fingerprint}]`);
       throw error;
     }
+  }
+
+  /** One page of a user's keys; `fingerprint` narrows it to that key. */
+  list(owner: User, fingerprint: string | undefined, page: ListOptions): Promise<{ keys: PublicKey[]; total: number }> {
+    return this.keys.listByOwner(owner.id, fingerprint || undefined, page.skip, page.limit);
   }
 
   /** Deletes a key of `owner`: 404 when there is no such key, 403 when it belongs to someone else. */

@@ -119,7 +119,10 @@ export class RepoSearchService {
     if (keyword) {
       filter.keywords = {
         // q is a comma-separated list.
-        words: keyword.split(',').map((word) => word.trim().toLowerCase()).filter(Boolean),
+        words: keyword
+          .split(',')
+          .map((word) => word.trim().toLowerCase())
+          .filter(Boolean),
         topicOnly: query.topic === true,
         includeDescription: query.includeDesc === true,
         ownerSlashName: !query.team_id,
@@ -131,6 +134,39 @@ export class RepoSearchService {
   /** GET /orgs/{org}/repos: the org's repositories the caller can read, by id. */
   async listOrgRepos(viewer: User | null, publicOnly: boolean, org: User, page: ListOptions): Promise<RepoPage> {
     const filter: RepoSearchFilter = { ownerId: org.id, readableBy: { viewer, publicOnly } };
+    const order: RepoSearchOrder = { key: 'id', direction: 'asc' };
+    const [repos, total] = await Promise.all([
+      this.repos.listMatching(filter, order, page.skip, page.limit),
+      this.repos.countMatching(filter),
+    ]);
+    return { repos, total };
+  }
+
+  /**
+   * GET /users/{username}/repos (owned by the user) and GET /user/repos (owned or shared with the caller): what the
+   * viewer can read, by id (Forgejo: routers/api/v1/user/repo.go).
+   */
+  async listUserRepos(
+    viewer: User | null,
+    publicOnly: boolean,
+    owner: User,
+    page: ListOptions,
+    shared = false,
+  ): Promise<RepoPage> {
+    const filter: RepoSearchFilter = shared
+      ? { member: { userId: owner.id, relation: 'either' } }
+      : { ownerId: owner.id };
+    // Forgejo skips the visibility filter when the caller lists their own repositories with a full credential.
+    if (!(viewer?.id === owner.id && !publicOnly)) filter.readableBy = { viewer, publicOnly };
+    return this.page(filter, page);
+  }
+
+  /** GET /users/{username}/starred and …/subscriptions: the listed repositories the viewer can read, by id. */
+  listReposIn(viewer: User | null, publicOnly: boolean, repoIds: number[], page: ListOptions): Promise<RepoPage> {
+    return this.page({ idIn: repoIds, readableBy: { viewer, publicOnly } }, page);
+  }
+
+  private async page(filter: RepoSearchFilter, page: ListOptions): Promise<RepoPage> {
     const order: RepoSearchOrder = { key: 'id', direction: 'asc' };
     const [repos, total] = await Promise.all([
       this.repos.listMatching(filter, order, page.skip, page.limit),

@@ -1,6 +1,7 @@
 // Watching a repository: whether the caller does, start and stop (Forgejo: routers/api/v1/repo/subscriber.go).
 import type { User } from '../db/entities.ts';
 import { NotFoundError } from '../domain/errors.ts';
+import type { ListOptions } from '../domain/page.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -37,5 +38,14 @@ export class RepoSubscriptionService {
       // Mode 2 ("don't watch") was not counted.
       if (existing.mode !== DONT_WATCH) await tx.repositories.changeWatchCount(repo.id, -1);
     });
+  }
+
+  /** Ids of the repositories `user` watches; the caller filters them by what the viewer may read. */
+  watchedIds(user: User): Promise<number[]> {
+    return this.deps.repos.repoWatches.listRepoIds(user.id);
+  }
+
+  watchers(repo: RepoWithOwner, page: ListOptions): Promise<{ users: User[]; total: number }> {
+    return this.deps.repos.repoWatches.listWatchers(repo.id, page.skip, page.limit);
   }
 }

@@ -45,6 +45,7 @@ const HANDLER_DECIDED: Readonly<Partial<Record<OperationId, string>>> = {
   issueEditIssue: 'its poster or a writer of its unit: the issue, and whether it is a pull request, are loaded then',
   notifyGetThread: "the thread's own user or a site admin: the thread is loaded then",
   notifyReadThread: "the thread's own user or a site admin: the thread is loaded then",
+  userCurrentDeleteKey: "only the key's owner: whose key it is is known once the key is loaded",
 };
 
 /** A signed-in caller's credentials, as the matrix's world makes them. */

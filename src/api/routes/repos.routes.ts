@@ -5,9 +5,20 @@ import { enforceQuota } from '../quota-guard.ts';
 import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
 import { gitInfoRefs, gitReceivePack, gitUploadPack } from '../handlers/repo/git.ts';
 import {
-  adminCreateRepo, createCurrentUserRepo, createOrgRepo, createOrgRepoDeprecated, orgListRepos, repoDelete, repoEdit, repoGet,
-  repoMigrate, repoSearch, userCurrentDeleteSubscription, userCurrentPutSubscription,
+  adminCreateRepo,
+  createCurrentUserRepo,
+  createOrgRepo,
+  createOrgRepoDeprecated,
+  orgListRepos,
+  repoDelete,
+  repoEdit,
+  repoGet,
+  repoMigrate,
+  repoSearch,
+  userCurrentDeleteSubscription,
+  userCurrentPutSubscription,
 } from '../handlers/repo/repo.ts';
+import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
@@ -25,6 +36,8 @@ export type ReposOperation =
   | 'repoDelete'
   | 'repoEdit'
   | 'repoGet'
+  | 'repoListStargazers'
+  | 'repoListSubscribers'
   | 'repoMigrate'
   | 'repoSearch'
   | 'userCurrentDeleteSubscription'
@@ -38,8 +51,14 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   adminDeleteUnadoptedRepository: route([reqSiteAdmin()], adminDeleteUnadoptedRepository),
   adminUnadoptedList: route([reqSiteAdmin()], adminUnadoptedList),
   createCurrentUserRepo: route([reqToken(), enforceQuota('size:repos:all', 'doer')], createCurrentUserRepo),
-  createOrgRepo: route([orgAssignment(), reqToken(), enforceQuota('size:repos:all', 'org'), reqOrgRepoCreator()], createOrgRepo),
-  createOrgRepoDeprecated: route([reqToken(), orgAssignment({ missing: 'invalid' }), reqOrgRepoCreator()], createOrgRepoDeprecated),
+  createOrgRepo: route(
+    [orgAssignment(), reqToken(), enforceQuota('size:repos:all', 'org'), reqOrgRepoCreator()],
+    createOrgRepo,
+  ),
+  createOrgRepoDeprecated: route(
+    [reqToken(), orgAssignment({ missing: 'invalid' }), reqOrgRepoCreator()],
+    createOrgRepoDeprecated,
+  ),
   gitInfoRefs: route(git, gitInfoRefs),
   gitReceivePack: route(git, gitReceivePack),
   gitUploadPack: route(git, gitUploadPack),
@@ -47,6 +66,8 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoDelete: route([repoAssignment(), reqToken(), reqRepoOwner()], repoDelete),
   repoEdit: route([repoAssignment(), reqToken(), reqRepoAdmin()], repoEdit),
   repoGet: route([repoAssignment()], repoGet),
+  repoListStargazers: route([repoAssignment()], repoListStargazers),
+  repoListSubscribers: route([repoAssignment()], repoListSubscribers),
   repoMigrate: route([reqToken()], repoMigrate),
   repoSearch: route([], repoSearch),
   userCurrentDeleteSubscription: route([repoAssignment(), reqToken()], userCurrentDeleteSubscription),

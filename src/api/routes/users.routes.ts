@@ -1,11 +1,28 @@
 // Routes for users, their tokens and their administration (Forgejo: routers/api/v1/api.go).
-import { userAssignment } from '../assignment.ts';
+import { repoAssignment, userAssignment } from '../assignment.ts';
 import { reqBasicAuth, reqSelfOrAdmin, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminGetAllEmails, adminSearchEmails } from '../handlers/admin/email.ts';
 import { adminCreatePublicKey, adminDeleteUserPublicKey } from '../handlers/admin/public-key.ts';
-import { adminCreateUser, adminDeleteUser, adminEditUser, adminRenameUser, adminSearchUsers } from '../handlers/admin/user.ts';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminEditUser,
+  adminRenameUser,
+  adminSearchUsers,
+} from '../handlers/admin/user.ts';
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
-import { userGetCurrent } from '../handlers/user/user.ts';
+import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
+import { userCurrentDeleteKey, userCurrentListKeys, userCurrentPostKey } from '../handlers/user/key.ts';
+import { userCurrentListRepos, userListRepos } from '../handlers/user/repo.ts';
+import {
+  userCurrentCheckStarring,
+  userCurrentDeleteStar,
+  userCurrentListStarred,
+  userCurrentPutStar,
+  userListStarred,
+} from '../handlers/user/star.ts';
+import { userGet, userGetCurrent, userSearch } from '../handlers/user/user.ts';
+import { userCurrentListSubscriptions, userListSubscriptions } from '../handlers/user/watch.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type UsersOperation =
@@ -18,10 +35,27 @@ export type UsersOperation =
   | 'adminRenameUser'
   | 'adminSearchEmails'
   | 'adminSearchUsers'
+  | 'userAddEmail'
   | 'userCreateToken'
+  | 'userCurrentCheckStarring'
+  | 'userCurrentDeleteKey'
+  | 'userCurrentDeleteStar'
+  | 'userCurrentListKeys'
+  | 'userCurrentListRepos'
+  | 'userCurrentListStarred'
+  | 'userCurrentListSubscriptions'
+  | 'userCurrentPostKey'
+  | 'userCurrentPutStar'
   | 'userDeleteAccessToken'
+  | 'userDeleteEmail'
+  | 'userGet'
   | 'userGetCurrent'
-  | 'userGetTokens';
+  | 'userGetTokens'
+  | 'userListEmails'
+  | 'userListRepos'
+  | 'userListStarred'
+  | 'userListSubscriptions'
+  | 'userSearch';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -31,6 +65,9 @@ const adminOnUser = [reqSiteAdmin(), userAssignment()];
  * reqSelfOrAdmin, reqBasicOrRevProxyAuth on the whole group), so no token lists, mints or removes tokens.
  */
 const tokensOf = [userAssignment('username', { individualOnly: true }), reqToken(), reqSelfOrAdmin(), reqBasicAuth()];
+
+/** `/user/starred/{owner}/{repo}`: a repository the caller sees (404 first), then sign-in. */
+const starOf = [repoAssignment(), reqToken()];
 
 export const usersRoutes: RouteGroup<UsersOperation> = {
   adminCreatePublicKey: route(adminOnUser, adminCreatePublicKey),
@@ -42,8 +79,25 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   adminRenameUser: route(adminOnUser, adminRenameUser),
   adminSearchEmails: route([reqSiteAdmin()], adminSearchEmails),
   adminSearchUsers: route([reqSiteAdmin()], adminSearchUsers),
+  userAddEmail: route([reqToken()], userAddEmail),
   userCreateToken: route(tokensOf, userCreateToken),
+  userCurrentCheckStarring: route(starOf, userCurrentCheckStarring),
+  userCurrentDeleteKey: route([reqToken()], userCurrentDeleteKey),
+  userCurrentDeleteStar: route(starOf, userCurrentDeleteStar),
+  userCurrentListKeys: route([reqToken()], userCurrentListKeys),
+  userCurrentListRepos: route([reqToken()], userCurrentListRepos),
+  userCurrentListStarred: route([reqToken()], userCurrentListStarred),
+  userCurrentListSubscriptions: route([reqToken()], userCurrentListSubscriptions),
+  userCurrentPostKey: route([reqToken()], userCurrentPostKey),
+  userCurrentPutStar: route(starOf, userCurrentPutStar),
   userDeleteAccessToken: route(tokensOf, userDeleteAccessToken),
+  userDeleteEmail: route([reqToken()], userDeleteEmail),
+  userGet: route([userAssignment()], userGet),
   userGetCurrent: route([reqToken()], userGetCurrent),
   userGetTokens: route(tokensOf, userGetTokens),
+  userListEmails: route([reqToken()], userListEmails),
+  userListRepos: route([userAssignment()], userListRepos),
+  userListStarred: route([userAssignment()], userListStarred),
+  userListSubscriptions: route([userAssignment()], userListSubscriptions),
+  userSearch: route([], userSearch),
 };

@@ -5,6 +5,7 @@
 // none, so the read-only token renders too.
 import { uniqueName } from '../../helpers/factories.ts';
 import type { MatrixRow } from './matrix.ts';
+import { newPublicKey } from './world.ts';
 
 //                                         anon outsd member team owner admin pubOnly readOnly
 export const INSTANCE_ROWS: readonly MatrixRow[] = [
@@ -246,5 +247,97 @@ export const INSTANCE_ROWS: readonly MatrixRow[] = [
         private: [404, 404, 404, 404, 401, 401, 403, 403],
       },
     },
+  },
+  // The user directory and a user's public lists (Forgejo: UserAssignmentAPI, checkTokenPublicOnly): whoever sees
+  // the user, the public-only token only a public user.
+  {
+    operation: 'userGet',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListRepos',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListStarred',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListSubscriptions',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userSearch',
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  // The caller's own lists, keys and addresses (/user group: reqToken, user scope).
+  {
+    operation: 'userCurrentListRepos',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userCurrentListKeys',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userCurrentListStarred',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userCurrentListSubscriptions',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userListEmails',
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userCurrentPostKey',
+    body: () => ({ key: newPublicKey(), title: uniqueName('key') }),
+    expected: { anyOwner: [401, 201, 201, 201, 201, 201, 201, 403] },
+  },
+  {
+    // The key is the organization account's, none of the callers': each is refused it (403), site admins too.
+    operation: 'userCurrentDeleteKey',
+    params: { id: 'new:publicKey' },
+    expected: { anyOwner: [401, 403, 403, 403, 403, 403, 403, 403] },
+  },
+  {
+    operation: 'userAddEmail',
+    body: () => ({ emails: [`${uniqueName('mail')}@example.com`] }),
+    expected: { anyOwner: [401, 201, 201, 201, 201, 201, 201, 403] },
+  },
+  {
+    operation: 'userDeleteEmail',
+    body: { emails: [] },
+    expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
   },
 ];

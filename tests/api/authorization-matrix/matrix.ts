@@ -19,7 +19,16 @@
 // callers it exists).
 import type { OperationId } from '../../../generated/operations.ts';
 
-export const CALLERS = ['anonymous', 'outsider', 'orgMember', 'teamMember', 'orgOwner', 'siteAdmin', 'publicOnlyToken', 'readOnlyToken'] as const;
+export const CALLERS = [
+  'anonymous',
+  'outsider',
+  'orgMember',
+  'teamMember',
+  'orgOwner',
+  'siteAdmin',
+  'publicOnlyToken',
+  'readOnlyToken',
+] as const;
 export type CallerName = (typeof CALLERS)[number];
 export const OWNER_VISIBILITIES = ['public', 'limited', 'private'] as const;
 export type OwnerVisibility = (typeof OWNER_VISIBILITIES)[number];
@@ -31,18 +40,65 @@ export type Row = readonly [number, number, number, number, number, number, numb
 export type ByOwner = Readonly<Record<OwnerVisibility, Row>>;
 
 /** The statuses of a path without an owner, of an owner's path, or of a path naming a repository of an owner. */
-export type Expected = { readonly anyOwner: Row } | { readonly byOwner: ByOwner } | { readonly byRepo: Readonly<Record<RepoVisibility, ByOwner>> };
+export type Expected =
+  | { readonly anyOwner: Row }
+  | { readonly byOwner: ByOwner }
+  | { readonly byRepo: Readonly<Record<RepoVisibility, ByOwner>> };
 
 /** A value of the world (world.ts) a path parameter takes: a shared fixture, or one made for the request (`new:`). */
 export type Value =
-  | 'org' | 'ownerUser' | 'repo' | 'team' | 'orgHook' | 'label' | 'secret' | 'variable' | 'package' | 'packageVersion'
-  | 'packageFile' | 'issue' | 'orgMember' | 'teamMember' | 'publicMember' | 'ownerId' | 'adminHook'
-  | 'quotaGroup' | 'quotaRule' | 'cronTask' | 'thread' | 'avatarHash' | 'docsAsset' | 'gitignore' | 'labelTemplate'
-  | 'license' | 'generic' | 'repoGit'
-  | 'new:team' | 'new:teamWithMember' | 'new:teamWithRepo' | 'new:repo' | 'new:orgHook' | 'new:label' | 'new:secret'
-  | 'new:variable' | 'new:variableName' | 'new:package' | 'new:packageVersion' | 'new:member' | 'new:user'
-  | 'new:blockedUser' | 'new:ownerUserOfVisibility' | 'new:adminHook' | 'new:quotaGroup' | 'new:quotaGroupWithUser'
-  | 'new:quotaGroupWithRule' | 'new:quotaRule' | 'new:publicKey' | 'new:unadopted' | 'new:token';
+  | 'org'
+  | 'ownerUser'
+  | 'repo'
+  | 'team'
+  | 'orgHook'
+  | 'label'
+  | 'secret'
+  | 'variable'
+  | 'package'
+  | 'packageVersion'
+  | 'packageFile'
+  | 'issue'
+  | 'orgMember'
+  | 'teamMember'
+  | 'publicMember'
+  | 'ownerId'
+  | 'adminHook'
+  | 'quotaGroup'
+  | 'quotaRule'
+  | 'cronTask'
+  | 'thread'
+  | 'avatarHash'
+  | 'docsAsset'
+  | 'gitignore'
+  | 'labelTemplate'
+  | 'license'
+  | 'generic'
+  | 'repoGit'
+  | 'missingRef'
+  | 'new:team'
+  | 'new:teamWithMember'
+  | 'new:teamWithRepo'
+  | 'new:repo'
+  | 'new:orgHook'
+  | 'new:label'
+  | 'new:secret'
+  | 'new:variable'
+  | 'new:variableName'
+  | 'new:package'
+  | 'new:packageVersion'
+  | 'new:member'
+  | 'new:user'
+  | 'new:blockedUser'
+  | 'new:ownerUserOfVisibility'
+  | 'new:adminHook'
+  | 'new:quotaGroup'
+  | 'new:quotaGroupWithUser'
+  | 'new:quotaGroupWithRule'
+  | 'new:quotaRule'
+  | 'new:publicKey'
+  | 'new:unadopted'
+  | 'new:token';
 
 export interface MatrixRow {
   readonly operation: OperationId;

@@ -3,6 +3,7 @@
 // is public; the write team, owners and site admins when it is private (the org member's team holds no repositories).
 // A public-only token is refused a private repository whatever its owner's visibility, and is not refused a public
 // repository of a limited or private owner (Forgejo checks the repository only).
+import { uniqueName } from '../../helpers/factories.ts';
 import type { MatrixRow } from './matrix.ts';
 
 //                                         anon outsd member team owner admin pubOnly readOnly
@@ -243,7 +244,8 @@ export const REPO_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'gitInfoRefs',
-    params: { repo: 'repoGit' }, query: { service: 'git-upload-pack' },
+    params: { repo: 'repoGit' },
+    query: { service: 'git-upload-pack' },
     // git smart HTTP (Forgejo: routers/web/repo/githttp.go): an anonymous caller who may not fetch is challenged
     // (401) so git asks for credentials; a signed-in one is 404. Token scopes follow the git service (fetch: read,
     // push: write), not the HTTP method.
@@ -315,6 +317,235 @@ export const REPO_ROWS: readonly MatrixRow[] = [
           public: [401, 404, 404, 200, 200, 200, 403, 403],
           limited: [401, 404, 404, 200, 200, 200, 403, 403],
           private: [401, 404, 404, 200, 200, 200, 403, 403],
+        },
+      },
+    },
+  },
+  // Who starred or watches a repository: whoever sees it (repoAssignment).
+  {
+    operation: 'repoListStargazers',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoListSubscribers',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  // Starring: a repository the caller sees (404 first), then sign-in. A fresh repository is starred by nobody, so the
+  // check answers 404 to everyone who sees it.
+  {
+    operation: 'userCurrentCheckStarring',
+    params: { repo: 'new:repo' },
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentPutStar',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 204, 204, 204, 204, 204, 204, 403],
+          limited: [404, 204, 204, 204, 204, 204, 204, 403],
+          private: [404, 404, 204, 204, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 204, 204, 204, 403, 403],
+          limited: [404, 404, 404, 204, 204, 204, 403, 403],
+          private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'userCurrentDeleteStar',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 204, 204, 204, 204, 204, 204, 403],
+          limited: [404, 204, 204, 204, 204, 204, 204, 403],
+          private: [404, 404, 204, 204, 204, 204, 204, 403],
+        },
+        private: {
+          public: [404, 404, 404, 204, 204, 204, 403, 403],
+          limited: [404, 404, 404, 204, 204, 204, 403, 403],
+          private: [404, 404, 404, 204, 204, 204, 403, 403],
+        },
+      },
+    },
+  },
+  // Branches and tags: readers of code list and get, writers of code (signed in) create (from the default branch)
+  // and delete. The named branch or tag does not exist, so gets and deletes are 404 past the guards.
+  {
+    operation: 'repoListBranches',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoListTags',
+    expected: {
+      byRepo: {
+        public: {
+          public: [200, 200, 200, 200, 200, 200, 200, 200],
+          limited: [404, 200, 200, 200, 200, 200, 200, 200],
+          private: [404, 404, 200, 200, 200, 200, 200, 200],
+        },
+        private: {
+          public: [404, 404, 404, 200, 200, 200, 403, 200],
+          limited: [404, 404, 404, 200, 200, 200, 403, 200],
+          private: [404, 404, 404, 200, 200, 200, 403, 200],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoGetBranch',
+    expected: {
+      byRepo: {
+        public: {
+          public: [404, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoGetTag',
+    expected: {
+      byRepo: {
+        public: {
+          public: [404, 404, 404, 404, 404, 404, 404, 404],
+          limited: [404, 404, 404, 404, 404, 404, 404, 404],
+          private: [404, 404, 404, 404, 404, 404, 404, 404],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 404],
+          limited: [404, 404, 404, 404, 404, 404, 403, 404],
+          private: [404, 404, 404, 404, 404, 404, 403, 404],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoCreateBranch',
+    body: () => ({ new_branch_name: uniqueName('branch') }),
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 201, 201, 201, 201, 403],
+          limited: [404, 403, 403, 201, 201, 201, 201, 403],
+          private: [404, 404, 403, 201, 201, 201, 201, 403],
+        },
+        private: {
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoCreateTag',
+    body: () => ({ tag_name: uniqueName('tag') }),
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 201, 201, 201, 201, 403],
+          limited: [404, 403, 403, 201, 201, 201, 201, 403],
+          private: [404, 404, 403, 201, 201, 201, 201, 403],
+        },
+        private: {
+          public: [404, 404, 404, 201, 201, 201, 403, 403],
+          limited: [404, 404, 404, 201, 201, 201, 403, 403],
+          private: [404, 404, 404, 201, 201, 201, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoDeleteBranch',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
+        },
+      },
+    },
+  },
+  {
+    operation: 'repoDeleteTag',
+    expected: {
+      byRepo: {
+        public: {
+          public: [401, 403, 403, 404, 404, 404, 404, 403],
+          limited: [404, 403, 403, 404, 404, 404, 404, 403],
+          private: [404, 404, 403, 404, 404, 404, 404, 403],
+        },
+        private: {
+          public: [404, 404, 404, 404, 404, 404, 403, 403],
+          limited: [404, 404, 404, 404, 404, 404, 403, 403],
+          private: [404, 404, 404, 404, 404, 404, 403, 403],
         },
       },
     },

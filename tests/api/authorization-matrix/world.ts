@@ -5,14 +5,30 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OPERATIONS } from '../../../generated/operations.ts';
-import { addTestOrgMember, createTestOrg, createTestUser, createToken, uniqueName, type TestUser } from '../../helpers/factories.ts';
+import {
+  addTestOrgMember,
+  createTestOrg,
+  createTestUser,
+  createToken,
+  uniqueName,
+  type TestUser,
+} from '../../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import {
-  CALLERS, OWNER_VISIBILITIES, REPO_VISIBILITIES, type ByOwner, type CallerName, type MatrixRow, type OwnerVisibility,
-  type RepoVisibility, type Row, type Value,
+  CALLERS,
+  OWNER_VISIBILITIES,
+  REPO_VISIBILITIES,
+  type ByOwner,
+  type CallerName,
+  type MatrixRow,
+  type OwnerVisibility,
+  type RepoVisibility,
+  type Row,
+  type Value,
 } from './matrix.ts';
 
-const READ_EVERYTHING = 'read:activitypub,read:admin,read:issue,read:misc,read:notification,read:organization,read:package,read:repository,read:user';
+const READ_EVERYTHING =
+  'read:activitypub,read:admin,read:issue,read:misc,read:notification,read:organization,read:package,read:repository,read:user';
 /** A 1×1 PNG. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -51,7 +67,12 @@ interface Cell {
 
 let world: World;
 
-async function call(method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, auth: string, body?: object | Buffer) {
+async function call(
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete',
+  url: string,
+  auth: string,
+  body?: object | Buffer,
+) {
   let request = world.t.request()[method](url).set('Authorization', auth);
   if (Buffer.isBuffer(body)) request = request.set('Content-Type', 'application/octet-stream').send(body);
   else if (body) request = request.send(body);
@@ -65,12 +86,27 @@ const asAdmin = () => world.users.siteAdmin.auth;
 
 async function makeTeam(visibility: OwnerVisibility, options: object = {}): Promise<number> {
   const org = world.owners[visibility].org;
-  return (await call('post', `/api/v1/orgs/${org}/teams`, asOwner(visibility), { name: uniqueName('team'), permission: 'read', units: ['repo.code'], ...options })).id;
+  return (
+    await call('post', `/api/v1/orgs/${org}/teams`, asOwner(visibility), {
+      name: uniqueName('team'),
+      permission: 'read',
+      units: ['repo.code'],
+      ...options,
+    })
+  ).id;
 }
 
-async function makeRepo(visibility: OwnerVisibility, repoVisibility: RepoVisibility, autoInit = false): Promise<string> {
+async function makeRepo(
+  visibility: OwnerVisibility,
+  repoVisibility: RepoVisibility,
+  autoInit = false,
+): Promise<string> {
   const name = uniqueName('repo');
-  await call('post', `/api/v1/orgs/${world.owners[visibility].org}/repos`, asOwner(visibility), { name, private: repoVisibility === 'private', auto_init: autoInit });
+  await call('post', `/api/v1/orgs/${world.owners[visibility].org}/repos`, asOwner(visibility), {
+    name,
+    private: repoVisibility === 'private',
+    auto_init: autoInit,
+  });
   return name;
 }
 
@@ -80,22 +116,36 @@ async function makeOrgHook(visibility: OwnerVisibility): Promise<number> {
 }
 
 async function makeLabel(visibility: OwnerVisibility): Promise<number> {
-  return (await call('post', `/api/v1/orgs/${world.owners[visibility].org}/labels`, asOwner(visibility), { name: uniqueName('label'), color: '#00aabb' })).id;
+  return (
+    await call('post', `/api/v1/orgs/${world.owners[visibility].org}/labels`, asOwner(visibility), {
+      name: uniqueName('label'),
+      color: '#00aabb',
+    })
+  ).id;
 }
 
 async function makeSecret(visibility: OwnerVisibility): Promise<string> {
   const name = uniqueName('SECRET_').toUpperCase();
-  await call('put', `/api/v1/orgs/${world.owners[visibility].org}/actions/secrets/${name}`, asOwner(visibility), { data: 'value' });
+  await call('put', `/api/v1/orgs/${world.owners[visibility].org}/actions/secrets/${name}`, asOwner(visibility), {
+    data: 'value',
+  });
   return name;
 }
 
 async function makeVariable(visibility: OwnerVisibility): Promise<string> {
   const name = uniqueName('VAR_').toUpperCase();
-  await call('post', `/api/v1/orgs/${world.owners[visibility].org}/actions/variables/${name}`, asOwner(visibility), { value: 'value' });
+  await call('post', `/api/v1/orgs/${world.owners[visibility].org}/actions/variables/${name}`, asOwner(visibility), {
+    value: 'value',
+  });
   return name;
 }
 
-async function makePackage(ownerName: string, auth: string, name = uniqueName('pkg'), version = '1.0.0'): Promise<string> {
+async function makePackage(
+  ownerName: string,
+  auth: string,
+  name = uniqueName('pkg'),
+  version = '1.0.0',
+): Promise<string> {
   await call('put', `/api/packages/${ownerName}/generic/${name}/${version}/file.bin`, auth, Buffer.from('package'));
   return name;
 }
@@ -112,7 +162,11 @@ async function makeQuotaGroup(): Promise<string> {
 
 async function makeQuotaRule(): Promise<string> {
   const name = uniqueName('rule');
-  await call('post', '/api/v1/admin/quota/rules', asAdmin(), { name, limit: 1024 * 1024 * 1024, subjects: ['size:all'] });
+  await call('post', '/api/v1/admin/quota/rules', asAdmin(), {
+    name,
+    limit: 1024 * 1024 * 1024,
+    subjects: ['size:all'],
+  });
   return name;
 }
 
@@ -132,20 +186,40 @@ function ownerName(cell: Cell): string {
 /** The value a parameter takes when the row names none. */
 function defaultValue(param: string, cell: Cell): Value {
   switch (param) {
-    case 'org': return 'org';
-    case 'owner': return cell.ownerKind === 'user' ? 'ownerUser' : 'org';
-    case 'username': return cell.ownerKind === 'user' ? 'ownerUser' : 'orgMember';
-    case 'repo': return 'repo';
-    case 'index': return 'issue';
-    case 'type': return 'generic';
-    case 'name': case 'packagename': return 'package';
-    case 'version': case 'packageversion': return 'packageVersion';
-    case 'filename': return 'packageFile';
-    case 'secretname': return 'secret';
-    case 'variablename': return 'variable';
-    case 'quotagroup': return 'quotaGroup';
-    case 'quotarule': return 'quotaRule';
-    default: throw new Error(`no default value for path parameter {${param}}: name one in the row`);
+    case 'org':
+      return 'org';
+    case 'owner':
+      return cell.ownerKind === 'user' ? 'ownerUser' : 'org';
+    case 'username':
+      return cell.ownerKind === 'user' ? 'ownerUser' : 'orgMember';
+    case 'repo':
+      return 'repo';
+    case 'index':
+      return 'issue';
+    case 'type':
+      return 'generic';
+    case 'name':
+    case 'packagename':
+      return 'package';
+    case 'version':
+    case 'packageversion':
+      return 'packageVersion';
+    case 'filename':
+      return 'packageFile';
+    case 'secretname':
+      return 'secret';
+    case 'variablename':
+      return 'variable';
+    case 'quotagroup':
+      return 'quotaGroup';
+    case 'quotarule':
+      return 'quotaRule';
+    // The shared repositories are empty: a branch or tag name names nothing there.
+    case 'branch':
+    case 'tag':
+      return 'missingRef';
+    default:
+      throw new Error(`no default value for path parameter {${param}}: name one in the row`);
   }
 }
 
@@ -154,35 +228,66 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
   const owner = world.owners[visibility];
   const org = owner.org;
   switch (value) {
-    case 'org': return org;
-    case 'ownerUser': return owner.owner.user.name;
-    case 'ownerId': return String(owner.owner.user.id);
-    case 'repo': return owner.repos[repoVisibility];
-    case 'repoGit': return `${owner.repos[repoVisibility]}.git`;
-    case 'team': return String(owner.teamId);
-    case 'orgHook': return String(owner.orgHookId);
-    case 'label': return String(owner.labelId);
-    case 'secret': return owner.secret;
-    case 'variable': return owner.variable;
-    case 'generic': return 'generic';
-    case 'package': return cell.ownerKind === 'user' ? owner.userPackage : owner.orgPackage;
-    case 'packageVersion': return '1.0.0';
-    case 'packageFile': return 'file.bin';
-    case 'issue': return '1';
-    case 'orgMember': return world.users.orgMember.user.name;
-    case 'teamMember': return world.users.teamMember.user.name;
-    case 'publicMember': return world.users.teamMember.user.name;
-    case 'adminHook': return String(world.adminHookId);
-    case 'quotaGroup': return world.quotaGroup;
-    case 'quotaRule': return world.quotaRule;
-    case 'cronTask': return 'archive_cleanup';
-    case 'thread': return String(world.threadId);
-    case 'avatarHash': return world.avatarHash;
-    case 'docsAsset': return 'swagger-ui.css';
-    case 'gitignore': return 'Node';
-    case 'labelTemplate': return 'Default';
-    case 'license': return 'MIT';
-    case 'new:team': return String(await makeTeam(visibility));
+    case 'org':
+      return org;
+    case 'ownerUser':
+      return owner.owner.user.name;
+    case 'ownerId':
+      return String(owner.owner.user.id);
+    case 'repo':
+      return owner.repos[repoVisibility];
+    case 'repoGit':
+      return `${owner.repos[repoVisibility]}.git`;
+    case 'team':
+      return String(owner.teamId);
+    case 'orgHook':
+      return String(owner.orgHookId);
+    case 'label':
+      return String(owner.labelId);
+    case 'secret':
+      return owner.secret;
+    case 'variable':
+      return owner.variable;
+    case 'generic':
+      return 'generic';
+    case 'package':
+      return cell.ownerKind === 'user' ? owner.userPackage : owner.orgPackage;
+    case 'packageVersion':
+      return '1.0.0';
+    case 'packageFile':
+      return 'file.bin';
+    case 'issue':
+      return '1';
+    case 'orgMember':
+      return world.users.orgMember.user.name;
+    case 'teamMember':
+      return world.users.teamMember.user.name;
+    case 'publicMember':
+      return world.users.teamMember.user.name;
+    case 'adminHook':
+      return String(world.adminHookId);
+    case 'quotaGroup':
+      return world.quotaGroup;
+    case 'quotaRule':
+      return world.quotaRule;
+    case 'cronTask':
+      return 'archive_cleanup';
+    case 'thread':
+      return String(world.threadId);
+    case 'avatarHash':
+      return world.avatarHash;
+    case 'docsAsset':
+      return 'swagger-ui.css';
+    case 'gitignore':
+      return 'Node';
+    case 'missingRef':
+      return 'no-such-ref';
+    case 'labelTemplate':
+      return 'Default';
+    case 'license':
+      return 'MIT';
+    case 'new:team':
+      return String(await makeTeam(visibility));
     case 'new:teamWithMember': {
       const id = await makeTeam(visibility);
       await call('put', `/api/v1/teams/${id}/members/${world.users.orgMember.user.name}`, asOwner(visibility));
@@ -193,31 +298,52 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       await call('put', `/api/v1/teams/${id}/repos/${org}/${owner.repos[repoVisibility]}`, asOwner(visibility));
       return String(id);
     }
-    case 'new:repo': return makeRepo(visibility, repoVisibility);
-    case 'new:orgHook': return String(await makeOrgHook(visibility));
-    case 'new:label': return String(await makeLabel(visibility));
-    case 'new:secret': return makeSecret(visibility);
-    case 'new:variable': return makeVariable(visibility);
-    case 'new:variableName': return uniqueName('VAR_').toUpperCase();
-    case 'new:package': return cell.ownerKind === 'user' ? makePackage(owner.owner.user.name, owner.owner.auth) : makePackage(org, owner.owner.auth);
-    case 'new:packageVersion': return uniqueName('2.0.');
+    case 'new:repo':
+      return makeRepo(visibility, repoVisibility);
+    case 'new:orgHook':
+      return String(await makeOrgHook(visibility));
+    case 'new:label':
+      return String(await makeLabel(visibility));
+    case 'new:secret':
+      return makeSecret(visibility);
+    case 'new:variable':
+      return makeVariable(visibility);
+    case 'new:variableName':
+      return uniqueName('VAR_').toUpperCase();
+    case 'new:package':
+      return cell.ownerKind === 'user'
+        ? makePackage(owner.owner.user.name, owner.owner.auth)
+        : makePackage(org, owner.owner.auth);
+    case 'new:packageVersion':
+      return uniqueName('2.0.');
     case 'new:member': {
       const user = await makeUser();
-      await addTestOrgMember(world.t, (await world.t.context.db.prisma.user.findFirstOrThrow({ where: { name: org } })), user.user);
+      await addTestOrgMember(
+        world.t,
+        await world.t.context.db.prisma.user.findFirstOrThrow({ where: { name: org } }),
+        user.user,
+      );
       return user.user.name;
     }
-    case 'new:user': return (await makeUser()).user.name;
+    case 'new:user':
+      return (await makeUser()).user.name;
     case 'new:blockedUser': {
       const user = await makeUser();
       await call('put', `/api/v1/orgs/${org}/block/${user.user.name}`, asOwner(visibility));
       return user.user.name;
     }
-    case 'new:ownerUserOfVisibility': return (await makeUser(visibility)).user.name;
+    case 'new:ownerUserOfVisibility':
+      return (await makeUser(visibility)).user.name;
     case 'new:adminHook': {
-      const body = { type: 'gitea', config: { url: 'https://hooks.example/admin', content_type: 'json', is_system_webhook: 'true' }, events: ['push'] };
+      const body = {
+        type: 'gitea',
+        config: { url: 'https://hooks.example/admin', content_type: 'json', is_system_webhook: 'true' },
+        events: ['push'],
+      };
       return String((await call('post', '/api/v1/admin/hooks', asAdmin(), body)).id);
     }
-    case 'new:quotaGroup': return makeQuotaGroup();
+    case 'new:quotaGroup':
+      return makeQuotaGroup();
     case 'new:quotaGroupWithUser': {
       const group = await makeQuotaGroup();
       await call('put', `/api/v1/admin/quota/groups/${group}/users/${ownerName(cell)}`, asAdmin());
@@ -228,7 +354,8 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       await call('put', `/api/v1/admin/quota/groups/${group}/rules/${world.quotaRule}`, asAdmin());
       return group;
     }
-    case 'new:quotaRule': return makeQuotaRule();
+    case 'new:quotaRule':
+      return makeQuotaRule();
     case 'new:publicKey': {
       const url = `/api/v1/admin/users/${ownerName(cell)}/keys`;
       return String((await call('post', url, asAdmin(), { key: newPublicKey(), title: uniqueName('key') })).id);
@@ -243,7 +370,13 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
     case 'new:token': {
       const name = uniqueName('token');
       await world.t.context.db.prisma.accessToken.create({
-        data: { userId: owner.owner.user.id, name, tokenHash: uniqueName('hash'), tokenLastEight: uniqueName('').slice(0, 8), scope: 'all' },
+        data: {
+          userId: owner.owner.user.id,
+          name,
+          tokenHash: uniqueName('hash'),
+          tokenLastEight: uniqueName('').slice(0, 8),
+          scope: 'all',
+        },
       });
       return name;
     }
@@ -276,10 +409,20 @@ export async function buildWorld(): Promise<void> {
     // The org member sits in a team without repositories; the team member, whose membership is public, in a write
     // team over all of them.
     await addTestOrgMember(t, org, world.users.orgMember.user);
-    o.teamId = await makeTeam(visibility, { permission: 'write', units: ['repo.code', 'repo.packages'], includes_all_repositories: true });
+    o.teamId = await makeTeam(visibility, {
+      permission: 'write',
+      units: ['repo.code', 'repo.packages'],
+      includes_all_repositories: true,
+    });
     await call('put', `/api/v1/teams/${o.teamId}/members/${world.users.teamMember.user.name}`, owner.auth);
-    await t.context.db.prisma.orgUser.updateMany({ where: { orgId: org.id, userId: world.users.teamMember.user.id }, data: { isPublic: true } });
-    o.repos = { public: await makeRepo(visibility, 'public', true), private: await makeRepo(visibility, 'private', true) };
+    await t.context.db.prisma.orgUser.updateMany({
+      where: { orgId: org.id, userId: world.users.teamMember.user.id },
+      data: { isPublic: true },
+    });
+    o.repos = {
+      public: await makeRepo(visibility, 'public', true),
+      private: await makeRepo(visibility, 'private', true),
+    };
     for (const repo of Object.values(o.repos)) {
       await call('post', `/api/v1/repos/${org.name}/${repo}/issues`, owner.auth, { title: 'the first issue' });
     }
@@ -293,14 +436,27 @@ export async function buildWorld(): Promise<void> {
   // Actors (activitypubPerson) exist once the background worker made their users' key pairs.
   await t.context.services.activityPub.fillMissingKeys(100);
   const admin = world.users.siteAdmin.auth;
-  world.adminHookId = Number(await resolve('new:adminHook', { visibility: 'public', repoVisibility: 'public', ownerKind: 'org' }));
+  world.adminHookId = Number(
+    await resolve('new:adminHook', { visibility: 'public', repoVisibility: 'public', ownerKind: 'org' }),
+  );
   world.quotaGroup = await makeQuotaGroup();
   world.quotaRule = await makeQuotaRule();
   // A notification thread of the public owner: someone else opens an issue in a repository the owner watches.
   const publicOwner = world.owners.public;
-  await call('put', `/api/v1/repos/${publicOwner.org}/${publicOwner.repos.public}/subscription`, publicOwner.owner.auth);
-  await call('post', `/api/v1/repos/${publicOwner.org}/${publicOwner.repos.public}/issues`, world.users.teamMember.auth, { title: 'notify the owner' });
-  const threads = (await t.request().get('/api/v1/notifications').set('Authorization', publicOwner.owner.auth).expect(200)).body as { id: number }[];
+  await call(
+    'put',
+    `/api/v1/repos/${publicOwner.org}/${publicOwner.repos.public}/subscription`,
+    publicOwner.owner.auth,
+  );
+  await call(
+    'post',
+    `/api/v1/repos/${publicOwner.org}/${publicOwner.repos.public}/issues`,
+    world.users.teamMember.auth,
+    { title: 'notify the owner' },
+  );
+  const threads = (
+    await t.request().get('/api/v1/notifications').set('Authorization', publicOwner.owner.auth).expect(200)
+  ).body as { id: number }[];
   if (threads.length === 0) throw new Error('fixture: the public owner has no notification thread');
   world.threadId = threads[0].id;
   await call('post', `/api/v1/orgs/${publicOwner.org}/avatar`, admin, { image: PNG_BASE64 });
@@ -311,7 +467,8 @@ export async function buildWorld(): Promise<void> {
 export const closeWorld = () => world.t.close();
 
 function authOf(caller: Exclude<CallerName, 'anonymous'>, visibility: OwnerVisibility): string {
-  if (caller === 'orgOwner' || caller === 'publicOnlyToken' || caller === 'readOnlyToken') return world.owners[visibility].auth[caller];
+  if (caller === 'orgOwner' || caller === 'publicOnlyToken' || caller === 'readOnlyToken')
+    return world.owners[visibility].auth[caller];
   return world.users[caller].auth;
 }
 
@@ -333,7 +490,8 @@ async function statusOf(row: MatrixRow, caller: CallerName, cell: Cell, made: Ma
   if (row.query) request = request.query(row.query);
   if (caller !== 'anonymous') request = request.set('Authorization', authOf(caller, cell.visibility));
   const body = typeof row.body === 'function' ? row.body() : row.body;
-  if (operation.body === 'stream') request = request.set('Content-Type', 'application/octet-stream').send(Buffer.from(String(body ?? '')));
+  if (operation.body === 'stream')
+    request = request.set('Content-Type', 'application/octet-stream').send(Buffer.from(String(body ?? '')));
   else if (operation.body === 'text') request = request.set('Content-Type', 'text/plain').send(String(body ?? ''));
   else if (body !== undefined) request = request.send(body);
   const { status } = await request.redirects(0);
@@ -348,13 +506,19 @@ function cellsOf(rows: readonly MatrixRow[]): [string, MatrixRow, Cell, Row][] {
     const name = `${row.operation} ${method.toUpperCase()} ${route}`;
     const ownerKind = row.owner ?? 'org';
     const expected = row.expected;
-    if ('anyOwner' in expected) return [[name, row, { visibility: 'public', repoVisibility: 'public', ownerKind }, expected.anyOwner]];
+    if ('anyOwner' in expected)
+      return [[name, row, { visibility: 'public', repoVisibility: 'public', ownerKind }, expected.anyOwner]];
     const byOwner = (byOwnerRows: ByOwner, repoVisibility: RepoVisibility, label: string) =>
       OWNER_VISIBILITIES.map((visibility): [string, MatrixRow, Cell, Row] => [
-        `${name} on ${label}a ${visibility} ${ownerKind === 'user' ? 'user' : 'organization'}`, row, { visibility, repoVisibility, ownerKind }, byOwnerRows[visibility],
+        `${name} on ${label}a ${visibility} ${ownerKind === 'user' ? 'user' : 'organization'}`,
+        row,
+        { visibility, repoVisibility, ownerKind },
+        byOwnerRows[visibility],
       ]);
     if ('byOwner' in expected) return byOwner(expected.byOwner, 'public', '');
-    return REPO_VISIBILITIES.flatMap((repoVisibility) => byOwner(expected.byRepo[repoVisibility], repoVisibility, `a ${repoVisibility} repository of `));
+    return REPO_VISIBILITIES.flatMap((repoVisibility) =>
+      byOwner(expected.byRepo[repoVisibility], repoVisibility, `a ${repoVisibility} repository of `),
+    );
   });
 }
 

@@ -1,0 +1,37 @@
+// Branches of a repository (Forgejo: routers/api/v1/repo/branch.go).
+import { toBranch } from '../../../convert/git-ref.ts';
+import { canWriteCode } from '../../../domain/access/repo-permission.ts';
+import type { BranchRef } from '../../../infra/git/refs.ts';
+import type { AnyRequestContext, Handler } from '../../route.ts';
+
+function present(ctx: AnyRequestContext, branch: BranchRef) {
+  const { repo, permission } = ctx.repo();
+  const canPush = ctx.caller !== null && (ctx.caller.user.isAdmin || canWriteCode(permission));
+  return toBranch(branch, ctx.app.settings.server.ROOT_URL, repo, canPush);
+}
+
+export const repoListBranches: Handler<'repoListBranches'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { branches, total } = await ctx.app.services.repoBranches.list(ctx.repo().repo, page);
+  ctx.sendPage(
+    200,
+    branches.map((branch) => present(ctx, branch)),
+    page,
+    total,
+  );
+};
+
+export const repoGetBranch: Handler<'repoGetBranch'> = async (ctx) => {
+  ctx.send(200, present(ctx, await ctx.app.services.repoBranches.get(ctx.repo().repo, ctx.params.branch)));
+};
+
+export const repoCreateBranch: Handler<'repoCreateBranch'> = async (ctx) => {
+  const { new_branch_name: name, old_branch_name: fromBranch, old_ref_name: fromRef } = ctx.body;
+  const branch = await ctx.app.services.repoBranches.create(ctx.doer(), ctx.repo().repo, { name, fromBranch, fromRef });
+  ctx.send(201, present(ctx, branch));
+};
+
+export const repoDeleteBranch: Handler<'repoDeleteBranch'> = async (ctx) => {
+  await ctx.app.services.repoBranches.delete(ctx.repo().repo, ctx.params.branch);
+  ctx.send(204);
+};

@@ -32,8 +32,25 @@ export class HookTaskRepository {
   }
 
   /** Records an attempt on a delivery that is still pending (a finished one is never rewritten). */
+  /**
+   * Takes the next attempt of a pending delivery for `leaseMs`; false when it is no longer pending or another run
+   * holds it. A run that dies lets its claim expire, so the delivery is not lost.
+   */
+  async claimAttempt(id: number, leaseMs: number): Promise<boolean> {
+    const now = new Date();
+    const { count } = await this.client.hookTask.updateMany({
+      where: { id, status: 'pending', OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+      data: { claimedUntil: new Date(now.getTime() + leaseMs) },
+    });
+    return count === 1;
+  }
+
   async recordAttempt(id: number, attempt: HookAttempt): Promise<boolean> {
-    const { count } = await this.client.hookTask.updateMany({ where: { id, status: 'pending' }, data: attempt });
+    // The attempt is over: a retry may claim the next one.
+    const { count } = await this.client.hookTask.updateMany({
+      where: { id, status: 'pending' },
+      data: { ...attempt, claimedUntil: null },
+    });
     return count === 1;
   }
 

@@ -67,8 +67,9 @@ export class HookDeliveryService {
     const { repos } = this.deps;
     const { hookTaskId } = job.payload as { hookTaskId: number };
     const task = await repos.hookTasks.findById(hookTaskId);
-    // Already answered (a run that died after recording it, or a job relayed twice): nothing to send.
-    if (!task || task.status !== 'pending') return { outcome: 'done' };
+    // Already answered (a run that died after recording it, or a job relayed twice), or being sent by another run of
+    // the same job right now (two relays raced): nothing to send here.
+    if (!task || !(await repos.hookTasks.claimAttempt(task.id, this.leaseMs))) return { outcome: 'done' };
     const hook = await repos.webhooks.findForDelivery(task.hookId);
     if (!hook || !hook.isActive) {
       return this.finish(job, task, { status: 'failed' }, '', { status: 0, headers: {}, body: hook ? 'Delivery: the hook is inactive' : 'Delivery: the hook was deleted' }, 0);

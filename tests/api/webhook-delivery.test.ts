@@ -211,6 +211,28 @@ describe('webhook delivery', () => {
     expect(receiver.at('/gone')).toHaveLength(1);
   });
 
+  it('sends a delivery once when two runs of its job meet (a job relayed twice), and still retries it', async () => {
+    const hookId = await createHook(orgA, 'raced', { events: ['repository'] });
+    await createRepo(orgA, 'raced-repo');
+    await receiver.until(() => receiver.at('/raced').length === 1);
+    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
+    const previous = receiver.respond;
+    let failures = 1;
+    receiver.respond = (hook) => (hook.path === '/raced' && failures-- > 0 ? 500 : previous(hook));
+    const task = await t.context.db.prisma.hookTask.create({
+      data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload },
+    });
+    const job = { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) };
+    await t.context.db.prisma.job.createMany({ data: [job, job, job] });
+    await Promise.all([t.context.services.hookDeliveries.deliverDue(50), t.context.services.hookDeliveries.deliverDue(50)]);
+    await receiver.until(() => receiver.at('/raced').some((hook) => hook.headers['x-forgejo-delivery'] === task.uuid && hook.answered === 200));
+    await settle();
+    receiver.respond = previous;
+    const sent = receiver.at('/raced').filter((hook) => hook.headers['x-forgejo-delivery'] === task.uuid);
+    expect(sent.map((hook) => hook.answered)).toEqual([500, 200]);
+    expect(await t.context.db.prisma.hookTask.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
   it('refuses hook types Anvil does not deliver with 422', async () => {
     const res = await t.request().post(`/api/v1/orgs/${orgA.name}/hooks`).set('Authorization', owner.auth)
       .send({ type: 'dingtalk', config: { url: `${receiver.url}/x`, content_type: 'json' } }).expect(422);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "HookTask" ADD COLUMN     "claimedUntil" TIMESTAMP(3);

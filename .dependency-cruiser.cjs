@@ -2,7 +2,13 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Import circles make load order matter.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import circles make load order matter.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'domain-is-pure',
       severity: 'error',
@@ -27,10 +33,18 @@ module.exports = {
     {
       name: 'services-see-no-database-client',
       severity: 'error',
-      comment: 'Services get repositories: no database client, Prisma client or query types (entities come from db/entities.ts).',
+      comment:
+        'Services get repositories: no database client, Prisma client or query types (entities come from db/entities.ts).',
       // src/db/entities.ts (model row types only) is allowed: it is not in the list below.
       from: { path: '^src/services/' },
-      to: { path: ['^src/infra/database/', '^src/db/prisma\\.ts$', '^generated/prisma/', '^node_modules/(@prisma|pg|better-sqlite3)/'] },
+      to: {
+        path: [
+          '^src/infra/database/',
+          '^src/db/prisma\\.ts$',
+          '^generated/prisma/',
+          '^node_modules/(@prisma|pg|better-sqlite3)/',
+        ],
+      },
     },
     {
       name: 'services-see-the-queue-interface-only',

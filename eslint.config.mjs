@@ -14,14 +14,14 @@ export default tseslint.config(
     rules: {
       // CommonJS output: lazy require() keeps optional drivers and heavy modules off the start path.
       '@typescript-eslint/no-require-imports': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       // Sniffing content, sanitising markup and checking names match control characters on purpose.
       'no-control-regex': 'off',
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'Use a union of string literals.' },
-      ],
+      'no-restricted-syntax': ['error', { selector: 'TSEnumDeclaration', message: 'Use a union of string literals.' }],
     },
   },
   // Tests and scripts send and read raw JSON of any shape.

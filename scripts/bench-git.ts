@@ -13,12 +13,22 @@ import path from 'node:path';
 const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 5000);
 const MIB = Number(process.env.BENCH_GIT_MIB ?? 100);
 const GOAL = 0.9;
-const GIT_ENV = { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' };
+const GIT_ENV = {
+  PATH: process.env.PATH,
+  HOME: os.tmpdir(),
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  LANG: 'C',
+};
 
 function git(args: string[], cwd?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: { ...GIT_ENV, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) =>
-      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(),
+    execFile(
+      'git',
+      args,
+      { cwd, env: { ...GIT_ENV, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => (error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve()),
     );
   });
 }
@@ -26,21 +36,32 @@ function git(args: string[], cwd?: string, extraEnv: NodeJS.ProcessEnv = {}): Pr
 /** A bare repository of COMMITS commits, each adding one incompressible file, written by git fast-import. */
 async function makeSourceRepository(dir: string): Promise<void> {
   await git(['init', '--bare', '-q', '-b', 'main', dir]);
-  const importer = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env: GIT_ENV, stdio: ['pipe', 'ignore', 'inherit'] });
+  const importer = spawn('git', ['fast-import', '--quiet'], {
+    cwd: dir,
+    env: GIT_ENV,
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
   const fileBytes = Math.floor((MIB * 1024 * 1024) / COMMITS);
-  const write = (chunk: string | Buffer) => (importer.stdin.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => importer.stdin.once('drain', () => resolve())));
+  const write = (chunk: string | Buffer) =>
+    importer.stdin.write(chunk)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => importer.stdin.once('drain', () => resolve()));
   const when = 1_700_000_000;
   for (let i = 1; i <= COMMITS; i++) {
     const message = `commit ${i}\n`;
     const content = randomBytes(fileBytes);
-    await write(`commit refs/heads/main\nmark :${i}\ncommitter Bench <bench@example.com> ${when + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`);
+    await write(
+      `commit refs/heads/main\nmark :${i}\ncommitter Bench <bench@example.com> ${when + i} +0000\ndata ${Buffer.byteLength(message)}\n${message}`,
+    );
     if (i > 1) await write(`from :${i - 1}\n`);
     await write(`M 644 inline files/${String(i).padStart(5, '0')}.bin\ndata ${content.length}\n`);
     await write(content);
     await write('\n');
   }
   importer.stdin.end();
-  await new Promise<void>((resolve, reject) => importer.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    importer.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import exited ${code}`)))),
+  );
   await git(['gc', '-q', '--aggressive', '--prune=now'], dir).catch(() => git(['repack', '-adq'], dir));
 }
 
@@ -95,7 +116,9 @@ function startHttpBackend(projectRoot: string): Promise<{ base: string; close: (
     backend.stdout.on('end', () => res.end());
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() }),
+    );
   });
 }
 
@@ -149,7 +172,9 @@ export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: str
       });
       if (create.status !== 201) throw new Error(`creating the repository answered ${create.status}`);
       pushReferenceRuns.push(await timed(() => git(pushArgs(`${backend.base}bench-${round}.git`), source)));
-      pushAnvilRuns.push(await timed(() => git([...auth, ...pushArgs(`${anvil.base}${anvil.owner}/git-bench-${round}.git`)], source)));
+      pushAnvilRuns.push(
+        await timed(() => git([...auth, ...pushArgs(`${anvil.base}${anvil.owner}/git-bench-${round}.git`)], source)),
+      );
     }
     const pushReference = Math.min(...pushReferenceRuns);
     const pushAnvil = Math.min(...pushAnvilRuns);
@@ -168,9 +193,13 @@ export async function benchGit(anvil: AnvilGitTarget): Promise<Array<{ name: str
 
     const row = (name: string, reference: number, anvilSeconds: number) => {
       const ratio = reference / anvilSeconds;
-      console.log(`| ${name} | ${(packed / anvilSeconds).toFixed(0)} | ${(packed / reference).toFixed(0)} | ${ratio.toFixed(2)} | ≥ ${GOAL}: ${ratio >= GOAL ? 'met' : 'below'} |`);
+      console.log(
+        `| ${name} | ${(packed / anvilSeconds).toFixed(0)} | ${(packed / reference).toFixed(0)} | ${ratio.toFixed(2)} | ≥ ${GOAL}: ${ratio >= GOAL ? 'met' : 'below'} |`,
+      );
     };
-    console.log(`\n| git over HTTP, ${COMMITS} commits, ${packed.toFixed(0)} MiB packed | Anvil MiB/s | git http-backend MiB/s | ratio | goal |`);
+    console.log(
+      `\n| git over HTTP, ${COMMITS} commits, ${packed.toFixed(0)} MiB packed | Anvil MiB/s | git http-backend MiB/s | ratio | goal |`,
+    );
     console.log('|---|---|---|---|---|');
     row('push (git push into an empty repository, best of two)', pushReference, pushAnvil);
     row('clone (git clone --bare, best of two)', cloneReference, cloneAnvil);

@@ -24,17 +24,26 @@ export function seedIssuesAndNotifications(file: string, users: number): IssueSe
   db.pragma('synchronous = OFF');
   const now = Date.now();
   const iso = (ms: number) => new Date(ms).toISOString();
-  const userIds = (db.prepare(`SELECT id FROM "User" WHERE "type" = 0 ORDER BY id LIMIT ?`).all(users) as Array<{ id: number }>).map((r) => r.id);
+  const userIds = (
+    db.prepare(`SELECT id FROM "User" WHERE "type" = 0 ORDER BY id LIMIT ?`).all(users) as Array<{ id: number }>
+  ).map((r) => r.id);
   const measured = userIds[1];
   const token = newAccessToken();
-  db.prepare(`INSERT INTO "AccessToken" ("userId", "name", "tokenHash", "tokenLastEight", "scope", "createdAt", "updatedAt") VALUES (?, 'bench-issues', ?, ?, 'all', ?, ?)`)
-    .run(measured, hashAccessToken(token), lastEight(token), iso(now), iso(now));
-  const insertRepo = db.prepare(`INSERT INTO "Repository" ("ownerId", "ownerName", "name", "lowerName", "isPrivate", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  db.prepare(
+    `INSERT INTO "AccessToken" ("userId", "name", "tokenHash", "tokenLastEight", "scope", "createdAt", "updatedAt") VALUES (?, 'bench-issues', ?, ?, 'all', ?, ?)`,
+  ).run(measured, hashAccessToken(token), lastEight(token), iso(now), iso(now));
+  const insertRepo = db.prepare(
+    `INSERT INTO "Repository" ("ownerId", "ownerName", "name", "lowerName", "isPrivate", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   const insertUnit = db.prepare(`INSERT INTO "RepoUnit" ("repoId", "type") VALUES (?, ?)`);
   const insertLabel = db.prepare(`INSERT INTO "Label" ("repoId", "name", "color") VALUES (?, 'bug', '#ff0000')`);
-  const insertIssue = db.prepare(`INSERT INTO "Issue" ("repoId", "index", "posterId", "title", "content", "isClosed", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, '', ?, ?, ?)`);
+  const insertIssue = db.prepare(
+    `INSERT INTO "Issue" ("repoId", "index", "posterId", "title", "content", "isClosed", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, '', ?, ?, ?)`,
+  );
   const insertIssueLabel = db.prepare(`INSERT INTO "IssueLabel" ("issueId", "labelId") VALUES (?, ?)`);
-  const insertThread = db.prepare(`INSERT INTO "Notification" ("userId", "repoId", "status", "source", "issueId", "createdAt", "updatedAt") VALUES (?, ?, ?, 1, ?, ?, ?)`);
+  const insertThread = db.prepare(
+    `INSERT INTO "Notification" ("userId", "repoId", "status", "source", "issueId", "createdAt", "updatedAt") VALUES (?, ?, ?, 1, ?, ?, ?)`,
+  );
   const issueRepo: number[] = [];
   const firstIssueId = { value: 0 };
   db.transaction(() => {
@@ -43,7 +52,9 @@ export function seedIssuesAndNotifications(file: string, users: number): IssueSe
       const ownerId = userIds[r % userIds.length];
       const owner = db.prepare(`SELECT name FROM "User" WHERE id = ?`).get(ownerId) as { name: string };
       // One repository in ten is private: visibility must cost something.
-      const id = Number(insertRepo.run(ownerId, owner.name, `r${r}`, `r${r}`, r % 10 === 9 ? 1 : 0, iso(now), iso(now)).lastInsertRowid);
+      const id = Number(
+        insertRepo.run(ownerId, owner.name, `r${r}`, `r${r}`, r % 10 === 9 ? 1 : 0, iso(now), iso(now)).lastInsertRowid,
+      );
       for (const unit of [1, 2, 3]) insertUnit.run(id, unit);
       repos.push({ id, label: Number(insertLabel.run(id).lastInsertRowid) });
     }
@@ -53,7 +64,17 @@ export function seedIssuesAndNotifications(file: string, users: number): IssueSe
       const index = (perRepo.get(repo.id) ?? 0) + 1;
       perRepo.set(repo.id, index);
       const at = iso(now - (ISSUES - i) * 1000);
-      const id = Number(insertIssue.run(repo.id, index, userIds[i % userIds.length], `issue ${i} word${i % 1000}`, i % 5 === 0 ? 1 : 0, at, at).lastInsertRowid);
+      const id = Number(
+        insertIssue.run(
+          repo.id,
+          index,
+          userIds[i % userIds.length],
+          `issue ${i} word${i % 1000}`,
+          i % 5 === 0 ? 1 : 0,
+          at,
+          at,
+        ).lastInsertRowid,
+      );
       if (i === 0) firstIssueId.value = id;
       issueRepo.push(repo.id);
       if (i % 10 === 1) insertIssueLabel.run(id, repo.label);
@@ -79,7 +100,10 @@ export function seedIssuesAndNotifications(file: string, users: number): IssueSe
   return { token, seconds: (performance.now() - started) / 1000 };
 }
 
-async function latencies(url: string, headers: Record<string, string>): Promise<{ p50: number; p99: number; status: number; total: string }> {
+async function latencies(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ p50: number; p99: number; status: number; total: string }> {
   const first = await fetch(url, { headers });
   await first.text();
   for (let i = 0; i < 10; i++) await (await fetch(url, { headers })).text();
@@ -95,10 +119,15 @@ async function latencies(url: string, headers: Record<string, string>): Promise<
 }
 
 /** GET /notifications for the user with USER_THREADS threads among NOTIFICATIONS, and issue search for q= and labels=. */
-export async function benchIssuesAndNotifications(base: string, seeded: IssueSeed): Promise<Array<{ name: string; p50: number; goal: number }>> {
+export async function benchIssuesAndNotifications(
+  base: string,
+  seeded: IssueSeed,
+): Promise<Array<{ name: string; p50: number; goal: number }>> {
   const measured: Array<{ name: string; p50: number; goal: number }> = [];
   const auth = { Authorization: `token ${seeded.token}` };
-  console.log(`\nissues and notifications: ${NOTIFICATIONS} threads (${USER_THREADS} for the measured user), ${ISSUES} issues over ${ISSUE_REPOS} repositories; seeded in ${seeded.seconds.toFixed(0)} s; ${SAMPLES} sequential requests each:`);
+  console.log(
+    `\nissues and notifications: ${NOTIFICATIONS} threads (${USER_THREADS} for the measured user), ${ISSUES} issues over ${ISSUE_REPOS} repositories; seeded in ${seeded.seconds.toFixed(0)} s; ${SAMPLES} sequential requests each:`,
+  );
   console.log('| request | matches | p50 ms | p99 ms | goal |\n|---|---|---|---|---|');
   const rows = [
     { name: 'GET /user (baseline: the lightest authenticated route)', path: '/api/v1/user', goal: 10 },
@@ -114,7 +143,9 @@ export async function benchIssuesAndNotifications(base: string, seeded: IssueSee
       console.log(`| ${row.name} | answers ${m.status}, not measured | | | |`);
       continue;
     }
-    console.log(`| ${row.name} | ${m.total} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | p50 < ${row.goal} ms: ${m.p50 < row.goal ? 'met' : 'below'} |`);
+    console.log(
+      `| ${row.name} | ${m.total} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | p50 < ${row.goal} ms: ${m.p50 < row.goal ? 'met' : 'below'} |`,
+    );
     measured.push({ name: row.name, p50: m.p50, goal: row.goal });
   }
   return measured;

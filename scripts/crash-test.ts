@@ -39,10 +39,13 @@ const CONCURRENCY = argument('concurrency', 50);
 const KILL_AT = Math.floor(WRITES * argument('kill-at', 0.4));
 /** `--kinds repo,push` narrows the run to some kinds, to aim the kill at one of them. */
 const kindsIndex = process.argv.indexOf('--kinds');
-const RUN_KINDS: readonly Kind[] = kindsIndex >= 0 ? (process.argv[kindsIndex + 1] ?? '').split(',').map((kind) => {
-  if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`--kinds takes some of ${KINDS.join(',')}`);
-  return kind as Kind;
-}) : KINDS;
+const RUN_KINDS: readonly Kind[] =
+  kindsIndex >= 0
+    ? (process.argv[kindsIndex + 1] ?? '').split(',').map((kind) => {
+        if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`--kinds takes some of ${KINDS.join(',')}`);
+        return kind as Kind;
+      })
+    : KINDS;
 
 const findings: string[] = [];
 const finding = (text: string) => {
@@ -153,7 +156,10 @@ class Server {
     const log = fs.openSync(this.logFile, 'a');
     // Its own process group, so the kill takes the git processes it started with it, as a crash of the host would.
     const child = spawn(process.execPath, ['dist/src/main.js'], {
-      cwd: root, env: serverEnv(this.dataDir), detached: true, stdio: ['ignore', log, log],
+      cwd: root,
+      env: serverEnv(this.dataDir),
+      detached: true,
+      stdio: ['ignore', log, log],
     });
     fs.closeSync(log);
     this.child = child;
@@ -187,7 +193,11 @@ let auth = '';
 let adminName = '';
 let adminToken = '';
 
-async function api(method: string, url: string, body?: unknown): Promise<{ status: number; json: unknown; bytes: Buffer }> {
+async function api(
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; bytes: Buffer }> {
   const headers: Record<string, string> = { Authorization: auth };
   let payload: Buffer | string | undefined;
   if (Buffer.isBuffer(body)) {
@@ -197,7 +207,12 @@ async function api(method: string, url: string, body?: unknown): Promise<{ statu
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(`${base}${url.replace(/^\//, '')}`, { method, headers, body: payload, signal: AbortSignal.timeout(60_000) });
+  const response = await fetch(`${base}${url.replace(/^\//, '')}`, {
+    method,
+    headers,
+    body: payload,
+    signal: AbortSignal.timeout(60_000),
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
   let json: unknown = null;
   if ((response.headers.get('content-type') ?? '').includes('json')) {
@@ -212,16 +227,31 @@ async function api(method: string, url: string, body?: unknown): Promise<{ statu
 
 async function apiOk(method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
   const answer = await api(method, url, body);
-  if (answer.status >= 300) throw new Error(`${method} ${url}: ${answer.status} ${answer.bytes.toString('utf8').slice(0, 300)}`);
+  if (answer.status >= 300)
+    throw new Error(`${method} ${url}: ${answer.status} ${answer.bytes.toString('utf8').slice(0, 300)}`);
   return answer.json as Record<string, unknown>;
 }
 
 function git(args: string[], cwd: string): Promise<{ code: number; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'credential.helper=', ...args], {
-      cwd, timeout: 120_000,
-      env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' },
-    }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) || 1 : 0, stdout, stderr }));
+    execFile(
+      'git',
+      ['-c', 'credential.helper=', ...args],
+      {
+        cwd,
+        timeout: 120_000,
+        env: {
+          PATH: process.env.PATH,
+          HOME: os.tmpdir(),
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          LANG: 'C',
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code) || 1 : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -241,10 +271,16 @@ function remoteHeads(owner: string, repo: string, cached = false): Promise<Map<s
   if (known) return known;
   const heads = git(['ls-remote', '--heads', remote(owner, repo)], os.tmpdir()).then((result) => {
     if (result.code !== 0) throw new Error(`git ls-remote ${key}: ${result.stderr.trim()}`);
-    return new Map(result.stdout.trim().split('\n').filter(Boolean).map((line) => {
-      const [sha, ref] = line.split('\t');
-      return [ref.replace('refs/heads/', ''), sha] as [string, string];
-    }));
+    return new Map(
+      result.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [sha, ref] = line.split('\t');
+          return [ref.replace('refs/heads/', ''), sha] as [string, string];
+        }),
+    );
   });
   if (cached) headsCache.set(key, heads);
   return heads;
@@ -261,7 +297,9 @@ function preparePushCommits(dir: string, count: number): string[] {
     stream += `data ${Buffer.byteLength(message)}\n${message}M 644 inline file-${i}.txt\ndata ${Buffer.byteLength(content)}\n${content}\n`;
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: stream });
-  return Array.from({ length: count }, (_, i) => execFileSync('git', ['rev-parse', `refs/heads/p${i}`], { cwd: dir, encoding: 'utf8' }).trim());
+  return Array.from({ length: count }, (_, i) =>
+    execFileSync('git', ['rev-parse', `refs/heads/p${i}`], { cwd: dir, encoding: 'utf8' }).trim(),
+  );
 }
 
 // ---- the writes ----
@@ -294,9 +332,13 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
     case 'org': {
       const name = `crash-org-${n}`;
       return {
-        kind, label: `create org ${name}`,
+        kind,
+        label: `create org ${name}`,
         send: async () => {
-          const answer = await api('POST', '/api/v1/orgs', { username: name, visibility: n % 3 === 0 ? 'private' : 'public' });
+          const answer = await api('POST', '/api/v1/orgs', {
+            username: name,
+            visibility: n % 3 === 0 ? 'private' : 'public',
+          });
           return answerOf(answer.status, answer.bytes);
         },
         verify: async () => ((await api('GET', `/api/v1/orgs/${name}`)).status === 200 ? null : 'organization missing'),
@@ -306,12 +348,14 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
       const team = fx.teams[n % fx.teams.length];
       const user = fx.users[Math.floor(n / fx.teams.length) % fx.users.length];
       return {
-        kind, label: `add ${user} to team ${team}`,
+        kind,
+        label: `add ${user} to team ${team}`,
         send: async () => {
           const answer = await api('PUT', `/api/v1/teams/${team}/members/${user}`);
           return answerOf(answer.status, answer.bytes);
         },
-        verify: async () => ((await api('GET', `/api/v1/teams/${team}/members/${user}`)).status === 200 ? null : 'team membership missing'),
+        verify: async () =>
+          (await api('GET', `/api/v1/teams/${team}/members/${user}`)).status === 200 ? null : 'team membership missing',
       };
     }
     case 'repo': {
@@ -319,9 +363,12 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
       const name = `crash-repo-${n}`;
       const autoInit = n % 2 === 0;
       return {
-        kind, label: `create repository ${owner}/${name}${autoInit ? ' (auto_init)' : ''}`,
+        kind,
+        label: `create repository ${owner}/${name}${autoInit ? ' (auto_init)' : ''}`,
         send: async () => {
-          const body = autoInit ? { name, auto_init: true, readme: 'Default', gitignores: 'Node', license: 'MIT' } : { name };
+          const body = autoInit
+            ? { name, auto_init: true, readme: 'Default', gitignores: 'Node', license: 'MIT' }
+            : { name };
           const answer = await api('POST', `/api/v1/orgs/${owner}/repos`, body);
           return answerOf(answer.status, answer.bytes);
         },
@@ -343,7 +390,8 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
       const digest = createHash('sha256').update(bytes).digest('hex');
       const url = `/api/packages/${owner}/generic/${pkg}/${version}/${file}`;
       return {
-        kind, label: `upload ${owner}/${pkg}@${version}/${file}`,
+        kind,
+        label: `upload ${owner}/${pkg}@${version}/${file}`,
         send: async () => {
           const answer = await api('PUT', url, bytes);
           return answerOf(answer.status, answer.bytes);
@@ -361,7 +409,8 @@ function makeWrite(kind: Kind, n: number, fx: Fixtures): Write {
       const sha = fx.pushShas[n];
       const branch = `crash-${n}`;
       return {
-        kind, label: `push ${sha.slice(0, 10)} to ${target}:${branch}`,
+        kind,
+        label: `push ${sha.slice(0, 10)} to ${target}:${branch}`,
         send: async () => {
           const result = await git(['push', '-q', remote(owner, repo), `${sha}:refs/heads/${branch}`], fx.pushDir);
           return { acknowledged: result.code === 0, detail: result.stderr.trim().slice(0, 300) };
@@ -380,7 +429,12 @@ async function setUp(work: string): Promise<Fixtures> {
   const users: string[] = [];
   for (let i = 0; i < USERS; i++) {
     const username = `crash-user-${i}`;
-    await apiOk('POST', '/api/v1/admin/users', { username, email: `${username}@example.com`, password: 'crash-password-1', must_change_password: false });
+    await apiOk('POST', '/api/v1/admin/users', {
+      username,
+      email: `${username}@example.com`,
+      password: 'crash-password-1',
+      must_change_password: false,
+    });
     users.push(username);
   }
   const orgs: string[] = [];
@@ -391,7 +445,9 @@ async function setUp(work: string): Promise<Fixtures> {
     orgs.push(org);
     for (let t = 0; t < TEAMS_PER_ORG; t++) {
       const team = await apiOk('POST', `/api/v1/orgs/${org}/teams`, {
-        name: `team-${t}`, permission: 'write', includes_all_repositories: t === 0,
+        name: `team-${t}`,
+        permission: 'write',
+        includes_all_repositories: t === 0,
         units: ['repo.code', 'repo.issues', 'repo.packages'],
       });
       teams.push(Number(team.id));
@@ -412,7 +468,13 @@ async function setUp(work: string): Promise<Fixtures> {
 
 type Outcome = 'acknowledged' | 'refused' | 'interrupted' | 'not sent';
 
-async function runWrites(writes: Write[], outcomes: Outcome[], start: number, onAck: (count: number) => void, killed: () => boolean): Promise<number> {
+async function runWrites(
+  writes: Write[],
+  outcomes: Outcome[],
+  start: number,
+  onAck: (count: number) => void,
+  killed: () => boolean,
+): Promise<number> {
   let next = start;
   let acks = outcomes.filter((o) => o === 'acknowledged').length;
   const worker = async () => {
@@ -461,12 +523,15 @@ async function checkDisk(db: Db, repositoryRoot: string, packageRoot: string): P
     const heads = await git(['for-each-ref', '--count=1', 'refs/heads'], dir);
     if (heads.code !== 0) finding(`repository ${key}: git cannot read it: ${heads.stderr.trim()}`);
     const isEmpty = row.isEmpty === true || row.isEmpty === 1;
-    if (heads.code === 0 && isEmpty && heads.stdout.trim() !== '') finding(`repository ${key} has branches but its row says it is empty`);
+    if (heads.code === 0 && isEmpty && heads.stdout.trim() !== '')
+      finding(`repository ${key} has branches but its row says it is empty`);
     const answer = await api('GET', `/api/v1/repos/${row.ownerName}/${row.lowerName}`);
     if (answer.status !== 200) finding(`repository row ${key} answers ${answer.status}`);
   }
   // Directories without a row: invisible as repositories, listed as unadopted when their owner exists.
-  const owners = new Set((await db.query<{ lowerName: string }>('SELECT "lowerName" FROM "User"')).map((u) => u.lowerName));
+  const owners = new Set(
+    (await db.query<{ lowerName: string }>('SELECT "lowerName" FROM "User"')).map((u) => u.lowerName),
+  );
   const unadopted = new Set<string>();
   for (let page = 1; ; page++) {
     const answer = await api('GET', `/api/v1/admin/unadopted?page=${page}&limit=50`);
@@ -482,7 +547,8 @@ async function checkDisk(db: Db, repositoryRoot: string, packageRoot: string): P
       if (known.has(key)) continue;
       const answer = await api('GET', `/api/v1/repos/${key}`);
       if (answer.status !== 404) finding(`directory ${key} without a row answers ${answer.status}`);
-      if (owners.has(owner) && !unadopted.has(key)) finding(`directory ${key} without a row is not listed as unadopted`);
+      if (owners.has(owner) && !unadopted.has(key))
+        finding(`directory ${key} without a row is not listed as unadopted`);
       console.log(`note     ${key}: a directory without a row (unadopted)`);
     }
   }
@@ -498,40 +564,91 @@ async function checkDisk(db: Db, repositoryRoot: string, packageRoot: string): P
     }
     const blob = path.join(packageRoot, file.hash.slice(0, 2), file.hash.slice(2, 4), file.hash);
     if (!fs.existsSync(blob)) finding(`package file ${file.fileId}: blob ${file.hash} is missing on disk`);
-    else if (fs.statSync(blob).size !== Number(file.size)) finding(`package file ${file.fileId}: blob ${file.hash} has ${fs.statSync(blob).size} bytes, its row says ${file.size}`);
-    else if (createHash('sha256').update(fs.readFileSync(blob)).digest('hex') !== file.hash) finding(`package file ${file.fileId}: blob ${file.hash} has other bytes`);
+    else if (fs.statSync(blob).size !== Number(file.size))
+      finding(
+        `package file ${file.fileId}: blob ${file.hash} has ${fs.statSync(blob).size} bytes, its row says ${file.size}`,
+      );
+    else if (createHash('sha256').update(fs.readFileSync(blob)).digest('hex') !== file.hash)
+      finding(`package file ${file.fileId}: blob ${file.hash} has other bytes`);
   }
 }
 
 /** Queries that return rows only when something disagrees; the first column names the row. */
 const CONSISTENCY: Array<[string, string]> = [
-  ['package version without files', 'SELECT v."id" FROM "PackageVersion" v WHERE NOT EXISTS (SELECT 1 FROM "PackageFile" f WHERE f."versionId" = v."id")'],
-  ['package without versions', 'SELECT p."id" FROM "Package" p WHERE NOT EXISTS (SELECT 1 FROM "PackageVersion" v WHERE v."packageId" = p."id")'],
-  ['package of a missing owner', 'SELECT p."id" FROM "Package" p WHERE NOT EXISTS (SELECT 1 FROM "User" u WHERE u."id" = p."ownerId")'],
-  ['team member count differs from its rows', 'SELECT t."id", t."numMembers", (SELECT COUNT(*) FROM "TeamUser" m WHERE m."teamId" = t."id") AS rows FROM "Team" t WHERE t."numMembers" <> (SELECT COUNT(*) FROM "TeamUser" m WHERE m."teamId" = t."id")'],
-  ['team repository count differs from its rows', 'SELECT t."id", t."numRepos", (SELECT COUNT(*) FROM "TeamRepo" r WHERE r."teamId" = t."id") AS rows FROM "Team" t WHERE t."numRepos" <> (SELECT COUNT(*) FROM "TeamRepo" r WHERE r."teamId" = t."id")'],
-  ['owner repository count differs from its rows', 'SELECT u."id", u."numRepos", (SELECT COUNT(*) FROM "Repository" r WHERE r."ownerId" = u."id") AS rows FROM "User" u WHERE u."numRepos" <> (SELECT COUNT(*) FROM "Repository" r WHERE r."ownerId" = u."id")'],
-  ['team member of another organization', 'SELECT m."id" FROM "TeamUser" m JOIN "Team" t ON t."id" = m."teamId" WHERE m."orgId" <> t."orgId"'],
-  ['team member who is not an organization member', 'SELECT m."id" FROM "TeamUser" m WHERE NOT EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."orgId" = m."orgId" AND o."userId" = m."userId")'],
-  ['organization without an owners team', 'SELECT u."id" FROM "User" u WHERE u."type" = 1 AND NOT EXISTS (SELECT 1 FROM "Team" t WHERE t."orgId" = u."id" AND t."lowerName" = \'owners\')'],
-  ['organization owners team without members', 'SELECT t."id" FROM "Team" t WHERE t."lowerName" = \'owners\' AND NOT EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id")'],
-  ['repository without units', 'SELECT r."id" FROM "Repository" r WHERE NOT EXISTS (SELECT 1 FROM "RepoUnit" u WHERE u."repoId" = r."id")'],
-  ['repository whose owner name is not its owner\'s', 'SELECT r."id" FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId" WHERE r."ownerName" <> u."name"'],
-  ['watch of a missing repository', 'SELECT w."id" FROM "Watch" w WHERE NOT EXISTS (SELECT 1 FROM "Repository" r WHERE r."id" = w."repoId")'],
-  ['watch count differs from its rows', 'SELECT r."id" FROM "Repository" r WHERE r."numWatches" <> (SELECT COUNT(*) FROM "Watch" w WHERE w."repoId" = r."id" AND w."mode" IN (1, 3))'],
-  ['access token of a missing user', 'SELECT t."id" FROM "AccessToken" t WHERE NOT EXISTS (SELECT 1 FROM "User" u WHERE u."id" = t."userId")'],
+  [
+    'package version without files',
+    'SELECT v."id" FROM "PackageVersion" v WHERE NOT EXISTS (SELECT 1 FROM "PackageFile" f WHERE f."versionId" = v."id")',
+  ],
+  [
+    'package without versions',
+    'SELECT p."id" FROM "Package" p WHERE NOT EXISTS (SELECT 1 FROM "PackageVersion" v WHERE v."packageId" = p."id")',
+  ],
+  [
+    'package of a missing owner',
+    'SELECT p."id" FROM "Package" p WHERE NOT EXISTS (SELECT 1 FROM "User" u WHERE u."id" = p."ownerId")',
+  ],
+  [
+    'team member count differs from its rows',
+    'SELECT t."id", t."numMembers", (SELECT COUNT(*) FROM "TeamUser" m WHERE m."teamId" = t."id") AS rows FROM "Team" t WHERE t."numMembers" <> (SELECT COUNT(*) FROM "TeamUser" m WHERE m."teamId" = t."id")',
+  ],
+  [
+    'team repository count differs from its rows',
+    'SELECT t."id", t."numRepos", (SELECT COUNT(*) FROM "TeamRepo" r WHERE r."teamId" = t."id") AS rows FROM "Team" t WHERE t."numRepos" <> (SELECT COUNT(*) FROM "TeamRepo" r WHERE r."teamId" = t."id")',
+  ],
+  [
+    'owner repository count differs from its rows',
+    'SELECT u."id", u."numRepos", (SELECT COUNT(*) FROM "Repository" r WHERE r."ownerId" = u."id") AS rows FROM "User" u WHERE u."numRepos" <> (SELECT COUNT(*) FROM "Repository" r WHERE r."ownerId" = u."id")',
+  ],
+  [
+    'team member of another organization',
+    'SELECT m."id" FROM "TeamUser" m JOIN "Team" t ON t."id" = m."teamId" WHERE m."orgId" <> t."orgId"',
+  ],
+  [
+    'team member who is not an organization member',
+    'SELECT m."id" FROM "TeamUser" m WHERE NOT EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."orgId" = m."orgId" AND o."userId" = m."userId")',
+  ],
+  [
+    'organization without an owners team',
+    'SELECT u."id" FROM "User" u WHERE u."type" = 1 AND NOT EXISTS (SELECT 1 FROM "Team" t WHERE t."orgId" = u."id" AND t."lowerName" = \'owners\')',
+  ],
+  [
+    'organization owners team without members',
+    'SELECT t."id" FROM "Team" t WHERE t."lowerName" = \'owners\' AND NOT EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id")',
+  ],
+  [
+    'repository without units',
+    'SELECT r."id" FROM "Repository" r WHERE NOT EXISTS (SELECT 1 FROM "RepoUnit" u WHERE u."repoId" = r."id")',
+  ],
+  [
+    "repository whose owner name is not its owner's",
+    'SELECT r."id" FROM "Repository" r JOIN "User" u ON u."id" = r."ownerId" WHERE r."ownerName" <> u."name"',
+  ],
+  [
+    'watch of a missing repository',
+    'SELECT w."id" FROM "Watch" w WHERE NOT EXISTS (SELECT 1 FROM "Repository" r WHERE r."id" = w."repoId")',
+  ],
+  [
+    'watch count differs from its rows',
+    'SELECT r."id" FROM "Repository" r WHERE r."numWatches" <> (SELECT COUNT(*) FROM "Watch" w WHERE w."repoId" = r."id" AND w."mode" IN (1, 3))',
+  ],
+  [
+    'access token of a missing user',
+    'SELECT t."id" FROM "AccessToken" t WHERE NOT EXISTS (SELECT 1 FROM "User" u WHERE u."id" = t."userId")',
+  ],
 ];
 
 async function checkDatabase(db: Db, provider: string): Promise<string[]> {
   const notes: string[] = [];
   for (const [problem, sql] of CONSISTENCY) {
     const rows = await db.query(sql);
-    for (const row of rows.slice(0, 10)) finding(`${problem}: ${JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`);
+    for (const row of rows.slice(0, 10))
+      finding(`${problem}: ${JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`);
     if (rows.length > 10) finding(`${problem}: ${rows.length - 10} more`);
   }
   if (provider === 'SQLite') {
     const integrity = await db.query<{ integrity_check: string }>('PRAGMA integrity_check');
-    if (integrity.length !== 1 || integrity[0].integrity_check !== 'ok') finding(`PRAGMA integrity_check: ${JSON.stringify(integrity.slice(0, 10))}`);
+    if (integrity.length !== 1 || integrity[0].integrity_check !== 'ok')
+      finding(`PRAGMA integrity_check: ${JSON.stringify(integrity.slice(0, 10))}`);
     const foreign = await db.query('PRAGMA foreign_key_check');
     for (const row of foreign.slice(0, 10)) finding(`PRAGMA foreign_key_check: ${JSON.stringify(row)}`);
     notes.push('PRAGMA integrity_check and foreign_key_check');
@@ -567,29 +684,56 @@ async function main(): Promise<void> {
   const database = await chooseDatabase(dataDir);
   const port = await freePort();
   base = `http://127.0.0.1:${port}/`;
-  fs.writeFileSync(path.join(dataDir, 'app.ini'), [
-    '[server]', 'HTTP_ADDR = 127.0.0.1', `HTTP_PORT = ${port}`, `ROOT_URL = ${base}`,
-    ...database.iniLines,
-    '[log]', 'LEVEL = warn',
-    // Cheap hashing: the run is about writes, not passwords.
-    '[security]', 'PASSWORD_HASH_ALGO = argon2$1$64$1$32',
-    '[cron]', 'ENABLED = false',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dataDir, 'app.ini'),
+    [
+      '[server]',
+      'HTTP_ADDR = 127.0.0.1',
+      `HTTP_PORT = ${port}`,
+      `ROOT_URL = ${base}`,
+      ...database.iniLines,
+      '[log]',
+      'LEVEL = warn',
+      // Cheap hashing: the run is about writes, not passwords.
+      '[security]',
+      'PASSWORD_HASH_ALGO = argon2$1$64$1$32',
+      '[cron]',
+      'ENABLED = false',
+      '',
+    ].join('\n'),
+  );
   const server = new Server(dataDir, path.join(work, 'server.log'), base);
   let keep = false;
   try {
     adminName = 'crash-admin';
-    const created = execFileSync(process.execPath, ['dist/src/cli.js', 'admin', 'user', 'create', '--username', adminName,
-      '--password', 'crash-admin-password', '--email', 'crash-admin@example.com', '--admin', '--must-change-password=false', '--access-token'],
-    { cwd: root, env: serverEnv(dataDir), encoding: 'utf8' });
+    const created = execFileSync(
+      process.execPath,
+      [
+        'dist/src/cli.js',
+        'admin',
+        'user',
+        'create',
+        '--username',
+        adminName,
+        '--password',
+        'crash-admin-password',
+        '--email',
+        'crash-admin@example.com',
+        '--admin',
+        '--must-change-password=false',
+        '--access-token',
+      ],
+      { cwd: root, env: serverEnv(dataDir), encoding: 'utf8' },
+    );
     adminToken = created.trim().split('\n').pop()!.trim();
     auth = `token ${adminToken}`;
 
     await server.start();
     const fixtures = await setUp(work);
     const random = seededRandom(18);
-    const writes = Array.from({ length: WRITES }, (_, i) => makeWrite(RUN_KINDS[i % RUN_KINDS.length], Math.floor(i / RUN_KINDS.length), fixtures));
+    const writes = Array.from({ length: WRITES }, (_, i) =>
+      makeWrite(RUN_KINDS[i % RUN_KINDS.length], Math.floor(i / RUN_KINDS.length), fixtures),
+    );
     for (let i = writes.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [writes[i], writes[j]] = [writes[j], writes[i]];
@@ -604,22 +748,38 @@ async function main(): Promise<void> {
     console.log(`set up in ${((phaseStarted - started) / 1000).toFixed(1)} s`);
     let killed = false;
     let killing: Promise<void> = Promise.resolve();
-    const next = await runWrites(writes, outcomes, 0, (acks) => {
-      if (!killed && acks >= KILL_AT) {
-        killed = true;
-        killing = server.kill('SIGKILL');
-      }
-    }, () => killed);
+    const next = await runWrites(
+      writes,
+      outcomes,
+      0,
+      (acks) => {
+        if (!killed && acks >= KILL_AT) {
+          killed = true;
+          killing = server.kill('SIGKILL');
+        }
+      },
+      () => killed,
+    );
     await killing;
     const inFlight = outcomes.filter((o) => o === 'interrupted').length;
     const beforeKill = outcomes.filter((o) => o === 'acknowledged').length;
-    console.log(`killed after ${((Date.now() - phaseStarted) / 1000).toFixed(1)} s: ${beforeKill} acknowledged, ${inFlight} in flight`);
+    console.log(
+      `killed after ${((Date.now() - phaseStarted) / 1000).toFixed(1)} s: ${beforeKill} acknowledged, ${inFlight} in flight`,
+    );
 
     const restartStarted = Date.now();
     await server.start();
-    console.log(`restarted in ${((Date.now() - restartStarted) / 1000).toFixed(1)} s; sending the ${writes.length - next} writes not yet sent`);
+    console.log(
+      `restarted in ${((Date.now() - restartStarted) / 1000).toFixed(1)} s; sending the ${writes.length - next} writes not yet sent`,
+    );
     const restStarted = Date.now();
-    await runWrites(writes, outcomes, next, () => undefined, () => false);
+    await runWrites(
+      writes,
+      outcomes,
+      next,
+      () => undefined,
+      () => false,
+    );
     console.log(`sent in ${((Date.now() - restStarted) / 1000).toFixed(1)} s; checking`);
     const checkStarted = Date.now();
 
@@ -643,24 +803,39 @@ async function main(): Promise<void> {
       await db.close();
     }
 
-    const count = (kind: Kind, outcome: Outcome) => writes.filter((w, i) => w.kind === kind && outcomes[i] === outcome).length;
+    const count = (kind: Kind, outcome: Outcome) =>
+      writes.filter((w, i) => w.kind === kind && outcomes[i] === outcome).length;
     console.log(`checked in ${((Date.now() - checkStarted) / 1000).toFixed(1)} s`);
     console.log(`\n${database.label} crash test in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     for (const kind of RUN_KINDS) {
-      console.log(`  ${kind.padEnd(8)} ${String(count(kind, 'acknowledged')).padStart(4)} acknowledged, ${count(kind, 'interrupted')} cut by the kill, ${count(kind, 'refused')} refused`);
+      console.log(
+        `  ${kind.padEnd(8)} ${String(count(kind, 'acknowledged')).padStart(4)} acknowledged, ${count(kind, 'interrupted')} cut by the kill, ${count(kind, 'refused')} refused`,
+      );
     }
     console.log(`  acknowledged writes missing after the restart: ${missing}`);
     console.log(`  database checks: ${CONSISTENCY.length} consistency queries, ${notes.join(', ')}`);
     console.log(`findings: ${findings.length}`);
     if (findings.length > 0) {
-      const errors = fs.readFileSync(path.join(work, 'server.log'), 'utf8').split('\n').filter((line) => /"level":(50|60)/.test(line));
-      if (errors.length > 0) console.log(`the server logged ${errors.length} errors; the last ones:\n${errors.slice(-5).map((line) => line.slice(0, 1500)).join('\n')}`);
+      const errors = fs
+        .readFileSync(path.join(work, 'server.log'), 'utf8')
+        .split('\n')
+        .filter((line) => /"level":(50|60)/.test(line));
+      if (errors.length > 0)
+        console.log(
+          `the server logged ${errors.length} errors; the last ones:\n${errors
+            .slice(-5)
+            .map((line) => line.slice(0, 1500))
+            .join('\n')}`,
+        );
     }
     keep = findings.length > 0 && process.env.CRASH_TEST_KEEP === '1';
     if (keep) console.log(`data kept in ${work}`);
   } finally {
     await server.kill('SIGKILL').catch(() => undefined);
-    if (!keep) await database.drop().catch((error) => console.log(`could not drop the test database: ${(error as Error).message}`));
+    if (!keep)
+      await database
+        .drop()
+        .catch((error) => console.log(`could not drop the test database: ${(error as Error).message}`));
     if (!keep) fs.rmSync(work, { recursive: true, force: true });
   }
   process.exitCode = findings.length > 0 ? 1 : 0;

@@ -44,7 +44,12 @@ function merge(documents: { doc: Json; prefix: string }[]): Json {
       for (const [name, value] of Object.entries(entries)) {
         const existing = merged.components[section][name];
         // Shared names must mean the same thing in every document, or a $ref would silently change meaning.
-        if (existing && section !== 'responses' && section !== 'securitySchemes' && JSON.stringify(existing) !== JSON.stringify(value)) {
+        if (
+          existing &&
+          section !== 'responses' &&
+          section !== 'securitySchemes' &&
+          JSON.stringify(existing) !== JSON.stringify(value)
+        ) {
           throw new Error(`components.${section}.${name} differs between spec documents`);
         }
         merged.components[section][name] ??= value;
@@ -91,7 +96,9 @@ function bodyKind(openapi: Json, op: Json): BodyKind {
 function integerParams(openapi: Json, params: Json[], where: 'path' | 'query'): string[] {
   return params
     .map((param) => (param.$ref ? openapi.components.parameters[param.$ref.split('/').pop()] : param))
-    .filter((param) => param.in === where && (param.schema?.type === 'integer' || param.schema?.items?.type === 'integer'))
+    .filter(
+      (param) => param.in === where && (param.schema?.type === 'integer' || param.schema?.items?.type === 'integer'),
+    )
     .map((param) => param.name);
 }
 

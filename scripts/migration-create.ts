@@ -43,7 +43,10 @@ function readMigrationList(dir: string): MigrationList {
 }
 
 function migrationName(raw: string | undefined): string {
-  const name = (raw ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const name = (raw ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!name) {
     console.error('usage: npm run migration:create -- <name>');
     process.exit(2);
@@ -56,7 +59,11 @@ function timestamp(date = new Date()): string {
   return date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
-async function diffProvider(provider: Provider, target: DatabaseTarget, schemaText: string): Promise<string | undefined> {
+async function diffProvider(
+  provider: Provider,
+  target: DatabaseTarget,
+  schemaText: string,
+): Promise<string | undefined> {
   const schema = schemaFor(provider, schemaText);
   const migrations = readMigrationList(path.join(DEFAULT_MIGRATIONS_ROOT, provider));
   // Diffing from an empty history (not from `empty`) keeps PostgreSQL's first script free of CREATE SCHEMA "public",
@@ -100,7 +107,10 @@ async function withPostgres<T>(fn: (url: string) => Promise<T>): Promise<T> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const output = execFileSync('bash', [clusterScript, 'start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const output = execFileSync('bash', [clusterScript, 'start', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = output.trim().split('\n').pop() ?? '';
     return await fn(url);
   } finally {

@@ -17,11 +17,19 @@ export function schemaFor(provider: string, schemaText: string): string {
 
 function main(): void {
   const schemaText = fs.readFileSync(path.join(root, 'prisma', 'schema.prisma'), 'utf8');
-  const prismaVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'prisma', 'package.json'), 'utf8')).version;
+  const prismaVersion = JSON.parse(
+    fs.readFileSync(path.join(root, 'node_modules', 'prisma', 'package.json'), 'utf8'),
+  ).version;
   const stamp = createHash('sha256').update(schemaText).update(prismaVersion).digest('hex');
   const stampFile = path.join(outDir, '.stamp');
   const fresh = PROVIDERS.every((p) => fs.existsSync(path.join(outDir, p, 'client.ts')));
-  if (fresh && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp && !process.argv.includes('--force')) return;
+  if (
+    fresh &&
+    fs.existsSync(stampFile) &&
+    fs.readFileSync(stampFile, 'utf8') === stamp &&
+    !process.argv.includes('--force')
+  )
+    return;
 
   fs.mkdirSync(outDir, { recursive: true });
   for (const provider of PROVIDERS) {

@@ -21,13 +21,34 @@ const dist = (module: string) => path.join(root, 'dist', 'src', module);
 /** Layers from the innermost out: the first that matches a frame of a sample's stack, leaf first, gets the sample. */
 const LAYERS: Array<{ name: string; matches: (url: string, fn: string) => boolean }> = [
   { name: 'logging (pino)', matches: (url) => /node_modules\/pino|src\/logger/.test(url) },
-  { name: 'serialisation (converters, JSON.stringify)', matches: (url, fn) => /src\/convert\/|src\/api\/view|absent-nulls/.test(url) || (url === '' && fn === 'stringify') },
-  { name: 'database (prepared statements, Prisma)', matches: (url) => /src\/db\/|better-sqlite3|@prisma|generated\/prisma/.test(url) },
+  {
+    name: 'serialisation (converters, JSON.stringify)',
+    matches: (url, fn) => /src\/convert\/|src\/api\/view|absent-nulls/.test(url) || (url === '' && fn === 'stringify'),
+  },
+  {
+    name: 'database (prepared statements, Prisma)',
+    matches: (url) => /src\/db\/|better-sqlite3|@prisma|generated\/prisma/.test(url),
+  },
   { name: 'service', matches: (url) => /src\/services\/|src\/domain\//.test(url) },
   { name: 'authentication', matches: (url) => /src\/auth\//.test(url) },
-  { name: 'validation (generated validators, route table)', matches: (url) => /generated\/(request-|response-|operation-routes)|node_modules\/ajv|src\/api\/(operation-lookup|request-contract|request-media-type|response-contract)/.test(url) },
-  { name: 'dispatch (express, guards, handler)', matches: (url) => /node_modules\/(express|router|finalhandler|send|parseurl|qs|type-is|content-type|mime)|src\/api\/|src\/http\/|src\/app\.js/.test(url) },
-  { name: 'HTTP parsing and writing (node:http, sockets)', matches: (url) => /^node:(_http|http|net|stream|internal\/(http|streams|stream_base|net))/.test(url) },
+  {
+    name: 'validation (generated validators, route table)',
+    matches: (url) =>
+      /generated\/(request-|response-|operation-routes)|node_modules\/ajv|src\/api\/(operation-lookup|request-contract|request-media-type|response-contract)/.test(
+        url,
+      ),
+  },
+  {
+    name: 'dispatch (express, guards, handler)',
+    matches: (url) =>
+      /node_modules\/(express|router|finalhandler|send|parseurl|qs|type-is|content-type|mime)|src\/api\/|src\/http\/|src\/app\.js/.test(
+        url,
+      ),
+  },
+  {
+    name: 'HTTP parsing and writing (node:http, sockets)',
+    matches: (url) => /^node:(_http|http|net|stream|internal\/(http|streams|stream_base|net))/.test(url),
+  },
   { name: 'garbage collection', matches: (_url, fn) => fn === '(garbage collector)' },
 ];
 const OTHER = 'other (event loop, timers, idle)';
@@ -70,11 +91,16 @@ function layerTimes(profile: { nodes: ProfileNode[]; samples: number[]; timeDelt
 function autocannon(url: string, token: string, seconds: number): Promise<{ requests: number; rps: number }> {
   const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', `Authorization=token ${token}`, url];
   return new Promise((resolve, reject) => {
-    execFile(path.join(root, 'node_modules/.bin/autocannon'), args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(error);
-      const result = JSON.parse(stdout);
-      resolve({ requests: result.requests.total, rps: result.requests.average });
-    });
+    execFile(
+      path.join(root, 'node_modules/.bin/autocannon'),
+      args,
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        const result = JSON.parse(stdout);
+        resolve({ requests: result.requests.total, rps: result.requests.average });
+      },
+    );
   });
 }
 
@@ -91,7 +117,9 @@ async function reportLayers(session: inspector.Session, url: string, token: stri
   const totals = layerTimes(profile as never);
   const perRequest = (micros: number) => micros / run.requests;
   const sum = [...totals.values()].reduce((a, b) => a + b, 0);
-  console.log(`GET ${PATH} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`);
+  console.log(
+    `GET ${PATH} with a token: ${run.requests} requests, ${run.rps.toFixed(0)} req/s, ${CONNECTIONS} connections, ${SECONDS} s`,
+  );
   console.log('\n| layer | µs per request | share |\n|---|---|---|');
   for (const name of [...LAYERS.map((layer) => layer.name), OTHER]) {
     const micros = totals.get(name) ?? 0;
@@ -109,7 +137,11 @@ interface AllocationNode {
 /** PROFILE_HEAP=1: bytes allocated per request by the functions allocating most, from V8's sampling heap profiler. */
 async function reportAllocations(session: inspector.Session, url: string, token: string): Promise<void> {
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   const run = await autocannon(url, token, SECONDS);
   const { profile } = await session.post('HeapProfiler.stopSampling');
   session.disconnect();
@@ -124,9 +156,12 @@ async function reportAllocations(session: inspector.Session, url: string, token:
     total += node.selfSize;
     pending.push(...node.children);
   }
-  console.log(`GET ${PATH} with a token: ${run.requests} requests, ${(total / run.requests / 1024).toFixed(1)} KiB allocated per request\n`);
+  console.log(
+    `GET ${PATH} with a token: ${run.requests} requests, ${(total / run.requests / 1024).toFixed(1)} KiB allocated per request\n`,
+  );
   console.log('| function | bytes per request |\n|---|---|');
-  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${site} | ${(bytes / run.requests).toFixed(0)} |`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`| ${site} | ${(bytes / run.requests).toFixed(0)} |`);
 }
 
 async function main(): Promise<void> {
@@ -142,13 +177,34 @@ async function main(): Promise<void> {
     const settings = loadSettings({ ...process.env, ANVIL__log__LEVEL: 'warn' });
     const context = await bootstrap(settings, createLogger('warn'));
     const token = newAccessToken();
-    const user = await context.db.prisma.user.create({ data: { name: 'profiler', lowerName: 'profiler', email: 'profiler@example.com', loginName: 'profiler', isAdmin: true } });
-    await context.db.prisma.accessToken.create({ data: { userId: user.id, name: 'profile', tokenHash: hashAccessToken(token), tokenLastEight: lastEight(token), scope: 'all' } });
-    const org = await context.db.prisma.user.create({ data: { type: 1, name: 'profiled', lowerName: 'profiled', email: '' } });
+    const user = await context.db.prisma.user.create({
+      data: {
+        name: 'profiler',
+        lowerName: 'profiler',
+        email: 'profiler@example.com',
+        loginName: 'profiler',
+        isAdmin: true,
+      },
+    });
+    await context.db.prisma.accessToken.create({
+      data: {
+        userId: user.id,
+        name: 'profile',
+        tokenHash: hashAccessToken(token),
+        tokenLastEight: lastEight(token),
+        scope: 'all',
+      },
+    });
+    const org = await context.db.prisma.user.create({
+      data: { type: 1, name: 'profiled', lowerName: 'profiled', email: '' },
+    });
     await context.db.prisma.orgUser.create({ data: { userId: user.id, orgId: org.id, isPublic: true } });
-    for (let i = 0; i < EXTRA_ORGS; i++) await context.db.prisma.user.create({ data: { type: 1, name: `org${i}`, lowerName: `org${i}`, email: '' } });
+    for (let i = 0; i < EXTRA_ORGS; i++)
+      await context.db.prisma.user.create({ data: { type: 1, name: `org${i}`, lowerName: `org${i}`, email: '' } });
     for (let i = 0; i < EXTRA_USERS; i++) {
-      await context.db.prisma.user.create({ data: { name: `user${i}`, lowerName: `user${i}`, email: `user${i}@example.com`, loginName: `user${i}` } });
+      await context.db.prisma.user.create({
+        data: { name: `user${i}`, lowerName: `user${i}`, email: `user${i}@example.com`, loginName: `user${i}` },
+      });
     }
     const server = createApp(context).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -166,7 +222,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -107,7 +107,8 @@ export async function withSchemaEngine<T>(
   };
   let engine: SchemaEngine | undefined;
   try {
-    const datamodels: [string, string][] | undefined = schemaText === undefined ? undefined : [['schema.prisma', schemaText]];
+    const datamodels: [string, string][] | undefined =
+      schemaText === undefined ? undefined : [['schema.prisma', schemaText]];
     lastPanic = undefined;
     engine = await glue.SchemaEngine.new({ datamodels }, log, bindMigrationAwareSqlAdapterFactory(adapters.factory));
     return await fn(engine);
@@ -127,7 +128,8 @@ function describeEngineError(error: unknown): unknown {
   }
   // Engine errors are Errors whose message ends in a Rust span trace; anything else is made an Error here.
   if (error instanceof Error) return error;
-  if (error && typeof error === 'object' && 'message' in error) return new Error(String(error.message), { cause: error });
+  if (error && typeof error === 'object' && 'message' in error)
+    return new Error(String(error.message), { cause: error });
   return new Error(String(error));
 }
 

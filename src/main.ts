@@ -13,9 +13,20 @@ async function main(): Promise<void> {
   const log = createLogger(settings.log.LEVEL);
   const context = await bootstrap(settings, log);
   const app = createApp(context);
-  const server = createHttpServer(app, settings.server).listen(settings.server.HTTP_PORT, settings.server.HTTP_ADDR, () => {
-    log.info({ url: settings.server.ROOT_URL, address: settings.server.HTTP_ADDR, port: (server.address() as AddressInfo).port }, 'Anvil is listening');
-  });
+  const server = createHttpServer(app, settings.server).listen(
+    settings.server.HTTP_PORT,
+    settings.server.HTTP_ADDR,
+    () => {
+      log.info(
+        {
+          url: settings.server.ROOT_URL,
+          address: settings.server.HTTP_ADDR,
+          port: (server.address() as AddressInfo).port,
+        },
+        'Anvil is listening',
+      );
+    },
+  );
   startEventLoopProbe();
   const { cron, hookDeliveries, activityPub } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();

@@ -17,7 +17,8 @@ function publicKeyOf(document: unknown, keyId: string): string {
   const doc = document as { publicKey?: PublicKeyEntry | PublicKeyEntry[]; publicKeyPem?: unknown };
   if (typeof doc.publicKeyPem === 'string') return doc.publicKeyPem;
   const keys = Array.isArray(doc.publicKey) ? doc.publicKey : doc.publicKey ? [doc.publicKey] : [];
-  const key = keys.find((entry) => entry.id === keyId) ?? (keys.length === 1 && keys[0].id === undefined ? keys[0] : undefined);
+  const key =
+    keys.find((entry) => entry.id === keyId) ?? (keys.length === 1 && keys[0].id === undefined ? keys[0] : undefined);
   if (!key || typeof key.publicKeyPem !== 'string') throw unreachable(`the actor document has no key ${keyId}`);
   return key.publicKeyPem;
 }

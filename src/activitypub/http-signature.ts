@@ -31,12 +31,23 @@ export interface ParsedSignature {
 export class UnverifiableSignatureError extends Error {}
 
 export function parseSignature(request: SignedRequest): ParsedSignature {
-  if (!request.headers.signature && !request.headers.authorization) throw new UnverifiableSignatureError('the request is not signed');
+  if (!request.headers.signature && !request.headers.authorization)
+    throw new UnverifiableSignatureError('the request is not signed');
   let parsed: ParseResponse;
   try {
     // http-signature reads method, url and headers of a node request; nothing else.
-    const target = { method: request.method, url: request.url, headers: request.headers, httpVersion: '1.1' } as unknown as ClientRequest;
-    parsed = httpSignature().parseRequest(target, { headers: REQUIRED_HEADERS, algorithms: ['rsa-sha256'], clockSkew: CLOCK_SKEW_SECONDS, strict: true });
+    const target = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      httpVersion: '1.1',
+    } as unknown as ClientRequest;
+    parsed = httpSignature().parseRequest(target, {
+      headers: REQUIRED_HEADERS,
+      algorithms: ['rsa-sha256'],
+      clockSkew: CLOCK_SKEW_SECONDS,
+      strict: true,
+    });
   } catch (error) {
     throw new UnverifiableSignatureError(`invalid signature: ${(error as Error).message}`);
   }
@@ -53,7 +64,8 @@ function checkDigest(request: SignedRequest): void {
     .map((part) => part.trim())
     .find((part) => /^sha-256=/i.test(part));
   if (!sha256) throw new UnverifiableSignatureError('the Digest header has no SHA-256 value');
-  if (sha256.slice('sha-256='.length) !== expected) throw new UnverifiableSignatureError('the Digest header does not match the body');
+  if (sha256.slice('sha-256='.length) !== expected)
+    throw new UnverifiableSignatureError('the Digest header does not match the body');
 }
 
 /** Whether the signature was made with the private half of this public key. */

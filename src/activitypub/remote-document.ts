@@ -64,7 +64,11 @@ function getOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal): Pr
           else request.destroy(unreachable(`the document is larger than ${options.maxBytes} bytes`));
         });
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: response.statusCode ?? 0,
+            location: response.headers.location,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         response.on('error', reject);
       });
@@ -76,7 +80,8 @@ function getOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal): Pr
 async function fetchWithin(start: URL, options: RemoteFetchOptions, signal: AbortSignal): Promise<unknown> {
   let url = start;
   for (let redirects = 0; ; redirects++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteDocumentError(`${url.protocol} URLs are not fetched`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new RemoteDocumentError(`${url.protocol} URLs are not fetched`);
     url.hash = '';
     const response = await getOnce(url, options, signal);
     if (response.status >= 300 && response.status < 400 && response.location && redirects < MAX_REDIRECTS) {

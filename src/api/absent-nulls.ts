@@ -23,7 +23,10 @@ const bodySchemas = new Map<OperationId, Schema | undefined>();
 function resolve(schema: Schema | undefined): Schema | undefined {
   let resolved = schema;
   for (let hops = 0; resolved?.$ref && hops < 16; hops++) {
-    resolved = resolved.$ref.replace(/^#\//, '').split('/').reduce((node, key) => node?.[key], document);
+    resolved = resolved.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node, key) => node?.[key], document);
   }
   return resolved;
 }

@@ -9,7 +9,13 @@ import type { User } from '../db/entities.ts';
 import { tokenReachesOwner, tokenReachesRepo } from '../domain/access/token-reach.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { hasAccess } from '../domain/access/repo-permission.ts';
-import { ForbiddenError, NotFoundError, RenamedRedirect, UnauthorizedError, ValidationError } from '../domain/errors.ts';
+import {
+  ForbiddenError,
+  NotFoundError,
+  RenamedRedirect,
+  UnauthorizedError,
+  ValidationError,
+} from '../domain/errors.ts';
 import { urlWithParams } from './redirect.ts';
 import type { Guard, RequestContext } from './route.ts';
 import { orgNotFound, userNotFound } from '../domain/name-not-found.ts';
@@ -45,7 +51,9 @@ async function findOwner(ctx: RequestContext, param: OwnerParam): Promise<{ owne
 
 function refusePublicOnly(ctx: RequestContext, owner: User): void {
   if (tokenReachesOwner(isPublicOnly(ctx.caller), owner)) return;
-  throw new ForbiddenError(isOrganization(owner) ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
+  throw new ForbiddenError(
+    isOrganization(owner) ? 'token scope is limited to public orgs' : 'token scope is limited to public users',
+  );
 }
 
 /**
@@ -71,7 +79,8 @@ export function userIdAssignment(): Guard {
   return async (ctx) => {
     const id = Number((ctx.params as { userId?: number }).userId);
     const user = await ctx.app.services.users.byId(id);
-    if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user))) throw new NotFoundError();
+    if (!user || !(await ctx.app.services.ownerAccess.canSee(ctx.caller?.user ?? null, user)))
+      throw new NotFoundError();
     refusePublicOnly(ctx, user);
     ctx.assigned.user = user;
   };
@@ -124,7 +133,8 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     const param = pathParam(ctx, 'repo');
     const suffix = options.git ? (GIT_SUFFIX.exec(param)?.[0] ?? '') : '';
     const repoName = param.slice(0, param.length - suffix.length);
-    const invisible = () => (options.git && !ctx.caller ? new UnauthorizedError('authentication required') : new NotFoundError());
+    const invisible = () =>
+      options.git && !ctx.caller ? new UnauthorizedError('authentication required') : new NotFoundError();
     const found = await findOwner(ctx, 'owner');
     if (!found || repoName === '' || repoName.includes('\0')) throw invisible();
     const { owner, renamed: ownerRenamed } = found;

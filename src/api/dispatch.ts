@@ -12,7 +12,13 @@ import type { Route } from './route.ts';
 
 const MAX_DATABASE_ID = 2 ** 31 - 1;
 /** With REQUIRE_SIGNIN_VIEW every /api/v1 route refuses anonymous callers; health, the contract and its docs stay open. */
-const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>(['healthCheck', 'getApiContract', 'getApiDocs', 'getApiDocsAsset', 'getNodeInfoLinks']);
+const OPEN_WITHOUT_SIGN_IN = new Set<OperationId>([
+  'healthCheck',
+  'getApiContract',
+  'getApiDocs',
+  'getApiDocsAsset',
+  'getNodeInfoLinks',
+]);
 
 export function dispatch(app: AppContext): RequestHandler {
   const { settings } = app;
@@ -64,7 +70,7 @@ export function refuseMissingScopes(caller: Caller | null, operationId: Operatio
  */
 function scopeMethod(operationId: OperationId, req: ScopeRequest): string {
   if (operationId === 'gitUploadPack') return 'GET';
-  if (operationId === 'gitReceivePack' || (operationId === 'gitInfoRefs' && req.query.service === 'git-receive-pack')) return 'POST';
+  if (operationId === 'gitReceivePack' || (operationId === 'gitInfoRefs' && req.query.service === 'git-receive-pack'))
+    return 'POST';
   return req.method;
 }
-

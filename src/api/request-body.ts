@@ -20,7 +20,8 @@ function deeperThan(value: unknown, maxDepth: number): boolean {
     const [node, depth] = pending.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (depth > maxDepth) return true;
-    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
   }
   return false;
 }
@@ -33,7 +34,8 @@ function parseJson(operationId: OperationId, text: string): unknown {
   } catch (error) {
     throw new ValidationError(`[]: ${(error as Error).message}`);
   }
-  if (deeperThan(value, MAX_JSON_DEPTH)) throw new BadRequestError(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (deeperThan(value, MAX_JSON_DEPTH))
+    throw new BadRequestError(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   dropDisallowedNulls(operationId, value);
   return nullBodyAsAbsent(operationId, value);
 }
@@ -49,7 +51,8 @@ export function readDeclaredBody(): RequestHandler {
   return (req, res, next) => {
     const operationId = req.operation?.id;
     const kind = operationId && operationId in OPERATIONS ? OPERATIONS[operationId].body : 'none';
-    if (kind === 'none' && announcesMoreThan(req, DEFAULT_BODY_LIMIT)) return refuse(res, next, bodyTooLarge(DEFAULT_BODY_LIMIT));
+    if (kind === 'none' && announcesMoreThan(req, DEFAULT_BODY_LIMIT))
+      return refuse(res, next, bodyTooLarge(DEFAULT_BODY_LIMIT));
     if (kind !== 'json' && kind !== 'text') return next();
     // An empty JSON body is an empty object: Forgejo's decoder stops at EOF without an error.
     if (!hasBody(req)) {

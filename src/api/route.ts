@@ -1,7 +1,12 @@
 // A route binds one operation of the contract to its guards and handler.
 import type { Request, Response } from 'express';
 import type {
-  OperationId, PathParams, QueryParams, RequestBody, ResponseBody, ResponseStatus,
+  OperationId,
+  PathParams,
+  QueryParams,
+  RequestBody,
+  ResponseBody,
+  ResponseStatus,
 } from '../../generated/operations.ts';
 import type { AppContext } from '../app/app-context.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -47,9 +52,17 @@ export interface RequestContext<Op extends OperationId = OperationId> {
   listOptions(defaultLimit?: number): ListOptions;
   /** The request URL as the public root URL names it (for Link headers). */
   publicUrl(): URL;
-  send<S extends ResponseStatus<Op>>(status: S, ...body: ResponseBody<Op, S> extends undefined ? [] : [ResponseBody<Op, S>]): void;
+  send<S extends ResponseStatus<Op>>(
+    status: S,
+    ...body: ResponseBody<Op, S> extends undefined ? [] : [ResponseBody<Op, S>]
+  ): void;
   /** Sends one page of a list with X-Total-Count and Link. */
-  sendPage<S extends ResponseStatus<Op>>(status: S, body: ResponseBody<Op, S>, options: ListOptions, total: number): void;
+  sendPage<S extends ResponseStatus<Op>>(
+    status: S,
+    body: ResponseBody<Op, S>,
+    options: ListOptions,
+    total: number,
+  ): void;
 }
 
 /** A context of whichever operation: what guards and shared helpers take (its input types differ per operation). */
@@ -75,7 +88,10 @@ export function notImplemented(): Route {
     guards: [],
     implemented: false,
     handler(ctx) {
-      ctx.res.status(501).json({ message: `${ctx.operationId} is not implemented yet`, url: `${ctx.app.settings.server.ROOT_URL}api/swagger` });
+      ctx.res.status(501).json({
+        message: `${ctx.operationId} is not implemented yet`,
+        url: `${ctx.app.settings.server.ROOT_URL}api/swagger`,
+      });
     },
   };
 }

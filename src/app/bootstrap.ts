@@ -16,7 +16,10 @@ import { createServices } from './create-services.ts';
 import { createBlobStore } from '../infra/storage/create-blob-store.ts';
 import { createStores } from '../infra/storage/stores.ts';
 
-export async function bootstrap(settings: Settings, log: Logger = createLogger(settings.log.LEVEL)): Promise<AppContext> {
+export async function bootstrap(
+  settings: Settings,
+  log: Logger = createLogger(settings.log.LEVEL),
+): Promise<AppContext> {
   keepNewFilesPrivate();
   makePrivateDirectory(settings.server.APP_DATA_PATH);
   makePrivateDirectory(settings.repository.ROOT);
@@ -24,21 +27,34 @@ export async function bootstrap(settings: Settings, log: Logger = createLogger(s
   const applied = await migrateDatabase(target);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   const db = openDatabase(target);
-  const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, { concurrency: settings.security.PASSWORD_HASH_CONCURRENCY });
+  const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, {
+    concurrency: settings.security.PASSWORD_HASH_CONCURRENCY,
+  });
   const { key, source } = loadAtRestKey(settings.security.SECRET_KEY, settings.server.APP_DATA_PATH);
-  if (source.kind === 'file' && source.created) log.warn({ file: source.file }, 'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY');
+  if (source.kind === 'file' && source.created)
+    log.warn(
+      { file: source.file },
+      'generated the key stored credentials are encrypted under; back it up, or set [security] SECRET_KEY',
+    );
   const cipher = new AtRestCipher(key);
   const committedJobs = new CommittedJobs();
   const repos = createRepositories(db.prisma, db.provider, cipher, db.hot, () => committedJobs.notify());
   const encrypted = await repos.webhooks.encryptLegacyRows();
-  if (encrypted > 0) log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
+  if (encrypted > 0)
+    log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
-    settings, repos, transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
+    settings,
+    repos,
+    transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
     stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
-    hookPayloads: hookPayloadRenderer({ rootUrl: settings.server.ROOT_URL, noReplyAddress: settings.service.NO_REPLY_ADDRESS }),
+    hookPayloads: hookPayloadRenderer({
+      rootUrl: settings.server.ROOT_URL,
+      noReplyAddress: settings.service.NO_REPLY_ADDRESS,
+    }),
     jobQueue: createJobQueue(settings, repos.jobs, committedJobs, log),
-    log, passwords,
+    log,
+    passwords,
   };
   return { ...deps, db, services: createServices(deps) };
 }

@@ -38,7 +38,9 @@ export function gracefulShutdown(steps: ShutdownSteps): () => void {
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // An answered keep-alive connection is idle; closing it at once lets the server close before its timeout.
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-    const background = steps.stopBackground().catch((error: unknown) => log.error({ err: error }, 'stopping background work failed'));
+    const background = steps
+      .stopBackground()
+      .catch((error: unknown) => log.error({ err: error }, 'stopping background work failed'));
     const finished = Promise.all([serverClosed, background])
       .then(() => steps.closeDatabase())
       .then(
@@ -52,9 +54,15 @@ export function gracefulShutdown(steps: ShutdownSteps): () => void {
     if (steps.hammerMs >= 0) {
       outcomes.push(
         sleep(steps.hammerMs).then(async () => {
-          log.warn({ afterMs: steps.hammerMs }, 'shutdown took too long: cutting off the requests and background work left');
+          log.warn(
+            { afterMs: steps.hammerMs },
+            'shutdown took too long: cutting off the requests and background work left',
+          );
           server.closeAllConnections();
-          await Promise.race([steps.handBackLeases().catch((error: unknown) => log.error({ err: error }, 'handing back leases failed')), sleep(HAND_BACK_MS)]);
+          await Promise.race([
+            steps.handBackLeases().catch((error: unknown) => log.error({ err: error }, 'handing back leases failed')),
+            sleep(HAND_BACK_MS),
+          ]);
           return 1;
         }),
       );

@@ -71,10 +71,18 @@ export function authenticator(deps: AuthenticatorDeps): Authenticator {
     throw new UnauthorizedError(BAD_CREDENTIALS);
   }
 
-  async function signIn(req: Request, res: Response): Promise<{ user: User; method: AuthMethod; scope: TokenScope | null } | null> {
-    const queryToken = allowQueryToken ? firstString(req.query.token) ?? firstString(req.query.access_token) : undefined;
+  async function signIn(
+    req: Request,
+    res: Response,
+  ): Promise<{ user: User; method: AuthMethod; scope: TokenScope | null } | null> {
+    const queryToken = allowQueryToken
+      ? (firstString(req.query.token) ?? firstString(req.query.access_token))
+      : undefined;
     if (queryToken !== undefined) {
-      res.setHeader('Warning', '299 - "token and access_token API authentication is deprecated and will be removed; use the Authorization header"');
+      res.setHeader(
+        'Warning',
+        '299 - "token and access_token API authentication is deprecated and will be removed; use the Authorization header"',
+      );
       const found = await byToken(queryToken);
       if (!found) throw new UnauthorizedError(BAD_CREDENTIALS);
       return { ...found, method: 'token' };
@@ -102,7 +110,11 @@ export function authenticator(deps: AuthenticatorDeps): Authenticator {
       const asToken = await byToken(password);
       // As in Forgejo, a token given as the password signs in its owner whatever the user name says.
       if (asToken) return { ...asToken, method: 'basic-token' };
-      return { user: await byPassword(username, password, req.ip ?? req.socket.remoteAddress ?? ''), method: 'basic-password', scope: null };
+      return {
+        user: await byPassword(username, password, req.ip ?? req.socket.remoteAddress ?? ''),
+        method: 'basic-password',
+        scope: null,
+      };
     }
     // An Authorization header Anvil does not understand is no credential at all.
     return null;
@@ -112,8 +124,13 @@ export function authenticator(deps: AuthenticatorDeps): Authenticator {
     const signedIn = await signIn(req, res);
     if (!signedIn) return null;
     const { user } = signedIn;
-    if (!user.isActive || user.prohibitLogin) throw new ForbiddenError('This account is prohibited from signing in, please contact your site administrator.', true);
-    if (user.mustChangePassword) throw new ForbiddenError('You must change your password. Change it at: /user/change_password', true);
+    if (!user.isActive || user.prohibitLogin)
+      throw new ForbiddenError(
+        'This account is prohibited from signing in, please contact your site administrator.',
+        true,
+      );
+    if (user.mustChangePassword)
+      throw new ForbiddenError('You must change your password. Change it at: /user/change_password', true);
 
     const sudoName = firstString(req.query.sudo) ?? (req.headers.sudo as string | undefined);
     if (sudoName) {

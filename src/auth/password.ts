@@ -26,9 +26,16 @@ export interface PasswordHasherOptions {
 
 const DEFAULT_WAITING = 256;
 
-export function passwordHasher(algorithm: string, { concurrency, waiting = DEFAULT_WAITING }: PasswordHasherOptions): PasswordHasher {
+export function passwordHasher(
+  algorithm: string,
+  { concurrency, waiting = DEFAULT_WAITING }: PasswordHasherOptions,
+): PasswordHasher {
   const parameters = parseAlgorithm(algorithm);
-  const limit = concurrencyLimit(concurrency, waiting, () => new TooManyRequestsError('too many password checks in progress, try again later', 1));
+  const limit = concurrencyLimit(
+    concurrency,
+    waiting,
+    () => new TooManyRequestsError('too many password checks in progress, try again later', 1),
+  );
   const hash = (password: string) => limit.run(() => argon2idPhc(password, parameters));
   // Made once, in the background; the password is random and thrown away.
   let dummy: Promise<string> | null = null;
@@ -74,11 +81,19 @@ function unpadded(bytes: Buffer): string {
 function parseAlgorithm(algorithm: string): Parameters {
   const [name, ...numbers] = algorithm.split('$');
   const [timeCost, memoryCost, parallelism, hashLength] = numbers.map(Number);
-  if (name !== 'argon2' || numbers.length !== 4 || [timeCost, memoryCost, parallelism, hashLength].some((n) => !Number.isInteger(n) || n < 1)) {
-    throw new ConfigError(`[security] PASSWORD_HASH_ALGO: "${algorithm}" is not argon2$<time>$<memory KiB>$<threads>$<key length>`);
+  if (
+    name !== 'argon2' ||
+    numbers.length !== 4 ||
+    [timeCost, memoryCost, parallelism, hashLength].some((n) => !Number.isInteger(n) || n < 1)
+  ) {
+    throw new ConfigError(
+      `[security] PASSWORD_HASH_ALGO: "${algorithm}" is not argon2$<time>$<memory KiB>$<threads>$<key length>`,
+    );
   }
   if (memoryCost < 8 * parallelism || hashLength < 4) {
-    throw new ConfigError(`[security] PASSWORD_HASH_ALGO: memory must be at least 8 KiB per thread and the key at least 4 bytes`);
+    throw new ConfigError(
+      `[security] PASSWORD_HASH_ALGO: memory must be at least 8 KiB per thread and the key at least 4 bytes`,
+    );
   }
   return { timeCost, memoryCost, parallelism, hashLength };
 }

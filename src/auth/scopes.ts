@@ -2,7 +2,15 @@
 import type { ScopeCategory } from '../../generated/operations.ts';
 
 export const SCOPE_CATEGORIES: readonly ScopeCategory[] = [
-  'activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user',
+  'activitypub',
+  'admin',
+  'issue',
+  'misc',
+  'notification',
+  'organization',
+  'package',
+  'repository',
+  'user',
 ];
 
 export interface TokenScope {
@@ -27,7 +35,8 @@ export function parseScope(text: string): TokenScope {
     else if (item === 'public-only') publicOnly = true;
     else {
       const [level, category] = item.split(':') as [string, ScopeCategory];
-      if (!SCOPE_CATEGORIES.includes(category) || (level !== 'read' && level !== 'write')) throw new InvalidScopeError(`invalid access token scope: ${item}`);
+      if (!SCOPE_CATEGORIES.includes(category) || (level !== 'read' && level !== 'write'))
+        throw new InvalidScopeError(`invalid access token scope: ${item}`);
       if (level === 'write') write.add(category);
       read.add(category);
     }
@@ -50,7 +59,11 @@ export function normaliseScopes(items: readonly string[]): string {
 }
 
 /** Categories the token lacks for a request; reads for GET/HEAD, writes otherwise. */
-export function missingCategories(scope: TokenScope, method: string, needed: readonly ScopeCategory[]): ScopeCategory[] {
+export function missingCategories(
+  scope: TokenScope,
+  method: string,
+  needed: readonly ScopeCategory[],
+): ScopeCategory[] {
   if (scope.all) return [];
   const granted = method === 'GET' || method === 'HEAD' ? scope.read : scope.write;
   return needed.filter((category) => !granted.has(category));

@@ -11,7 +11,13 @@ export const JOB_QUEUES = {
 
 export type JobKind = keyof typeof JOB_QUEUES;
 
-export type QueueBackend = { type: 'database' } | { type: 'redis'; connection: RedisOptions; /** BullMQ's queue name: Forgejo's queue name and QUEUE_NAME suffix. */ queueName: string };
+export type QueueBackend =
+  | { type: 'database' }
+  | {
+      type: 'redis';
+      connection: RedisOptions;
+      /** BullMQ's queue name: Forgejo's queue name and QUEUE_NAME suffix. */ queueName: string;
+    };
 
 export interface QueueSettings {
   /** Forgejo's queue name, e.g. webhook_sender. */
@@ -30,7 +36,14 @@ export function queueSettingsFor(settings: Settings, kind: JobKind): QueueSettin
   const type = own.TYPE || common.TYPE;
   if (type !== 'redis') return { name, backend: { type: 'database' } };
   const connStr = own.CONN_STR || common.CONN_STR || DEFAULT_REDIS;
-  return { name, backend: { type: 'redis', connection: parseRedisConnStr(connStr, `[queue${own.CONN_STR ? `.${name}` : ''}] CONN_STR`), queueName: `${name}${own.QUEUE_NAME || common.QUEUE_NAME}` } };
+  return {
+    name,
+    backend: {
+      type: 'redis',
+      connection: parseRedisConnStr(connStr, `[queue${own.CONN_STR ? `.${name}` : ''}] CONN_STR`),
+      queueName: `${name}${own.QUEUE_NAME || common.QUEUE_NAME}`,
+    },
+  };
 }
 
 /**
@@ -40,7 +53,9 @@ export function queueSettingsFor(settings: Settings, kind: JobKind): QueueSettin
 export function parseRedisConnStr(connStr: string, key = '[queue] CONN_STR'): RedisOptions {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(connStr.trim())?.[1].toLowerCase();
   if (scheme && !['redis', 'rediss', 'redis+socket'].includes(scheme)) {
-    throw new ConfigError(`${key}: "${scheme}://" is not supported; use redis://, rediss:// or redis+socket:// (one Redis, not a cluster or sentinel)`);
+    throw new ConfigError(
+      `${key}: "${scheme}://" is not supported; use redis://, rediss:// or redis+socket:// (one Redis, not a cluster or sentinel)`,
+    );
   }
   let url: URL;
   try {

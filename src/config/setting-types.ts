@@ -16,7 +16,8 @@ export function int(defaultValue: number, min = -Infinity): Setting<number> {
     defaultValue,
     parse(raw, key) {
       const value = Number(raw.trim());
-      if (!Number.isInteger(value) || value < min) throw new ConfigError(`${key}: "${raw}" is not an integer${min > -Infinity ? ` ≥ ${min}` : ''}`);
+      if (!Number.isInteger(value) || value < min)
+        throw new ConfigError(`${key}: "${raw}" is not an integer${min > -Infinity ? ` ≥ ${min}` : ''}`);
       return value;
     },
   };
@@ -30,7 +31,8 @@ export function size(defaultValue: number): Setting<number> {
     defaultValue,
     parse(raw, key) {
       const match = /^(\d+)\s*([kmg]?)$/i.exec(raw.trim());
-      if (!match) throw new ConfigError(`${key}: "${raw}" is not a size (a number of bytes, optionally with k, m or g)`);
+      if (!match)
+        throw new ConfigError(`${key}: "${raw}" is not a size (a number of bytes, optionally with k, m or g)`);
       return Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()];
     },
   };
@@ -74,7 +76,10 @@ export function duration(defaultText: string, minMs = 0): Setting<number> {
     defaultValue: parseGoDurationMs(defaultText)!,
     parse(raw, key) {
       const value = parseGoDurationMs(raw.trim());
-      if (value === null || value < minMs) throw new ConfigError(`${key}: "${raw}" is not a duration${minMs > 0 ? ` of at least ${minMs} ms` : ''} (e.g. 5s, 1m)`);
+      if (value === null || value < minMs)
+        throw new ConfigError(
+          `${key}: "${raw}" is not a duration${minMs > 0 ? ` of at least ${minMs} ms` : ''} (e.g. 5s, 1m)`,
+        );
       return value;
     },
   };
@@ -95,7 +100,9 @@ export function listOf<T extends string>(defaultValue: T[], values: readonly T[]
   return {
     defaultValue,
     parse(raw, key) {
-      const items = list().parse(raw, key).filter((item) => item !== 'off') as T[];
+      const items = list()
+        .parse(raw, key)
+        .filter((item) => item !== 'off') as T[];
       const bad = items.find((item) => !values.includes(item));
       if (bad) throw new ConfigError(`${key}: "${bad}" is not one of ${values.join(', ')}`);
       return items;

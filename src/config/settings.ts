@@ -62,7 +62,6 @@ const SCHEMA = {
   'cron.cleanup_hook_task_table': cronCleanupHookTaskTable,
 } as const;
 
-
 type Schema = typeof SCHEMA;
 export type Settings = {
   readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Setting<infer T> ? T : never };
@@ -74,7 +73,9 @@ export type Settings = {
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const dataDir = path.resolve(env.ANVIL_DATA_DIR ?? 'data');
   const iniFile = path.join(dataDir, 'app.ini');
-  const fromFile = fs.existsSync(iniFile) ? parseIni(fs.readFileSync(iniFile, 'utf8')) : new Map<string, Map<string, string>>();
+  const fromFile = fs.existsSync(iniFile)
+    ? parseIni(fs.readFileSync(iniFile, 'utf8'))
+    : new Map<string, Map<string, string>>();
   const fromEnv = environmentValues(env);
 
   const settings: Record<string, Record<string, unknown>> = {};
@@ -89,13 +90,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   server.APP_DATA_PATH = dataDir;
   if (!server.ROOT_URL) server.ROOT_URL = `http://localhost:${server.HTTP_PORT}/`;
   if (!String(server.ROOT_URL).endsWith('/')) server.ROOT_URL += '/';
-  if (!/^https?:\/\//.test(String(server.ROOT_URL))) throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
+  if (!/^https?:\/\//.test(String(server.ROOT_URL)))
+    throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not an http(s) URL`);
   if (!settings.repository.ROOT) settings.repository.ROOT = path.join(dataDir, 'repositories');
   const storage = resolveSubsystemStorage(mergeSections(fromFile, fromEnv), dataDir);
   (settings as Record<string, unknown>).storage = storage;
   settings.packages.PATH = storage.packages.type === 'local' ? storage.packages.path : path.join(dataDir, 'packages');
   if (!settings.database.SQLITE_PATH) settings.database.SQLITE_PATH = path.join(dataDir, 'anvil.db');
   const url = String(settings.database.URL);
-  if (url && !/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);
+  if (url && !/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError(`[database] URL: only postgresql:// URLs are supported`);
   return settings as Settings;
 }

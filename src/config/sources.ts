@@ -33,7 +33,8 @@ export function environmentValues(env: NodeJS.ProcessEnv): Map<string, Map<strin
   };
   for (const [name, value] of Object.entries(env)) {
     const match = /^ANVIL__(.+?)__(.+)$/.exec(name);
-    if (match && value !== undefined) put(match[1].replace(/_0x2E_/gi, '.').toLowerCase(), match[2].replace(/_0x2E_/gi, '.'), value);
+    if (match && value !== undefined)
+      put(match[1].replace(/_0x2E_/gi, '.').toLowerCase(), match[2].replace(/_0x2E_/gi, '.'), value);
   }
   if (env.PORT) put('server', 'HTTP_PORT', env.PORT);
   if (env.ANVIL_ROOT_URL) put('server', 'ROOT_URL', env.ANVIL_ROOT_URL);
@@ -42,8 +43,12 @@ export function environmentValues(env: NodeJS.ProcessEnv): Map<string, Map<strin
 }
 
 /** The raw values of both sources, the second winning key by key. */
-export function mergeSections(base: Map<string, Map<string, string>>, over: Map<string, Map<string, string>>): Map<string, Map<string, string>> {
+export function mergeSections(
+  base: Map<string, Map<string, string>>,
+  over: Map<string, Map<string, string>>,
+): Map<string, Map<string, string>> {
   const merged = new Map<string, Map<string, string>>();
-  for (const name of new Set([...base.keys(), ...over.keys()])) merged.set(name, new Map([...(base.get(name) ?? []), ...(over.get(name) ?? [])]));
+  for (const name of new Set([...base.keys(), ...over.keys()]))
+    merged.set(name, new Map([...(base.get(name) ?? []), ...(over.get(name) ?? [])]));
   return merged;
 }

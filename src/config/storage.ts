@@ -92,10 +92,13 @@ class StorageResolver {
     const section = `storage.${type}`;
     if (!this.sections.has(section)) {
       if (isStorageType(type)) return null;
-      throw new ConfigError(`${where} STORAGE_TYPE: "${type}" is neither local, minio nor the name of a [${section}] section`);
+      throw new ConfigError(
+        `${where} STORAGE_TYPE: "${type}" is neither local, minio nor the name of a [${section}] section`,
+      );
     }
     const declared = this.inherited(section, 'STORAGE_TYPE') || type;
-    if (!isStorageType(declared)) throw new ConfigError(`[${section}] STORAGE_TYPE: "${declared}" is not one of ${STORAGE_TYPES.join(', ')}`);
+    if (!isStorageType(declared))
+      throw new ConfigError(`[${section}] STORAGE_TYPE: "${declared}" is not one of ${STORAGE_TYPES.join(', ')}`);
     return { kind: 'type', section, type: declared };
   }
 
@@ -104,7 +107,8 @@ class StorageResolver {
     let type = subsystem.type ?? '';
     if (!type && ownSection !== undefined) {
       type = this.own(ownSection, 'STORAGE_TYPE') ?? '';
-      if (isStorageType(type) && !this.sections.has(`storage.${type}`)) return { kind: 'own', section: ownSection, type };
+      if (isStorageType(type) && !this.sections.has(`storage.${type}`))
+        return { kind: 'own', section: ownSection, type };
     }
     if (type) {
       const byType = this.typeSection(type, `[${ownSection}]`);
@@ -121,7 +125,8 @@ class StorageResolver {
       if (this.inherited(named, 'PATH')) return { kind: 'named', section: named, type: 'local' };
     }
     const defaultType = this.own('storage', 'STORAGE_TYPE') || 'local';
-    if (!isStorageType(defaultType)) throw new ConfigError(`[storage] STORAGE_TYPE: "${defaultType}" is not one of ${STORAGE_TYPES.join(', ')}`);
+    if (!isStorageType(defaultType))
+      throw new ConfigError(`[storage] STORAGE_TYPE: "${defaultType}" is not one of ${STORAGE_TYPES.join(', ')}`);
     return { kind: 'default', section: 'storage', type: defaultType };
   }
 
@@ -135,7 +140,9 @@ class StorageResolver {
 
   /** A key of the target: the own section and [storage] are read alone, [storage.x] falls back to [storage]. */
   targetValue(target: Target, key: string): string | undefined {
-    return target.kind === 'type' || target.kind === 'named' ? this.inherited(target.section, key) : this.own(target.section, key);
+    return target.kind === 'type' || target.kind === 'named'
+      ? this.inherited(target.section, key)
+      : this.own(target.section, key);
   }
 }
 
@@ -143,14 +150,27 @@ function absoluteUnder(base: string, directory: string): string {
   return path.resolve(base, directory);
 }
 
-function localStorage(resolver: StorageResolver, subsystem: Subsystem, target: Target, override: string | undefined, appDataPath: string): LocalStorageSettings {
+function localStorage(
+  resolver: StorageResolver,
+  subsystem: Subsystem,
+  target: Target,
+  override: string | undefined,
+  appDataPath: string,
+): LocalStorageSettings {
   const targetPath = resolver.own(target.section, 'PATH') || '';
   let fallback: string;
   if (!targetPath) fallback = path.join(appDataPath, subsystem.name);
-  else fallback = absoluteUnder(appDataPath, target.kind === 'default' ? path.join(targetPath, subsystem.name) : targetPath);
+  else
+    fallback = absoluteUnder(
+      appDataPath,
+      target.kind === 'default' ? path.join(targetPath, subsystem.name) : targetPath,
+    );
   const overridePath = override === undefined ? '' : resolver.own(override, 'PATH') || '';
   if (!overridePath) return { type: 'local', path: fallback };
-  return { type: 'local', path: absoluteUnder(targetPath ? absoluteUnder(appDataPath, targetPath) : appDataPath, overridePath) };
+  return {
+    type: 'local',
+    path: absoluteUnder(targetPath ? absoluteUnder(appDataPath, targetPath) : appDataPath, overridePath),
+  };
 }
 
 function parseUseSsl(raw: string, where: string): boolean {
@@ -160,13 +180,22 @@ function parseUseSsl(raw: string, where: string): boolean {
   throw new ConfigError(`${where} MINIO_USE_SSL: "${raw}" is not a boolean`);
 }
 
-function minioStorage(resolver: StorageResolver, subsystem: Subsystem, target: Target, override: string | undefined): MinioStorageSettings {
+function minioStorage(
+  resolver: StorageResolver,
+  subsystem: Subsystem,
+  target: Target,
+  override: string | undefined,
+): MinioStorageSettings {
   const value = (key: keyof typeof MINIO_DEFAULTS) => resolver.targetValue(target, key) || MINIO_DEFAULTS[key];
   const endpoint = value('MINIO_ENDPOINT');
-  if (endpoint.includes('/')) throw new ConfigError(`[${target.section}] MINIO_ENDPOINT: "${endpoint}" is not host[:port] (the scheme comes from MINIO_USE_SSL)`);
+  if (endpoint.includes('/'))
+    throw new ConfigError(
+      `[${target.section}] MINIO_ENDPOINT: "${endpoint}" is not host[:port] (the scheme comes from MINIO_USE_SSL)`,
+    );
   const targetBase = value('MINIO_BASE_PATH');
   let basePath = `${subsystem.name}/`;
-  if (targetBase) basePath = target.kind === 'default' ? `${targetBase.replace(/\/+$/, '')}/${subsystem.name}/` : targetBase;
+  if (targetBase)
+    basePath = target.kind === 'default' ? `${targetBase.replace(/\/+$/, '')}/${subsystem.name}/` : targetBase;
   const fromOverride = (key: string) => (override === undefined ? undefined : resolver.own(override, key) || undefined);
   return {
     type: 'minio',
@@ -190,7 +219,9 @@ function resolveStorage(sections: IniSections, subsystem: Subsystem, appDataPath
   const resolver = new StorageResolver(sections);
   const target = resolver.target(subsystem);
   const override = resolver.override(subsystem, target);
-  return target.type === 'local' ? localStorage(resolver, subsystem, target, override, appDataPath) : minioStorage(resolver, subsystem, target, override);
+  return target.type === 'local'
+    ? localStorage(resolver, subsystem, target, override, appDataPath)
+    : minioStorage(resolver, subsystem, target, override);
 }
 
 export interface SubsystemStorage {
@@ -206,7 +237,15 @@ export function resolveSubsystemStorage(sections: IniSections, appDataPath: stri
   if (!avatar.has('PATH') && uploadPath !== undefined) avatar.set('PATH', uploadPath);
   const withAvatar = new Map(sections).set('avatar', avatar);
   return {
-    packages: resolveStorage(sections, { name: 'packages', ownSection: sections.has('packages') ? 'packages' : undefined }, appDataPath),
-    avatars: resolveStorage(withAvatar, { name: 'avatars', ownSection: 'avatar', type: sections.get('picture')?.get('AVATAR_STORAGE_TYPE') }, appDataPath),
+    packages: resolveStorage(
+      sections,
+      { name: 'packages', ownSection: sections.has('packages') ? 'packages' : undefined },
+      appDataPath,
+    ),
+    avatars: resolveStorage(
+      withAvatar,
+      { name: 'avatars', ownSection: 'avatar', type: sections.get('picture')?.get('AVATAR_STORAGE_TYPE') },
+      appDataPath,
+    ),
   };
 }

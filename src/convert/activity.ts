@@ -32,4 +32,3 @@ export function toActivity(entry: FeedEntry, view: UserView): ApiActivity {
     created: isoTime(action.createdAt),
   };
 }
-

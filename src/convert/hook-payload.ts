@@ -28,65 +28,117 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
     const permission: RepoPermission = { mode, unitModes: null, units: repo.units.map((unit) => unit.type) };
     return toRepository({ repo, permission }, view);
   };
-  const commit = (repo: RepoWithOwner) => (pushed: PushedCommit): PayloadCommit => ({
-    id: pushed.sha,
-    message: pushed.message,
-    url: `${rootUrl}${repo.ownerName}/${repo.name}/commit/${pushed.sha}`,
-    author: { name: pushed.authorName, email: pushed.authorEmail, username: '' },
-    committer: { name: pushed.committerName, email: pushed.committerEmail, username: '' },
-    verification: null,
-    // Go writes UTC as Z.
-    timestamp: pushed.timestamp.replace(/\+00:00$/, 'Z'),
-    added: pushed.added,
-    removed: pushed.removed,
-    modified: pushed.modified,
-  });
+  const commit =
+    (repo: RepoWithOwner) =>
+    (pushed: PushedCommit): PayloadCommit => ({
+      id: pushed.sha,
+      message: pushed.message,
+      url: `${rootUrl}${repo.ownerName}/${repo.name}/commit/${pushed.sha}`,
+      author: { name: pushed.authorName, email: pushed.authorEmail, username: '' },
+      committer: { name: pushed.committerName, email: pushed.committerEmail, username: '' },
+      verification: null,
+      // Go writes UTC as Z.
+      timestamp: pushed.timestamp.replace(/\+00:00$/, 'Z'),
+      added: pushed.added,
+      removed: pushed.removed,
+      modified: pushed.modified,
+    });
 
   /** Forgejo's PullRequest record of a pull request's issue, its repository as its owner sees it. */
   const pull = (repo: RepoWithOwner, details: IssueDetails, baseSha: string) => {
-    const permission: RepoPermission = { mode: AccessMode.owner, unitModes: null, units: repo.units.map((unit) => unit.type) };
+    const permission: RepoPermission = {
+      mode: AccessMode.owner,
+      unitModes: null,
+      units: repo.units.map((unit) => unit.type),
+    };
     return toPullRequest({ ...details, pull: details.pull!, baseSha, repoDetails: { repo, permission } }, view);
   };
 
   const payload = (event: HookEvent): HookPayload => {
     switch (event.type) {
       case 'repository':
-        return { action: event.action, repository: repository(event.repo), organization: user(event.repo.owner), sender: user(event.sender) };
+        return {
+          action: event.action,
+          repository: repository(event.repo),
+          organization: user(event.repo.owner),
+          sender: user(event.sender),
+        };
       case 'push': {
         const pusher = user(event.pusher);
         return {
-          ref: event.ref, before: event.before, after: event.after, compare_url: rootUrl + event.comparePath,
-          commits: event.commits.map(commit(event.repo)), total_commits: event.totalCommits,
-          head_commit: event.headCommit && commit(event.repo)(event.headCommit), repository: repository(event.repo), pusher, sender: pusher,
+          ref: event.ref,
+          before: event.before,
+          after: event.after,
+          compare_url: rootUrl + event.comparePath,
+          commits: event.commits.map(commit(event.repo)),
+          total_commits: event.totalCommits,
+          head_commit: event.headCommit && commit(event.repo)(event.headCommit),
+          repository: repository(event.repo),
+          pusher,
+          sender: pusher,
         };
       }
       case 'create':
-        return { sha: event.sha, ref: event.ref, ref_type: event.refType, repository: repository(event.repo, AccessMode.none), sender: user(event.sender) };
+        return {
+          sha: event.sha,
+          ref: event.ref,
+          ref_type: event.refType,
+          repository: repository(event.repo, AccessMode.none),
+          sender: user(event.sender),
+        };
       case 'delete':
-        return { ref: event.ref, ref_type: event.refType, pusher_type: 'user', repository: repository(event.repo), sender: user(event.sender) };
+        return {
+          ref: event.ref,
+          ref_type: event.refType,
+          pusher_type: 'user',
+          repository: repository(event.repo),
+          sender: user(event.sender),
+        };
       case 'issues':
         return {
-          action: event.action, number: event.issue.issue.index, ...(event.changes ? { changes: event.changes } : {}), issue: toIssue(event.issue, view),
-          repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '',
+          action: event.action,
+          number: event.issue.issue.index,
+          ...(event.changes ? { changes: event.changes } : {}),
+          issue: toIssue(event.issue, view),
+          repository: repository(event.repo),
+          sender: user(event.sender),
+          commit_id: event.commitId ?? '',
         };
       case 'issue_comment':
       case 'pull_request_comment': {
         const isPull = event.type === 'pull_request_comment';
         return {
-          action: event.action, issue: toIssue(event.issue, view), ...(isPull ? { pull_request: pull(event.repo, event.issue, event.baseSha ?? '') } : {}),
+          action: event.action,
+          issue: toIssue(event.issue, view),
+          ...(isPull ? { pull_request: pull(event.repo, event.issue, event.baseSha ?? '') } : {}),
           comment: toComment(event.comment.row, event.comment.poster, event.issue.issue, event.issue.repo, view),
-          ...(event.changes ? { changes: event.changes } : {}), repository: repository(event.repo), sender: user(event.sender), is_pull: isPull,
+          ...(event.changes ? { changes: event.changes } : {}),
+          repository: repository(event.repo),
+          sender: user(event.sender),
+          is_pull: isPull,
         };
       }
       case 'pull_request':
         return {
-          action: event.action, number: event.number, ...(event.changes ? { changes: event.changes } : {}),
+          action: event.action,
+          number: event.number,
+          ...(event.changes ? { changes: event.changes } : {}),
           pull_request: pull(event.repo, event.pullRequest, event.baseSha),
-          requested_reviewer: null, repository: repository(event.repo), sender: user(event.sender), commit_id: event.commitId ?? '', review: null,
+          requested_reviewer: null,
+          repository: repository(event.repo),
+          sender: user(event.sender),
+          commit_id: event.commitId ?? '',
+          review: null,
         };
       case 'package':
         // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).
-        return { action: event.action, repository: null, package: toPackage(event.package, view), organization: null, sender: user(event.sender) };
+        return {
+          action: event.action,
+          repository: null,
+          package: toPackage(event.package, view),
+          organization: null,
+          sender: user(event.sender),
+        };
     }
   };
 

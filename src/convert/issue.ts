@@ -11,28 +11,47 @@ import { toUser, type UserView } from './user.ts';
 export type ApiIssue = components['schemas']['Issue'];
 export type ApiComment = components['schemas']['Comment'];
 
-
 const nullableTime = (date: Date | null | undefined) => (date ? isoTime(date) : null);
 
-export function issueApiUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>, issue: Pick<IssueRow, 'index'>): string {
+export function issueApiUrl(
+  rootUrl: string,
+  repo: Pick<Repository, 'ownerName' | 'name'>,
+  issue: Pick<IssueRow, 'index'>,
+): string {
   return `${repoApiUrl(rootUrl, repo)}/issues/${issue.index}`;
 }
 
 /** Pull requests live under /pulls on the web, issues under /issues. */
-export function issueHtmlUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>, issue: Pick<IssueRow, 'index' | 'isPull'>): string {
+export function issueHtmlUrl(
+  rootUrl: string,
+  repo: Pick<Repository, 'ownerName' | 'name'>,
+  issue: Pick<IssueRow, 'index' | 'isPull'>,
+): string {
   return `${rootUrl}${repo.ownerName}/${repo.name}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
 }
 
-export function commentApiUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>, comment: Pick<CommentRow, 'id'>): string {
+export function commentApiUrl(
+  rootUrl: string,
+  repo: Pick<Repository, 'ownerName' | 'name'>,
+  comment: Pick<CommentRow, 'id'>,
+): string {
   return `${repoApiUrl(rootUrl, repo)}/issues/comments/${comment.id}`;
 }
 
-export function commentHtmlUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>, issue: Pick<IssueRow, 'index' | 'isPull'>, comment: Pick<CommentRow, 'id'>): string {
+export function commentHtmlUrl(
+  rootUrl: string,
+  repo: Pick<Repository, 'ownerName' | 'name'>,
+  issue: Pick<IssueRow, 'index' | 'isPull'>,
+  comment: Pick<CommentRow, 'id'>,
+): string {
   return `${issueHtmlUrl(rootUrl, repo, issue)}#issuecomment-${comment.id}`;
 }
 
-
-export function toIssueLabel(label: LabelRow, repo: Repository & { owner: User }, rootUrl: string): components['schemas']['Label'] {
+export function toIssueLabel(
+  label: LabelRow,
+  repo: Repository & { owner: User },
+  rootUrl: string,
+): components['schemas']['Label'] {
   if (label.orgId > 0) return toOrgLabel(label, repo.owner, rootUrl);
   return { ...toOrgLabel(label, repo.owner, rootUrl), url: `${repoApiUrl(rootUrl, repo)}/labels/${label.id}` };
 }
@@ -81,7 +100,16 @@ export function toIssue(details: IssueDetails, view: UserView): ApiIssue {
     closed_at: nullableTime(issue.closedAt),
     due_date: nullableTime(issue.deadlineAt),
     pin_order: 0,
-    ...(issue.isPull ? { pull_request: { merged: pull?.hasMerged ?? false, merged_at: nullableTime(pull?.mergedAt), draft: false, html_url: htmlUrl } } : {}),
+    ...(issue.isPull
+      ? {
+          pull_request: {
+            merged: pull?.hasMerged ?? false,
+            merged_at: nullableTime(pull?.mergedAt),
+            draft: false,
+            html_url: htmlUrl,
+          },
+        }
+      : {}),
     repository: { id: repo.id, name: repo.name, owner: repo.ownerName, full_name: `${repo.ownerName}/${repo.name}` },
   } as ApiIssue;
 }

@@ -28,7 +28,11 @@ export function toNodeInfo(facts: NodeInfoFacts): NodeInfo {
     openRegistrations: facts.openRegistrations,
     usage: usage
       ? {
-          users: { total: nonZero(usage.users), activeMonth: nonZero(usage.activeMonth), activeHalfyear: nonZero(usage.activeHalfyear) },
+          users: {
+            total: nonZero(usage.users),
+            activeMonth: nonZero(usage.activeMonth),
+            activeHalfyear: nonZero(usage.activeHalfyear),
+          },
           localPosts: nonZero(usage.issues),
           localComments: nonZero(usage.comments),
         }

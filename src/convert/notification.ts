@@ -10,7 +10,6 @@ import type { UserView } from './user.ts';
 
 export type ApiThread = components['schemas']['NotificationThread'];
 
-
 const SUBJECT_TYPES: Record<number, string> = {
   [NotificationSource.issue]: 'Issue',
   [NotificationSource.pull]: 'Pull',
@@ -24,7 +23,10 @@ export function threadApiUrl(rootUrl: string, id: number): string {
 
 /** A thread only exists for readers; its repository is shown at read access and without permissions. */
 function threadRepository(repo: ThreadDetails['repo'], view: UserView): ApiThread['repository'] {
-  const repository = toRepository({ repo, permission: { mode: AccessMode.read, unitModes: null, units: repo.units.map((u) => u.type) } }, view);
+  const repository = toRepository(
+    { repo, permission: { mode: AccessMode.read, unitModes: null, units: repo.units.map((u) => u.type) } },
+    view,
+  );
   delete (repository as { permissions?: unknown }).permissions;
   return repository;
 }
@@ -39,12 +41,20 @@ export function toNotificationThreads(threads: readonly ThreadDetails[], view: U
   });
 }
 
-export function toNotificationThread(details: ThreadDetails, view: UserView, repository = threadRepository(details.repo, view)): ApiThread {
+export function toNotificationThread(
+  details: ThreadDetails,
+  view: UserView,
+  repository = threadRepository(details.repo, view),
+): ApiThread {
   const { thread, repo, issue, pull, lastComment } = details;
   const { rootUrl } = view;
   const subject: components['schemas']['NotificationSubject'] = { type: SUBJECT_TYPES[thread.source] ?? '' };
   if (thread.source === NotificationSource.repository) {
-    Object.assign(subject, { title: `${repo.ownerName}/${repo.name}`, url: `/${repo.ownerName}/${repo.name}`, html_url: `${rootUrl}${repo.ownerName}/${repo.name}` });
+    Object.assign(subject, {
+      title: `${repo.ownerName}/${repo.name}`,
+      url: `/${repo.ownerName}/${repo.name}`,
+      html_url: `${rootUrl}${repo.ownerName}/${repo.name}`,
+    });
   } else if (issue) {
     subject.title = issue.title;
     subject.url = issueApiUrl(rootUrl, repo, issue);

@@ -7,7 +7,6 @@ import type { UserView } from './user.ts';
 
 export type ApiPullRequest = components['schemas']['PullRequest'];
 
-
 export function toPullRequest(details: PullDetails, view: UserView): ApiPullRequest {
   const issue = toIssue(details, view);
   const { pull, repoDetails } = details;

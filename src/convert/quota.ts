@@ -13,7 +13,10 @@ export function toQuotaRuleInfo(rule: QuotaRule, withName = true): Schemas['Quot
 }
 
 export function toQuotaGroup(group: QuotaGroup, withNames = true): Schemas['QuotaGroup'] {
-  return { ...(withNames ? { name: group.name } : {}), rules: group.rules.map((rule) => toQuotaRuleInfo(rule, withNames)) };
+  return {
+    ...(withNames ? { name: group.name } : {}),
+    rules: group.rules.map((rule) => toQuotaRuleInfo(rule, withNames)),
+  };
 }
 
 export function toQuotaInfo(info: QuotaInfo, withNames: boolean): Schemas['QuotaInfo'] {
@@ -35,25 +38,49 @@ export function toQuotaInfo(info: QuotaInfo, withNames: boolean): Schemas['Quota
 }
 
 /** The attachment with the release, issue or comment that holds it (its `assets/{id}` is below that). */
-export function toQuotaUsedAttachment({ attachment, repo, release, issue }: UsedAttachment, rootUrl: string): Schemas['QuotaUsedAttachment'] {
+export function toQuotaUsedAttachment(
+  { attachment, repo, release, issue }: UsedAttachment,
+  rootUrl: string,
+): Schemas['QuotaUsedAttachment'] {
   const api = repoApiUrl(rootUrl, repo);
   const html = `${rootUrl}${repo.ownerName}/${repo.name}`;
   let container = { api_url: '', html_url: '' };
   if (release) {
-    container = { api_url: `${api}/releases/${release.id}`, html_url: `${html}/releases/tag/${encodeURIComponent(release.tagName)}` };
+    container = {
+      api_url: `${api}/releases/${release.id}`,
+      html_url: `${html}/releases/tag/${encodeURIComponent(release.tagName)}`,
+    };
   } else if (issue) {
     const issueHtml = `${html}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
     container = attachment.commentId
-      ? { api_url: `${api}/issues/comments/${attachment.commentId}`, html_url: `${issueHtml}#issuecomment-${attachment.commentId}` }
+      ? {
+          api_url: `${api}/issues/comments/${attachment.commentId}`,
+          html_url: `${issueHtml}#issuecomment-${attachment.commentId}`,
+        }
       : { api_url: `${api}/issues/${issue.index}`, html_url: issueHtml };
   }
-  return { name: attachment.name, size: Number(attachment.size), api_url: `${container.api_url}/assets/${attachment.id}`, contained_in: container };
+  return {
+    name: attachment.name,
+    size: Number(attachment.size),
+    api_url: `${container.api_url}/assets/${attachment.id}`,
+    contained_in: container,
+  };
 }
 
 export function toQuotaUsedArtifact({ artifact, repo }: UsedArtifact, rootUrl: string): Schemas['QuotaUsedArtifact'] {
-  return { name: artifact.name, size: Number(artifact.fileCompressedSize), html_url: `${rootUrl}${repo.ownerName}/${repo.name}/actions/runs/${artifact.runId}` };
+  return {
+    name: artifact.name,
+    size: Number(artifact.fileCompressedSize),
+    html_url: `${rootUrl}${repo.ownerName}/${repo.name}/actions/runs/${artifact.runId}`,
+  };
 }
 
 export function toQuotaUsedPackage(used: UsedPackage, rootUrl: string): Schemas['QuotaUsedPackage'] {
-  return { name: used.name, type: used.type, version: used.version, size: used.size, html_url: `${rootUrl}${used.htmlPath}` };
+  return {
+    name: used.name,
+    type: used.type,
+    version: used.version,
+    size: used.size,
+    html_url: `${rootUrl}${used.htmlPath}`,
+  };
 }

@@ -10,7 +10,6 @@ import { toUser, type UserView } from './user.ts';
 
 export type ApiRepository = components['schemas']['Repository'];
 
-
 export function unitConfig(units: readonly Models.RepoUnitModel[], type: number): Record<string, unknown> | undefined {
   const unit = units.find((u) => u.type === type);
   if (!unit) return undefined;

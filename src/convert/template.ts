@@ -30,5 +30,10 @@ export function toLicenseTemplateInfo(template: LicenseTemplate, rootUrl: string
 
 /** Colours are shown without their `#`. */
 export function toLabelTemplate(label: TemplateLabel): Schemas['LabelTemplate'] {
-  return { name: label.name, color: label.color.replace(/^#/, ''), description: label.description, exclusive: label.exclusive };
+  return {
+    name: label.name,
+    color: label.color.replace(/^#/, ''),
+    description: label.description,
+    exclusive: label.exclusive,
+  };
 }

@@ -15,7 +15,12 @@ export function toHook(hook: Webhook): ApiHook {
   if (hook.type === 'slack') {
     const meta = JSON.parse(hook.meta || '{}') as Record<string, string>;
     for (const key of ['channel', 'username', 'icon_url', 'color']) config[key] = meta[key] ?? '';
-    metadata = { channel: meta.channel ?? '', username: meta.username ?? '', icon_url: meta.icon_url ?? '', color: meta.color ?? '' };
+    metadata = {
+      channel: meta.channel ?? '',
+      username: meta.username ?? '',
+      icon_url: meta.icon_url ?? '',
+      color: meta.color ?? '',
+    };
   }
   return {
     id: hook.id,

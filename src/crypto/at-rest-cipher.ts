@@ -39,7 +39,9 @@ export class AtRestCipher {
     const match = /^enc1:([0-9a-f]{8}):([A-Za-z0-9+/=]*)$/.exec(stored);
     if (!match) throw new AtRestDecryptionError(`${context}: not an encrypted value`);
     if (match[1] !== this.keyId) {
-      throw new AtRestDecryptionError(`${context}: encrypted under another key (${match[1]}, this one is ${this.keyId}); was [security] SECRET_KEY or the key file changed?`);
+      throw new AtRestDecryptionError(
+        `${context}: encrypted under another key (${match[1]}, this one is ${this.keyId}); was [security] SECRET_KEY or the key file changed?`,
+      );
     }
     const sealed = Buffer.from(match[2], 'base64');
     if (sealed.length < NONCE_BYTES + TAG_BYTES) throw new AtRestDecryptionError(`${context}: truncated value`);
@@ -47,9 +49,14 @@ export class AtRestCipher {
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(sealed.subarray(NONCE_BYTES, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(sealed.subarray(NONCE_BYTES, sealed.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
-      throw new AtRestDecryptionError(`${context}: the value does not authenticate (altered, or moved from another row)`);
+      throw new AtRestDecryptionError(
+        `${context}: the value does not authenticate (altered, or moved from another row)`,
+      );
     }
   }
 

@@ -33,7 +33,10 @@ function readOrCreateKeyFile(file: string): { material: Buffer; created: boolean
     }
   }
   const material = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-  if (material.length < 32) throw new Error(`${file} does not hold a key (32 bytes in base64); restore it from a backup (removing it makes a new key, and values stored under the old one become unreadable)`);
+  if (material.length < 32)
+    throw new Error(
+      `${file} does not hold a key (32 bytes in base64); restore it from a backup (removing it makes a new key, and values stored under the old one become unreadable)`,
+    );
   return { material, created };
 }
 

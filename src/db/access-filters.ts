@@ -55,7 +55,9 @@ export function readableRepositoriesWhere(viewer: Viewer | null, publicOnly = fa
  * repositories or holds it through a team of the organization that grants the unit, or is admin of it.
  */
 export function unitReadableRepositoriesWhere(
-  viewer: Viewer | null, unitType: number, publicOnly = false,
+  viewer: Viewer | null,
+  unitType: number,
+  publicOnly = false,
 ): Prisma.RepositoryWhereInput {
   const enabled: Prisma.RepositoryWhereInput = { units: { some: { type: unitType } } };
   const everyone: Prisma.RepositoryWhereInput = { isPrivate: false, owner: { visibility: Visibility.public } };
@@ -65,7 +67,9 @@ export function unitReadableRepositoriesWhere(
   const userId = viewer.id;
   const heldByTeam = (team: Prisma.TeamWhereInput): Prisma.RepositoryWhereInput => {
     const memberTeam: Prisma.TeamWhereInput = {
-      members: { some: { userId } }, accessMode: { gt: AccessMode.none }, ...team,
+      members: { some: { userId } },
+      accessMode: { gt: AccessMode.none },
+      ...team,
     };
     return {
       owner: { type: ORG_TYPE },
@@ -78,21 +82,27 @@ export function unitReadableRepositoriesWhere(
   const collaborates = { collaborators: { some: { userId } } };
   const grantsUnit: Prisma.TeamUnitWhereInput = { type: unitType, accessMode: { gt: AccessMode.none } };
   return {
-    AND: [enabled, {
-      OR: [
-        { ownerId: userId },
-        { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
-        {
-          AND: [{ OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] }, {
-            OR: [
-              ...(viewer.isRestricted ? [] : [{ isPrivate: false }]),
-              heldByTeam({ OR: [{ accessMode: { gte: AccessMode.admin } }, { units: { some: grantsUnit } }] }),
-              // A collaborator whose collaboration gives nothing still reads every unit at a team's level.
-              { AND: [collaborates, heldByTeam({})] },
+    AND: [
+      enabled,
+      {
+        OR: [
+          { ownerId: userId },
+          { collaborators: { some: { userId, accessMode: { gte: AccessMode.read } } } },
+          {
+            AND: [
+              { OR: [collaborates, { owner: visibleOwnersWhere(viewer) }] },
+              {
+                OR: [
+                  ...(viewer.isRestricted ? [] : [{ isPrivate: false }]),
+                  heldByTeam({ OR: [{ accessMode: { gte: AccessMode.admin } }, { units: { some: grantsUnit } }] }),
+                  // A collaborator whose collaboration gives nothing still reads every unit at a team's level.
+                  { AND: [collaborates, heldByTeam({})] },
+                ],
+              },
             ],
-          }],
-        },
-      ],
-    }],
+          },
+        ],
+      },
+    ],
   };
 }

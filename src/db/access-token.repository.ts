@@ -27,11 +27,18 @@ export class AccessTokenRepository {
   }
 
   create(userId: number, fields: AccessTokenFields): Promise<AccessToken> {
-    return translated({ taken: 'access token name' }, () => this.client.accessToken.create({ data: { userId, ...fields } }));
+    return translated({ taken: 'access token name' }, () =>
+      this.client.accessToken.create({ data: { userId, ...fields } }),
+    );
   }
 
   listByUser(userId: number, page: { skip: number; limit: number }): Promise<AccessToken[]> {
-    return this.client.accessToken.findMany({ where: { userId }, orderBy: { id: 'asc' }, skip: page.skip, take: page.limit });
+    return this.client.accessToken.findMany({
+      where: { userId },
+      orderBy: { id: 'asc' },
+      skip: page.skip,
+      take: page.limit,
+    });
   }
 
   countByUser(userId: number): Promise<number> {

@@ -22,7 +22,12 @@ export class ActionSecretRepository {
   async list(scope: ActionScope, page: ListOptions): Promise<Page<ActionSecret>> {
     const where = { ownerId: scope.ownerId, repoId: scope.repoId };
     const [items, total] = await Promise.all([
-      this.client.secret.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.secret.findMany({
+        where,
+        orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.secret.count({ where }),
     ]);
     return { items, total };
@@ -35,23 +40,33 @@ export class ActionSecretRepository {
 
   async create(scope: ActionScope, name: string, value: string): Promise<ActionSecret> {
     const data = this.cipher.encrypt(value, sealContext(scope, name));
-    return translated({ taken: 'secret name' }, () => this.client.secret.create({ data: { ownerId: scope.ownerId, repoId: scope.repoId, name, data } }));
+    return translated({ taken: 'secret name' }, () =>
+      this.client.secret.create({ data: { ownerId: scope.ownerId, repoId: scope.repoId, name, data } }),
+    );
   }
 
   async replaceValue(scope: ActionScope, secret: ActionSecret, value: string): Promise<void> {
     const data = this.cipher.encrypt(value, sealContext(scope, secret.name));
-    await this.client.secret.update({ where: { id: secret.id, ownerId: scope.ownerId, repoId: scope.repoId }, data: { data } });
+    await this.client.secret.update({
+      where: { id: secret.id, ownerId: scope.ownerId, repoId: scope.repoId },
+      data: { data },
+    });
   }
 
   /** Whether a secret of that name was there. */
   async delete(scope: ActionScope, name: string): Promise<boolean> {
-    const { count } = await this.client.secret.deleteMany({ where: { ownerId: scope.ownerId, repoId: scope.repoId, name } });
+    const { count } = await this.client.secret.deleteMany({
+      where: { ownerId: scope.ownerId, repoId: scope.repoId, name },
+    });
     return count > 0;
   }
 
   /** Every secret of the scope, decrypted: what a job of that owner or repository is given (Forgejo: FetchActionSecrets). */
   async values(scope: ActionScope): Promise<Map<string, string>> {
-    const rows = await this.client.secret.findMany({ where: { ownerId: scope.ownerId, repoId: scope.repoId }, orderBy: { name: 'asc' } });
+    const rows = await this.client.secret.findMany({
+      where: { ownerId: scope.ownerId, repoId: scope.repoId },
+      orderBy: { name: 'asc' },
+    });
     return new Map(rows.map((row) => [row.name, this.cipher.decrypt(row.data, sealContext(scope, row.name))]));
   }
 }

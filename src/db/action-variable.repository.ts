@@ -13,7 +13,12 @@ export class ActionVariableRepository {
   async list(scope: ActionScope, page: ListOptions): Promise<Page<ActionVariable>> {
     const where = { ownerId: scope.ownerId, repoId: scope.repoId };
     const [items, total] = await Promise.all([
-      this.client.actionVariable.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.actionVariable.findMany({
+        where,
+        orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.actionVariable.count({ where }),
     ]);
     return { items, total };
@@ -25,7 +30,9 @@ export class ActionVariableRepository {
   }
 
   async create(scope: ActionScope, name: string, data: string): Promise<ActionVariable> {
-    return translated({ taken: 'variable name' }, () => this.client.actionVariable.create({ data: { ownerId: scope.ownerId, repoId: scope.repoId, name, data } }));
+    return translated({ taken: 'variable name' }, () =>
+      this.client.actionVariable.create({ data: { ownerId: scope.ownerId, repoId: scope.repoId, name, data } }),
+    );
   }
 
   async update(scope: ActionScope, id: number, changes: { name: string; data: string }): Promise<void> {

@@ -8,7 +8,10 @@ export class ActivityRepository {
   constructor(private readonly client: DbClient) {}
 
   async feedWatcherIds(repoId: number): Promise<number[]> {
-    const watchers = await this.client.watch.findMany({ where: { repoId, mode: { in: FEED_WATCH_MODES } }, select: { userId: true } });
+    const watchers = await this.client.watch.findMany({
+      where: { repoId, mode: { in: FEED_WATCH_MODES } },
+      select: { userId: true },
+    });
     return watchers.map((watcher) => watcher.userId);
   }
 

@@ -4,7 +4,9 @@
 import { opTypeNumber } from '../domain/activity.ts';
 import { UnitType } from '../domain/access/modes.ts';
 import {
-  ACTIVITY_OPS_BY_UNIT, type ContentUnit, NOTIFICATION_SOURCES_BY_UNIT,
+  ACTIVITY_OPS_BY_UNIT,
+  type ContentUnit,
+  NOTIFICATION_SOURCES_BY_UNIT,
 } from '../domain/access/content-visibility.ts';
 import type { Viewer } from '../domain/access/owner-visibility.ts';
 import { readableRepositoriesWhere, unitReadableRepositoriesWhere } from './access-filters.ts';
@@ -37,7 +39,8 @@ export function visibleActionsWhere(reader: ContentReader): Prisma.ActionWhereIn
   return {
     OR: [
       ...[...ACTIVITY_OPS_BY_UNIT].map(([unit, ops]) => ({
-        opType: { in: ops.map(opTypeNumber) }, repo: contentRepositoriesWhere(reader, unit),
+        opType: { in: ops.map(opTypeNumber) },
+        repo: contentRepositoriesWhere(reader, unit),
       })),
       { opType: { notIn: unitOps }, repo: contentRepositoriesWhere(reader, 'repository') },
     ],
@@ -49,7 +52,8 @@ export function visibleNotificationsWhere(reader: ContentReader): Prisma.Notific
   return {
     OR: [
       ...[...NOTIFICATION_SOURCES_BY_UNIT].map(([unit, sources]) => ({
-        source: { in: [...sources] }, repo: contentRepositoriesWhere(reader, unit),
+        source: { in: [...sources] },
+        repo: contentRepositoriesWhere(reader, unit),
       })),
       { source: { notIn: unitSources }, repo: contentRepositoriesWhere(reader, 'repository') },
     ],

@@ -31,7 +31,10 @@ export class CronTaskRepository {
 
   /** Names of the tasks that are due at `now` and whose lease is free. */
   async dueNames(names: string[], now: Date): Promise<string[]> {
-    const due = await this.client.cronTask.findMany({ where: { name: { in: names }, nextRunAt: { lte: now }, OR: leaseFree(now) }, select: { name: true } });
+    const due = await this.client.cronTask.findMany({
+      where: { name: { in: names }, nextRunAt: { lte: now }, OR: leaseFree(now) },
+      select: { name: true },
+    });
     return due.map((row) => row.name);
   }
 
@@ -42,7 +45,13 @@ export class CronTaskRepository {
   async acquireLease(name: string, holder: string, now: Date, lockedUntil: Date, nextRunAt?: Date): Promise<boolean> {
     const { count } = await this.client.cronTask.updateMany({
       where: { name, OR: leaseFree(now), ...(nextRunAt ? { nextRunAt: { lte: now } } : {}) },
-      data: { lockedUntil, lockedBy: holder, execTimes: { increment: 1 }, lastRunAt: now, ...(nextRunAt ? { nextRunAt } : {}) },
+      data: {
+        lockedUntil,
+        lockedBy: holder,
+        execTimes: { increment: 1 },
+        lastRunAt: now,
+        ...(nextRunAt ? { nextRunAt } : {}),
+      },
     });
     return count === 1;
   }
@@ -53,11 +62,17 @@ export class CronTaskRepository {
 
   /** Releases every task lease `holder` has. */
   async releaseHeldBy(holder: string): Promise<number> {
-    const { count } = await this.client.cronTask.updateMany({ where: { lockedBy: holder }, data: { lockedUntil: null, lockedBy: '' } });
+    const { count } = await this.client.cronTask.updateMany({
+      where: { lockedBy: holder },
+      data: { lockedUntil: null, lockedBy: '' },
+    });
     return count;
   }
 
   async releaseLease(name: string, holder: string): Promise<void> {
-    await this.client.cronTask.updateMany({ where: { name, lockedBy: holder }, data: { lockedUntil: null, lockedBy: '' } });
+    await this.client.cronTask.updateMany({
+      where: { name, lockedBy: holder },
+      data: { lockedUntil: null, lockedBy: '' },
+    });
   }
 }

@@ -61,15 +61,24 @@ export class HookTaskRepository {
 
   /** Deletes finished deliveries beyond the newest `keep` of each hook; the number deleted. */
   async keepNewestPerHook(keep: number): Promise<number> {
-    const hooks = await this.client.hookTask.groupBy({ by: ['hookId'], where: { status: { not: 'pending' } }, _count: { _all: true } });
+    const hooks = await this.client.hookTask.groupBy({
+      by: ['hookId'],
+      where: { status: { not: 'pending' } },
+      _count: { _all: true },
+    });
     let deleted = 0;
     for (const { hookId, _count } of hooks) {
       if (_count._all <= keep) continue;
       const newest = await this.client.hookTask.findMany({
-        where: { hookId, status: { not: 'pending' } }, orderBy: { id: 'desc' }, take: keep, select: { id: true },
+        where: { hookId, status: { not: 'pending' } },
+        orderBy: { id: 'desc' },
+        take: keep,
+        select: { id: true },
       });
       const oldestKept = newest.length > 0 ? newest[newest.length - 1].id : Number.MAX_SAFE_INTEGER;
-      const result = await this.client.hookTask.deleteMany({ where: { hookId, status: { not: 'pending' }, id: { lt: oldestKept } } });
+      const result = await this.client.hookTask.deleteMany({
+        where: { hookId, status: { not: 'pending' }, id: { lt: oldestKept } },
+      });
       deleted += result.count;
     }
     return deleted;
@@ -77,7 +86,9 @@ export class HookTaskRepository {
 
   /** Deletes finished deliveries made before `before`; the number deleted. */
   async deleteFinishedBefore(before: Date): Promise<number> {
-    const result = await this.client.hookTask.deleteMany({ where: { status: { not: 'pending' }, createdAt: { lt: before } } });
+    const result = await this.client.hookTask.deleteMany({
+      where: { status: { not: 'pending' }, createdAt: { lt: before } },
+    });
     return result.count;
   }
 }

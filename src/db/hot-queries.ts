@@ -49,15 +49,46 @@ export interface HotQueries {
 
 /** The User columns, in the order sqliteUserFromValues reads them. */
 const USER_COLUMN_NAMES = [
-  'id', 'type', 'name', 'lowerName', 'fullName', 'email', 'keepEmailPrivate', 'passwordHash',
-  'mustChangePassword', 'loginType', 'loginSourceId', 'loginName', 'location', 'website',
-  'description', 'pronouns', 'language', 'visibility', 'isActive', 'isAdmin', 'isRestricted',
-  'prohibitLogin', 'allowGitHook', 'allowImportLocal', 'allowCreateOrganization', 'maxRepoCreation',
-  'avatar', 'hideActivity', 'repoAdminChangeTeamAccess', 'numFollowers', 'numFollowing', 'numStars',
-  'numRepos', 'lastLoginAt', 'createdAt', 'updatedAt',
+  'id',
+  'type',
+  'name',
+  'lowerName',
+  'fullName',
+  'email',
+  'keepEmailPrivate',
+  'passwordHash',
+  'mustChangePassword',
+  'loginType',
+  'loginSourceId',
+  'loginName',
+  'location',
+  'website',
+  'description',
+  'pronouns',
+  'language',
+  'visibility',
+  'isActive',
+  'isAdmin',
+  'isRestricted',
+  'prohibitLogin',
+  'allowGitHook',
+  'allowImportLocal',
+  'allowCreateOrganization',
+  'maxRepoCreation',
+  'avatar',
+  'hideActivity',
+  'repoAdminChangeTeamAccess',
+  'numFollowers',
+  'numFollowing',
+  'numStars',
+  'numRepos',
+  'lastLoginAt',
+  'createdAt',
+  'updatedAt',
 ] as const satisfies ReadonlyArray<keyof User>;
 // Compile-time guard: a column added to User must be listed above, or every hot lookup would leave it out.
-const everyColumnListed: [Exclude<keyof User, (typeof USER_COLUMN_NAMES)[number]>] extends [never] ? true : false = true;
+const everyColumnListed: [Exclude<keyof User, (typeof USER_COLUMN_NAMES)[number]>] extends [never] ? true : false =
+  true;
 void everyColumnListed;
 const USER_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
 
@@ -88,10 +119,17 @@ function userListFilter(query: UserListQuery): { key: string; where: string; val
     values.push(query.loginName);
     conditions.push(`"loginName" = $${values.length}`);
   }
-  return { key: `${query.sourceId !== undefined ? 's' : ''}${query.loginName !== undefined ? 'l' : ''}`, where: conditions.join(' AND '), values };
+  return {
+    key: `${query.sourceId !== undefined ? 's' : ''}${query.loginName !== undefined ? 'l' : ''}`,
+    where: conditions.join(' AND '),
+    values,
+  };
 }
 
-function userListSql(filter: { where: string; values: unknown[] }, order: UserListOrder): { page: string; count: string } {
+function userListSql(
+  filter: { where: string; values: unknown[] },
+  order: UserListOrder,
+): { page: string; count: string } {
   const n = filter.values.length;
   return {
     page: `SELECT ${USER_COLUMNS} FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
@@ -109,14 +147,42 @@ function sqliteDate(value: unknown): Date | null {
  */
 function sqliteUserFromValues(v: unknown[]): User {
   return {
-    id: v[0], type: v[1], name: v[2], lowerName: v[3], fullName: v[4], email: v[5], keepEmailPrivate: v[6] === 1,
-    passwordHash: v[7], mustChangePassword: v[8] === 1, loginType: v[9], loginSourceId: v[10], loginName: v[11],
-    location: v[12], website: v[13], description: v[14], pronouns: v[15], language: v[16], visibility: v[17],
-    isActive: v[18] === 1, isAdmin: v[19] === 1, isRestricted: v[20] === 1, prohibitLogin: v[21] === 1,
-    allowGitHook: v[22] === 1, allowImportLocal: v[23] === 1, allowCreateOrganization: v[24] === 1,
-    maxRepoCreation: v[25], avatar: v[26], hideActivity: v[27] === 1, repoAdminChangeTeamAccess: v[28] === 1,
-    numFollowers: v[29], numFollowing: v[30], numStars: v[31], numRepos: v[32], lastLoginAt: sqliteDate(v[33]),
-    createdAt: sqliteDate(v[34]), updatedAt: sqliteDate(v[35]),
+    id: v[0],
+    type: v[1],
+    name: v[2],
+    lowerName: v[3],
+    fullName: v[4],
+    email: v[5],
+    keepEmailPrivate: v[6] === 1,
+    passwordHash: v[7],
+    mustChangePassword: v[8] === 1,
+    loginType: v[9],
+    loginSourceId: v[10],
+    loginName: v[11],
+    location: v[12],
+    website: v[13],
+    description: v[14],
+    pronouns: v[15],
+    language: v[16],
+    visibility: v[17],
+    isActive: v[18] === 1,
+    isAdmin: v[19] === 1,
+    isRestricted: v[20] === 1,
+    prohibitLogin: v[21] === 1,
+    allowGitHook: v[22] === 1,
+    allowImportLocal: v[23] === 1,
+    allowCreateOrganization: v[24] === 1,
+    maxRepoCreation: v[25],
+    avatar: v[26],
+    hideActivity: v[27] === 1,
+    repoAdminChangeTeamAccess: v[28] === 1,
+    numFollowers: v[29],
+    numFollowing: v[30],
+    numStars: v[31],
+    numRepos: v[32],
+    lastLoginAt: sqliteDate(v[33]),
+    createdAt: sqliteDate(v[34]),
+    updatedAt: sqliteDate(v[35]),
   } satisfies Record<keyof User, unknown> as User;
 }
 
@@ -159,7 +225,14 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     async tokenByHash(tokenHash) {
       const token = tokens.get(tokenHash) as [number, string, string, number] | undefined;
       const user = token && (userById.get(token[3]) as unknown[] | undefined);
-      return user ? { tokenId: token[0], scope: token[1], tokenUpdatedAt: sqliteDate(token[2])!, user: sqliteUserFromValues(user) } : null;
+      return user
+        ? {
+            tokenId: token[0],
+            scope: token[1],
+            tokenUpdatedAt: sqliteDate(token[2])!,
+            user: sqliteUserFromValues(user),
+          }
+        : null;
     },
     async userByLowerName(lowerName) {
       const row = userByName.get(lowerName) as unknown[] | undefined;
@@ -201,12 +274,19 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
       return { users: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
     },
     async listOrganizations(limit, offset) {
-      const [page, count] = await Promise.all([run('anvil_org_page', ORG_PAGE_SQL, [limit, offset]), run('anvil_org_count', ORG_COUNT_SQL, [])]);
+      const [page, count] = await Promise.all([
+        run('anvil_org_page', ORG_PAGE_SQL, [limit, offset]),
+        run('anvil_org_count', ORG_COUNT_SQL, []),
+      ]);
       return { orgs: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
     },
     async tokenByHash(tokenHash) {
-      const { rows: [row] } = await run('anvil_token_by_hash', TOKEN_SQL, [tokenHash]);
-      return row ? { tokenId: row.tokenId, scope: row.scope, tokenUpdatedAt: row.tokenUpdatedAt, user: postgresUser(row) } : null;
+      const {
+        rows: [row],
+      } = await run('anvil_token_by_hash', TOKEN_SQL, [tokenHash]);
+      return row
+        ? { tokenId: row.tokenId, scope: row.scope, tokenUpdatedAt: row.tokenUpdatedAt, user: postgresUser(row) }
+        : null;
     },
     async userByLowerName(lowerName) {
       const { rows } = await run('anvil_user_by_lower_name', USER_BY_NAME_SQL, [lowerName]);

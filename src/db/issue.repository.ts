@@ -29,7 +29,11 @@ export class IssueRepository {
   constructor(private readonly client: DbClient) {}
 
   async nextIndex(repoId: number): Promise<number> {
-    const last = await this.client.issue.findFirst({ where: { repoId }, orderBy: { index: 'desc' }, select: { index: true } });
+    const last = await this.client.issue.findFirst({
+      where: { repoId },
+      orderBy: { index: 'desc' },
+      select: { index: true },
+    });
     return (last?.index ?? 0) + 1;
   }
 
@@ -87,7 +91,8 @@ export class IssueRepository {
   }
 
   async addLabels(issueId: number, labelIds: readonly number[]): Promise<void> {
-    if (labelIds.length > 0) await this.client.issueLabel.createMany({ data: labelIds.map((labelId) => ({ issueId, labelId })) });
+    if (labelIds.length > 0)
+      await this.client.issueLabel.createMany({ data: labelIds.map((labelId) => ({ issueId, labelId })) });
   }
 
   findMilestone(repoId: number, id: number): Promise<MilestoneRow | null> {
@@ -95,7 +100,8 @@ export class IssueRepository {
   }
 
   async addAssignees(issueId: number, userIds: readonly number[]): Promise<void> {
-    if (userIds.length > 0) await this.client.issueAssignee.createMany({ data: userIds.map((assigneeId) => ({ issueId, assigneeId })) });
+    if (userIds.length > 0)
+      await this.client.issueAssignee.createMany({ data: userIds.map((assigneeId) => ({ issueId, assigneeId })) });
   }
 
   async replaceAssignees(issueId: number, userIds: readonly number[]): Promise<void> {
@@ -105,17 +111,26 @@ export class IssueRepository {
 
   async addMentions(issueId: number, userIds: readonly number[]): Promise<void> {
     if (userIds.length === 0) return;
-    const known = await this.client.issueMention.findMany({ where: { issueId, userId: { in: [...userIds] } }, select: { userId: true } });
+    const known = await this.client.issueMention.findMany({
+      where: { issueId, userId: { in: [...userIds] } },
+      select: { userId: true },
+    });
     const have = new Set(known.map((m) => m.userId));
     const fresh = userIds.filter((id) => !have.has(id));
-    if (fresh.length > 0) await this.client.issueMention.createMany({ data: fresh.map((userId) => ({ issueId, userId })) });
+    if (fresh.length > 0)
+      await this.client.issueMention.createMany({ data: fresh.map((userId) => ({ issueId, userId })) });
   }
 
   // ---- what an issue record shows ----
 
   async labelsOf(issueIds: readonly number[]): Promise<Map<number, LabelRow[]>> {
-    const links = await this.client.issueLabel.findMany({ where: { issueId: { in: [...issueIds] } }, orderBy: { id: 'asc' } });
-    const labels = await this.client.label.findMany({ where: { id: { in: [...new Set(links.map((l) => l.labelId))] } } });
+    const links = await this.client.issueLabel.findMany({
+      where: { issueId: { in: [...issueIds] } },
+      orderBy: { id: 'asc' },
+    });
+    const labels = await this.client.label.findMany({
+      where: { id: { in: [...new Set(links.map((l) => l.labelId))] } },
+    });
     const byId = new Map(labels.map((label) => [label.id, label]));
     const result = new Map<number, LabelRow[]>();
     for (const link of links) {
@@ -126,8 +141,13 @@ export class IssueRepository {
   }
 
   async assigneesOf(issueIds: readonly number[]): Promise<Map<number, User[]>> {
-    const links = await this.client.issueAssignee.findMany({ where: { issueId: { in: [...issueIds] } }, orderBy: { id: 'asc' } });
-    const users = await this.client.user.findMany({ where: { id: { in: [...new Set(links.map((l) => l.assigneeId))] } } });
+    const links = await this.client.issueAssignee.findMany({
+      where: { issueId: { in: [...issueIds] } },
+      orderBy: { id: 'asc' },
+    });
+    const users = await this.client.user.findMany({
+      where: { id: { in: [...new Set(links.map((l) => l.assigneeId))] } },
+    });
     const byId = new Map(users.map((user) => [user.id, user]));
     const result = new Map<number, User[]>();
     for (const link of links) {
@@ -150,7 +170,9 @@ export class IssueRepository {
   }
 
   listPulls(issueIds: readonly number[]): Promise<PullRequestRow[]> {
-    return issueIds.length ? this.client.pullRequest.findMany({ where: { issueId: { in: [...issueIds] } } }) : Promise.resolve([]);
+    return issueIds.length
+      ? this.client.pullRequest.findMany({ where: { issueId: { in: [...issueIds] } } })
+      : Promise.resolve([]);
   }
 
   /** The newest plain comment of each issue (Forgejo: GetLastComment). */
@@ -158,10 +180,13 @@ export class IssueRepository {
     const result = new Map<number, CommentRow>();
     if (issueIds.length === 0) return result;
     const latest = await this.client.comment.groupBy({
-      by: ['issueId'], where: { issueId: { in: [...issueIds] }, type: CommentType.comment }, _max: { id: true },
+      by: ['issueId'],
+      where: { issueId: { in: [...issueIds] }, type: CommentType.comment },
+      _max: { id: true },
     });
     const ids = latest.map((row) => row._max.id).filter((id): id is number => id !== null);
-    for (const comment of await this.client.comment.findMany({ where: { id: { in: ids } } })) result.set(comment.issueId, comment);
+    for (const comment of await this.client.comment.findMany({ where: { id: { in: ids } } }))
+      result.set(comment.issueId, comment);
     return result;
   }
 
@@ -171,7 +196,10 @@ export class IssueRepository {
     const comment = await this.client.comment.create({ data: { issueId: issue.id, posterId, type, content } });
     await this.client.issue.update({
       where: { id: issue.id },
-      data: { updatedAt: comment.createdAt, ...(type === CommentType.comment ? { numComments: { increment: 1 } } : {}) },
+      data: {
+        updatedAt: comment.createdAt,
+        ...(type === CommentType.comment ? { numComments: { increment: 1 } } : {}),
+      },
     });
     return comment;
   }
@@ -187,7 +215,9 @@ export class IssueRepository {
   /** The poster and everyone who commented (Forgejo: GetParticipantIDsByIssue). */
   async participantIds(issue: IssueRow): Promise<number[]> {
     const rows = await this.client.comment.findMany({
-      where: { issueId: issue.id, type: CommentType.comment }, select: { posterId: true }, distinct: ['posterId'],
+      where: { issueId: issue.id, type: CommentType.comment },
+      select: { posterId: true },
+      distinct: ['posterId'],
     });
     return [issue.posterId, ...rows.map((row) => row.posterId)];
   }
@@ -204,14 +234,20 @@ export class IssueRepository {
 
   /** Repository watchers in a mode that hears of issues (normal and auto watches). */
   async repoWatcherIds(repoId: number): Promise<number[]> {
-    const rows = await this.client.watch.findMany({ where: { repoId, mode: { in: [1, 3] } }, select: { userId: true } });
+    const rows = await this.client.watch.findMany({
+      where: { repoId, mode: { in: [1, 3] } },
+      select: { userId: true },
+    });
     return rows.map((row) => row.userId);
   }
 
   /** Of `userIds`, those who blocked `actorId`. */
   async blockerIds(actorId: number, userIds: readonly number[]): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const rows = await this.client.userBlocking.findMany({ where: { blockeeId: actorId, blockerId: { in: [...userIds] } }, select: { blockerId: true } });
+    const rows = await this.client.userBlocking.findMany({
+      where: { blockeeId: actorId, blockerId: { in: [...userIds] } },
+      select: { blockerId: true },
+    });
     return rows.map((row) => row.blockerId);
   }
 
@@ -233,7 +269,11 @@ export class IssueRepository {
   /** Of the given names, those some label has. */
   async knownLabelNames(names: readonly string[]): Promise<string[]> {
     if (names.length === 0) return [];
-    const rows = await this.client.label.findMany({ where: { name: { in: [...names] } }, select: { name: true }, distinct: ['name'] });
+    const rows = await this.client.label.findMany({
+      where: { name: { in: [...names] } },
+      select: { name: true },
+      distinct: ['name'],
+    });
     return rows.map((row) => row.name);
   }
 
@@ -243,7 +283,11 @@ export class IssueRepository {
   }
 
   async reviewedIssueIds(reviewerId: number, types: readonly number[]): Promise<number[]> {
-    const rows = await this.client.review.findMany({ where: { reviewerId, type: { in: [...types] } }, select: { issueId: true }, distinct: ['issueId'] });
+    const rows = await this.client.review.findMany({
+      where: { reviewerId, type: { in: [...types] } },
+      select: { issueId: true },
+      distinct: ['issueId'],
+    });
     return rows.map((row) => row.issueId);
   }
 

@@ -62,12 +62,18 @@ export class JobRepository {
 
   /** Gives a job back to run again at `runAt`. */
   async retryAt(id: number, holder: string, runAt: Date, lastError: string): Promise<void> {
-    await this.client.job.updateMany({ where: { id, leasedBy: holder }, data: { runAt, leasedUntil: null, leasedBy: '', lastError: lastError.slice(0, 1000) } });
+    await this.client.job.updateMany({
+      where: { id, leasedBy: holder },
+      data: { runAt, leasedUntil: null, leasedBy: '', lastError: lastError.slice(0, 1000) },
+    });
   }
 
   /** Releases every job `holder` leases, uncounting the attempt, so another process takes it at once. */
   async releaseHeldBy(holder: string): Promise<number> {
-    const { count } = await this.client.job.updateMany({ where: { leasedBy: holder }, data: { leasedUntil: null, leasedBy: '', attempts: { decrement: 1 } } });
+    const { count } = await this.client.job.updateMany({
+      where: { leasedBy: holder },
+      data: { leasedUntil: null, leasedBy: '', attempts: { decrement: 1 } },
+    });
     return count;
   }
 

@@ -15,7 +15,10 @@ const ORDER: Record<LabelSort, Prisma.LabelOrderByWithRelationInput[]> = {
 };
 
 /** The columns a label is created with or changed by. */
-export type OrgLabelFields = Pick<Prisma.LabelUncheckedCreateInput, 'name' | 'color' | 'description' | 'exclusive' | 'archivedAt'>;
+export type OrgLabelFields = Pick<
+  Prisma.LabelUncheckedCreateInput,
+  'name' | 'color' | 'description' | 'exclusive' | 'archivedAt'
+>;
 
 export class LabelRepository {
   constructor(private readonly client: DbClient) {}
@@ -33,7 +36,10 @@ export class LabelRepository {
     return this.client.label.create({ data: { ...fields, orgId } });
   }
 
-  async createManyForRepo(repoId: number, labels: ReadonlyArray<Pick<Prisma.LabelUncheckedCreateInput, 'name' | 'color' | 'description' | 'exclusive'>>): Promise<void> {
+  async createManyForRepo(
+    repoId: number,
+    labels: ReadonlyArray<Pick<Prisma.LabelUncheckedCreateInput, 'name' | 'color' | 'description' | 'exclusive'>>,
+  ): Promise<void> {
     if (labels.length > 0) await this.client.label.createMany({ data: labels.map((label) => ({ ...label, repoId })) });
   }
 
@@ -46,7 +52,9 @@ export class LabelRepository {
   }
 
   async updateInOrg(orgId: number, id: number, changes: Partial<OrgLabelFields>): Promise<Label> {
-    return translated({ gone: 'label' }, () => this.client.label.update({ where: { id, orgId }, data: { ...changes, updatedAt: new Date() } }));
+    return translated({ gone: 'label' }, () =>
+      this.client.label.update({ where: { id, orgId }, data: { ...changes, updatedAt: new Date() } }),
+    );
   }
 
   /** The label and its assignments to issues; run it in a transaction. */

@@ -14,6 +14,9 @@ export class MirrorRepository {
 
   /** The next sync time, and the last sync time when one succeeded. */
   schedule(repoId: number, nextUpdateAt: Date, syncedAt?: Date) {
-    return this.client.mirror.update({ where: { repoId }, data: syncedAt ? { updatedAt: syncedAt, nextUpdateAt } : { nextUpdateAt } });
+    return this.client.mirror.update({
+      where: { repoId },
+      data: syncedAt ? { updatedAt: syncedAt, nextUpdateAt } : { nextUpdateAt },
+    });
   }
 }

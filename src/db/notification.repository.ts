@@ -61,7 +61,8 @@ export class NotificationRepository {
 
   /** Sets the status of the given threads (the caller's own); a status change counts as an update, as in Forgejo. */
   async setStatus(ids: readonly number[], status: number, at: Date): Promise<void> {
-    if (ids.length > 0) await this.client.notification.updateMany({ where: { id: { in: [...ids] } }, data: { status, updatedAt: at } });
+    if (ids.length > 0)
+      await this.client.notification.updateMany({ where: { id: { in: [...ids] } }, data: { status, updatedAt: at } });
   }
 
   listForIssue(issueId: number): Promise<NotificationRow[]> {

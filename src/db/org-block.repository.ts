@@ -15,16 +15,28 @@ export class OrgBlockRepository {
   }
 
   async isBlocked(orgId: number, userId: number): Promise<boolean> {
-    const block = await this.client.userBlocking.findUnique({ where: { blockerId_blockeeId: { blockerId: orgId, blockeeId: userId } }, select: { id: true } });
+    const block = await this.client.userBlocking.findUnique({
+      where: { blockerId_blockeeId: { blockerId: orgId, blockeeId: userId } },
+      select: { id: true },
+    });
     return block !== null;
   }
 
   /** The block, and the follows both ways, the user's watches of the organization's repositories and collaborations on them. */
   async blockAndSever(orgId: number, userId: number): Promise<void> {
-    const repoIds = (await this.client.repository.findMany({ where: { ownerId: orgId }, select: { id: true } })).map((repo) => repo.id);
+    const repoIds = (await this.client.repository.findMany({ where: { ownerId: orgId }, select: { id: true } })).map(
+      (repo) => repo.id,
+    );
     await Promise.all([
       this.client.userBlocking.create({ data: { blockerId: orgId, blockeeId: userId } }),
-      this.client.follow.deleteMany({ where: { OR: [{ userId, followId: orgId }, { userId: orgId, followId: userId }] } }),
+      this.client.follow.deleteMany({
+        where: {
+          OR: [
+            { userId, followId: orgId },
+            { userId: orgId, followId: userId },
+          ],
+        },
+      }),
       this.client.watch.deleteMany({ where: { userId, repoId: { in: repoIds } } }),
       this.client.collaboration.deleteMany({ where: { userId, repoId: { in: repoIds } } }),
     ]);

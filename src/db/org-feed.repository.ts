@@ -33,15 +33,24 @@ export class OrgFeedRepository {
   /** One page of the organization's rows that are not deleted, newest first, and how many match. */
   async list(orgId: number, filter: FeedFilter, page: ListOptions): Promise<{ items: Action[]; total: number }> {
     const all: Prisma.ActionWhereInput[] = [
-      { userId: orgId }, { isDeleted: false }, visibleActionsWhere(filter.reader),
+      { userId: orgId },
+      { isDeleted: false },
+      visibleActionsWhere(filter.reader),
     ];
     if (filter.publicRowsOnly) all.push({ isPrivate: false });
     if (filter.repoIds) all.push({ repoId: { in: filter.repoIds } });
-    if (filter.createdBetween) all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });
-    if (filter.excludedActorIds && filter.excludedActorIds.length > 0) all.push({ actUserId: { notIn: filter.excludedActorIds } });
+    if (filter.createdBetween)
+      all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });
+    if (filter.excludedActorIds && filter.excludedActorIds.length > 0)
+      all.push({ actUserId: { notIn: filter.excludedActorIds } });
     const where: Prisma.ActionWhereInput = { AND: all };
     const [items, total] = await Promise.all([
-      this.client.action.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.limit }),
+      this.client.action.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.action.count({ where }),
     ]);
     return { items, total };
@@ -49,7 +58,11 @@ export class OrgFeedRepository {
 
   /** Everyone who acted in the organization's feed, deleted rows included. */
   async actors(orgId: number): Promise<User[]> {
-    const rows = await this.client.action.findMany({ where: { userId: orgId }, distinct: ['actUserId'], select: { actUserId: true } });
+    const rows = await this.client.action.findMany({
+      where: { userId: orgId },
+      distinct: ['actUserId'],
+      select: { actUserId: true },
+    });
     return this.client.user.findMany({ where: { id: { in: rows.map((row) => row.actUserId) } } });
   }
 
@@ -57,7 +70,12 @@ export class OrgFeedRepository {
     return this.client.user.findMany({ where: { id: { in: ids } } });
   }
 
-  async repositoriesByIds<I extends Prisma.RepositoryInclude>(ids: number[], include: I): Promise<Prisma.RepositoryGetPayload<{ include: I }>[]> {
-    return this.client.repository.findMany({ where: { id: { in: ids } }, include }) as Promise<Prisma.RepositoryGetPayload<{ include: I }>[]>;
+  async repositoriesByIds<I extends Prisma.RepositoryInclude>(
+    ids: number[],
+    include: I,
+  ): Promise<Prisma.RepositoryGetPayload<{ include: I }>[]> {
+    return this.client.repository.findMany({ where: { id: { in: ids } }, include }) as Promise<
+      Prisma.RepositoryGetPayload<{ include: I }>[]
+    >;
   }
 }

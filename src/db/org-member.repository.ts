@@ -24,7 +24,10 @@ export class OrgMemberRepository {
   }
 
   async exists(orgId: number, userId: number): Promise<boolean> {
-    const membership = await this.client.orgUser.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { id: true } });
+    const membership = await this.client.orgUser.findUnique({
+      where: { userId_orgId: { userId, orgId } },
+      select: { id: true },
+    });
     return membership !== null;
   }
 
@@ -34,8 +37,14 @@ export class OrgMemberRepository {
   }
 
   /** One page of the organization's members by lower name (public memberships only unless asked), and the count. */
-  async listMembers(orgId: number, includeConcealed: boolean, page: ListOptions): Promise<{ items: User[]; total: number }> {
-    const where: Prisma.UserWhereInput = { orgMemberships: { some: { orgId, ...(includeConcealed ? {} : { isPublic: true }) } } };
+  async listMembers(
+    orgId: number,
+    includeConcealed: boolean,
+    page: ListOptions,
+  ): Promise<{ items: User[]; total: number }> {
+    const where: Prisma.UserWhereInput = {
+      orgMemberships: { some: { orgId, ...(includeConcealed ? {} : { isPublic: true }) } },
+    };
     const [items, total] = await Promise.all([
       this.client.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
       this.client.user.count({ where }),
@@ -54,7 +63,10 @@ export class OrgMemberRepository {
   }
 
   /** The teams of the organization the user is in, with what each grants. */
-  async teamsOf(orgId: number, userId: number): Promise<{ teamId: number; accessMode: number; includesAllRepositories: boolean }[]> {
+  async teamsOf(
+    orgId: number,
+    userId: number,
+  ): Promise<{ teamId: number; accessMode: number; includesAllRepositories: boolean }[]> {
     const rows = await this.client.teamUser.findMany({
       where: { orgId, userId },
       select: { teamId: true, team: { select: { accessMode: true, includesAllRepositories: true } } },

@@ -45,7 +45,9 @@ export class OrgRepository {
   /** The organization row, its Owners team with every unit at owner level, and the owner in both. */
   async createWithOwnersTeam(row: NewOrgRow, owners: OwnersTeam): Promise<User> {
     const org = await translated({ taken: 'user name' }, () =>
-      this.client.user.create({ data: { ...row, type: ORGANIZATION, lowerName: row.name.toLowerCase(), maxRepoCreation: -1 } }),
+      this.client.user.create({
+        data: { ...row, type: ORGANIZATION, lowerName: row.name.toLowerCase(), maxRepoCreation: -1 },
+      }),
     );
     const team = await this.client.team.create({
       data: {
@@ -58,9 +60,13 @@ export class OrgRepository {
         numMembers: 1,
       },
     });
-    await this.client.teamUnit.createMany({ data: UNITS.map((unit) => ({ orgId: org.id, teamId: team.id, type: unit.type, accessMode: AccessMode.owner })) });
+    await this.client.teamUnit.createMany({
+      data: UNITS.map((unit) => ({ orgId: org.id, teamId: team.id, type: unit.type, accessMode: AccessMode.owner })),
+    });
     await this.client.teamUser.create({ data: { orgId: org.id, teamId: team.id, userId: owners.ownerId } });
-    await this.client.orgUser.create({ data: { orgId: org.id, userId: owners.ownerId, isPublic: owners.ownerMembershipPublic } });
+    await this.client.orgUser.create({
+      data: { orgId: org.id, userId: owners.ownerId, isPublic: owners.ownerMembershipPublic },
+    });
     return org;
   }
 
@@ -69,7 +75,9 @@ export class OrgRepository {
     const where: Prisma.UserWhereInput = { type: ORGANIZATION };
     if (filter.visibilities) where.visibility = { in: filter.visibilities };
     if (filter.memberId !== undefined) {
-      where.orgMembers = { some: { userId: filter.memberId, ...(filter.publicMembershipOnly ? { isPublic: true } : {}) } };
+      where.orgMembers = {
+        some: { userId: filter.memberId, ...(filter.publicMembershipOnly ? { isPublic: true } : {}) },
+      };
     }
     const [items, total] = await Promise.all([
       this.client.user.findMany({ where, orderBy: { lowerName: 'asc' }, skip: page.skip, take: page.limit }),
@@ -79,11 +87,15 @@ export class OrgRepository {
   }
 
   async updateProfile(orgId: number, changes: OrgProfileChanges): Promise<User> {
-    return translated({ gone: 'organization' }, () => this.client.user.update({ where: { id: orgId }, data: { ...changes, updatedAt: new Date() } }));
+    return translated({ gone: 'organization' }, () =>
+      this.client.user.update({ where: { id: orgId }, data: { ...changes, updatedAt: new Date() } }),
+    );
   }
 
   async setAvatar(orgId: number, avatar: string): Promise<void> {
-    await translated({ gone: 'organization' }, () => this.client.user.update({ where: { id: orgId }, data: { avatar } }));
+    await translated({ gone: 'organization' }, () =>
+      this.client.user.update({ where: { id: orgId }, data: { avatar } }),
+    );
   }
 
   /**

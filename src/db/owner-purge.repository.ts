@@ -72,7 +72,11 @@ async function purgeOwnedData(
 
   const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
   await tx.package.deleteMany({ where: byOwner });
-  const orphanBlobHashes = await deleteOrphanBlobRows(tx, provider, files.map((file) => file.blobId));
+  const orphanBlobHashes = await deleteOrphanBlobRows(
+    tx,
+    provider,
+    files.map((file) => file.blobId),
+  );
 
   await Promise.all([
     tx.secret.deleteMany({ where: byOwner }),
@@ -100,7 +104,10 @@ async function deletePersonalRows(tx: Tx, userId: number): Promise<void> {
     tx.user.updateMany({ where: { id: { in: followers.map((f) => f.userId) } }, data: { numFollowing: decrement } }),
     tx.repository.updateMany({ where: { id: { in: stars.map((s) => s.repoId) } }, data: { numStars: decrement } }),
     tx.repository.updateMany({ where: { id: { in: watches.map((w) => w.repoId) } }, data: { numWatches: decrement } }),
-    tx.team.updateMany({ where: { id: { in: teamMemberships.map((m) => m.teamId) } }, data: { numMembers: decrement } }),
+    tx.team.updateMany({
+      where: { id: { in: teamMemberships.map((m) => m.teamId) } },
+      data: { numMembers: decrement },
+    }),
   ]);
   await Promise.all([
     tx.follow.deleteMany({ where: { OR: [{ userId }, { followId: userId }] } }),

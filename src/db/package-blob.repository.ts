@@ -32,7 +32,11 @@ export async function deleteOrphanBlobRows(
   if (blobIds.length === 0) return [];
   const ids = [...new Set(blobIds)];
   const candidates = await client.packageBlob.findMany({ where: { id: { in: ids } }, select: { hashSha256: true } });
-  await lockBlobHashes(client, provider, candidates.map((blob) => blob.hashSha256));
+  await lockBlobHashes(
+    client,
+    provider,
+    candidates.map((blob) => blob.hashSha256),
+  );
   const orphans = await client.packageBlob.findMany({
     where: { id: { in: ids }, files: { none: {} } },
     select: { id: true, hashSha256: true },
@@ -56,7 +60,10 @@ export class PackageBlobRepository {
   }
 
   listUnreferencedBefore(cutoff: Date) {
-    return this.client.packageBlob.findMany({ where: { files: { none: {} }, createdAt: { lt: cutoff } }, select: { id: true, hashSha256: true } });
+    return this.client.packageBlob.findMany({
+      where: { files: { none: {} }, createdAt: { lt: cutoff } },
+      select: { id: true, hashSha256: true },
+    });
   }
 
   /** Deletes those of the blobs that are still unreferenced; answers their hashes. Run it in a transaction. */

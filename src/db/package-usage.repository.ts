@@ -35,7 +35,11 @@ export class PackageUsageRepository {
       this.client.user.findUnique({ where: { id: ownerId }, select: { name: true } }),
       this.client.packageVersion.findMany({
         where: { package: await this.ownedPackages(ownerId) },
-        select: { version: true, package: { select: { name: true, type: true } }, files: { select: { blob: { select: { size: true } } } } },
+        select: {
+          version: true,
+          package: { select: { name: true, type: true } },
+          files: { select: { blob: { select: { size: true } } } },
+        },
       }),
     ]);
     const sized = versions

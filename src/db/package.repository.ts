@@ -72,7 +72,13 @@ export function upsertPackage(client: DbClient, key: Pick<VersionKey, 'ownerId' 
 export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
   return client.packageBlob.upsert({
     where: { hashSha256: blob.sha256 },
-    create: { size: BigInt(blob.size), hashMd5: blob.md5, hashSha1: blob.sha1, hashSha256: blob.sha256, hashSha512: blob.sha512 },
+    create: {
+      size: BigInt(blob.size),
+      hashMd5: blob.md5,
+      hashSha1: blob.sha1,
+      hashSha256: blob.sha256,
+      hashSha512: blob.sha512,
+    },
     update: {},
   });
 }
@@ -108,14 +114,22 @@ export class PackageRepository {
       },
     };
     const [items, total] = await Promise.all([
-      this.client.packageVersion.findMany({ where, include: { package: true }, orderBy: NEWEST_FIRST, skip: page.skip, take: page.limit }),
+      this.client.packageVersion.findMany({
+        where,
+        include: { package: true },
+        orderBy: NEWEST_FIRST,
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.packageVersion.count({ where }),
     ]);
     return { items, total };
   }
 
   listUsers(ids: readonly number[]): Promise<User[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.client.user.findMany({ where: { id: { in: [...new Set(ids)] } } });
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.client.user.findMany({ where: { id: { in: [...new Set(ids)] } } });
   }
 
   listFiles(versionId: number): Promise<PackageFileRow[]> {
@@ -123,7 +137,10 @@ export class PackageRepository {
   }
 
   findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
-    return this.client.packageFile.findFirst({ where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' }, include: { blob: true } });
+    return this.client.packageFile.findFirst({
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      include: { blob: true },
+    });
   }
 
   async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
@@ -148,15 +165,30 @@ export class PackageRepository {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
-    const existing = await this.client.packageVersion.findUnique({ where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } }, select: { id: true } });
+    const existing = await this.client.packageVersion.findUnique({
+      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
+      select: { id: true },
+    });
     const version = await this.client.packageVersion.upsert({
       where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      create: { packageId: pkg.id, creatorId: file.creatorId, version: key.version, lowerVersion, isInternal: file.internalVersion ?? false },
+      create: {
+        packageId: pkg.id,
+        creatorId: file.creatorId,
+        version: key.version,
+        lowerVersion,
+        isInternal: file.internalVersion ?? false,
+      },
       update: {},
     });
     const stored = await upsertBlobRow(this.client, file.blob);
     await this.client.packageFile.create({
-      data: { versionId: version.id, blobId: stored.id, name: file.fileName, lowerName: file.fileName.toLowerCase(), isLead: file.isLead },
+      data: {
+        versionId: version.id,
+        blobId: stored.id,
+        name: file.fileName,
+        lowerName: file.fileName.toLowerCase(),
+        isLead: file.isLead,
+      },
     });
     return { version: { ...version, package: pkg }, newVersion: existing === null };
   }
@@ -170,7 +202,10 @@ export class PackageRepository {
    * file refers to any more, whose rows are gone too. Run it in a transaction.
    */
   async deleteVersion(version: PackageVersionRow): Promise<string[]> {
-    const files = await this.client.packageFile.findMany({ where: { versionId: version.id }, select: { blobId: true } });
+    const files = await this.client.packageFile.findMany({
+      where: { versionId: version.id },
+      select: { blobId: true },
+    });
     await this.client.packageFile.deleteMany({ where: { versionId: version.id } });
     await this.client.packageVersion.delete({ where: { id: version.id } });
     if ((await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0) {
@@ -190,6 +225,9 @@ export class PackageRepository {
   }
 
   async countDownload(versionId: number): Promise<void> {
-    await this.client.packageVersion.updateMany({ where: { id: versionId }, data: { downloadCount: { increment: 1 } } });
+    await this.client.packageVersion.updateMany({
+      where: { id: versionId },
+      data: { downloadCount: { increment: 1 } },
+    });
   }
 }

@@ -20,9 +20,13 @@ export class PullRequestRepository {
 
   /** An open pull request of the repository from `headBranch` into `baseBranch`, if one exists. */
   async findOpen(repoId: number, headBranch: string, baseBranch: string) {
-    const pulls = await this.client.pullRequest.findMany({ where: { baseRepoId: repoId, headRepoId: repoId, headBranch, baseBranch, hasMerged: false } });
+    const pulls = await this.client.pullRequest.findMany({
+      where: { baseRepoId: repoId, headRepoId: repoId, headBranch, baseBranch, hasMerged: false },
+    });
     if (pulls.length === 0) return null;
-    const open = await this.client.issue.findFirst({ where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false } });
+    const open = await this.client.issue.findFirst({
+      where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false },
+    });
     return open ? pulls.find((p) => p.issueId === open.id)! : null;
   }
 }

@@ -35,7 +35,11 @@ export class QuotaUsageRepository {
   constructor(private readonly client: DbClient) {}
 
   async repositories(ownerId: number): Promise<RepositoryUsage> {
-    const sums = await this.client.repository.groupBy({ by: ['isPrivate'], where: { ownerId }, _sum: { gitSize: true, lfsSize: true } });
+    const sums = await this.client.repository.groupBy({
+      by: ['isPrivate'],
+      where: { ownerId },
+      _sum: { gitSize: true, lfsSize: true },
+    });
     const of = (isPrivate: boolean) => sums.find((row) => row.isPrivate === isPrivate)?._sum;
     return {
       reposPublic: bytes(of(false)?.gitSize),
@@ -52,7 +56,11 @@ export class QuotaUsageRepository {
   async attachments(ownerId: number): Promise<AttachmentUsage> {
     const repoIds = (await this.ownedRepos(ownerId)).map((repo) => repo.id);
     if (repoIds.length === 0) return { issues: 0, releases: 0 };
-    const sums = await this.client.attachment.groupBy({ by: ['releaseId'], where: { repoId: { in: repoIds } }, _sum: { size: true } });
+    const sums = await this.client.attachment.groupBy({
+      by: ['releaseId'],
+      where: { repoId: { in: repoIds } },
+      _sum: { size: true },
+    });
     let issues = 0;
     let releases = 0;
     for (const row of sums) {
@@ -66,7 +74,10 @@ export class QuotaUsageRepository {
   async artifacts(ownerId: number): Promise<number> {
     const repoIds = (await this.ownedRepos(ownerId)).map((repo) => repo.id);
     if (repoIds.length === 0) return 0;
-    const sum = await this.client.actionArtifact.aggregate({ where: { repoId: { in: repoIds } }, _sum: { fileCompressedSize: true } });
+    const sum = await this.client.actionArtifact.aggregate({
+      where: { repoId: { in: repoIds } },
+      _sum: { fileCompressedSize: true },
+    });
     return bytes(sum._sum.fileCompressedSize);
   }
 
@@ -75,15 +86,27 @@ export class QuotaUsageRepository {
     const repos = new Map((await this.ownedRepos(ownerId)).map((repo) => [repo.id, repo]));
     const where = { repoId: { in: [...repos.keys()] } };
     const [rows, total] = await Promise.all([
-      this.client.attachment.findMany({ where, orderBy: [{ size: 'desc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.attachment.findMany({
+        where,
+        orderBy: [{ size: 'desc' }, { id: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.attachment.count({ where }),
     ]);
     const releaseIds = rows.map((row) => row.releaseId).filter((id) => id !== 0);
-    const comments = await this.client.comment.findMany({ where: { id: { in: rows.map((row) => row.commentId).filter((id) => id !== 0) } }, select: { id: true, issueId: true } });
-    const issueIdOf = (row: Prisma.AttachmentModel) => (row.commentId ? comments.find((c) => c.id === row.commentId)?.issueId : row.issueId) ?? 0;
+    const comments = await this.client.comment.findMany({
+      where: { id: { in: rows.map((row) => row.commentId).filter((id) => id !== 0) } },
+      select: { id: true, issueId: true },
+    });
+    const issueIdOf = (row: Prisma.AttachmentModel) =>
+      (row.commentId ? comments.find((c) => c.id === row.commentId)?.issueId : row.issueId) ?? 0;
     const [releases, issues] = await Promise.all([
       this.client.release.findMany({ where: { id: { in: releaseIds } }, select: { id: true, tagName: true } }),
-      this.client.issue.findMany({ where: { id: { in: rows.map(issueIdOf).filter((id) => id !== 0) } }, select: { id: true, index: true, isPull: true } }),
+      this.client.issue.findMany({
+        where: { id: { in: rows.map(issueIdOf).filter((id) => id !== 0) } },
+        select: { id: true, index: true, isPull: true },
+      }),
     ]);
     const items = rows.map((attachment) => ({
       attachment,
@@ -98,7 +121,12 @@ export class QuotaUsageRepository {
     const repos = new Map((await this.ownedRepos(ownerId)).map((repo) => [repo.id, repo]));
     const where = { repoId: { in: [...repos.keys()] } };
     const [rows, total] = await Promise.all([
-      this.client.actionArtifact.findMany({ where, orderBy: [{ fileCompressedSize: 'desc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.actionArtifact.findMany({
+        where,
+        orderBy: [{ fileCompressedSize: 'desc' }, { id: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.actionArtifact.count({ where }),
     ]);
     return { items: rows.map((artifact) => ({ artifact, repo: repos.get(artifact.repoId)! })), total };

@@ -36,7 +36,9 @@ export class QuotaRepository {
 
   async createRule(rule: QuotaRule): Promise<QuotaRule> {
     const row = await translated({ taken: 'quota rule name' }, () =>
-      this.client.quotaRule.create({ data: { name: rule.name, limit: BigInt(rule.limit), subjects: JSON.stringify(rule.subjects) } }),
+      this.client.quotaRule.create({
+        data: { name: rule.name, limit: BigInt(rule.limit), subjects: JSON.stringify(rule.subjects) },
+      }),
     );
     return toRule(row);
   }
@@ -85,7 +87,9 @@ export class QuotaRepository {
   }
 
   async addRule(groupName: string, ruleName: string): Promise<void> {
-    await translated({ taken: 'rule in the group' }, () => this.client.quotaGroupRule.create({ data: { groupName, ruleName } }));
+    await translated({ taken: 'rule in the group' }, () =>
+      this.client.quotaGroupRule.create({ data: { groupName, ruleName } }),
+    );
   }
 
   /** False when the rule was not in the group. */
@@ -97,7 +101,10 @@ export class QuotaRepository {
 
   async listUsers(groupName: string): Promise<User[]> {
     const links = await this.client.quotaGroupUser.findMany({ where: { groupName }, select: { userId: true } });
-    return this.client.user.findMany({ where: { id: { in: links.map((link) => link.userId) } }, orderBy: { id: 'asc' } });
+    return this.client.user.findMany({
+      where: { id: { in: links.map((link) => link.userId) } },
+      orderBy: { id: 'asc' },
+    });
   }
 
   async hasUser(groupName: string, userId: number): Promise<boolean> {
@@ -105,7 +112,9 @@ export class QuotaRepository {
   }
 
   async addUser(groupName: string, userId: number): Promise<void> {
-    await translated({ taken: 'member of the group' }, () => this.client.quotaGroupUser.create({ data: { groupName, userId } }));
+    await translated({ taken: 'member of the group' }, () =>
+      this.client.quotaGroupUser.create({ data: { groupName, userId } }),
+    );
   }
 
   /** False when the user was not in the group. */
@@ -119,14 +128,22 @@ export class QuotaRepository {
 
   /** The groups with their rules that the user (or organization) is in. */
   async groupsOf(userId: number): Promise<QuotaGroup[]> {
-    const rows = await this.client.quotaGroup.findMany({ where: { users: { some: { userId } } }, include: withRules, orderBy: { name: 'asc' } });
+    const rows = await this.client.quotaGroup.findMany({
+      where: { users: { some: { userId } } },
+      include: withRules,
+      orderBy: { name: 'asc' },
+    });
     return rows.map(toGroup);
   }
 
   /** Those of the named groups that exist, with their rules ([quota] DEFAULT_GROUPS). */
   async groupsNamed(names: readonly string[]): Promise<QuotaGroup[]> {
     if (names.length === 0) return [];
-    const rows = await this.client.quotaGroup.findMany({ where: { name: { in: [...names] } }, include: withRules, orderBy: { name: 'asc' } });
+    const rows = await this.client.quotaGroup.findMany({
+      where: { name: { in: [...names] } },
+      include: withRules,
+      orderBy: { name: 'asc' },
+    });
     return rows.map(toGroup);
   }
 }

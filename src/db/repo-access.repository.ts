@@ -6,7 +6,10 @@ export class RepoAccessRepository {
   constructor(private readonly client: DbClient) {}
 
   listCollaborations(userId: number, repoIds: number[]) {
-    return this.client.collaboration.findMany({ where: { userId, repoId: { in: repoIds } }, select: { repoId: true, accessMode: true } });
+    return this.client.collaboration.findMany({
+      where: { userId, repoId: { in: repoIds } },
+      select: { repoId: true, accessMode: true },
+    });
   }
 
   listMemberOrgIds(userId: number, orgIds: number[]) {
@@ -30,8 +33,16 @@ export class RepoAccessRepository {
   /** Teams of the org that include all repositories or that the user belongs to and may create repositories in. */
   listTeamsForNewRepo(orgId: number, userId: number) {
     return this.client.team.findMany({
-      where: { orgId, OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId } } }] },
-      select: { id: true, accessMode: true, includesAllRepositories: true, members: { where: { userId }, select: { id: true } } },
+      where: {
+        orgId,
+        OR: [{ includesAllRepositories: true }, { canCreateOrgRepo: true, members: { some: { userId } } }],
+      },
+      select: {
+        id: true,
+        accessMode: true,
+        includesAllRepositories: true,
+        members: { where: { userId }, select: { id: true } },
+      },
     });
   }
 
@@ -43,5 +54,4 @@ export class RepoAccessRepository {
   addCollaborator(repoId: number, userId: number, accessMode: number) {
     return this.client.collaboration.create({ data: { repoId, userId, accessMode } });
   }
-
 }

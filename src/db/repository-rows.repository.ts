@@ -5,7 +5,10 @@ import { translated } from '../infra/database/errors.ts';
 import type { RepositoryChangesRow } from './entities.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import {
-  type RepoSearchFilter, type RepoSearchOrder, repoSearchOrderBy, repoSearchWhere,
+  type RepoSearchFilter,
+  type RepoSearchOrder,
+  repoSearchOrderBy,
+  repoSearchWhere,
 } from './repository-search.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
@@ -57,7 +60,10 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
   // Touching the rows first locks them, so of concurrent deletes of one repository only the first finds it and
   // the others count nothing twice.
   await tx.repository.updateMany({ where: { id: { in: [...repoIds] } }, data: { updatedAt: new Date() } });
-  const repos = await tx.repository.findMany({ where: { id: { in: [...repoIds] } }, select: { id: true, ownerId: true } });
+  const repos = await tx.repository.findMany({
+    where: { id: { in: [...repoIds] } },
+    select: { id: true, ownerId: true },
+  });
   if (repos.length === 0) return 0;
   const ids = repos.map((repo) => repo.id);
   const byRepo = { repoId: { in: ids } };
@@ -111,11 +117,17 @@ export class RepositoryRowsRepository {
   ) {}
 
   findByOwnerAndName(ownerLowerName: string, lowerName: string) {
-    return this.client.repository.findFirst({ where: { lowerName, owner: { lowerName: ownerLowerName } }, include: repoInclude });
+    return this.client.repository.findFirst({
+      where: { lowerName, owner: { lowerName: ownerLowerName } },
+      include: repoInclude,
+    });
   }
 
   findInOwner(ownerId: number, lowerName: string) {
-    return this.client.repository.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName } }, include: repoInclude });
+    return this.client.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId, lowerName } },
+      include: repoInclude,
+    });
   }
 
   findById(id: number) {
@@ -128,7 +140,11 @@ export class RepositoryRowsRepository {
 
   /** Repositories whose row says they hold no branch. */
   listEmpty() {
-    return this.client.repository.findMany({ where: { isEmpty: true }, select: { id: true, ownerName: true, name: true }, orderBy: { id: 'asc' } });
+    return this.client.repository.findMany({
+      where: { isEmpty: true },
+      select: { id: true, ownerName: true, name: true },
+      orderBy: { id: 'asc' },
+    });
   }
 
   findRowById(id: number) {
@@ -140,7 +156,10 @@ export class RepositoryRowsRepository {
   }
 
   findIdByOwner(ownerId: number, lowerName: string) {
-    return this.client.repository.findUnique({ where: { ownerId_lowerName: { ownerId, lowerName } }, select: { id: true } });
+    return this.client.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId, lowerName } },
+      select: { id: true },
+    });
   }
 
   findFullName(id: number) {
@@ -175,11 +194,17 @@ export class RepositoryRowsRepository {
   }
 
   listNamesByOwners(ownerIds: number[]) {
-    return this.client.repository.findMany({ where: { ownerId: { in: ownerIds } }, select: { ownerId: true, lowerName: true } });
+    return this.client.repository.findMany({
+      where: { ownerId: { in: ownerIds } },
+      select: { ownerId: true, lowerName: true },
+    });
   }
 
   listOwnersByLowerNames(lowerNames: string[]) {
-    return this.client.user.findMany({ where: { lowerName: { in: lowerNames } }, select: { id: true, lowerName: true } });
+    return this.client.user.findMany({
+      where: { lowerName: { in: lowerNames } },
+      select: { id: true, lowerName: true },
+    });
   }
 
   async listStarredIds(userId: number): Promise<number[]> {
@@ -188,12 +213,20 @@ export class RepositoryRowsRepository {
   }
 
   async countReleases(repoIds: readonly number[]): Promise<Map<number, number>> {
-    const counts = await this.client.release.groupBy({ by: ['repoId'], where: { repoId: { in: [...repoIds] } }, _count: { _all: true } });
+    const counts = await this.client.release.groupBy({
+      by: ['repoId'],
+      where: { repoId: { in: [...repoIds] } },
+      _count: { _all: true },
+    });
     return new Map(counts.map((count) => [count.repoId, count._count._all]));
   }
 
   /** The row with the given units, and its mirror when there is one. */
-  createWithUnits(row: NewRepositoryRow, units: ReadonlyArray<{ type: number; config: string }>, mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date }) {
+  createWithUnits(
+    row: NewRepositoryRow,
+    units: ReadonlyArray<{ type: number; config: string }>,
+    mirror?: { intervalSecs: number; remoteAddress: string; nextUpdateAt: Date },
+  ) {
     return translated({ taken: 'repository name', refersTo: 'owner' }, () =>
       this.client.repository.create({
         data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
@@ -206,11 +239,15 @@ export class RepositoryRowsRepository {
   }
 
   update(id: number, data: RepositoryChangesRow) {
-    return translated({ taken: 'repository name', gone: 'repository' }, () => this.client.repository.update({ where: { id }, data }));
+    return translated({ taken: 'repository name', gone: 'repository' }, () =>
+      this.client.repository.update({ where: { id }, data }),
+    );
   }
 
   updateWithDetails(id: number, data: RepositoryChangesRow) {
-    return translated({ gone: 'repository' }, () => this.client.repository.update({ where: { id }, data, include: repoInclude }));
+    return translated({ gone: 'repository' }, () =>
+      this.client.repository.update({ where: { id }, data, include: repoInclude }),
+    );
   }
 
   setOwnerName(ownerId: number, ownerName: string) {
@@ -218,7 +255,10 @@ export class RepositoryRowsRepository {
   }
 
   changeWatchCount(id: number, delta: 1 | -1) {
-    return this.client.repository.update({ where: { id }, data: { numWatches: delta > 0 ? { increment: 1 } : { decrement: 1 } } });
+    return this.client.repository.update({
+      where: { id },
+      data: { numWatches: delta > 0 ? { increment: 1 } : { decrement: 1 } },
+    });
   }
 
   removeUnits(repoId: number, types: number[]) {

@@ -8,10 +8,15 @@ export class RunnerTokenRepository {
   constructor(private readonly client: DbClient) {}
 
   async latest(scope: ActionScope): Promise<RunnerToken | null> {
-    return this.client.actionRunnerToken.findFirst({ where: { ownerId: scope.ownerId, repoId: scope.repoId }, orderBy: { id: 'desc' } });
+    return this.client.actionRunnerToken.findFirst({
+      where: { ownerId: scope.ownerId, repoId: scope.repoId },
+      orderBy: { id: 'desc' },
+    });
   }
 
   async create(scope: ActionScope, token: string): Promise<RunnerToken> {
-    return this.client.actionRunnerToken.create({ data: { ownerId: scope.ownerId, repoId: scope.repoId, token, isActive: true } });
+    return this.client.actionRunnerToken.create({
+      data: { ownerId: scope.ownerId, repoId: scope.repoId, token, isActive: true },
+    });
   }
 }

@@ -49,16 +49,28 @@ export class TeamRepository {
 
   /** The user's teams, in organizations of the given visibilities when `orgVisibilities` is set. */
   async pageByMember(userId: number, orgVisibilities: number[] | null, page: ListOptions) {
-    const where = { members: { some: { userId } }, ...(orgVisibilities ? { org: { visibility: { in: orgVisibilities } } } : {}) };
+    const where = {
+      members: { some: { userId } },
+      ...(orgVisibilities ? { org: { visibility: { in: orgVisibilities } } } : {}),
+    };
     const [teams, total] = await Promise.all([
-      this.client.team.findMany({ where, include: { ...UNITS_SELECT, org: true }, orderBy: BY_NAME, skip: page.skip, take: page.limit }),
+      this.client.team.findMany({
+        where,
+        include: { ...UNITS_SELECT, org: true },
+        orderBy: BY_NAME,
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.team.count({ where }),
     ]);
     return { teams, total };
   }
 
   /** Names and descriptions of an org's teams, of those `memberId` is in when given. */
-  listSearchFields(orgId: number, memberId: number | null): Promise<Array<{ id: number; lowerName: string; description: string }>> {
+  listSearchFields(
+    orgId: number,
+    memberId: number | null,
+  ): Promise<Array<{ id: number; lowerName: string; description: string }>> {
     return this.client.team.findMany({
       where: { orgId, ...(memberId === null ? {} : { members: { some: { userId: memberId } } }) },
       select: { id: true, lowerName: true, description: true },
@@ -71,7 +83,10 @@ export class TeamRepository {
   }
 
   async existsByLowerName(orgId: number, lowerName: string, exceptTeamId?: number): Promise<boolean> {
-    const existing = await this.client.team.findFirst({ where: { orgId, lowerName, ...(exceptTeamId ? { id: { not: exceptTeamId } } : {}) }, select: { id: true } });
+    const existing = await this.client.team.findFirst({
+      where: { orgId, lowerName, ...(exceptTeamId ? { id: { not: exceptTeamId } } : {}) },
+      select: { id: true },
+    });
     return existing !== null;
   }
 
@@ -80,7 +95,9 @@ export class TeamRepository {
   }
 
   update(teamId: number, data: TeamChangesRow): Promise<Team> {
-    return translated({ taken: 'team name', gone: 'team' }, () => this.client.team.update({ where: { id: teamId }, data }));
+    return translated({ taken: 'team name', gone: 'team' }, () =>
+      this.client.team.update({ where: { id: teamId }, data }),
+    );
   }
 
   /** Units, members and repository links cascade with the team. */
@@ -106,7 +123,12 @@ export class TeamRepository {
   // ---- members ----
 
   async isMember(teamId: number, userId: number): Promise<boolean> {
-    return (await this.client.teamUser.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { id: true } })) !== null;
+    return (
+      (await this.client.teamUser.findUnique({
+        where: { teamId_userId: { teamId, userId } },
+        select: { id: true },
+      })) !== null
+    );
   }
 
   async memberIds(teamId: number): Promise<number[]> {
@@ -121,7 +143,12 @@ export class TeamRepository {
   async pageMembers(teamId: number, page: ListOptions): Promise<{ users: User[]; total: number }> {
     const where = { teamUsers: { some: { teamId } } };
     const [users, total] = await Promise.all([
-      this.client.user.findMany({ where, orderBy: [{ fullName: 'asc' }, { lowerName: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.user.findMany({
+        where,
+        orderBy: [{ fullName: 'asc' }, { lowerName: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.user.count({ where }),
     ]);
     return { users, total };
@@ -145,20 +172,29 @@ export class TeamRepository {
 
   /** Makes the user an org member unless they are one already (then their visibility stays). */
   async ensureOrgMembership(orgId: number, userId: number, isPublic: boolean): Promise<void> {
-    await this.client.orgUser.upsert({ where: { userId_orgId: { userId, orgId } }, create: { userId, orgId, isPublic }, update: {} });
+    await this.client.orgUser.upsert({
+      where: { userId_orgId: { userId, orgId } },
+      create: { userId, orgId, isPublic },
+      update: {},
+    });
   }
 
   /** Ends the org membership of those of the users who are in no team of the org. */
   async dropOrgMembershipsWithoutTeam(orgId: number, userIds: number[]): Promise<void> {
     if (userIds.length === 0) return;
-    await this.client.orgUser.deleteMany({ where: { orgId, userId: { in: userIds }, user: { is: { teamUsers: { none: { orgId } } } } } });
+    await this.client.orgUser.deleteMany({
+      where: { orgId, userId: { in: userIds }, user: { is: { teamUsers: { none: { orgId } } } } },
+    });
   }
 
   // ---- repositories ----
 
   /** A repository of the organization by its lower-cased name, with owner and units. */
   findOrgRepository(orgId: number, lowerName: string) {
-    return this.client.repository.findUnique({ where: { ownerId_lowerName: { ownerId: orgId, lowerName } }, include: REPOSITORY_INCLUDE });
+    return this.client.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId: orgId, lowerName } },
+      include: REPOSITORY_INCLUDE,
+    });
   }
 
   async orgRepositoryIds(orgId: number): Promise<number[]> {
@@ -167,13 +203,21 @@ export class TeamRepository {
   }
 
   private repositoryFilter(team: TeamRepositoryScope): Prisma.RepositoryWhereInput {
-    return team.includesAllRepositories ? { ownerId: team.orgId } : { ownerId: team.orgId, teamRepos: { some: { teamId: team.id } } };
+    return team.includesAllRepositories
+      ? { ownerId: team.orgId }
+      : { ownerId: team.orgId, teamRepos: { some: { teamId: team.id } } };
   }
 
   async pageRepositories(team: TeamRepositoryScope, page: ListOptions) {
     const where = this.repositoryFilter(team);
     const [repos, total] = await Promise.all([
-      this.client.repository.findMany({ where, include: REPOSITORY_INCLUDE, orderBy: [{ lowerName: 'asc' }, { id: 'asc' }], skip: page.skip, take: page.limit }),
+      this.client.repository.findMany({
+        where,
+        include: REPOSITORY_INCLUDE,
+        orderBy: [{ lowerName: 'asc' }, { id: 'asc' }],
+        skip: page.skip,
+        take: page.limit,
+      }),
       this.client.repository.count({ where }),
     ]);
     return { repos, total };
@@ -186,7 +230,12 @@ export class TeamRepository {
 
   /** Whether the team has an explicit link to the repository (teams with all repositories have none). */
   async hasRepositoryLink(teamId: number, repoId: number): Promise<boolean> {
-    return (await this.client.teamRepo.findUnique({ where: { teamId_repoId: { teamId, repoId } }, select: { id: true } })) !== null;
+    return (
+      (await this.client.teamRepo.findUnique({
+        where: { teamId_repoId: { teamId, repoId } },
+        select: { id: true },
+      })) !== null
+    );
   }
 
   /** The link row and the team's repository count. */
@@ -204,6 +253,7 @@ export class TeamRepository {
   /** Replaces the team's links (not its count) by links to the given repositories. */
   async replaceRepositoryLinks(orgId: number, teamId: number, repoIds: readonly number[]): Promise<void> {
     await this.client.teamRepo.deleteMany({ where: { teamId } });
-    if (repoIds.length > 0) await this.client.teamRepo.createMany({ data: repoIds.map((repoId) => ({ orgId, teamId, repoId })) });
+    if (repoIds.length > 0)
+      await this.client.teamRepo.createMany({ data: repoIds.map((repoId) => ({ orgId, teamId, repoId })) });
   }
 }

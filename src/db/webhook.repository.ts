@@ -14,7 +14,10 @@ export interface HookOwner {
 }
 
 /** The columns of a new hook besides where it belongs. */
-export type NewHookRow = Omit<Prisma.WebhookUncheckedCreateInput, 'id' | 'ownerId' | 'repoId' | 'createdAt' | 'updatedAt'>;
+export type NewHookRow = Omit<
+  Prisma.WebhookUncheckedCreateInput,
+  'id' | 'ownerId' | 'repoId' | 'createdAt' | 'updatedAt'
+>;
 
 export type HookRowChanges = Partial<NewHookRow>;
 
@@ -62,7 +65,10 @@ export class WebhookRepository {
 
   /** The instance's system hooks (not its default hooks), all of them. */
   async listSystemHooks(): Promise<Webhook[]> {
-    const hooks = await this.client.webhook.findMany({ where: { ownerId: 0, repoId: 0, isSystemWebhook: true }, orderBy: { id: 'asc' } });
+    const hooks = await this.client.webhook.findMany({
+      where: { ownerId: 0, repoId: 0, isSystemWebhook: true },
+      orderBy: { id: 'asc' },
+    });
     return hooks.map((hook) => this.open(hook));
   }
 
@@ -82,7 +88,10 @@ export class WebhookRepository {
 
   /** Copies the instance's default hooks into a new repository, as Forgejo does at creation (CopyDefaultWebhooksToRepo). */
   async copyDefaultHooksTo(repoId: number): Promise<void> {
-    const defaults = await this.client.webhook.findMany({ where: { ownerId: 0, repoId: 0, isSystemWebhook: false }, orderBy: { id: 'asc' } });
+    const defaults = await this.client.webhook.findMany({
+      where: { ownerId: 0, repoId: 0, isSystemWebhook: false },
+      orderBy: { id: 'asc' },
+    });
     for (const hook of defaults) {
       const { id: _id, createdAt: _created, updatedAt: _updated, ...row } = hook;
       await this.client.webhook.create({ data: { ...row, ownerId: 0, repoId } });
@@ -96,19 +105,26 @@ export class WebhookRepository {
   }
 
   async create(owner: HookOwner, row: NewHookRow): Promise<Webhook> {
-    const hook = await this.client.webhook.create({ data: { ...this.seal(row), ownerId: owner.ownerId, repoId: owner.repoId } });
+    const hook = await this.client.webhook.create({
+      data: { ...this.seal(row), ownerId: owner.ownerId, repoId: owner.repoId },
+    });
     return this.open(hook);
   }
 
   async update(owner: HookOwner, id: number, changes: HookRowChanges): Promise<Webhook> {
     const hook = await translated({ gone: 'webhook' }, () =>
-      this.client.webhook.update({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId }, data: { ...this.seal(changes), updatedAt: new Date() } }),
+      this.client.webhook.update({
+        where: { id, ownerId: owner.ownerId, repoId: owner.repoId },
+        data: { ...this.seal(changes), updatedAt: new Date() },
+      }),
     );
     return this.open(hook);
   }
 
   async delete(owner: HookOwner, id: number): Promise<void> {
-    await translated({ gone: 'webhook' }, () => this.client.webhook.delete({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId } }));
+    await translated({ gone: 'webhook' }, () =>
+      this.client.webhook.delete({ where: { id, ownerId: owner.ownerId, repoId: owner.repoId } }),
+    );
   }
 
   /**
@@ -116,7 +132,9 @@ export class WebhookRepository {
    * A row is rewritten only if it still holds what was read, so a concurrent edit is never overwritten.
    */
   async encryptLegacyRows(): Promise<number> {
-    const notSealed = (column: 'secret' | 'authorization') => ({ NOT: { [column]: { startsWith: AtRestCipher.PREFIX } } });
+    const notSealed = (column: 'secret' | 'authorization') => ({
+      NOT: { [column]: { startsWith: AtRestCipher.PREFIX } },
+    });
     const legacy = await this.client.webhook.findMany({
       where: { OR: [notSealed('secret'), notSealed('authorization')] },
       select: { id: true, secret: true, authorization: true },
@@ -127,7 +145,10 @@ export class WebhookRepository {
       for (const [column, context] of SEALED_COLUMNS) {
         if (!AtRestCipher.isSealed(row[column])) sealed[column] = this.cipher.encrypt(row[column], context);
       }
-      const { count } = await this.client.webhook.updateMany({ where: { id: row.id, secret: row.secret, authorization: row.authorization }, data: sealed });
+      const { count } = await this.client.webhook.updateMany({
+        where: { id: row.id, secret: row.secret, authorization: row.authorization },
+        data: sealed,
+      });
       changed += count;
     }
     return changed;

@@ -15,14 +15,20 @@ export class UnauthorizedError extends ApiError {
 export class ForbiddenError extends ApiError {
   readonly status = 403;
   /** Account gates answer with `message` only, as Forgejo does. */
-  constructor(message: string, readonly withoutUrl = false) {
+  constructor(
+    message: string,
+    readonly withoutUrl = false,
+  ) {
     super(message);
   }
 }
 
 export class NotFoundError extends ApiError {
   readonly status = 404;
-  constructor(message = 'The target couldn\'t be found.', readonly errors: string[] = []) {
+  constructor(
+    message = "The target couldn't be found.",
+    readonly errors: string[] = [],
+  ) {
     super(message);
   }
 }
@@ -63,7 +69,10 @@ export class NameTakenError extends ValidationError {
 /** Refused for now; `retryAfter` seconds is when trying again makes sense (Retry-After header). */
 export class TooManyRequestsError extends ApiError {
   readonly status = 429;
-  constructor(message: string, readonly retryAfter: number) {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
     super(message);
   }
 }
@@ -75,7 +84,10 @@ export class PlainTextValidationError extends ApiError {
 
 export class QuotaExceededError extends ApiError {
   readonly status = 413;
-  constructor(readonly userId: number, readonly username: string) {
+  constructor(
+    readonly userId: number,
+    readonly username: string,
+  ) {
     super('quota exceeded');
   }
 }

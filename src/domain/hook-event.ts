@@ -4,7 +4,15 @@ import { compileGlob, MAX_GLOB_LENGTH } from './glob.ts';
 import type { HookEventFlag, HookEvents } from './webhook.ts';
 
 export const HOOK_EVENT_TYPES = [
-  'create', 'delete', 'push', 'repository', 'issues', 'issue_comment', 'pull_request', 'pull_request_comment', 'package',
+  'create',
+  'delete',
+  'push',
+  'repository',
+  'issues',
+  'issue_comment',
+  'pull_request',
+  'pull_request_comment',
+  'package',
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 
@@ -47,7 +55,8 @@ export function branchFilterMatches(filter: string, branch: string): boolean {
  */
 export function hookWantsEvent(hook: HookSubscription, type: HookEventType, branch: string | null): boolean {
   const stored = storedEvents(hook.events);
-  const chosen = (flag: HookEventFlag) => stored.send_everything === true || (stored.choose_events === true && stored.events?.[flag] === true);
+  const chosen = (flag: HookEventFlag) =>
+    stored.send_everything === true || (stored.choose_events === true && stored.events?.[flag] === true);
   const wanted = type === 'push' ? stored.push_only === true || chosen('push') : chosen(type);
   if (!wanted) return false;
   return branch === null || branchFilterMatches(hook.branchFilter, branch);

@@ -10,10 +10,26 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** Forgejo's private set: RFC 1918 and RFC 4193 plus the reserved ranges hostmatcher lists beside them. */
 const PRIVATE_RANGES = [
-  '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7',
-  '100.64.0.0/10', '168.63.129.16/32', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15',
-  '198.51.100.0/24', '203.0.113.0/24', '100::/64', '64:ff9b::/96', '64:ff9b:1::/48', '2001::/32', '2001:10::/28',
-  '2001:20::/28', '2001:db8::/32', '2002::/16',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  'fc00::/7',
+  '100.64.0.0/10',
+  '168.63.129.16/32',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '100::/64',
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '2001::/32',
+  '2001:10::/28',
+  '2001:20::/28',
+  '2001:db8::/32',
+  '2002::/16',
 ].map((cidr) => ipaddr.parseCIDR(cidr));
 
 export interface HostAllowList {
@@ -46,7 +62,9 @@ export function parseHostAllowList(text: string): HostAllowList {
 function parseAddress(ip: string): Address | null {
   try {
     const parsed = ipaddr.parse(ip.replace(/^\[|\]$/g, ''));
-    return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+    return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
   } catch {
     return null;
   }

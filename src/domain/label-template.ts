@@ -32,7 +32,8 @@ function parseYamlTemplate(fileName: string, text: string): TemplateLabel[] {
     const fields = (item ?? {}) as Record<string, unknown>;
     const name = typeof fields.name === 'string' ? fields.name.trim() : '';
     const rawColor = typeof fields.color === 'string' ? fields.color : '';
-    if (!name || !rawColor.trim()) throw new LabelTemplateError(`${fileName}: label ${index + 1} needs a name and a color`);
+    if (!name || !rawColor.trim())
+      throw new LabelTemplateError(`${fileName}: label ${index + 1} needs a name and a color`);
     const color = normaliseLabelColor(rawColor);
     if (!color) throw new LabelTemplateError(`${fileName}: bad color "${rawColor}" of label ${name}`);
     const description = typeof fields.description === 'string' ? fields.description.trim() : '';

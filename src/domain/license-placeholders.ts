@@ -20,8 +20,15 @@ interface Placeholders {
 // Spellings that are placeholders in every licence text they occur in.
 const COMMON: Placeholders = {
   owner: [
-    '<name of author>', '<owner>', '[NAME]', '[name of copyright owner]', '[name of copyright holder]',
-    '<COPYRIGHT HOLDERS>', '<copyright holders>', '<AUTHOR>', "<author's name or designee>",
+    '<name of author>',
+    '<owner>',
+    '[NAME]',
+    '[name of copyright owner]',
+    '[name of copyright holder]',
+    '<COPYRIGHT HOLDERS>',
+    '<copyright holders>',
+    '<AUTHOR>',
+    "<author's name or designee>",
     '[one or more legally recognised persons or entities offering the Work under the terms and conditions of this Licence]',
   ],
   email: ['[EMAIL]'],
@@ -31,7 +38,13 @@ const COMMON: Placeholders = {
 
 const SPECIAL: Record<string, Placeholders> = {
   // Bare words: only the copyright line holds placeholders ("AUTHOR" also appears in the disclaimer).
-  '0BSD': { owner: ['AUTHOR'], email: ['EMAIL'], repo: [], year: ['YEAR'], onlyLines: /Copyright \(C\) YEAR by AUTHOR EMAIL/ },
+  '0BSD': {
+    owner: ['AUTHOR'],
+    email: ['EMAIL'],
+    repo: [],
+    year: ['YEAR'],
+    onlyLines: /Copyright \(C\) YEAR by AUTHOR EMAIL/,
+  },
 };
 
 export function fillLicense(spdxId: string, text: string, values: LicenseValues): string {

@@ -23,5 +23,11 @@ export function isValidGenericFileName(name: string): boolean {
  * and control characters.
  */
 export function isValidGenericVersion(version: string): boolean {
-  return version !== '' && version.trim() === version && version !== '.' && version !== '..' && !VERSION_FORBIDDEN.test(version);
+  return (
+    version !== '' &&
+    version.trim() === version &&
+    version !== '.' &&
+    version !== '..' &&
+    !VERSION_FORBIDDEN.test(version)
+  );
 }

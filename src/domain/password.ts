@@ -30,7 +30,10 @@ let breached: Set<string> | null = null;
 
 export function isCommonBreachedPassword(password: string): boolean {
   breached ??= new Set(
-    fs.readFileSync(BREACHED_LIST_FILE, 'utf8').split(/\r?\n/).filter((line) => line !== '' && !line.startsWith('#')),
+    fs
+      .readFileSync(BREACHED_LIST_FILE, 'utf8')
+      .split(/\r?\n/)
+      .filter((line) => line !== '' && !line.startsWith('#')),
   );
   return breached.has(password);
 }

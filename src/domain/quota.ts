@@ -37,7 +37,13 @@ export interface QuotaUsage {
 }
 
 export const NO_USAGE: QuotaUsage = {
-  reposPublic: 0, reposPrivate: 0, lfs: 0, attachmentsIssues: 0, attachmentsReleases: 0, artifacts: 0, packages: 0,
+  reposPublic: 0,
+  reposPrivate: 0,
+  lfs: 0,
+  attachmentsIssues: 0,
+  attachmentsReleases: 0,
+  artifacts: 0,
+  packages: 0,
 };
 
 /** The leaf each subject without children counts; an upload about to be written adds to it. */
@@ -75,14 +81,21 @@ export function usedFor(subject: QuotaSubject, used: QuotaUsage): number {
   const attachments = used.attachmentsIssues + used.attachmentsReleases;
   const assets = attachments + used.artifacts + used.packages;
   switch (subject) {
-    case 'size:all': return repos + used.lfs + assets;
-    case 'size:repos:all': return repos;
-    case 'size:git:all': return repos + used.lfs;
-    case 'size:assets:all': return assets;
-    case 'size:assets:attachments:all': return attachments;
+    case 'size:all':
+      return repos + used.lfs + assets;
+    case 'size:repos:all':
+      return repos;
+    case 'size:git:all':
+      return repos + used.lfs;
+    case 'size:assets:all':
+      return assets;
+    case 'size:assets:attachments:all':
+      return attachments;
     case 'none':
-    case 'size:assets:wiki': return 0;
-    default: return used[LEAF[subject]!];
+    case 'size:assets:wiki':
+      return 0;
+    default:
+      return used[LEAF[subject]!];
   }
 }
 
@@ -148,10 +161,21 @@ function groupVerdict(group: QuotaGroup, used: QuotaUsage, subject: QuotaSubject
  * with `defaultTotal` ([quota.default] TOTAL). Otherwise one group that covers the subject and passes is enough;
  * a subject no group covers is refused.
  */
-export function isWithinQuota(groups: readonly QuotaGroup[], used: QuotaUsage, subject: QuotaSubject, defaultTotal: number): boolean {
-  const effective = groups.length > 0
-    ? groups
-    : [{ name: 'builtin-default-group', rules: [{ name: 'builtin-default-rule', limit: defaultTotal, subjects: ['size:all'] as QuotaSubject[] }] }];
+export function isWithinQuota(
+  groups: readonly QuotaGroup[],
+  used: QuotaUsage,
+  subject: QuotaSubject,
+  defaultTotal: number,
+): boolean {
+  const effective =
+    groups.length > 0
+      ? groups
+      : [
+          {
+            name: 'builtin-default-group',
+            rules: [{ name: 'builtin-default-rule', limit: defaultTotal, subjects: ['size:all'] as QuotaSubject[] }],
+          },
+        ];
   return effective.some((group) => {
     const verdict = groupVerdict(group, used, subject);
     return verdict.covered && verdict.allowed;

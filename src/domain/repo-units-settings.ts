@@ -70,8 +70,10 @@ function isOneOf(value: unknown, allowed: readonly string[]): boolean {
  * wiki are checked only when the edit switches to them, as Forgejo checks them only then.
  */
 export function repoUnitsSettingsProblem(edit: RepoUnitsSettingsEdit, rootUrl: string): string | null {
-  if (edit.default_merge_style !== undefined && !isOneOf(edit.default_merge_style, MERGE_STYLES)) return '[DefaultMergeStyle]: In';
-  if (edit.default_update_style !== undefined && !isOneOf(edit.default_update_style, UPDATE_STYLES)) return '[DefaultUpdateStyle]: In';
+  if (edit.default_merge_style !== undefined && !isOneOf(edit.default_merge_style, MERGE_STYLES))
+    return '[DefaultMergeStyle]: In';
+  if (edit.default_update_style !== undefined && !isOneOf(edit.default_update_style, UPDATE_STYLES))
+    return '[DefaultUpdateStyle]: In';
   const tracker = edit.has_issues === true ? edit.external_tracker : undefined;
   if (tracker) {
     if (!isValidExternalUrl(tracker.external_tracker_url ?? '', rootUrl)) return 'External tracker URL not valid';

@@ -90,8 +90,14 @@ function readKey(type: string, reader: WireReader): { algorithm: SshKeyAlgorithm
     reader.end();
     if (identifier !== curve.identifier) throw new SshKeyError(`curve ${identifier} does not match key type ${type}`);
     const size = curve.coordinateBytes;
-    if (point.length !== 1 + 2 * size || point[0] !== 0x04) throw new SshKeyError('ECDSA key must be an uncompressed curve point');
-    checkWithCrypto({ kty: 'EC', crv: curve.jwkCurve, x: base64url(point.subarray(1, 1 + size)), y: base64url(point.subarray(1 + size)) });
+    if (point.length !== 1 + 2 * size || point[0] !== 0x04)
+      throw new SshKeyError('ECDSA key must be an uncompressed curve point');
+    checkWithCrypto({
+      kty: 'EC',
+      crv: curve.jwkCurve,
+      x: base64url(point.subarray(1, 1 + size)),
+      y: base64url(point.subarray(1 + size)),
+    });
     return { algorithm: 'ecdsa', bits: curve.bits };
   }
   throw new SshKeyError(`unsupported key type ${type}`);
@@ -103,7 +109,8 @@ export function parseSshPublicKey(text: string): ParsedSshKey {
   const fields = line.split(/\s+/);
   if (fields.length < 2 || line === '') throw new SshKeyError('expected "<type> <base64 key> [comment]"');
   const [type, encoded] = fields;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new SshKeyError('key data is not valid base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0)
+    throw new SshKeyError('key data is not valid base64');
   const blob = Buffer.from(encoded, 'base64');
   const reader = new WireReader(blob);
   const blobType = reader.string().toString('latin1');

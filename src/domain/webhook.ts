@@ -2,8 +2,19 @@
 // Events are stored as Forgejo's HookEvent JSON so the delivery side reads what Forgejo would.
 
 export const HOOK_TYPES = [
-  'forgejo', 'gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork',
-  'packagist', 'sourcehut_builds',
+  'forgejo',
+  'gitea',
+  'gogs',
+  'slack',
+  'discord',
+  'dingtalk',
+  'telegram',
+  'msteams',
+  'feishu',
+  'matrix',
+  'wechatwork',
+  'packagist',
+  'sourcehut_builds',
 ] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
 
@@ -28,9 +39,27 @@ export function hookContentTypeName(value: number): string {
 
 /** The event switches a hook stores (HookEvents). */
 export const HOOK_EVENT_FLAGS = [
-  'create', 'delete', 'fork', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment', 'push',
-  'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
-  'pull_request_review', 'pull_request_review_request', 'pull_request_sync', 'wiki', 'repository', 'release', 'package',
+  'create',
+  'delete',
+  'fork',
+  'issues',
+  'issue_assign',
+  'issue_label',
+  'issue_milestone',
+  'issue_comment',
+  'push',
+  'pull_request',
+  'pull_request_assign',
+  'pull_request_label',
+  'pull_request_milestone',
+  'pull_request_comment',
+  'pull_request_review',
+  'pull_request_review_request',
+  'pull_request_sync',
+  'wiki',
+  'repository',
+  'release',
+  'package',
 ] as const;
 export type HookEventFlag = (typeof HOOK_EVENT_FLAGS)[number];
 
@@ -44,8 +73,13 @@ export interface HookEvents {
 
 const ISSUE_FLAGS: readonly HookEventFlag[] = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_FLAGS: readonly HookEventFlag[] = [
-  'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review',
-  'pull_request_review_request', 'pull_request_sync',
+  'pull_request_assign',
+  'pull_request_label',
+  'pull_request_milestone',
+  'pull_request_comment',
+  'pull_request_review',
+  'pull_request_review_request',
+  'pull_request_sync',
 ];
 
 /**
@@ -55,7 +89,8 @@ const PULL_FLAGS: readonly HookEventFlag[] = [
 export function hookEventsFromList(list: readonly string[] | undefined, branchFilter = ''): HookEvents {
   const names = new Set((list && list.length > 0 ? list : ['push']).map((name) => name.toLowerCase()));
   const events = Object.fromEntries(HOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<HookEventFlag, boolean>;
-  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package'] as const) events[flag] = names.has(flag);
+  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package'] as const)
+    events[flag] = names.has(flag);
   events.issues = names.has('issues') || names.has('issues_only');
   for (const flag of ISSUE_FLAGS) events[flag] = names.has('issues') || names.has(flag);
   events.pull_request = names.has('pull_request') || names.has('pull_request_only');
@@ -71,16 +106,31 @@ export function hookEventList(stored: string): string[] {
   } catch {
     return [];
   }
-  const on = (flag: HookEventFlag) => hook.send_everything === true || (hook.choose_events === true && hook.events?.[flag] === true);
+  const on = (flag: HookEventFlag) =>
+    hook.send_everything === true || (hook.choose_events === true && hook.events?.[flag] === true);
   const pairs: [string, boolean][] = [
-    ['create', on('create')], ['delete', on('delete')], ['fork', on('fork')], ['push', hook.push_only === true || on('push')],
-    ['issues', on('issues')], ['issue_assign', on('issue_assign')], ['issue_label', on('issue_label')],
-    ['issue_milestone', on('issue_milestone')], ['issue_comment', on('issue_comment')], ['pull_request', on('pull_request')],
-    ['pull_request_assign', on('pull_request_assign')], ['pull_request_label', on('pull_request_label')],
-    ['pull_request_milestone', on('pull_request_milestone')], ['pull_request_comment', on('pull_request_comment')],
-    ['pull_request_review_approved', on('pull_request_review')], ['pull_request_review_rejected', on('pull_request_review')],
-    ['pull_request_review_comment', on('pull_request_review')], ['pull_request_sync', on('pull_request_sync')],
-    ['wiki', on('wiki')], ['repository', on('repository')], ['release', on('release')], ['package', on('package')],
+    ['create', on('create')],
+    ['delete', on('delete')],
+    ['fork', on('fork')],
+    ['push', hook.push_only === true || on('push')],
+    ['issues', on('issues')],
+    ['issue_assign', on('issue_assign')],
+    ['issue_label', on('issue_label')],
+    ['issue_milestone', on('issue_milestone')],
+    ['issue_comment', on('issue_comment')],
+    ['pull_request', on('pull_request')],
+    ['pull_request_assign', on('pull_request_assign')],
+    ['pull_request_label', on('pull_request_label')],
+    ['pull_request_milestone', on('pull_request_milestone')],
+    ['pull_request_comment', on('pull_request_comment')],
+    ['pull_request_review_approved', on('pull_request_review')],
+    ['pull_request_review_rejected', on('pull_request_review')],
+    ['pull_request_review_comment', on('pull_request_review')],
+    ['pull_request_sync', on('pull_request_sync')],
+    ['wiki', on('wiki')],
+    ['repository', on('repository')],
+    ['release', on('release')],
+    ['package', on('package')],
     ['pull_request_review_request', on('pull_request_review_request')],
   ];
   return pairs.filter(([, enabled]) => enabled).map(([name]) => name);

@@ -76,21 +76,23 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   const resolveCredentials = credentialResolver(app);
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));
-  server.use(middlewareChain([
-    normalisePath(),
-    parseQueryOnce(),
-    securityHeaders(),
-    authenticate(resolveCredentials),
-    matchOperation(),
-    assumeJsonBodies(),
-    readDeclaredBody(),
-    refuseNulCharacters(),
-    lowerCaseInsensitiveQueryValues(),
-    validateRequest(),
-    ...(validateResponses ? [checkResponses()] : []),
-    refuseUnrepresentableIntegers(),
-    dispatch(app),
-  ]));
+  server.use(
+    middlewareChain([
+      normalisePath(),
+      parseQueryOnce(),
+      securityHeaders(),
+      authenticate(resolveCredentials),
+      matchOperation(),
+      assumeJsonBodies(),
+      readDeclaredBody(),
+      refuseNulCharacters(),
+      lowerCaseInsensitiveQueryValues(),
+      validateRequest(),
+      ...(validateResponses ? [checkResponses()] : []),
+      refuseUnrepresentableIntegers(),
+      dispatch(app),
+    ]),
+  );
   server.use(errorMiddleware(app.settings.server.ROOT_URL, app.log));
   return server;
 }

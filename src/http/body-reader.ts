@@ -22,7 +22,9 @@ export function announcesMoreThan(req: IncomingMessage, limit: number): boolean 
 
 /** The stream that inflates the body's Content-Encoding, or null for an unencoded body; 415 for other codings. */
 export function decoderFor(req: IncomingMessage): zlib.Gunzip | zlib.Inflate | null {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   switch (encoding) {
     case '':
     case 'identity':
@@ -71,6 +73,8 @@ export function readLimitedBody(req: IncomingMessage, limit: number): Promise<Bu
     source.on('data', onData);
     source.on('end', () => settle());
     req.on('error', () => settle(new BadRequestError('the request body could not be read')));
-    decoder?.on('error', () => settle(new BadRequestError(`the request body does not decode as its Content-Encoding says`)));
+    decoder?.on('error', () =>
+      settle(new BadRequestError(`the request body does not decode as its Content-Encoding says`)),
+    );
   });
 }

@@ -1,7 +1,16 @@
 // The one place where failures become HTTP answers: domain errors, contract failures and database errors, all as
 // Forgejo's {message, url} body. Internals never reach the client.
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, ForbiddenError, NotFoundError, PlainTextValidationError, QuotaExceededError, RenamedRedirect, TooManyRequestsError, UnauthorizedError } from '../domain/errors.ts';
+import {
+  ApiError,
+  ForbiddenError,
+  NotFoundError,
+  PlainTextValidationError,
+  QuotaExceededError,
+  RenamedRedirect,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../domain/errors.ts';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../infra/database/errors.ts';
 import type { Logger } from '../infra/observability/logger.ts';
 import { INTEGER_OUT_OF_RANGE } from '../api/contract-formats.ts';
@@ -19,7 +28,12 @@ interface ValidatorFailure {
 }
 
 function isValidatorFailure(error: unknown): error is ValidatorFailure {
-  return typeof error === 'object' && error !== null && 'status' in error && Array.isArray((error as ValidatorFailure).errors);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'status' in error &&
+    Array.isArray((error as ValidatorFailure).errors)
+  );
 }
 
 /** `[field]: problem`, Forgejo's validation message form, for the first failing rule. */
@@ -41,7 +55,8 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
     if (error instanceof NotFoundError) return reply(404, { message: error.message, url, errors: error.errors });
     if (error instanceof ForbiddenError && error.withoutUrl) return reply(403, { message: error.message });
     if (error instanceof PlainTextValidationError) return res.status(422).type('text/plain').send(`${error.message}\n`);
-    if (error instanceof QuotaExceededError) return reply(413, { message: error.message, user_id: error.userId, username: error.username });
+    if (error instanceof QuotaExceededError)
+      return reply(413, { message: error.message, user_id: error.userId, username: error.username });
     // A 401 names the scheme to use (RFC 9110); git needs it to ask for credentials and retry.
     if (error instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
     if (error instanceof TooManyRequestsError) res.setHeader('Retry-After', String(error.retryAfter));
@@ -51,7 +66,10 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
       if (error.status === 500) {
         // A response that breaks the contract: a bug in Anvil, loud in tests.
         log.error({ err: error, path: req.path }, 'response does not match the contract');
-        return reply(500, { message: `response does not match the contract: ${validationMessage(error.errors?.[0])}`, url });
+        return reply(500, {
+          message: `response does not match the contract: ${validationMessage(error.errors?.[0])}`,
+          url,
+        });
       }
       if (error.status === 404) return reply(404, { message: 'not found', url, errors: [] });
       // RFC 9110: a 405 names the methods the path takes.
@@ -68,7 +86,8 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
 
     if (isUniqueViolation(error)) return reply(422, { message: 'the name is already in use', url });
     // A row named by the request was deleted meanwhile.
-    if (isRecordNotFound(error) || isForeignKeyViolation(error)) return reply(404, { message: 'not found', url, errors: [] });
+    if (isRecordNotFound(error) || isForeignKeyViolation(error))
+      return reply(404, { message: 'not found', url, errors: [] });
 
     log.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     return reply(500, { message: 'internal server error', url });

@@ -11,10 +11,20 @@ type ServerLimits = Pick<Settings['server'], 'MAX_HEADER_SIZE' | 'READ_HEADER_TI
 const LONGEST_CHECK_INTERVAL_MS = 30_000;
 const SHORTEST_CHECK_INTERVAL_MS = 100;
 
-export function httpServerOptions({ MAX_HEADER_SIZE, READ_HEADER_TIMEOUT, READ_TIMEOUT }: ServerLimits): http.ServerOptions {
+export function httpServerOptions({
+  MAX_HEADER_SIZE,
+  READ_HEADER_TIMEOUT,
+  READ_TIMEOUT,
+}: ServerLimits): http.ServerOptions {
   // Node refuses a headers timeout longer than the request timeout; the request's bound covers its headers anyway.
-  const headersTimeout = READ_TIMEOUT > 0 && (READ_HEADER_TIMEOUT === 0 || READ_HEADER_TIMEOUT > READ_TIMEOUT) ? READ_TIMEOUT : READ_HEADER_TIMEOUT;
-  const shortest = Math.min(...[headersTimeout, READ_TIMEOUT].filter((timeout) => timeout > 0), LONGEST_CHECK_INTERVAL_MS * 4);
+  const headersTimeout =
+    READ_TIMEOUT > 0 && (READ_HEADER_TIMEOUT === 0 || READ_HEADER_TIMEOUT > READ_TIMEOUT)
+      ? READ_TIMEOUT
+      : READ_HEADER_TIMEOUT;
+  const shortest = Math.min(
+    ...[headersTimeout, READ_TIMEOUT].filter((timeout) => timeout > 0),
+    LONGEST_CHECK_INTERVAL_MS * 4,
+  );
   return {
     maxHeaderSize: MAX_HEADER_SIZE,
     headersTimeout,

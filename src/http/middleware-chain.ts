@@ -12,7 +12,8 @@ export function middlewareChain(steps: readonly RequestHandler[]): RequestHandle
       if (!step) return done();
       try {
         const result: unknown = step(req, res, next);
-        if (result instanceof Promise) result.then(undefined, (rejection) => done(rejection ?? new Error('Rejected promise')));
+        if (result instanceof Promise)
+          result.then(undefined, (rejection) => done(rejection ?? new Error('Rejected promise')));
       } catch (thrown) {
         done(thrown);
       }

@@ -11,7 +11,11 @@ export interface PagingSettings {
   MAX_RESPONSE_ITEMS: number;
 }
 
-export function listOptions(query: { page?: number; limit?: number }, paging: PagingSettings, defaultLimit = paging.DEFAULT_PAGING_NUM): ListOptions {
+export function listOptions(
+  query: { page?: number; limit?: number },
+  paging: PagingSettings,
+  defaultLimit = paging.DEFAULT_PAGING_NUM,
+): ListOptions {
   let limit = query.limit && query.limit > 0 ? Math.floor(query.limit) : defaultLimit;
   limit = Math.min(limit, paging.MAX_RESPONSE_ITEMS);
   // Pages past what a 32-bit offset can reach are simply empty.

@@ -54,7 +54,12 @@ export function refuseNulCharacters(): RequestHandler {
     }
     if (path.includes('\0')) return next(Object.assign(new Error('not found'), { status: 404, errors: [] }));
     if (containsNul(req.query) || containsNul(req.body)) {
-      return next(Object.assign(new Error('NUL character in input'), { status: 422, errors: [{ path: '', message: 'NUL characters are not allowed' }] }));
+      return next(
+        Object.assign(new Error('NUL character in input'), {
+          status: 422,
+          errors: [{ path: '', message: 'NUL characters are not allowed' }],
+        }),
+      );
     }
     next();
   };

@@ -19,7 +19,8 @@ export interface BlobDownload {
 async function readHead(blob: BlobDownload): Promise<Buffer> {
   if (blob.size === 0) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
-  for await (const chunk of await blob.open({ start: 0, end: Math.min(SNIFF_BYTES, blob.size) - 1 })) chunks.push(chunk as Buffer);
+  for await (const chunk of await blob.open({ start: 0, end: Math.min(SNIFF_BYTES, blob.size) - 1 }))
+    chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 

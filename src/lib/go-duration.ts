@@ -1,7 +1,16 @@
 // Durations written as Go's time.ParseDuration reads them ("8h", "1h30m", "10m0s", "1.5h", "-5m"), as Forgejo's
 // settings, mirror intervals and `@every` schedules use them.
 
-const SECONDS_PER_UNIT: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const SECONDS_PER_UNIT: Record<string, number> = {
+  ns: 1e-9,
+  us: 1e-6,
+  µs: 1e-6,
+  μs: 1e-6,
+  ms: 1e-3,
+  s: 1,
+  m: 60,
+  h: 3600,
+};
 const DURATION_PATTERN = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
 const DURATION_PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 

@@ -23,7 +23,9 @@ const SIGNATURES: [string, number[]][] = [
 ];
 
 export function sniffImageType(data: Uint8Array): string | null {
-  return SIGNATURES.find(([, bytes]) => data.length >= bytes.length && bytes.every((b, i) => data[i] === b))?.[0] ?? null;
+  return (
+    SIGNATURES.find(([, bytes]) => data.length >= bytes.length && bytes.every((b, i) => data[i] === b))?.[0] ?? null
+  );
 }
 
 interface GifFrames {
@@ -56,15 +58,22 @@ export function declaredSize(data: Uint8Array): { width: number; height: number 
 
 function checkSize(width: number, height: number, limits: ImageLimits): void {
   if (width > limits.maxWidth || height > limits.maxHeight) {
-    throw new ImageError('too-large', `image is too large: ${width}×${height}, at most ${limits.maxWidth}×${limits.maxHeight}`);
+    throw new ImageError(
+      'too-large',
+      `image is too large: ${width}×${height}, at most ${limits.maxWidth}×${limits.maxHeight}`,
+    );
   }
 }
 
 /** Type and declared size of an image within the limits; throws ImageError otherwise. Reads headers only. */
-export function checkImageHeader(data: Uint8Array, limits: ImageLimits): { mime: string; width: number; height: number } {
+export function checkImageHeader(
+  data: Uint8Array,
+  limits: ImageLimits,
+): { mime: string; width: number; height: number } {
   const mime = sniffImageType(data);
   const size = mime ? declaredSize(data) : null;
-  if (!mime || !size || size.width < 1 || size.height < 1) throw new ImageError('unsupported', 'the data is not an image of a supported type (PNG, JPEG, GIF, BMP)');
+  if (!mime || !size || size.width < 1 || size.height < 1)
+    throw new ImageError('unsupported', 'the data is not an image of a supported type (PNG, JPEG, GIF, BMP)');
   checkSize(size.width, size.height, limits);
   return { mime, ...size };
 }
@@ -79,7 +88,7 @@ function checkInterlacedPng(data: Buffer, width: number, height: number): void {
   const compressed: Buffer[] = [];
   let interlaced = false;
   let bitsPerPixel = 32;
-  for (let at = 8; at + 8 <= data.length; ) {
+  for (let at = 8; at + 8 <= data.length;) {
     const length = data.readUInt32BE(at);
     const type = data.toString('latin1', at + 4, at + 8);
     const body = data.subarray(at + 8, at + 8 + length);
@@ -103,7 +112,10 @@ function checkInterlacedPng(data: Buffer, width: number, height: number): void {
  * Decodes PNG, JPEG, GIF (its first frame) or BMP within the limits; throws ImageError for anything else, and
  * other errors for corrupt data. CPU-heavy: run it off the main thread.
  */
-export async function decodeImage(data: Buffer, limits: ImageLimits = { maxWidth: 16384, maxHeight: 16384 }): Promise<JimpInstance> {
+export async function decodeImage(
+  data: Buffer,
+  limits: ImageLimits = { maxWidth: 16384, maxHeight: 16384 },
+): Promise<JimpInstance> {
   const { mime, width, height } = checkImageHeader(data, limits);
   if (mime === 'image/png') checkInterlacedPng(data, width, height);
   if (mime === 'image/gif') {

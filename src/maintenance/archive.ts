@@ -39,12 +39,18 @@ export class ArchiveWriter {
     let sink!: Writable;
     const done = new Promise<void>((resolve, reject) => {
       const callback = (error?: Error | null) => (error ? reject(error) : resolve());
-      sink = (data ? this.pack.entry(header, data, callback) : this.pack.entry(header, callback)) as unknown as Writable;
+      sink = (data
+        ? this.pack.entry(header, data, callback)
+        : this.pack.entry(header, callback)) as unknown as Writable;
     });
     return { sink, done };
   }
 
-  addBuffer(name: string, data: Buffer, { mode, mtime }: EntryAttributes = { mode: 0o600, mtime: new Date() }): Promise<void> {
+  addBuffer(
+    name: string,
+    data: Buffer,
+    { mode, mtime }: EntryAttributes = { mode: 0o600, mtime: new Date() },
+  ): Promise<void> {
     return this.whileWriting(this.entry({ name, type: 'file', size: data.length, mode, mtime }, data).done);
   }
 
@@ -66,7 +72,13 @@ export class ArchiveWriter {
     }
     try {
       const stats = await handle.stat();
-      const { sink, done } = this.entry({ name, type: 'file', size: stats.size, mode: stats.mode & 0o7777, mtime: stats.mtime });
+      const { sink, done } = this.entry({
+        name,
+        type: 'file',
+        size: stats.size,
+        mode: stats.mode & 0o7777,
+        mtime: stats.mtime,
+      });
       let position = 0;
       while (position < stats.size) {
         // A fresh buffer each time: the pack keeps what it is given until the output has taken it.
@@ -77,7 +89,8 @@ export class ArchiveWriter {
           break;
         }
         position += bytesRead;
-        if (!sink.write(chunk.subarray(0, bytesRead))) await this.whileWriting(new Promise((resolve) => sink.once('drain', resolve)));
+        if (!sink.write(chunk.subarray(0, bytesRead)))
+          await this.whileWriting(new Promise((resolve) => sink.once('drain', resolve)));
       }
       sink.end();
       await this.whileWriting(done);

@@ -9,7 +9,10 @@ import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export const MANIFEST_ENTRY = 'anvil-dump.json';
 export const APP_INI_ENTRY = 'app.ini';
-export const DATABASE_ENTRY: Record<DatabaseTarget['provider'], string> = { sqlite: 'anvil-db.sqlite', postgresql: 'anvil-db.pgdump' };
+export const DATABASE_ENTRY: Record<DatabaseTarget['provider'], string> = {
+  sqlite: 'anvil-db.sqlite',
+  postgresql: 'anvil-db.pgdump',
+};
 export const REPOSITORIES_FOLDER = 'repos';
 export const PACKAGES_FOLDER = 'packages';
 export const DATA_FOLDER = 'data';
@@ -37,7 +40,9 @@ export function parseManifest(text: string): DumpManifest {
     throw new Error(`${MANIFEST_ENTRY} is not JSON`);
   }
   if (value.format !== FORMAT) throw new Error('this is not an Anvil dump');
-  if (value.formatVersion !== FORMAT_VERSION) throw new Error(`this dump has format version ${value.formatVersion}; this Anvil reads version ${FORMAT_VERSION}`);
-  if (value.database !== 'sqlite' && value.database !== 'postgresql') throw new Error(`${MANIFEST_ENTRY} names no database kind`);
+  if (value.formatVersion !== FORMAT_VERSION)
+    throw new Error(`this dump has format version ${value.formatVersion}; this Anvil reads version ${FORMAT_VERSION}`);
+  if (value.database !== 'sqlite' && value.database !== 'postgresql')
+    throw new Error(`${MANIFEST_ENTRY} names no database kind`);
   return value as DumpManifest;
 }

@@ -10,7 +10,15 @@ import { databaseTarget } from '../infra/database/database.ts';
 import { snapshotDatabase } from '../infra/database/snapshot.ts';
 import { ANVIL_VERSION } from '../lib/version.ts';
 import { ArchiveWriter } from './archive.ts';
-import { APP_INI_ENTRY, DATA_FOLDER, DATABASE_ENTRY, MANIFEST_ENTRY, newManifest, PACKAGES_FOLDER, REPOSITORIES_FOLDER } from './dump-layout.ts';
+import {
+  APP_INI_ENTRY,
+  DATA_FOLDER,
+  DATABASE_ENTRY,
+  MANIFEST_ENTRY,
+  newManifest,
+  PACKAGES_FOLDER,
+  REPOSITORIES_FOLDER,
+} from './dump-layout.ts';
 import { type TreeEntry, walkTree } from './tree-walk.ts';
 
 export interface DumpOptions {
@@ -34,7 +42,12 @@ function transientInRepositories(relative: string): boolean {
   return segments[2] === 'objects' && segments.length > 3 && (name.startsWith('incoming-') || name.startsWith('tmp_'));
 }
 
-async function addTree(writer: ArchiveWriter, folder: string, root: string, skip: (entry: string, kind: TreeEntry['kind']) => boolean): Promise<number> {
+async function addTree(
+  writer: ArchiveWriter,
+  folder: string,
+  root: string,
+  skip: (entry: string, kind: TreeEntry['kind']) => boolean,
+): Promise<number> {
   let files = 0;
   if (!fs.existsSync(root)) return files;
   const stats = fs.statSync(root);
@@ -78,20 +91,39 @@ export async function dumpInstance(settings: Settings, options: DumpOptions): Pr
       await writer.addFile(DATABASE_ENTRY[target.provider], snapshot);
 
       report(`Dumping repositories from ${settings.repository.ROOT}…`);
-      const repositoryFiles = await addTree(writer, REPOSITORIES_FOLDER, settings.repository.ROOT, transientInRepositories);
+      const repositoryFiles = await addTree(
+        writer,
+        REPOSITORIES_FOLDER,
+        settings.repository.ROOT,
+        transientInRepositories,
+      );
       report(`Dumping package blobs from ${settings.packages.PATH}…`);
-      const packageFiles = await addTree(writer, PACKAGES_FOLDER, settings.packages.PATH, (relative) => relative === 'tmp');
+      const packageFiles = await addTree(
+        writer,
+        PACKAGES_FOLDER,
+        settings.packages.PATH,
+        (relative) => relative === 'tmp',
+      );
 
       // The rest of the data directory: avatars, the generated secret key, … Left out: what has its own place in
       // the archive, the database files and the hooks Anvil writes again on first use.
       const excluded = new Set(
         [
-          settings.repository.ROOT, settings.packages.PATH, appIni, path.join(dataDir, 'git-hooks'), output, draft,
-          ...(target.provider === 'sqlite' ? ['', '-wal', '-shm', '-journal', '.migrate-lock'].map((suffix) => target.file + suffix) : []),
+          settings.repository.ROOT,
+          settings.packages.PATH,
+          appIni,
+          path.join(dataDir, 'git-hooks'),
+          output,
+          draft,
+          ...(target.provider === 'sqlite'
+            ? ['', '-wal', '-shm', '-journal', '.migrate-lock'].map((suffix) => target.file + suffix)
+            : []),
         ].map((file) => path.resolve(file)),
       );
       report(`Dumping the data directory ${dataDir}…`);
-      const dataFiles = await addTree(writer, DATA_FOLDER, dataDir, (relative) => excluded.has(path.resolve(dataDir, relative)));
+      const dataFiles = await addTree(writer, DATA_FOLDER, dataDir, (relative) =>
+        excluded.has(path.resolve(dataDir, relative)),
+      );
       await writer.finish();
       report(`${repositoryFiles} repository files, ${packageFiles} package files, ${dataFiles} other data files`);
     } catch (error) {

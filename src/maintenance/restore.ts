@@ -12,7 +12,16 @@ import { databaseTarget } from '../infra/database/database.ts';
 import { databaseNotEmpty, restoreDatabase } from '../infra/database/snapshot.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { readArchive } from './archive.ts';
-import { APP_INI_ENTRY, DATA_FOLDER, DATABASE_ENTRY, type DumpManifest, MANIFEST_ENTRY, PACKAGES_FOLDER, parseManifest, REPOSITORIES_FOLDER } from './dump-layout.ts';
+import {
+  APP_INI_ENTRY,
+  DATA_FOLDER,
+  DATABASE_ENTRY,
+  type DumpManifest,
+  MANIFEST_ENTRY,
+  PACKAGES_FOLDER,
+  parseManifest,
+  REPOSITORIES_FOLDER,
+} from './dump-layout.ts';
 
 export class RestoreRefusedError extends Error {}
 
@@ -35,7 +44,11 @@ function emptyDirectory(dir: string): void {
 function pathInside(root: string, relative: string, entryName: string): string {
   const resolvedRoot = path.resolve(root);
   const target = path.resolve(resolvedRoot, relative);
-  if (relative.includes('\0') || path.isAbsolute(relative) || (target !== resolvedRoot && !target.startsWith(resolvedRoot + path.sep))) {
+  if (
+    relative.includes('\0') ||
+    path.isAbsolute(relative) ||
+    (target !== resolvedRoot && !target.startsWith(resolvedRoot + path.sep))
+  ) {
     throw new Error(`the archive entry ${JSON.stringify(entryName)} points outside its folder`);
   }
   return target;
@@ -58,9 +71,14 @@ async function checkDestinations(env: NodeJS.ProcessEnv, manifest: DumpManifest)
         : `this dump holds a SQLite database: restore it without DATABASE_URL (the ${PROVIDER_NAMES[database.provider]} URL now set)`,
     );
   }
-  const folders = { [REPOSITORIES_FOLDER]: settings.repository.ROOT, [PACKAGES_FOLDER]: settings.packages.PATH, [DATA_FOLDER]: settings.server.APP_DATA_PATH };
+  const folders = {
+    [REPOSITORIES_FOLDER]: settings.repository.ROOT,
+    [PACKAGES_FOLDER]: settings.packages.PATH,
+    [DATA_FOLDER]: settings.server.APP_DATA_PATH,
+  };
   for (const [part, dir] of Object.entries(folders)) {
-    if (part !== DATA_FOLDER && !isEmptyDirectory(dir)) throw new RestoreRefusedError(`${dir} (where ${part} go) is not empty; restore needs an empty one`);
+    if (part !== DATA_FOLDER && !isEmptyDirectory(dir))
+      throw new RestoreRefusedError(`${dir} (where ${part} go) is not empty; restore needs an empty one`);
   }
   let busy: string | null;
   try {
@@ -85,16 +103,24 @@ async function writeEntry(entry: tar.Entry, target: string): Promise<void> {
     entry.resume();
     return;
   }
-  if (type !== 'file') throw new Error(`the archive entry ${JSON.stringify(entry.header.name)} is a ${type}, which a dump never holds`);
+  if (type !== 'file')
+    throw new Error(`the archive entry ${JSON.stringify(entry.header.name)} is a ${type}, which a dump never holds`);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   await pipeline(Readable.from(entry), fs.createWriteStream(target, { flags: 'wx', mode: (mode ?? 0o644) & 0o777 }));
 }
 
-export async function restoreInstance(archive: string, env: NodeJS.ProcessEnv, options: RestoreOptions = {}): Promise<{ dataDir: string }> {
+export async function restoreInstance(
+  archive: string,
+  env: NodeJS.ProcessEnv,
+  options: RestoreOptions = {},
+): Promise<{ dataDir: string }> {
   const report = options.report ?? (() => undefined);
   if (!fs.existsSync(archive)) throw new RestoreRefusedError(`${archive} does not exist`);
   const dataDir = path.resolve(env.ANVIL_DATA_DIR ?? 'data');
-  if (!isEmptyDirectory(dataDir)) throw new RestoreRefusedError(`the data directory ${dataDir} is not empty; restore into an empty or new directory (set ANVIL_DATA_DIR)`);
+  if (!isEmptyDirectory(dataDir))
+    throw new RestoreRefusedError(
+      `the data directory ${dataDir} is not empty; restore into an empty or new directory (set ANVIL_DATA_DIR)`,
+    );
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-restore-'));
   let manifest: DumpManifest | null = null;
@@ -104,9 +130,12 @@ export async function restoreInstance(archive: string, env: NodeJS.ProcessEnv, o
     for await (const entry of readArchive(archive)) {
       const name = entry.header.name.replace(/\/+$/, '');
       if (manifest === null) {
-        if (name !== MANIFEST_ENTRY) throw new RestoreRefusedError(`${archive} is not an Anvil dump (it does not begin with ${MANIFEST_ENTRY})`);
+        if (name !== MANIFEST_ENTRY)
+          throw new RestoreRefusedError(`${archive} is not an Anvil dump (it does not begin with ${MANIFEST_ENTRY})`);
         manifest = parseManifest((await readAll(entry)).toString('utf8'));
-        report(`Restoring a ${PROVIDER_NAMES[manifest.database]} dump of Anvil ${manifest.anvilVersion} taken ${manifest.createdAt} into ${dataDir}…`);
+        report(
+          `Restoring a ${PROVIDER_NAMES[manifest.database]} dump of Anvil ${manifest.anvilVersion} taken ${manifest.createdAt} into ${dataDir}…`,
+        );
         continue;
       }
       // app.ini comes right after the manifest; the destinations are known once it is in place.
@@ -123,15 +152,21 @@ export async function restoreInstance(archive: string, env: NodeJS.ProcessEnv, o
       const slash = name.indexOf('/');
       const folder = slash < 0 ? name : name.slice(0, slash);
       const root = destinations.folders[folder];
-      if (root === undefined) throw new Error(`the archive entry ${JSON.stringify(entry.header.name)} belongs nowhere in a dump`);
-      await writeEntry(entry, slash < 0 ? path.resolve(root) : pathInside(root, name.slice(slash + 1), entry.header.name));
+      if (root === undefined)
+        throw new Error(`the archive entry ${JSON.stringify(entry.header.name)} belongs nowhere in a dump`);
+      await writeEntry(
+        entry,
+        slash < 0 ? path.resolve(root) : pathInside(root, name.slice(slash + 1), entry.header.name),
+      );
     }
     if (manifest === null) throw new RestoreRefusedError(`${archive} is empty`);
     destinations ??= await checkDestinations({ ...env, ANVIL_DATA_DIR: dataDir }, manifest);
     if (snapshot === null) throw new Error('the archive holds no database');
     report(`Restoring the ${PROVIDER_NAMES[manifest.database]} database…`);
     await restoreDatabase(destinations.database, snapshot);
-    report(`Restored. Start Anvil with ANVIL_DATA_DIR=${dataDir}${manifest.database === 'postgresql' ? ' and the same DATABASE_URL' : ''}.`);
+    report(
+      `Restored. Start Anvil with ANVIL_DATA_DIR=${dataDir}${manifest.database === 'postgresql' ? ' and the same DATABASE_URL' : ''}.`,
+    );
     return { dataDir };
   } catch (error) {
     // Everything written went into places found empty: emptying them again undoes the restore.

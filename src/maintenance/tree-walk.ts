@@ -33,7 +33,11 @@ async function listing(directory: string): Promise<string[]> {
 }
 
 /** Directories and regular files below `root` (not root itself); `skip` leaves out an entry and all below it. */
-export async function* walkTree(root: string, skip: (relative: string, kind: TreeEntry['kind']) => boolean, prefix = ''): AsyncGenerator<TreeEntry> {
+export async function* walkTree(
+  root: string,
+  skip: (relative: string, kind: TreeEntry['kind']) => boolean,
+  prefix = '',
+): AsyncGenerator<TreeEntry> {
   for (const name of await listing(path.join(root, prefix))) {
     const relative = prefix ? `${prefix}/${name}` : name;
     const absolute = path.join(root, relative);

@@ -126,7 +126,10 @@ function linkedPieces(token: Token, resolved: ResolvedReferences, out: Token[]):
     if (!href) continue;
     if (reference.start > at) out.push(text(token.content.slice(at, reference.start)));
     const open = new TokenClass('link_open', 'a', 1);
-    open.attrs = [['href', href], ['class', reference.kind === 'mention' ? 'mention' : 'ref-issue']];
+    open.attrs = [
+      ['href', href],
+      ['class', reference.kind === 'mention' ? 'mention' : 'ref-issue'],
+    ];
     out.push(open, text(token.content.slice(reference.start, reference.end)), new TokenClass('link_close', 'a', -1));
     at = reference.end;
   }

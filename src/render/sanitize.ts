@@ -15,10 +15,59 @@ export interface LinkBase {
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 
 const ALLOWED_TAGS = [
-  ...HEADINGS, 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
-  'b', 'i', 'strong', 'em', 'del', 's', 'strike', 'ins', 'sub', 'sup', 'u', 'mark', 'small', 'abbr', 'q', 'cite', 'dfn',
-  'a', 'img', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
-  'details', 'summary', 'div', 'span', 'figure', 'figcaption', 'ruby', 'rt', 'rp', 'input',
+  ...HEADINGS,
+  'p',
+  'br',
+  'hr',
+  'blockquote',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
+  'b',
+  'i',
+  'strong',
+  'em',
+  'del',
+  's',
+  'strike',
+  'ins',
+  'sub',
+  'sup',
+  'u',
+  'mark',
+  'small',
+  'abbr',
+  'q',
+  'cite',
+  'dfn',
+  'a',
+  'img',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
+  'details',
+  'summary',
+  'div',
+  'span',
+  'figure',
+  'figcaption',
+  'ruby',
+  'rt',
+  'rp',
+  'input',
 ];
 
 const TEXT_ALIGN = [/^(left|right|center|justify)$/];
@@ -86,7 +135,11 @@ function resolve(reference: string, base: string): string {
   }
 }
 
-function withResolved(attribute: 'href' | 'src', base: (links: LinkBase) => string, links: LinkBase): sanitizeHtml.Transformer {
+function withResolved(
+  attribute: 'href' | 'src',
+  base: (links: LinkBase) => string,
+  links: LinkBase,
+): sanitizeHtml.Transformer {
   return (tagName, attribs) => {
     const value = attribs[attribute];
     if (value !== undefined) attribs[attribute] = resolve(value, base(links));

@@ -23,7 +23,13 @@ const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.tif', '.tiff', '.we
 const LINK = /https?:\/\/\S/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const WORD_CHAR = /[A-Za-z0-9_]/;
-const QUOTES: [string, string][] = [['“', '”'], ['‘', '’'], ['"', '"'], ["'", "'"], ["'", '’']];
+const QUOTES: [string, string][] = [
+  ['“', '”'],
+  ['‘', '’'],
+  ['"', '"'],
+  ["'", "'"],
+  ["'", '’'],
+];
 
 interface WikiLink {
   href: string;

@@ -32,7 +32,12 @@ export class AccessTokenService {
     }
     const secret = newAccessToken();
     try {
-      const token = await this.tokens.create(owner.id, { name, tokenHash: hashAccessToken(secret), tokenLastEight: lastEight(secret), scope });
+      const token = await this.tokens.create(owner.id, {
+        name,
+        tokenHash: hashAccessToken(secret),
+        tokenLastEight: lastEight(secret),
+        scope,
+      });
       return { token, secret };
     } catch (error) {
       if (error instanceof NameTakenError) throw new BadRequestError('access token name has been used already');
@@ -51,7 +56,10 @@ export class AccessTokenService {
   }
 
   async list(owner: User, page: ListOptions): Promise<{ tokens: AccessToken[]; total: number }> {
-    const [tokens, total] = await Promise.all([this.tokens.listByUser(owner.id, page), this.tokens.countByUser(owner.id)]);
+    const [tokens, total] = await Promise.all([
+      this.tokens.listByUser(owner.id, page),
+      this.tokens.countByUser(owner.id),
+    ]);
     return { tokens, total };
   }
 
@@ -59,7 +67,11 @@ export class AccessTokenService {
   async delete(owner: User, idOrName: string): Promise<void> {
     const id = /^\d+$/.test(idOrName) ? Number(idOrName) : null;
     // Ids beyond the integer column cannot match and would make the query fail.
-    const matches = await this.tokens.findIdsByIdOrName(owner.id, id !== null && id <= 2 ** 31 - 1 ? id : null, idOrName);
+    const matches = await this.tokens.findIdsByIdOrName(
+      owner.id,
+      id !== null && id <= 2 ** 31 - 1 ? id : null,
+      idOrName,
+    );
     if (matches.length === 0) throw new NotFoundError('access token does not exist');
     if (matches.length > 1) throw new ValidationError('multiple matches for token name');
     await this.tokens.delete(owner.id, matches[0]);

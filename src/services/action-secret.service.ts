@@ -8,7 +8,6 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-
 function checkName(name: string): string {
   if (!isValidSecretName(name)) throw new BadRequestError('invalid secret name');
   return storedActionName(name);
@@ -51,6 +50,7 @@ export class ActionSecretService {
 
   async deleteInOrg(org: User, name: string): Promise<void> {
     const stored = checkName(name);
-    if (!(await this.secrets.delete(ownerScope(org), stored))) throw new NotFoundError(`secret was not found [name: ${stored}]`);
+    if (!(await this.secrets.delete(ownerScope(org), stored)))
+      throw new NotFoundError(`secret was not found [name: ${stored}]`);
   }
 }

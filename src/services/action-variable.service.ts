@@ -7,7 +7,6 @@ import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-
 function checkName(name: string): string {
   if (!isValidVariableName(name)) throw new BadRequestError('invalid variable name');
   return storedActionName(name);

@@ -5,7 +5,12 @@
 import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { ActorKeys } from '../activitypub/actor-keys.ts';
-import { parseSignature, signatureMatches, UnverifiableSignatureError, type SignedRequest } from '../activitypub/http-signature.ts';
+import {
+  parseSignature,
+  signatureMatches,
+  UnverifiableSignatureError,
+  type SignedRequest,
+} from '../activitypub/http-signature.ts';
 import { RemoteDocumentError } from '../activitypub/remote-document.ts';
 import type { User } from '../db/entities.ts';
 import { parseHostAllowList } from '../domain/host-allow-list.ts';

@@ -38,9 +38,7 @@ export class AvatarService {
   /** Promises, so concurrent requests for one id share a single rendering. */
   readonly defaultAvatars = new LRUCache<number, Promise<AvatarImage>>({ max: DEFAULT_AVATAR_CACHE_SIZE });
 
-  constructor(
-    private readonly deps: ServiceDeps,
-  ) {
+  constructor(private readonly deps: ServiceDeps) {
     this.orgRows = deps.repos.orgs;
   }
 
@@ -69,14 +67,16 @@ export class AvatarService {
   /** Refuses from the headers what is too large, then decodes and scales on the image thread. */
   private async toAvatarPng(data: Buffer): Promise<Buffer> {
     const { AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT } = this.deps.settings.picture;
-    if (data.length > AVATAR_MAX_FILE_SIZE) throw new BadRequestError(`image is too large: ${data.length} bytes, at most ${AVATAR_MAX_FILE_SIZE}`);
+    if (data.length > AVATAR_MAX_FILE_SIZE)
+      throw new BadRequestError(`image is too large: ${data.length} bytes, at most ${AVATAR_MAX_FILE_SIZE}`);
     const limits = { maxWidth: AVATAR_MAX_WIDTH, maxHeight: AVATAR_MAX_HEIGHT };
     try {
       checkImageHeader(data, limits);
       return await this.images.run({ kind: 'uploaded-avatar', data, size: AVATAR_SIZE, limits });
     } catch (error) {
       if (!(error instanceof ImageError)) throw error;
-      if (error.reason === 'failed') this.deps.log.warn({ err: error.message }, 'avatar: the image could not be processed');
+      if (error.reason === 'failed')
+        this.deps.log.warn({ err: error.message }, 'avatar: the image could not be processed');
       throw new BadRequestError(error.reason === 'failed' ? 'the image could not be decoded' : error.message);
     }
   }

@@ -15,7 +15,6 @@ import type { ServiceDeps } from './service-deps.ts';
 
 const LEASE_MS = 5 * 60_000;
 
-
 interface RegisteredTask {
   definition: CronTaskDefinition;
   schedule: Schedule;
@@ -37,7 +36,8 @@ export class CronService {
     definitions: readonly CronTaskDefinition[] = cronTasks(deps.settings),
   ) {
     this.cronTasks = deps.repos.cronTasks;
-    for (const definition of definitions) this.tasks.set(definition.name, { definition, schedule: parseSchedule(definition.schedule) });
+    for (const definition of definitions)
+      this.tasks.set(definition.name, { definition, schedule: parseSchedule(definition.schedule) });
   }
 
   /** Starts running due tasks on a timer in this process (main does this when [cron] ENABLED). */
@@ -107,7 +107,9 @@ export class CronService {
 
   /** Starts every enabled task that is due and not running anywhere; does not wait for them. */
   async startDue(now = new Date()): Promise<string[]> {
-    const enabled = [...this.tasks.values()].filter((task) => task.definition.enabled).map((task) => task.definition.name);
+    const enabled = [...this.tasks.values()]
+      .filter((task) => task.definition.enabled)
+      .map((task) => task.definition.name);
     const due = await this.cronTasks.dueNames(enabled, now);
     const started: string[] = [];
     for (const name of due) {
@@ -137,7 +139,13 @@ export class CronService {
   /** The lease, the run count and the run time in one conditional update. */
   private async acquire(task: RegisteredTask, now: Date, scheduled: boolean): Promise<boolean> {
     const lockedUntil = new Date(now.getTime() + LEASE_MS);
-    return this.cronTasks.acquireLease(task.definition.name, this.holder, now, lockedUntil, scheduled ? task.schedule.next(now) : undefined);
+    return this.cronTasks.acquireLease(
+      task.definition.name,
+      this.holder,
+      now,
+      lockedUntil,
+      scheduled ? task.schedule.next(now) : undefined,
+    );
   }
 
   /** Runs the body under the lease, renewing it, and always gives it back. */

@@ -34,9 +34,16 @@ export class HookDeliveryService {
   }
 
   /** Starts sending due deliveries in this process (main does this unless webhooks are disabled). */
-  startWorker(pollMs = this.deps.settings.webhook.QUEUE_POLL_INTERVAL, batch = this.deps.settings.webhook.DELIVERY_CONCURRENCY): void {
+  startWorker(
+    pollMs = this.deps.settings.webhook.QUEUE_POLL_INTERVAL,
+    batch = this.deps.settings.webhook.DELIVERY_CONCURRENCY,
+  ): void {
     if (this.worker) return;
-    this.worker = this.deps.jobQueue.work(HOOK_DELIVERY_JOB, (job) => this.deliver(job), { concurrency: batch, pollMs, leaseMs: this.leaseMs });
+    this.worker = this.deps.jobQueue.work(HOOK_DELIVERY_JOB, (job) => this.deliver(job), {
+      concurrency: batch,
+      pollMs,
+      leaseMs: this.leaseMs,
+    });
   }
 
   /** Stops taking deliveries and waits for the ones in flight, so their results are recorded. */
@@ -54,7 +61,10 @@ export class HookDeliveryService {
 
   private get leaseMs(): number {
     // A lease must outlast the request it covers.
-    return Math.max(this.deps.settings.webhook.DELIVERY_LEASE, this.deps.settings.webhook.DELIVER_TIMEOUT * 1000 + 1000);
+    return Math.max(
+      this.deps.settings.webhook.DELIVERY_LEASE,
+      this.deps.settings.webhook.DELIVER_TIMEOUT * 1000 + 1000,
+    );
   }
 
   /** Sends up to `limit` due deliveries here and now; the number taken (with [queue] TYPE=redis: hands them to Redis, 0). */
@@ -72,21 +82,47 @@ export class HookDeliveryService {
     if (!task || !(await repos.hookTasks.claimAttempt(task.id, this.leaseMs))) return { outcome: 'done' };
     const hook = await repos.webhooks.findForDelivery(task.hookId);
     if (!hook || !hook.isActive) {
-      return this.finish(job, task, { status: 'failed' }, '', { status: 0, headers: {}, body: hook ? 'Delivery: the hook is inactive' : 'Delivery: the hook was deleted' }, 0);
+      return this.finish(
+        job,
+        task,
+        { status: 'failed' },
+        '',
+        { status: 0, headers: {}, body: hook ? 'Delivery: the hook is inactive' : 'Delivery: the hook was deleted' },
+        0,
+      );
     }
     let request: HookRequest;
     try {
-      request = renderHookRequest(hook, { uuid: task.uuid, eventType: task.eventType as HookEventType, payload: task.payload });
+      request = renderHookRequest(hook, {
+        uuid: task.uuid,
+        eventType: task.eventType as HookEventType,
+        payload: task.payload,
+      });
     } catch (error) {
-      const message = error instanceof UnsupportedHookTypeError ? error.message : `cannot build the request: ${(error as Error).message}`;
-      return this.finish(job, task, { status: 'failed' }, '', { status: 0, headers: {}, body: `Delivery: ${message}` }, 0);
+      const message =
+        error instanceof UnsupportedHookTypeError
+          ? error.message
+          : `cannot build the request: ${(error as Error).message}`;
+      return this.finish(
+        job,
+        task,
+        { status: 'failed' },
+        '',
+        { status: 0, headers: {}, body: `Delivery: ${message}` },
+        0,
+      );
     }
     const recordedHeaders = { ...request.headers };
     if (hook.authorization) {
       request.headers.Authorization = hook.authorization;
       recordedHeaders.Authorization = redactAuthorization(hook.authorization);
     }
-    const requestInfo = JSON.stringify({ url: request.url, http_method: request.method, headers: recordedHeaders, body: request.body.toString('utf8') });
+    const requestInfo = JSON.stringify({
+      url: request.url,
+      http_method: request.method,
+      headers: recordedHeaders,
+      body: request.body.toString('utf8'),
+    });
     const started = performance.now();
     let response: HookResponse;
     let outcome: Outcome;
@@ -103,29 +139,55 @@ export class HookDeliveryService {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       response = { status: 0, headers: {}, body: `Delivery: ${message}` };
-      outcome = error instanceof HookSendError && error.kind === 'refused' ? { status: 'failed' } : { status: 'retry', error: message };
+      outcome =
+        error instanceof HookSendError && error.kind === 'refused'
+          ? { status: 'failed' }
+          : { status: 'retry', error: message };
     }
     return this.finish(job, task, outcome, requestInfo, response, Math.round(performance.now() - started));
   }
 
   /** Records the attempt on the HookTask and tells the queue whether to run the job again. */
-  private async finish(job: QueuedJob, task: HookTask, outcome: Outcome, requestInfo: string, response: HookResponse, durationMs: number): Promise<JobResult> {
+  private async finish(
+    job: QueuedJob,
+    task: HookTask,
+    outcome: Outcome,
+    requestInfo: string,
+    response: HookResponse,
+    durationMs: number,
+  ): Promise<JobResult> {
     const { MAX_ATTEMPTS, RETRY_BACKOFF } = this.deps.settings.webhook;
     const retry = outcome.status === 'retry' && job.attempt < MAX_ATTEMPTS;
     const status = outcome.status === 'delivered' ? 'delivered' : retry ? 'pending' : 'failed';
     await this.deps.repos.hookTasks.recordAttempt(task.id, {
-      status, attempts: job.attempt, isSucceed: status === 'delivered', requestInfo, responseInfo: JSON.stringify(response), durationMs, deliveredAt: new Date(),
+      status,
+      attempts: job.attempt,
+      isSucceed: status === 'delivered',
+      requestInfo,
+      responseInfo: JSON.stringify(response),
+      durationMs,
+      deliveredAt: new Date(),
     });
-    this.deps.log.debug({ hookId: task.hookId, delivery: task.uuid, status, attempt: job.attempt, responseStatus: response.status }, 'webhook delivery attempt');
-    return retry ? { outcome: 'retry', afterMs: RETRY_BACKOFF * 2 ** (job.attempt - 1), error: (outcome as { error: string }).error } : { outcome: 'done' };
+    this.deps.log.debug(
+      { hookId: task.hookId, delivery: task.uuid, status, attempt: job.attempt, responseStatus: response.status },
+      'webhook delivery attempt',
+    );
+    return retry
+      ? {
+          outcome: 'retry',
+          afterMs: RETRY_BACKOFF * 2 ** (job.attempt - 1),
+          error: (outcome as { error: string }).error,
+        }
+      : { outcome: 'done' };
   }
 
   /** cleanup_hook_task_table: finished deliveries beyond the newest NUMBER_TO_KEEP per hook, or older than OLDER_THAN. */
   async cleanupHistory(): Promise<{ deleted: number }> {
     const options = this.deps.settings['cron.cleanup_hook_task_table'];
-    const deleted = options.CLEANUP_TYPE === 'olderthan'
-      ? await this.deps.repos.hookTasks.deleteFinishedBefore(new Date(Date.now() - options.OLDER_THAN))
-      : await this.deps.repos.hookTasks.keepNewestPerHook(options.NUMBER_TO_KEEP);
+    const deleted =
+      options.CLEANUP_TYPE === 'olderthan'
+        ? await this.deps.repos.hookTasks.deleteFinishedBefore(new Date(Date.now() - options.OLDER_THAN))
+        : await this.deps.repos.hookTasks.keepNewestPerHook(options.NUMBER_TO_KEEP);
     return { deleted };
   }
 }

@@ -50,7 +50,12 @@ export class HookEventsService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /** Writes one delivery per wanting hook; the number written. */
-  async prepare(repos: Repositories, source: EventSource, event: HookEvent, branch: string | null = null): Promise<number> {
+  async prepare(
+    repos: Repositories,
+    source: EventSource,
+    event: HookEvent,
+    branch: string | null = null,
+  ): Promise<number> {
     if (this.deps.settings.security.DISABLE_WEBHOOKS) return 0;
     const hooks = await repos.webhooks.listActiveFor(source);
     let text: string | null = null;
@@ -59,7 +64,12 @@ export class HookEventsService {
       if (!hookWantsEvent(hook, event.type, branch)) continue;
       if (event.type === 'push' && !INTEGRATION_TYPES.has(hook.type) && event.commits.length === 0) continue;
       text ??= this.deps.hookPayloads(event);
-      const task = await repos.hookTasks.create({ hookId: hook.id, uuid: randomUUID(), eventType: event.type, payload: text });
+      const task = await repos.hookTasks.create({
+        hookId: hook.id,
+        uuid: randomUUID(),
+        eventType: event.type,
+        payload: text,
+      });
       await repos.jobs.enqueue(HOOK_DELIVERY_JOB, { hookTaskId: task.id });
       written++;
     }
@@ -73,12 +83,21 @@ export class HookEventsService {
   /** A repository was created (also by migration or adoption): the default hooks are copied into it first. */
   async repositoryCreated(repos: Repositories, repo: RepoWithOwner, doer: User): Promise<void> {
     await repos.webhooks.copyDefaultHooksTo(repo.id);
-    await this.prepare(repos, HookEventsService.source(repo), { type: 'repository', action: 'created', repo, sender: doer });
+    await this.prepare(repos, HookEventsService.source(repo), {
+      type: 'repository',
+      action: 'created',
+      repo,
+      sender: doer,
+    });
   }
 
   /** Before the repository's rows go: its own hooks are deleted with it, so only owner and system hooks hear this. */
   async repositoryDeleted(repos: Repositories, repo: RepoWithOwner, doer: User): Promise<void> {
-    await this.prepare(repos, { ownerId: repo.ownerId, repoId: null }, { type: 'repository', action: 'deleted', repo, sender: doer });
+    await this.prepare(
+      repos,
+      { ownerId: repo.ownerId, repoId: null },
+      { type: 'repository', action: 'deleted', repo, sender: doer },
+    );
   }
 
   /** What a push changed, in Forgejo's order (services/repository/push.go): push, create and delete events. */
@@ -90,14 +109,36 @@ export class HookEventsService {
       const branch = branchOfRef(change.ref);
       if (refType === 'branch' && branch === null) continue;
       const push = (before: string, after: string, commits: PushedRef): Promise<number> =>
-        this.prepare(repos, source, {
-          type: 'push', repo, pusher, ref: change.ref, before, after, commits: commits.commits, totalCommits: commits.totalCommits,
-          headCommit: commits.headCommit, comparePath: commits.comparePath,
-        }, branch);
-      const create = (sha: string) => this.prepare(repos, source, { type: 'create', repo, sender: pusher, ref: change.ref, refType, sha }, branch);
-      const remove = () => this.prepare(repos, source, { type: 'delete', repo, sender: pusher, ref: change.ref, refType }, branch);
+        this.prepare(
+          repos,
+          source,
+          {
+            type: 'push',
+            repo,
+            pusher,
+            ref: change.ref,
+            before,
+            after,
+            commits: commits.commits,
+            totalCommits: commits.totalCommits,
+            headCommit: commits.headCommit,
+            comparePath: commits.comparePath,
+          },
+          branch,
+        );
+      const create = (sha: string) =>
+        this.prepare(repos, source, { type: 'create', repo, sender: pusher, ref: change.ref, refType, sha }, branch);
+      const remove = () =>
+        this.prepare(repos, source, { type: 'delete', repo, sender: pusher, ref: change.ref, refType }, branch);
       if (change.newSha === null) {
-        if (refType === 'tag') await push(change.oldSha ?? zero, zero, { ...change, commits: [], totalCommits: 0, headCommit: null, comparePath: '' });
+        if (refType === 'tag')
+          await push(change.oldSha ?? zero, zero, {
+            ...change,
+            commits: [],
+            totalCommits: 0,
+            headCommit: null,
+            comparePath: '',
+          });
         await remove();
       } else if (refType === 'tag') {
         await push(zero, change.newSha, { ...change, commits: [], totalCommits: 0 });
@@ -112,7 +153,14 @@ export class HookEventsService {
   /** issues: opened, closed, reopened, edited (with `changes` for edits). */
   async issues(
     repos: Repositories,
-    event: { repo: RepoWithOwner; sender: User; action: IssueAction; issue: IssueDetails; changes?: ChangesPayload; commitId?: string },
+    event: {
+      repo: RepoWithOwner;
+      sender: User;
+      action: IssueAction;
+      issue: IssueDetails;
+      changes?: ChangesPayload;
+      commitId?: string;
+    },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'issues', ...event });
   }
@@ -121,20 +169,35 @@ export class HookEventsService {
   async issueComment(
     repos: Repositories,
     event: {
-      repo: RepoWithOwner; sender: User; issue: IssueDetails; comment: { row: CommentRow; poster: User | null }; baseSha?: string;
-      action?: 'created' | 'edited' | 'deleted'; changes?: ChangesPayload;
+      repo: RepoWithOwner;
+      sender: User;
+      issue: IssueDetails;
+      comment: { row: CommentRow; poster: User | null };
+      baseSha?: string;
+      action?: 'created' | 'edited' | 'deleted';
+      changes?: ChangesPayload;
     },
   ): Promise<void> {
     const type = event.issue.pull ? 'pull_request_comment' : 'issue_comment';
-    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type, action: event.action ?? 'created' });
+    await this.prepare(repos, HookEventsService.source(event.repo), {
+      ...event,
+      type,
+      action: event.action ?? 'created',
+    });
   }
 
   /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
   async pullRequest(
     repos: Repositories,
     event: {
-      repo: RepoWithOwner; sender: User; action: IssueAction; number: number; pullRequest: IssueDetails; baseSha: string;
-      changes?: ChangesPayload; commitId?: string;
+      repo: RepoWithOwner;
+      sender: User;
+      action: IssueAction;
+      number: number;
+      pullRequest: IssueDetails;
+      baseSha: string;
+      changes?: ChangesPayload;
+      commitId?: string;
     },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
@@ -143,10 +206,23 @@ export class HookEventsService {
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */
   async package(
     repos: Repositories,
-    event: { owner: User; repo?: RepoWithOwner | null; sender: User; action: 'created' | 'deleted'; package: PackageView },
+    event: {
+      owner: User;
+      repo?: RepoWithOwner | null;
+      sender: User;
+      action: 'created' | 'deleted';
+      package: PackageView;
+    },
   ): Promise<void> {
-    await this.prepare(repos, { ownerId: event.owner.id, repoId: event.repo?.id ?? null }, {
-      type: 'package', sender: event.sender, action: event.action, package: event.package,
-    });
+    await this.prepare(
+      repos,
+      { ownerId: event.owner.id, repoId: event.repo?.id ?? null },
+      {
+        type: 'package',
+        sender: event.sender,
+        action: event.action,
+        package: event.package,
+      },
+    );
   }
 }

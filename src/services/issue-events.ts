@@ -53,11 +53,14 @@ class IssueFeedRecorder implements IssueEventListener {
   async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
     if (event.kind !== 'opened') return;
     const { issue, repo, actor } = event;
-    await this.activity.record({
-      op: issue.isPull ? 'create_pull_request' : 'create_issue',
-      actorId: actor.id,
-      repo,
-      content: `${issue.index}|${issue.title}`,
-    }, repos.activity);
+    await this.activity.record(
+      {
+        op: issue.isPull ? 'create_pull_request' : 'create_issue',
+        actorId: actor.id,
+        repo,
+        content: `${issue.index}|${issue.title}`,
+      },
+      repos.activity,
+    );
   }
 }

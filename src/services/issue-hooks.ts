@@ -10,7 +10,12 @@ import type { IssueEvent, IssueEventListener } from './issue-events.ts';
 import type { IssueService } from './issue.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-const ACTIONS: Partial<Record<IssueEvent['kind'], IssueAction>> = { opened: 'opened', closed: 'closed', reopened: 'reopened', edited: 'edited' };
+const ACTIONS: Partial<Record<IssueEvent['kind'], IssueAction>> = {
+  opened: 'opened',
+  closed: 'closed',
+  reopened: 'reopened',
+  edited: 'edited',
+};
 
 export class IssueHookListener implements IssueEventListener {
   constructor(
@@ -33,17 +38,35 @@ export class IssueHookListener implements IssueEventListener {
     if (event.kind === 'commented') {
       if (!event.comment) return;
       const comment = { row: event.comment, poster: sender };
-      await this.hookEvents.issueComment(repos, { repo, sender, issue: details, comment, baseSha: await this.baseSha(details) });
+      await this.hookEvents.issueComment(repos, {
+        repo,
+        sender,
+        issue: details,
+        comment,
+        baseSha: await this.baseSha(details),
+      });
       return;
     }
     const action = ACTIONS[event.kind];
     if (!action) return;
     if (details.pull) {
       await this.hookEvents.pullRequest(repos, {
-        repo, sender, action, number: details.issue.index, pullRequest: details, baseSha: await this.baseSha(details), ...(event.changes ? { changes: event.changes } : {}),
+        repo,
+        sender,
+        action,
+        number: details.issue.index,
+        pullRequest: details,
+        baseSha: await this.baseSha(details),
+        ...(event.changes ? { changes: event.changes } : {}),
       });
     } else {
-      await this.hookEvents.issues(repos, { repo, sender, action, issue: details, ...(event.changes ? { changes: event.changes } : {}) });
+      await this.hookEvents.issues(repos, {
+        repo,
+        sender,
+        action,
+        issue: details,
+        ...(event.changes ? { changes: event.changes } : {}),
+      });
     }
   }
 }

@@ -34,17 +34,19 @@ export class IssueNotifier implements IssueEventListener {
       if (thread) await repos.notifications.touch(thread, actor.id, commentId, now);
       else fresh.push(user.id);
     }
-    await repos.notifications.createMany(fresh.map((userId) => ({
-      userId,
-      repoId: issue.repoId,
-      status: NotificationStatus.unread,
-      source: issue.isPull ? NotificationSource.pull : NotificationSource.issue,
-      issueId: issue.id,
-      commentId,
-      updatedBy: actor.id,
-      createdAt: now,
-      updatedAt: now,
-    })));
+    await repos.notifications.createMany(
+      fresh.map((userId) => ({
+        userId,
+        repoId: issue.repoId,
+        status: NotificationStatus.unread,
+        source: issue.isPull ? NotificationSource.pull : NotificationSource.issue,
+        issueId: issue.id,
+        commentId,
+        updatedBy: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
   }
 
   private async recipients(repos: Repositories, event: IssueEvent): Promise<User[]> {

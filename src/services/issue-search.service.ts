@@ -30,12 +30,17 @@ export interface IssueSearchQuery {
 const REVIEWED_TYPES = [1, 2, 3];
 const REVIEW_REQUEST = 4;
 
-const commaList = (text: string | undefined) => (text ?? '').trim() === '' ? [] : text!.trim().split(',');
+const commaList = (text: string | undefined) => ((text ?? '').trim() === '' ? [] : text!.trim().split(','));
 
 export class IssueSearchService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async search(viewer: User | null, publicOnly: boolean, query: IssueSearchQuery, page: ListOptions): Promise<Page<IssueRow>> {
+  async search(
+    viewer: User | null,
+    publicOnly: boolean,
+    query: IssueSearchQuery,
+    page: ListOptions,
+  ): Promise<Page<IssueRow>> {
     const filter = await this.filter(viewer, publicOnly, query);
     const { issues } = this.deps.repos;
     const [items, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
@@ -52,7 +57,8 @@ export class IssueSearchService {
       filter.ownerId = owner.id;
       if ((query.team ?? '') !== '') {
         const team = await issues.findTeamByName(owner.id, query.team!.toLowerCase());
-        if (!team) throw new BadRequestError(`team does not exist [org_id ${owner.id}, team_id 0, name: ${query.team}]`);
+        if (!team)
+          throw new BadRequestError(`team does not exist [org_id ${owner.id}, team_id 0, name: ${query.team}]`);
         if (!team.includesAllRepositories) filter.teamId = team.id;
       }
     } else if ((query.team ?? '') !== '') {

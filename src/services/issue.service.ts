@@ -11,7 +11,13 @@ import { isOrganization } from '../domain/access/owner-visibility.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
 import { canReadIssue, canWriteIssue } from '../domain/access/content-visibility.ts';
 import { canWriteUnit } from '../domain/access/repo-permission.ts';
-import { ForbiddenError, NotFoundError, PreconditionFailedError, RepoArchivedError, ValidationError } from '../domain/errors.ts';
+import {
+  ForbiddenError,
+  NotFoundError,
+  PreconditionFailedError,
+  RepoArchivedError,
+  ValidationError,
+} from '../domain/errors.ts';
 import type { IssueEvents, IssueEventKind } from './issue-events.ts';
 import type { RepoPermissionService, RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -59,7 +65,8 @@ export class IssueService {
   }
 
   private async findReadable(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueRow> {
-    const issue = index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
+    const issue =
+      index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
     if (!issue) throw new NotFoundError();
     // Per issue, so not a guard's: whether it is a pull request decides the unit the caller must read.
     if (!canReadIssue(access.permission, issue.isPull, doer?.isAdmin === true)) throw new NotFoundError();
@@ -109,27 +116,40 @@ export class IssueService {
    * The checks and resolved fields of a new issue or pull request. Labels, milestone and assignees need write
    * access to the unit and are silently dropped without it, as in Forgejo.
    */
-  async prepareNew(repos: Repositories, access: RepoWithPermission, doer: User, input: NewIssue, isPull: boolean): Promise<PreparedIssue> {
+  async prepareNew(
+    repos: Repositories,
+    access: RepoWithPermission,
+    doer: User,
+    input: NewIssue,
+    isPull: boolean,
+  ): Promise<PreparedIssue> {
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
     checkTitleLength(input.title);
-    if (await repos.issues.isBlocked(repo.ownerId, doer.id)) throw new ForbiddenError('user is blocked by the repository owner');
+    if (await repos.issues.isBlocked(repo.ownerId, doer.id))
+      throw new ForbiddenError('user is blocked by the repository owner');
     const writer = canWriteIssue(access.permission, isPull, doer.isAdmin);
     let labelIds: number[] = [];
     let milestoneId = 0;
     let assignees: User[] = [];
     if (writer) {
       const wanted = [...new Set(input.labels ?? [])].filter((id) => id > 0 && id <= 2 ** 31 - 1);
-      const labels = await repos.issues.listUsableLabels(repo.id, isOrganization(repo.owner) ? repo.ownerId : null, wanted);
+      const labels = await repos.issues.listUsableLabels(
+        repo.id,
+        isOrganization(repo.owner) ? repo.ownerId : null,
+        wanted,
+      );
       if (labels.length !== wanted.length) {
         const found = new Set(labels.map((l) => l.id));
         throw new ValidationError(`label does not exist [label_id: ${wanted.find((id) => !found.has(id))}]`);
       }
       labelIds = labels.map((l) => l.id);
       if (input.milestone && input.milestone > 0) {
-        const milestone = input.milestone <= 2 ** 31 - 1 ? await repos.issues.findMilestone(repo.id, input.milestone) : null;
-        if (!milestone) throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${repo.id}]`);
+        const milestone =
+          input.milestone <= 2 ** 31 - 1 ? await repos.issues.findMilestone(repo.id, input.milestone) : null;
+        if (!milestone)
+          throw new ValidationError(`milestone does not exist [id: ${input.milestone}, repo_id: ${repo.id}]`);
         milestoneId = milestone.id;
       }
       assignees = await this.assignable(repos, access.repo, input.assignee, input.assignees);
@@ -139,15 +159,25 @@ export class IssueService {
   }
 
   /** Assignees by name: every name must exist and be able to read the repository (Forgejo: CanBeAssigned). */
-  private async assignable(repos: Repositories, repo: RepoWithOwner, one: string | undefined, many: string[] | undefined): Promise<User[]> {
-    const names = [...new Set([...(one ? [one] : []), ...(many ?? [])].map((n) => n.trim().toLowerCase()).filter(Boolean))];
+  private async assignable(
+    repos: Repositories,
+    repo: RepoWithOwner,
+    one: string | undefined,
+    many: string[] | undefined,
+  ): Promise<User[]> {
+    const names = [
+      ...new Set([...(one ? [one] : []), ...(many ?? [])].map((n) => n.trim().toLowerCase()).filter(Boolean)),
+    ];
     if (names.length === 0) return [];
     const users = await repos.users.listByLowerNames(names);
     const missing = names.find((name) => !users.some((u) => u.lowerName === name));
     if (missing) throw new ValidationError(`Assignee does not exist: [name: ${missing}]`);
     for (const user of users) {
       const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
-      if (isOrganization(user) || ![UnitType.code, UnitType.issues, UnitType.pulls].some((unit) => canWriteUnit(permission, unit))) {
+      if (
+        isOrganization(user) ||
+        ![UnitType.code, UnitType.issues, UnitType.pulls].some((unit) => canWriteUnit(permission, unit))
+      ) {
         throw new ValidationError(`user does not have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`);
       }
     }
@@ -155,7 +185,13 @@ export class IssueService {
   }
 
   /** Writes a prepared issue with its links and counters, and emits `opened`. */
-  async insert(repos: Repositories, repo: RepoWithOwner, doer: User, prepared: PreparedIssue, isPull: boolean): Promise<IssueRow> {
+  async insert(
+    repos: Repositories,
+    repo: RepoWithOwner,
+    doer: User,
+    prepared: PreparedIssue,
+    isPull: boolean,
+  ): Promise<IssueRow> {
     const now = new Date();
     const issue = await repos.issues.create({
       repoId: repo.id,
@@ -170,12 +206,22 @@ export class IssueService {
       updatedAt: now,
     });
     await repos.issues.addLabels(issue.id, prepared.labelIds);
-    await repos.issues.addAssignees(issue.id, prepared.assignees.map((u) => u.id));
+    await repos.issues.addAssignees(
+      issue.id,
+      prepared.assignees.map((u) => u.id),
+    );
     await repos.issues.countIn(repo.id, isPull, { all: 1 });
     await repos.issues.countLabels(prepared.labelIds, { all: 1 });
     await repos.issues.countMilestone(prepared.milestoneId, { all: 1 });
     const mentionedIds = await this.mention(repos, issue, prepared.body);
-    await this.events.emit(repos, { kind: 'opened', actor: doer, repo, issue, mentionedIds, assignedIds: prepared.assignees.map((u) => u.id) });
+    await this.events.emit(repos, {
+      kind: 'opened',
+      actor: doer,
+      repo,
+      issue,
+      mentionedIds,
+      assignedIds: prepared.assignees.map((u) => u.id),
+    });
     return issue;
   }
 
@@ -197,8 +243,10 @@ export class IssueService {
     const current = await this.findReadable(access, index, doer);
     const writer = canWriteIssue(access.permission, current.isPull, doer.isAdmin);
     // Per issue, so not a guard's: its poster may edit it without write access.
-    if (current.posterId !== doer.id && !writer) throw new ForbiddenError('user should be the poster or have write access to the issues');
-    if (access.repo.isArchived) throw new RepoArchivedError(`repo is archived: ${access.repo.ownerName}/${access.repo.name}`);
+    if (current.posterId !== doer.id && !writer)
+      throw new ForbiddenError('user should be the poster or have write access to the issues');
+    if (access.repo.isArchived)
+      throw new RepoArchivedError(`repo is archived: ${access.repo.ownerName}/${access.repo.name}`);
     if (changes.title) checkTitleLength(changes.title);
     const issue = await this.deps.transactions.run(async (repos) => {
       let issue = current;
@@ -214,12 +262,17 @@ export class IssueService {
       if (writer && (changes.assignees !== undefined || changes.assignee !== undefined)) {
         const before = new Set(await repos.issues.assigneeIds(issue.id));
         const assignees = await this.assignable(repos, access.repo, changes.assignee, changes.assignees);
-        await repos.issues.replaceAssignees(issue.id, assignees.map((u) => u.id));
+        await repos.issues.replaceAssignees(
+          issue.id,
+          assignees.map((u) => u.id),
+        );
         assignedIds = assignees.map((u) => u.id).filter((id) => !before.has(id));
       }
       if (writer && changes.milestone !== undefined && changes.milestone !== issue.milestoneId) {
-        const milestone = changes.milestone > 0 ? await repos.issues.findMilestone(access.repo.id, changes.milestone) : null;
-        if (changes.milestone > 0 && !milestone) throw new ValidationError(`milestone does not exist [id: ${changes.milestone}]`);
+        const milestone =
+          changes.milestone > 0 ? await repos.issues.findMilestone(access.repo.id, changes.milestone) : null;
+        if (changes.milestone > 0 && !milestone)
+          throw new ValidationError(`milestone does not exist [id: ${changes.milestone}]`);
         const closed = issue.isClosed ? 1 : 0;
         await repos.issues.countMilestone(issue.milestoneId, { all: -1, closed: -closed });
         await repos.issues.countMilestone(milestone?.id ?? 0, { all: 1, closed });
@@ -228,16 +281,27 @@ export class IssueService {
       if (Object.keys(update).length > 0 || assignedIds.length > 0) {
         const edits = {
           ...(update.title !== undefined && update.title !== current.title ? { title: { from: current.title } } : {}),
-          ...(update.content !== undefined && update.content !== current.content ? { body: { from: current.content } } : {}),
+          ...(update.content !== undefined && update.content !== current.content
+            ? { body: { from: current.content } }
+            : {}),
         };
-        await this.events.emit(repos, { kind: 'edited', actor: doer, repo: access.repo, issue, mentionedIds, assignedIds, changes: edits });
+        await this.events.emit(repos, {
+          kind: 'edited',
+          actor: doer,
+          repo: access.repo,
+          issue,
+          mentionedIds,
+          assignedIds,
+          changes: edits,
+        });
       }
       if (changes.state !== undefined) {
         const close = changes.state === 'closed';
         if (close !== issue.isClosed) {
           if (issue.isPull) {
             const [pull] = await repos.issues.listPulls([issue.id]);
-            if (pull?.hasMerged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
+            if (pull?.hasMerged)
+              throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
           }
           issue = (await this.changeState(repos, access.repo, doer, issue, close)).issue;
         }
@@ -248,33 +312,71 @@ export class IssueService {
   }
 
   /** Closes or reopens: the close/reopen record, counters, and the event. */
-  async changeState(repos: Repositories, repo: RepoWithOwner, doer: User, issue: IssueRow, close: boolean): Promise<{ issue: IssueRow; comment: CommentRow }> {
+  async changeState(
+    repos: Repositories,
+    repo: RepoWithOwner,
+    doer: User,
+    issue: IssueRow,
+    close: boolean,
+  ): Promise<{ issue: IssueRow; comment: CommentRow }> {
     const now = new Date();
-    const updated = await repos.issues.update(issue.id, { isClosed: close, closedAt: close ? now : null, updatedAt: now });
+    const updated = await repos.issues.update(issue.id, {
+      isClosed: close,
+      closedAt: close ? now : null,
+      updatedAt: now,
+    });
     const delta = { closed: close ? 1 : -1 };
     await repos.issues.countIn(repo.id, issue.isPull, delta);
-    await repos.issues.countLabels((await repos.issues.labelsOf([issue.id])).get(issue.id)?.map((l) => l.id) ?? [], delta);
+    await repos.issues.countLabels(
+      (await repos.issues.labelsOf([issue.id])).get(issue.id)?.map((l) => l.id) ?? [],
+      delta,
+    );
     await repos.issues.countMilestone(issue.milestoneId, delta);
     const comment = await repos.issues.addComment(updated, doer.id, close ? CommentType.close : CommentType.reopen, '');
     const kind: IssueEventKind = close ? 'closed' : 'reopened';
-    await this.events.emit(repos, { kind, actor: doer, repo, issue: updated, comment, mentionedIds: [], assignedIds: [] });
+    await this.events.emit(repos, {
+      kind,
+      actor: doer,
+      repo,
+      issue: updated,
+      comment,
+      mentionedIds: [],
+      assignedIds: [],
+    });
     return { issue: { ...updated, updatedAt: comment.createdAt }, comment };
   }
 
   // ---- comments ----
 
-  async comment(access: RepoWithPermission, index: number, doer: User, body: string): Promise<{ comment: CommentRow; issue: IssueRow; repo: RepoWithOwner }> {
+  async comment(
+    access: RepoWithPermission,
+    index: number,
+    doer: User,
+    body: string,
+  ): Promise<{ comment: CommentRow; issue: IssueRow; repo: RepoWithOwner }> {
     const current = await this.findReadable(access, index, doer);
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     const result = await this.deps.transactions.run(async (repos) => {
-      if (!doer.isAdmin && ((await repos.issues.isBlocked(repo.ownerId, doer.id)) || (await repos.issues.isBlocked(current.posterId, doer.id)))) {
+      if (
+        !doer.isAdmin &&
+        ((await repos.issues.isBlocked(repo.ownerId, doer.id)) ||
+          (await repos.issues.isBlocked(current.posterId, doer.id)))
+      ) {
         throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
       }
       const comment = await repos.issues.addComment(current, doer.id, CommentType.comment, body);
       const issue = { ...current, updatedAt: comment.createdAt, numComments: current.numComments + 1 };
       const mentionedIds = await this.mention(repos, issue, body);
-      await this.events.emit(repos, { kind: 'commented', actor: doer, repo, issue, comment, mentionedIds, assignedIds: [] });
+      await this.events.emit(repos, {
+        kind: 'commented',
+        actor: doer,
+        repo,
+        issue,
+        comment,
+        mentionedIds,
+        assignedIds: [],
+      });
       return { comment, issue };
     });
     return { ...result, repo };

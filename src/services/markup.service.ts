@@ -99,7 +99,8 @@ export class MarkupService {
     const accounts = new Map<string, string>();
     if (lowerNames.length === 0) return accounts;
     for (const account of await this.users.listByLowerNames(lowerNames)) {
-      if (await this.ownerAccess.canSee(reader, account)) accounts.set(account.lowerName, `${this.appUrl}${account.name}`);
+      if (await this.ownerAccess.canSee(reader, account))
+        accounts.set(account.lowerName, `${this.appUrl}${account.name}`);
     }
     return accounts;
   }

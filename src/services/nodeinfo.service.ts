@@ -6,7 +6,6 @@ import type { ServiceDeps } from './service-deps.ts';
 const CACHE_MS = 180_000;
 const DAY_MS = 86_400_000;
 
-
 export class NodeInfoService {
   private readonly usage: SiteUsageRepository;
   private cached: { at: number; usage: Promise<SiteUsage> } | null = null;

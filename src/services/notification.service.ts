@@ -47,7 +47,10 @@ export class NotificationService {
 
   /** A page of the user's threads, newest update first (default statuses: unread and pinned). */
   async list(
-    reader: ThreadReader, query: ThreadQuery, page: ListOptions, repoId?: number,
+    reader: ThreadReader,
+    query: ThreadQuery,
+    page: ListOptions,
+    repoId?: number,
   ): Promise<Page<ThreadDetails>> {
     const bounds = timeBounds(query.since, query.before);
     const filter: ThreadFilter = {
@@ -101,7 +104,11 @@ export class NotificationService {
     const status = statusOfWord(query.toStatus) || NotificationStatus.read;
     const rows = await this.notifications.list(filter);
     const at = new Date();
-    await this.notifications.setStatus(rows.map((row) => row.id), status, at);
+    await this.notifications.setStatus(
+      rows.map((row) => row.id),
+      status,
+      at,
+    );
     return this.details(rows.map((row) => ({ ...row, status, updatedAt: at })));
   }
 

@@ -11,7 +11,6 @@ import type { RepositoryLookupService } from './repository-lookup.service.ts';
 
 export type Action = Models.ActionModel;
 
-
 /** The day `YYYY-MM-DD` as a UTC range, or null when the text is not such a date. */
 function dayRange(date: string | undefined): { from: Date; to: Date } | null {
   if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
@@ -37,7 +36,11 @@ export class OrgFeedService {
    * caller may not see are left out. Newest first; `date` keeps one day.
    */
   async list(
-    viewer: User | null, publicOnly: boolean, org: User, date: string | undefined, page: ListOptions,
+    viewer: User | null,
+    publicOnly: boolean,
+    org: User,
+    date: string | undefined,
+    page: ListOptions,
   ): Promise<Page<FeedEntry>> {
     // What the feed holds, not whether it answers: a guard cannot decide it.
     const listed = viewer !== null && (await this.ownerAccess.isOrgMember(org.id, viewer.id));
@@ -47,17 +50,32 @@ export class OrgFeedService {
 
   /** A team's feed (the caller's access to the team checked): private activity too, the team's repositories only. */
   async listForTeam(
-    viewer: User, publicOnly: boolean, orgId: number, repoIds: number[], date: string | undefined, page: ListOptions,
+    viewer: User,
+    publicOnly: boolean,
+    orgId: number,
+    repoIds: number[],
+    date: string | undefined,
+    page: ListOptions,
   ): Promise<Page<FeedEntry>> {
     return this.page(orgId, viewer, { reader: { viewer, publicOnly }, repoIds }, date, page);
   }
 
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
-  private async page(orgId: number, viewer: User | null, filter: FeedFilter, date: string | undefined, page: ListOptions): Promise<Page<FeedEntry>> {
+  private async page(
+    orgId: number,
+    viewer: User | null,
+    filter: FeedFilter,
+    date: string | undefined,
+    page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
     const day = dayRange(date);
     // Per actor of the feed, so not a guard's: site admins see every actor.
     const excludedActorIds = viewer?.isAdmin ? undefined : await this.hiddenActors(orgId, viewer);
-    const { items: actions, total } = await this.feeds.list(orgId, { ...filter, createdBetween: day ?? undefined, excludedActorIds }, page);
+    const { items: actions, total } = await this.feeds.list(
+      orgId,
+      { ...filter, createdBetween: day ?? undefined, excludedActorIds },
+      page,
+    );
     const [users, repos] = await Promise.all([
       this.feeds.usersByIds([...new Set(actions.map((a) => a.actUserId))]),
       this.feeds.repositoriesByIds([...new Set(actions.map((a) => a.repoId).filter((id) => id > 0))], repoInclude),
@@ -65,7 +83,11 @@ export class OrgFeedService {
     const userById = new Map(users.map((u) => [u.id, u]));
     const repoById = new Map((await this.repositories.withExtras(repos)).map((r) => [r.repo.id, r]));
     return {
-      items: actions.map((action) => ({ action, actUser: userById.get(action.actUserId) ?? null, repo: repoById.get(action.repoId) ?? null })),
+      items: actions.map((action) => ({
+        action,
+        actUser: userById.get(action.actUserId) ?? null,
+        repo: repoById.get(action.repoId) ?? null,
+      })),
       total,
     };
   }

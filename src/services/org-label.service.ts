@@ -6,7 +6,6 @@ import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
-
 export interface NewLabel {
   name: string;
   color: string;

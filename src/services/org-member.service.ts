@@ -54,7 +54,10 @@ export class OrgMemberService {
       throw new NotFoundError();
     }
     if (viewer.id === user.id) throw new NotFoundError();
-    return { kind: 'redirect', location: `/api/v1/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(user.name)}` };
+    return {
+      kind: 'redirect',
+      location: `/api/v1/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(user.name)}`,
+    };
   }
 
   /** 404 unless the user is a public member. */
@@ -68,7 +71,8 @@ export class OrgMemberService {
   async setPublicity(viewer: User, org: User, username: string, isPublic: boolean): Promise<void> {
     const user = await this.userByName(username);
     // After the name lookup (an unknown name is 404 first), so not a guard's.
-    if (user.id !== viewer.id) throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
+    if (user.id !== viewer.id)
+      throw new ForbiddenError(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
     const count = await this.members.setPublicity(org.id, user.id, isPublic);
     // An admin who is not a member passes the membership gate but has no membership to change.
     if (count === 0) throw new NotFoundError(`${user.name} is not a member of ${org.name}`);
@@ -89,9 +93,14 @@ export class OrgMemberService {
       if (teams.some((team) => team.accessMode >= AccessMode.owner)) {
         const owners = await members.countOwnerTeamMemberships(org.id);
         // Forgejo answers 500 here.
-        if (owners <= 1) throw new ValidationError(`${user.name} is the last owner of ${org.name} and cannot be removed`);
+        if (owners <= 1)
+          throw new ValidationError(`${user.name} is the last owner of ${org.name} and cannot be removed`);
       }
-      await members.removeMember(org.id, user.id, teams.map((team) => team.teamId));
+      await members.removeMember(
+        org.id,
+        user.id,
+        teams.map((team) => team.teamId),
+      );
     });
   }
 }

@@ -19,7 +19,11 @@ import type { OwnerStorageService } from './owner-storage.service.ts';
 import { userNotFound } from '../domain/name-not-found.ts';
 
 export const OWNER_TEAM_NAME = 'Owners';
-const VISIBILITY_BY_NAME = { public: Visibility.public, limited: Visibility.limited, private: Visibility.private } as const;
+const VISIBILITY_BY_NAME = {
+  public: Visibility.public,
+  limited: Visibility.limited,
+  private: Visibility.private,
+} as const;
 export type VisibilityName = keyof typeof VISIBILITY_BY_NAME;
 
 export interface OrgRole {
@@ -84,7 +88,10 @@ export class OrgService {
 
   /** The caller's place in an organization: member (of any team, or listed) and owner (in an owner-level team). */
   async roleOf(orgId: number, userId: number): Promise<OrgRole> {
-    const [listed, level] = await Promise.all([this.ownerAccess.isOrgMember(orgId, userId), this.accessLevel(orgId, userId)]);
+    const [listed, level] = await Promise.all([
+      this.ownerAccess.isOrgMember(orgId, userId),
+      this.accessLevel(orgId, userId),
+    ]);
     const owner = level >= AccessMode.owner;
     return { member: listed || owner, owner };
   }
@@ -113,7 +120,8 @@ export class OrgService {
     if (!isIndividual(owner)) throw userNotFound(owner.name);
     // Forgejo answers 500 here; the target user's missing right is the caller's mistake.
     const regularCreationDisabled = this.deps.settings.admin.DISABLE_REGULAR_ORG_CREATION;
-    if (!canCreateOrganization(owner, regularCreationDisabled)) throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
+    if (!canCreateOrganization(owner, regularCreationDisabled))
+      throw new ValidationError(`user ${owner.name} is not allowed to create organizations`);
     return this.createFor(owner, { ...input, email: undefined, repo_admin_change_team_access: undefined });
   }
 
@@ -139,7 +147,11 @@ export class OrgService {
             visibility: input.visibility ? VISIBILITY_BY_NAME[input.visibility] : Visibility.public,
             repoAdminChangeTeamAccess: input.repo_admin_change_team_access ?? false,
           },
-          { name: OWNER_TEAM_NAME, ownerId: owner.id, ownerMembershipPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE },
+          {
+            name: OWNER_TEAM_NAME,
+            ownerId: owner.id,
+            ownerMembershipPublic: this.deps.settings.service.DEFAULT_ORG_MEMBER_VISIBLE,
+          },
         ),
       );
     } catch (error) {
@@ -194,7 +206,9 @@ export class OrgService {
       location: input.location ?? '',
       ...(input.email !== undefined ? { email: input.email } : {}),
       ...(input.visibility ? { visibility: VISIBILITY_BY_NAME[input.visibility] } : {}),
-      ...(input.repo_admin_change_team_access !== undefined ? { repoAdminChangeTeamAccess: input.repo_admin_change_team_access } : {}),
+      ...(input.repo_admin_change_team_access !== undefined
+        ? { repoAdminChangeTeamAccess: input.repo_admin_change_team_access }
+        : {}),
     });
   }
 
@@ -206,8 +220,12 @@ export class OrgService {
       await repos.ownerPurge.lockOwner(org.id);
       const { repositories, packages } = await repos.ownerPurge.countOwnedData(org.id);
       // Forgejo answers 500 for both.
-      if (repositories > 0) throw new ValidationError(`organization ${org.name} still owns ${repositories} repositories; delete or transfer them first`);
-      if (packages > 0) throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
+      if (repositories > 0)
+        throw new ValidationError(
+          `organization ${org.name} still owns ${repositories} repositories; delete or transfer them first`,
+        );
+      if (packages > 0)
+        throw new ValidationError(`organization ${org.name} still owns ${packages} packages; delete them first`);
       await repos.orgs.deleteWithOwnRows(org.id);
     });
     // Whatever is left in its folder (unadopted repositories) would otherwise show up under a later owner of the name.

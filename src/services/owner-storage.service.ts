@@ -11,7 +11,8 @@ export class OwnerStorageService {
   /** Removes the repository folders and avatars of deleted owners; a failure is logged, the deletion already happened. */
   async ownersDeleted(owners: readonly DeletedOwner[]): Promise<void> {
     const { repositories, avatars } = this.deps.stores;
-    const failed = (what: string, owner: string) => (error: unknown) => this.deps.log.error({ err: error, owner }, `removing ${what} failed`);
+    const failed = (what: string, owner: string) => (error: unknown) =>
+      this.deps.log.error({ err: error, owner }, `removing ${what} failed`);
     await Promise.all(
       owners.flatMap((owner) => [
         repositories.removeOwner(owner.lowerName).catch(failed('an owner folder', owner.lowerName)),

@@ -2,7 +2,14 @@
 // the generic registry's upload, download and deletes (routers/api/packages/generic), and who may do what
 // (services/context/package.go). Blobs go through the blob store; rows through the package repository.
 import type { Readable } from 'node:stream';
-import type { NewPackageFile, PackageFileRow, PackageVersionRow, PackageView, VersionFilter, VersionKey } from '../db/package.repository.ts';
+import type {
+  NewPackageFile,
+  PackageFileRow,
+  PackageVersionRow,
+  PackageView,
+  VersionFilter,
+  VersionKey,
+} from '../db/package.repository.ts';
 import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { AccessModeValue } from '../domain/access/modes.ts';
@@ -12,7 +19,13 @@ import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersio
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { hasAccess } from '../domain/access/repo-permission.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
-import { BadRequestError, ConflictError, NameTakenError, NotFoundError, PayloadTooLargeError } from '../domain/errors.ts';
+import {
+  BadRequestError,
+  ConflictError,
+  NameTakenError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '../domain/errors.ts';
 import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { ByteRange } from '../infra/storage/blob-store.ts';
@@ -23,7 +36,6 @@ import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 const GENERIC = 'generic';
-
 
 export interface GenericFileName {
   name: string;
@@ -79,7 +91,13 @@ export class PackageService {
    * Stores an uploaded file: names are checked before a byte is read (400), a file of that name in the version is
    * refused (409), the body is streamed into the blob store within `[packages] LIMIT_SIZE_GENERIC` (413).
    */
-  async uploadGeneric(doer: User, owner: User, target: GenericFileName, body: Readable, announcedLength?: number): Promise<void> {
+  async uploadGeneric(
+    doer: User,
+    owner: User,
+    target: GenericFileName,
+    body: Readable,
+    announcedLength?: number,
+  ): Promise<void> {
     if (!isValidGenericPackageName(target.name)) throw new BadRequestError('invalid package name');
     if (!isValidGenericFileName(target.fileName)) throw new BadRequestError('invalid filename');
     if (!isValidGenericVersion(target.version)) throw new BadRequestError('invalid package version');
@@ -118,10 +136,11 @@ export class PackageService {
     doer: User,
     owner: User,
   ): Promise<void> {
-    const add = () => received.commit(async (repos) => {
-      const { version, newVersion } = await repos.packages.addFile(file);
-      if (newVersion) await this.announce(repos, owner, doer, version, 'created');
-    });
+    const add = () =>
+      received.commit(async (repos) => {
+        const { version, newVersion } = await repos.packages.addFile(file);
+        if (newVersion) await this.announce(repos, owner, doer, version, 'created');
+      });
     try {
       await add();
     } catch (error) {
@@ -132,7 +151,12 @@ export class PackageService {
 
   /** The file to download, counted as a download of its version. */
   async genericFile(owner: User, target: GenericFileName): Promise<PackageFileRow> {
-    const version = await this.versionOf({ ownerId: owner.id, type: GENERIC, name: target.name, version: target.version });
+    const version = await this.versionOf({
+      ownerId: owner.id,
+      type: GENERIC,
+      name: target.name,
+      version: target.version,
+    });
     const file = await this.packages.findFile(version.id, target.fileName);
     if (!file) throw fileNotFound();
     await this.packages.countDownload(version.id);
@@ -149,7 +173,12 @@ export class PackageService {
 
   /** Deletes one file; the last file of a version takes the version with it, as in Forgejo. */
   async deleteGenericFile(doer: User, owner: User, target: GenericFileName): Promise<void> {
-    const version = await this.versionOf({ ownerId: owner.id, type: GENERIC, name: target.name, version: target.version });
+    const version = await this.versionOf({
+      ownerId: owner.id,
+      type: GENERIC,
+      name: target.name,
+      version: target.version,
+    });
     const file = await this.packages.findFile(version.id, target.fileName);
     if (!file) throw fileNotFound();
     const orphans = await this.deps.transactions.run(async (repos) => {
@@ -163,8 +192,19 @@ export class PackageService {
   // ---- shared ----
 
   /** A package event for the owner's hooks (Forgejo: notifier.go notifyPackage). */
-  private announce(repos: Repositories, owner: User, doer: User, version: PackageVersionRow, action: 'created' | 'deleted'): Promise<void> {
-    return this.hookEvents.package(repos, { owner, sender: doer, action, package: { version, owner, creator: doer, repository: null } });
+  private announce(
+    repos: Repositories,
+    owner: User,
+    doer: User,
+    version: PackageVersionRow,
+    action: 'created' | 'deleted',
+  ): Promise<void> {
+    return this.hookEvents.package(repos, {
+      owner,
+      sender: doer,
+      action,
+      package: { version, owner, creator: doer, repository: null },
+    });
   }
 
   private async versionOf(key: VersionKey): Promise<PackageVersionRow> {
@@ -187,9 +227,14 @@ export class PackageService {
       this.packages.listUsers(versions.map((version) => version.creatorId)),
       Promise.all(repoIds.map((id) => this.repositories.findById(id))),
     ]);
-    const linked = await this.repositories.details(viewer, repoList.filter((repo) => repo !== null));
+    const linked = await this.repositories.details(
+      viewer,
+      repoList.filter((repo) => repo !== null),
+    );
     const creators = new Map(creatorList.map((user) => [user.id, user]));
-    const readable = new Map(linked.filter((details) => hasAccess(details.permission)).map((details) => [details.repo.id, details]));
+    const readable = new Map(
+      linked.filter((details) => hasAccess(details.permission)).map((details) => [details.repo.id, details]),
+    );
     return versions.map((version) => ({
       version,
       owner,

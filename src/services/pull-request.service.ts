@@ -23,7 +23,11 @@ export class PullRequestService {
     private readonly hookEvents: HookEventsService,
   ) {}
 
-  async create(access: RepoWithPermission, doer: User, input: NewPullRequest): Promise<Omit<PullDetails, 'repoDetails'>> {
+  async create(
+    access: RepoWithPermission,
+    doer: User,
+    input: NewPullRequest,
+  ): Promise<Omit<PullDetails, 'repoDetails'>> {
     const { repo } = access;
     const head = this.headBranch(repo.ownerName, (input.head ?? '').trim());
     const base = (input.base ?? '').trim();
@@ -49,11 +53,23 @@ export class PullRequestService {
       const prepared = await this.issues.prepareNew(repos, access, doer, { ...input, title: input.title! }, true);
       const issue = await this.issues.insert(repos, repo, doer, prepared, true);
       const pull = await repos.pulls.create({
-        issueId: issue.id, baseRepoId: repo.id, headRepoId: repo.id, headBranch: head, baseBranch: base,
-        mergeBase: comparison.mergeBase, headCommitId: headSha,
+        issueId: issue.id,
+        baseRepoId: repo.id,
+        headRepoId: repo.id,
+        headBranch: head,
+        baseBranch: base,
+        mergeBase: comparison.mergeBase,
+        headCommitId: headSha,
       });
       const [opened] = await this.issues.details([issue], repos);
-      await this.hookEvents.pullRequest(repos, { repo, sender: doer, action: 'opened', number: issue.index, pullRequest: { ...opened, pull }, baseSha });
+      await this.hookEvents.pullRequest(repos, {
+        repo,
+        sender: doer,
+        action: 'opened',
+        number: issue.index,
+        pullRequest: { ...opened, pull },
+        baseSha,
+      });
       return { issue, pull };
     });
     const [details] = await this.issues.details([issue]);

@@ -119,7 +119,13 @@ export class PushService {
    * Queues the push, create and delete webhook deliveries of a push. git is read first, then the deliveries are
    * written in one transaction; a failure is logged, as git has accepted the push already.
    */
-  private async reportToHooks(repo: PushedRepo, dir: string, before: Map<string, string>, changes: RefChange[], pusher: User): Promise<void> {
+  private async reportToHooks(
+    repo: PushedRepo,
+    dir: string,
+    before: Map<string, string>,
+    changes: RefChange[],
+    pusher: User,
+  ): Promise<void> {
     const { settings } = this.deps;
     if (settings.security.DISABLE_WEBHOOKS) return;
     try {
@@ -133,10 +139,16 @@ export class PushService {
           ref.comparePath = `${repo.ownerName}/${repo.name}/compare/${'0'.repeat(change.newSha.length)}...${change.newSha}`;
         } else if (change.newSha !== null) {
           const exclude = change.oldSha ? [change.oldSha] : [...before.values()];
-          const { commits, total } = await pushedCommits(dir, change.newSha, exclude, settings.webhook.PAYLOAD_COMMIT_LIMIT);
+          const { commits, total } = await pushedCommits(
+            dir,
+            change.newSha,
+            exclude,
+            settings.webhook.PAYLOAD_COMMIT_LIMIT,
+          );
           ref.commits = commits;
           ref.totalCommits = total;
-          ref.headCommit = commits.find((commit) => commit.sha === change.newSha) ?? (await readCommit(dir, change.newSha));
+          ref.headCommit =
+            commits.find((commit) => commit.sha === change.newSha) ?? (await readCommit(dir, change.newSha));
           // Forgejo compares a new branch from its oldest new commit's parent, else from the default branch.
           let base = change.oldSha ?? commits[commits.length - 1]?.parent ?? null;
           if (!base && change.ref !== `refs/heads/${current.defaultBranch}`) base = current.defaultBranch;
@@ -153,7 +165,13 @@ export class PushService {
     }
   }
 
-  private async content(op: ActivityOpType, repo: PushedRepo, dir: string, change: RefChange, refsBefore: string[]): Promise<string> {
+  private async content(
+    op: ActivityOpType,
+    repo: PushedRepo,
+    dir: string,
+    change: RefChange,
+    refsBefore: string[],
+  ): Promise<string> {
     if (op === 'mirror_sync_create' || op === 'mirror_sync_delete') return '';
     if (change.newSha === null || isTagRef(change.ref)) return NO_COMMITS;
     const exclude = change.oldSha ? [change.oldSha] : refsBefore;

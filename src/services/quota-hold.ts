@@ -53,9 +53,11 @@ export class QuotaHold implements ByteBudget {
       this.reservationId = reservationId;
       this.granted = granted;
     });
-    this.growing = growth.finally(() => {
-      this.growing = null;
-    }).catch(() => undefined);
+    this.growing = growth
+      .finally(() => {
+        this.growing = null;
+      })
+      .catch(() => undefined);
     await growth;
   }
 

@@ -6,8 +6,18 @@ import type { UsedArtifact, UsedAttachment } from '../db/quota-usage.repository.
 import type { Repositories } from '../db/repositories.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import {
-  headroom, isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaInfo, type QuotaLeaf, type QuotaRule,
-  type QuotaSubject, type QuotaUsage, withLeafBytes, withPendingBytes,
+  headroom,
+  isQuotaSubject,
+  isWithinQuota,
+  NO_USAGE,
+  type QuotaGroup,
+  type QuotaInfo,
+  type QuotaLeaf,
+  type QuotaRule,
+  type QuotaSubject,
+  type QuotaUsage,
+  withLeafBytes,
+  withPendingBytes,
 } from '../domain/quota.ts';
 import { ConflictError, NameTakenError, NotFoundError, QuotaExceededError, ValidationError } from '../domain/errors.ts';
 import { QuotaHold, type Reserved } from './quota-hold.ts';
@@ -28,7 +38,6 @@ export interface QuotaRuleChanges {
   limit?: number;
   subjects?: string[];
 }
-
 
 /** Whose quota a write counts against. */
 export type QuotaOwner = Pick<User, 'id' | 'name'>;
@@ -79,13 +88,15 @@ export class QuotaService {
       this.deps.transactions.run(async (repos) => {
         if (await repos.quota.findRule(name)) throw new ConflictError(`rule already exists [name: ${name}]`);
         return repos.quota.createRule({ name, limit: input.limit!, subjects });
-      }));
+      }),
+    );
   }
 
   /** Rule 3: omitted fields keep their value. */
   async editRule(name: string, changes: QuotaRuleChanges): Promise<QuotaRule> {
     await this.getRule(name);
-    const subjects = changes.subjects === undefined || changes.subjects === null ? undefined : parseSubjects(changes.subjects);
+    const subjects =
+      changes.subjects === undefined || changes.subjects === null ? undefined : parseSubjects(changes.subjects);
     return this.quota.updateRule(name, { limit: changes.limit ?? undefined, subjects });
   }
 
@@ -112,18 +123,25 @@ export class QuotaService {
    */
   async createGroup(input: NewQuotaGroup): Promise<QuotaGroup> {
     const name = requireName(input.name, 'Name');
-    const rules = (input.rules ?? []).map((rule) => ({ ...rule, name: requireName(rule.name, 'Rules.Name'), subjects: parseSubjects(rule.subjects) }));
+    const rules = (input.rules ?? []).map((rule) => ({
+      ...rule,
+      name: requireName(rule.name, 'Rules.Name'),
+      subjects: parseSubjects(rule.subjects),
+    }));
     return this.conflictOnDuplicate(`group already exists [name: ${name}]`, () =>
       this.deps.transactions.run(async (repos) => {
         if (await repos.quota.findGroup(name)) throw new ConflictError(`group already exists [name: ${name}]`);
         await repos.quota.createGroup(name);
         for (const rule of rules) {
-          if (!(await repos.quota.findRule(rule.name))) await repos.quota.createRule({ name: rule.name, limit: rule.limit ?? 0, subjects: rule.subjects });
-          if (await repos.quota.hasRule(name, rule.name)) throw new ConflictError(`rule already in group [group: ${name}, rule: ${rule.name}]`);
+          if (!(await repos.quota.findRule(rule.name)))
+            await repos.quota.createRule({ name: rule.name, limit: rule.limit ?? 0, subjects: rule.subjects });
+          if (await repos.quota.hasRule(name, rule.name))
+            throw new ConflictError(`rule already in group [group: ${name}, rule: ${rule.name}]`);
           await repos.quota.addRule(name, rule.name);
         }
         return (await repos.quota.findGroup(name))!;
-      }));
+      }),
+    );
   }
 
   async deleteGroup(name: string): Promise<void> {
@@ -143,7 +161,8 @@ export class QuotaService {
   async removeRuleFromGroup(groupName: string, ruleName: string): Promise<void> {
     await this.getGroup(groupName);
     await this.getRule(ruleName);
-    if (!(await this.quota.removeRule(groupName, ruleName))) throw new NotFoundError(`rule not in group [group: ${groupName}, rule: ${ruleName}]`);
+    if (!(await this.quota.removeRule(groupName, ruleName)))
+      throw new NotFoundError(`rule not in group [group: ${groupName}, rule: ${ruleName}]`);
   }
 
   async listGroupUsers(groupName: string): Promise<User[]> {
@@ -161,7 +180,8 @@ export class QuotaService {
 
   async removeUserFromGroup(groupName: string, user: User): Promise<void> {
     await this.getGroup(groupName);
-    if (!(await this.quota.removeUser(groupName, user.id))) throw new NotFoundError(`user not in group [group: ${groupName}, userID: ${user.id}]`);
+    if (!(await this.quota.removeUser(groupName, user.id)))
+      throw new NotFoundError(`user not in group [group: ${groupName}, userID: ${user.id}]`);
   }
 
   /** Rule 6: the user's groups become exactly the listed ones; an unknown group answers 422 and changes nothing. */
@@ -195,7 +215,13 @@ export class QuotaService {
       repos.quotaUsage.artifacts(owner.id),
       repos.packageUsage.totalBytes(owner.id),
     ]);
-    return { ...repositories, attachmentsIssues: attachments.issues, attachmentsReleases: attachments.releases, artifacts, packages };
+    return {
+      ...repositories,
+      attachmentsIssues: attachments.issues,
+      attachmentsReleases: attachments.releases,
+      artifacts,
+      packages,
+    };
   }
 
   /** What counts against the owner: what it stores and what its writes in progress hold (but `exceptId`). */
@@ -228,7 +254,12 @@ export class QuotaService {
     const { repos } = this.deps;
     const now = new Date();
     const [used, groups] = await Promise.all([this.countedUsage(repos, owner, now), this.groupsOf(repos, owner)]);
-    return isWithinQuota(groups, withPendingBytes(used, subject, addedBytes), subject, this.deps.settings['quota.default'].TOTAL);
+    return isWithinQuota(
+      groups,
+      withPendingBytes(used, subject, addedBytes),
+      subject,
+      this.deps.settings['quota.default'].TOTAL,
+    );
   }
 
   /** Enforcement: QuotaExceededError (413 with Forgejo's body) when the owner may not write to `subject`. */

@@ -52,7 +52,9 @@ export class RepoInitService {
     const name = choice.readme || 'Default';
     const template = this.templates.findReadme(name);
     if (template === null) {
-      throw new BadRequestError(`readme template does not exist, available templates: [${this.templates.readmeNames().join(' ')}]`);
+      throw new BadRequestError(
+        `readme template does not exist, available templates: [${this.templates.readmeNames().join(' ')}]`,
+      );
     }
     const values: Record<string, string> = {
       Name: choice.name,
@@ -67,7 +69,10 @@ export class RepoInitService {
 
   /** The chosen templates one after the other, each under a `# ---> Name` line, as Forgejo joins them. */
   private gitignore(list: string): string {
-    const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+    const names = list
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     return names
       .map((name) => {
         const template = this.templates.findGitignore(name);
@@ -80,8 +85,16 @@ export class RepoInitService {
   private license(owner: User, repoName: string, requested: string): string {
     const template = this.templates.findLicense(requested);
     if (!template) throw new ValidationError(`license template does not exist [name: ${requested}]`);
-    const email = owner.email && !owner.keepEmailPrivate ? owner.email : `${owner.lowerName}@${this.deps.settings.service.NO_REPLY_ADDRESS}`;
-    return fillLicense(template.name, template.body, { owner: owner.name, email, repo: repoName, year: String(new Date().getFullYear()) });
+    const email =
+      owner.email && !owner.keepEmailPrivate
+        ? owner.email
+        : `${owner.lowerName}@${this.deps.settings.service.NO_REPLY_ADDRESS}`;
+    return fillLicense(template.name, template.body, {
+      owner: owner.name,
+      email,
+      repo: repoName,
+      year: String(new Date().getFullYear()),
+    });
   }
 
   private labels(requested: string): TemplateLabel[] {

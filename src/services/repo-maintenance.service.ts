@@ -63,7 +63,10 @@ export class RepoMaintenanceService {
         if (await work(repo)) result.done++;
       } catch (error) {
         result.failed++;
-        this.deps.log.warn({ err: error, task, repo: `${repo.ownerName}/${repo.name}` }, 'repository maintenance failed');
+        this.deps.log.warn(
+          { err: error, task, repo: `${repo.ownerName}/${repo.name}` },
+          'repository maintenance failed',
+        );
       }
     }
     return result;
@@ -141,5 +144,4 @@ export class RepoMaintenanceService {
     const { removed, failed } = await removeUnreferencedBlobs(this.deps, deleted.filter(isBlobKey));
     return { done: removed, failed };
   }
-
 }

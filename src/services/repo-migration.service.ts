@@ -13,9 +13,7 @@ import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { parseGoDuration } from '../lib/go-duration.ts';
 import { isLocalNetworkAddress } from '../domain/network-address.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import {
-  cloneMirror, fetchMirror, remoteUrl, removeOrigin, type RemoteOptions,
-} from '../infra/git/repository.ts';
+import { cloneMirror, fetchMirror, remoteUrl, removeOrigin, type RemoteOptions } from '../infra/git/repository.ts';
 import { GitError } from '../infra/git/run.ts';
 import type { Logger } from '../infra/observability/logger.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -77,7 +75,8 @@ export class RepoMigrationService {
     const { settings } = this.deps;
     const owner = await this.targetOwner(doer, input);
     await this.quota.assertWithin(owner, 'size:repos:all');
-    if (settings.repository.DISABLE_MIGRATIONS) throw new ForbiddenError('the site administrator has disabled migrations');
+    if (settings.repository.DISABLE_MIGRATIONS)
+      throw new ForbiddenError('the site administrator has disabled migrations');
     if (input.mirror && (settings.mirror.DISABLE_NEW_PULL || !settings.mirror.ENABLED)) {
       throw new ForbiddenError('the site administrator has disabled the creation of new pull mirrors');
     }
@@ -105,7 +104,10 @@ export class RepoMigrationService {
           },
         },
       );
-      return { repo, permission: { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) } };
+      return {
+        repo,
+        permission: { mode: AccessMode.admin, unitModes: null, units: repo.units.map((unit) => unit.type) },
+      };
     } catch (error) {
       if (error instanceof GitError) throw migrationError(error, this.deps.log, source.publicUrl);
       throw error;
@@ -118,12 +120,15 @@ export class RepoMigrationService {
     let owner: User | null = doer;
     if (input.repo_owner) owner = await users.byLowerName(input.repo_owner.toLowerCase());
     else if (input.uid) owner = await users.byId(input.uid);
-    if (!owner) throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
+    if (!owner)
+      throw new ValidationError(`user does not exist [name: ${input.repo_owner ?? ''}, uid: ${input.uid ?? 0}]`);
     // The owner comes from the body, found here only, so not a guard's.
     if (!doer.isAdmin) {
-      if (!isOrganization(owner) && owner.id !== doer.id) throw new ForbiddenError('Given user is not an organization.');
+      if (!isOrganization(owner) && owner.id !== doer.id)
+        throw new ForbiddenError('Given user is not an organization.');
       if (isOrganization(owner)) {
-        if (!(await this.orgs.roleOf(owner.id, doer.id)).owner) throw new ForbiddenError('Given user is not owner of organization.');
+        if (!(await this.orgs.roleOf(owner.id, doer.id)).owner)
+          throw new ForbiddenError('Given user is not owner of organization.');
       }
     }
     return owner;
@@ -133,7 +138,8 @@ export class RepoMigrationService {
     const { mirror } = this.deps.settings;
     const interval = parseGoDuration(text || mirror.DEFAULT_INTERVAL);
     const minimum = parseGoDuration(mirror.MIN_INTERVAL) ?? 600;
-    if (interval === null || (interval !== 0 && interval < minimum)) throw new ValidationError(`invalid mirror interval: ${text}`);
+    if (interval === null || (interval !== 0 && interval < minimum))
+      throw new ValidationError(`invalid mirror interval: ${text}`);
     return interval;
   }
 
@@ -151,7 +157,7 @@ export class RepoMigrationService {
     }
     if (!url.hostname) throw new ValidationError('Invalid url.');
     const username = input.auth_username ?? '';
-    const password = input.auth_token ? input.auth_token : input.auth_password ?? '';
+    const password = input.auth_token ? input.auth_token : (input.auth_password ?? '');
     if (username || password) {
       url.username = encodeURIComponent(username || (input.auth_token ? 'oauth2' : ''));
       url.password = encodeURIComponent(password);
@@ -175,12 +181,15 @@ export class RepoMigrationService {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     let addresses: string[];
     try {
-      addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+      addresses = net.isIP(host)
+        ? [host]
+        : (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
     } catch {
       throw new ValidationError(`Invalid url: the host ${host} could not be resolved.`);
     }
     if (addresses.length === 0) throw new ValidationError(`Invalid url: the host ${host} could not be resolved.`);
-    if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress)) throw new ValidationError(DISALLOWED_HOSTS);
+    if (!this.deps.settings.migrations.ALLOW_LOCALNETWORKS && addresses.some(isLocalNetworkAddress))
+      throw new ValidationError(DISALLOWED_HOSTS);
     const remote: RemoteOptions = { allowProtocols: [scheme] };
     if (net.isIP(host)) return remote;
     const literal = (address: string) => (net.isIPv6(address) ? `[${address}]` : address);
@@ -217,7 +226,8 @@ export class RepoMigrationService {
       const dir = this.deps.stores.repositories.directory(repo.ownerName, repo.name);
       const url = await remoteUrl(dir);
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-      const remote: RemoteOptions = scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };
+      const remote: RemoteOptions =
+        scheme && scheme !== 'file' ? await this.checkedRemote(new URL(url), url) : { allowProtocols: ['file'] };
       const sync = await this.pushes.beginMirrorSync(repo, dir);
       await fetchMirror(dir, remote);
       await this.repoEdits.refreshFromDisk(repo.id);

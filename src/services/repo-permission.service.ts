@@ -25,7 +25,11 @@ export class RepoPermissionService {
   }
 
   /** Permissions for many repositories in a fixed number of queries. */
-  async forRepos(viewer: User | null, repos: readonly RepoWithOwner[], access = this.access): Promise<Map<number, RepoPermission>> {
+  async forRepos(
+    viewer: User | null,
+    repos: readonly RepoWithOwner[],
+    access = this.access,
+  ): Promise<Map<number, RepoPermission>> {
     const facts = viewer && !viewer.isAdmin ? await this.viewerFacts(viewer, repos, access) : NO_FACTS;
     const result = new Map<number, RepoPermission>();
     for (const repo of repos) {
@@ -34,7 +38,11 @@ export class RepoPermissionService {
     return result;
   }
 
-  private async viewerFacts(viewer: User, repos: readonly RepoWithOwner[], access: RepoAccessRepository): Promise<ViewerFacts> {
+  private async viewerFacts(
+    viewer: User,
+    repos: readonly RepoWithOwner[],
+    access: RepoAccessRepository,
+  ): Promise<ViewerFacts> {
     const repoIds = repos.map((repo) => repo.id);
     const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
     const [collaborations, memberships, teams] = await Promise.all([

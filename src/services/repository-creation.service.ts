@@ -83,8 +83,7 @@ export class RepositoryCreationService {
   async create(doer: User, owner: User, input: NewRepository): Promise<RepoWithOwner> {
     const { settings } = this.deps;
     const defaultBranch = input.defaultBranch?.trim() || settings.repository.DEFAULT_BRANCH;
-    if (!isValidBranchName(defaultBranch))
-      throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
+    if (!isValidBranchName(defaultBranch)) throw new ValidationError(`invalid default branch name: ${defaultBranch}`);
     const { files, labels } = this.init.prepare(owner, input);
     const record: RepositoryRecord = {
       name: input.name,

@@ -20,7 +20,6 @@ import { isRepoAdmin, type RepoPermissionService, type RepoWithOwner } from './r
 import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import { repoNotFound, userNotFound } from '../domain/name-not-found.ts';
 
-
 export interface TeamInput {
   name?: string;
   description?: string;
@@ -30,9 +29,6 @@ export interface TeamInput {
   units?: string[];
   unitsMap?: Record<string, string>;
 }
-
-
-
 
 const TEAM_NAME_PATTERN = /^[\w.-]+$/;
 const MAX_TEAM_FIELD_LENGTH = 255;
@@ -93,7 +89,8 @@ export class TeamService {
 
   private async requireRepoAdmin(doer: User, repo: RepoWithOwner): Promise<void> {
     // Here, not in a guard: the repository is the path's second name, found in the team's organization only here.
-    if (!isRepoAdmin(await this.permissions.forRepo(doer, repo))) throw new ForbiddenError('Must have admin-level access to the repository');
+    if (!isRepoAdmin(await this.permissions.forRepo(doer, repo)))
+      throw new ForbiddenError('Must have admin-level access to the repository');
   }
 
   private async withUnits(team: Team): Promise<TeamWithUnits> {
@@ -107,7 +104,13 @@ export class TeamService {
   }
 
   /** Name (and description unless `includeDesc` is false) contains `q`; non-admins find only their own teams. */
-  async searchOrgTeams(doer: User, org: User, q: string, includeDesc: boolean | undefined, page: ListOptions): Promise<{ teams: TeamWithUnits[]; total: number }> {
+  async searchOrgTeams(
+    doer: User,
+    org: User,
+    q: string,
+    includeDesc: boolean | undefined,
+    page: ListOptions,
+  ): Promise<{ teams: TeamWithUnits[]; total: number }> {
     const keyword = q.trim().toLowerCase();
     // Rule 19: descriptions are searched unless include_desc says otherwise.
     const searchDescriptions = includeDesc ?? true;
@@ -115,7 +118,10 @@ export class TeamService {
     const candidates = await this.teams.listSearchFields(org.id, doer.isAdmin ? null : doer.id);
     // Descriptions have no lower-cased column; matching here keeps it case-insensitive on every database.
     const matching = candidates
-      .filter((team) => team.lowerName.includes(keyword) || (searchDescriptions && team.description.toLowerCase().includes(keyword)))
+      .filter(
+        (team) =>
+          team.lowerName.includes(keyword) || (searchDescriptions && team.description.toLowerCase().includes(keyword)),
+      )
       .sort((a, b) => (a.lowerName < b.lowerName ? -1 : a.lowerName > b.lowerName ? 1 : a.id - b.id));
     const pageIds = matching.slice(page.skip, page.skip + page.limit).map((team) => team.id);
     const teams = await this.teams.findManyWithUnits(pageIds);
@@ -124,7 +130,10 @@ export class TeamService {
   }
 
   /** The caller's teams; a public-only token sees those of public organizations only. */
-  async listUserTeams(caller: Caller, page: ListOptions): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
+  async listUserTeams(
+    caller: Caller,
+    page: ListOptions,
+  ): Promise<{ teams: Array<TeamWithUnits & { org: User }>; total: number }> {
     // A filter per team of the list, so not a guard's.
     return this.teams.pageByMember(caller.user.id, reachableOwnerVisibilities(isPublicOnly(caller)), page);
   }
@@ -140,7 +149,8 @@ export class TeamService {
     const accessMode = teamAccessMode(input.permission, unitsMap);
     const units = teamUnitGrants(accessMode, input.units, unitsMap);
     // Forgejo answers 500 here; it is the caller's mistake.
-    if (!units) throw new ValidationError('units permission should not be empty: give units or units_map, or permission admin');
+    if (!units)
+      throw new ValidationError('units permission should not be empty: give units or units_map, or permission admin');
     await this.ensureNameFree(org.id, name);
     const team = await this.deps.transactions.run(async (repos) => {
       const teams = repos.teams;
@@ -161,7 +171,8 @@ export class TeamService {
 
   private async ensureNameFree(orgId: number, name: string, exceptTeamId?: number): Promise<void> {
     const lowerName = name.toLowerCase();
-    if (await this.teams.existsByLowerName(orgId, lowerName, exceptTeamId)) throw new ValidationError(`team already exists [org_id: ${orgId}, name: ${lowerName}]`);
+    if (await this.teams.existsByLowerName(orgId, lowerName, exceptTeamId))
+      throw new ValidationError(`team already exists [org_id: ${orgId}, name: ${lowerName}]`);
   }
 
   /**
@@ -210,7 +221,8 @@ export class TeamService {
 
   /** Members left in no team of the organization stop being members. */
   async delete(team: Team, org: User): Promise<void> {
-    if (isOwnerTeam(team)) throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
+    if (isOwnerTeam(team))
+      throw new ValidationError(`the ${OWNER_TEAM_NAME} team of an organization cannot be deleted`);
     await this.deps.transactions.run(async (repos) => {
       await repos.orgMembers.lockMemberships(org.id);
       const teams = repos.teams;
@@ -262,7 +274,8 @@ export class TeamService {
       const teams = repos.teams;
       if ((await teams.deleteMember(team.id, user.id)) === 0) return;
       const remaining = await teams.countMembers(team.id);
-      if (remaining === 0 && isOwnerTeam(team)) throw new ValidationError('cannot remove the last member of the Owners team: an organization needs an owner');
+      if (remaining === 0 && isOwnerTeam(team))
+        throw new ValidationError('cannot remove the last member of the Owners team: an organization needs an owner');
       await teams.setMemberCount(team.id, remaining);
       await teams.dropOrgMembershipsWithoutTeam(org.id, [user.id]);
     });
@@ -305,7 +318,9 @@ export class TeamService {
     const repo = await this.repoInOrg(org, repoName);
     await this.requireRepoAdmin(doer, repo);
     if (team.includesAllRepositories) {
-      throw new ValidationError('the team includes all repositories of the organization: switch includes_all_repositories off first');
+      throw new ValidationError(
+        'the team includes all repositories of the organization: switch includes_all_repositories off first',
+      );
     }
     await this.deps.transactions.run((repos) => repos.teams.removeRepositoryLink(team.id, repo.id));
   }
@@ -319,7 +334,12 @@ export class TeamService {
    * repository's units, `publicOnly` for a public-only token).
    */
   async feeds(
-    doer: User, publicOnly: boolean, team: Team, org: User, date: string | undefined, page: ListOptions,
+    doer: User,
+    publicOnly: boolean,
+    team: Team,
+    org: User,
+    date: string | undefined,
+    page: ListOptions,
   ): Promise<{ activities: FeedEntry[]; total: number }> {
     const repoIds = await this.teams.repositoryIds(team);
     const { items, total } = await this.orgFeeds.listForTeam(doer, publicOnly, org.id, repoIds, date, page);

@@ -13,7 +13,6 @@ import { projectPath } from '../lib/project-root.ts';
 
 const ASSETS_DIR = projectPath('assets');
 
-
 export class TemplateService {
   private readonly gitignores: TemplateSource;
   private readonly licenses: TemplateSource;
@@ -21,7 +20,8 @@ export class TemplateService {
   private readonly labels: LabelTemplateFiles;
 
   constructor(private readonly deps: { readonly settings: Settings; readonly log: Logger }) {
-    const custom = (kind: string) => folderSource(path.join(deps.settings.server.APP_DATA_PATH, 'custom', 'options', kind));
+    const custom = (kind: string) =>
+      folderSource(path.join(deps.settings.server.APP_DATA_PATH, 'custom', 'options', kind));
     const builtIn = (kind: string) => folderSource(path.join(ASSETS_DIR, kind), { cached: true });
     this.gitignores = overlay(custom('gitignore'), builtIn('gitignore'));
     this.licenses = overlay(custom('license'), spdxLicenses);
@@ -52,7 +52,9 @@ export class TemplateService {
   /** SPDX ids, `[repository] PREFERRED_LICENSES` first in their configured order (any case), then the rest sorted. */
   licenseNames(): string[] {
     const names = this.licenses.names();
-    const preferred = this.deps.settings.repository.PREFERRED_LICENSES.flatMap((wanted) => names.filter((name) => name.toLowerCase() === wanted.toLowerCase()));
+    const preferred = this.deps.settings.repository.PREFERRED_LICENSES.flatMap((wanted) =>
+      names.filter((name) => name.toLowerCase() === wanted.toLowerCase()),
+    );
     return [...new Set([...preferred, ...names])];
   }
 

@@ -29,14 +29,22 @@ export class UnadoptedService {
   }
 
   async list(pattern: string, page: ListOptions): Promise<{ names: string[]; total: number }> {
-    const [ownerGlob, repoGlob] = pattern ? [pattern.split('/')[0], pattern.includes('/') ? pattern.slice(pattern.indexOf('/') + 1) : '*'] : ['*', '*'];
+    const [ownerGlob, repoGlob] = pattern
+      ? [pattern.split('/')[0], pattern.includes('/') ? pattern.slice(pattern.indexOf('/') + 1) : '*']
+      : ['*', '*'];
     const ownerMatch = compileGlob(ownerGlob) ?? ANY_NAME;
     const repoMatch = compileGlob(repoGlob) ?? ANY_NAME;
-    const folders = this.store.list().filter(
-      ({ owner, name }) =>
-        owner === owner.toLowerCase() && name === name.toLowerCase() && ownerNameProblem(owner) === null && repoNameProblem(name) === null &&
-        ownerMatch.test(owner) && repoMatch.test(name),
-    );
+    const folders = this.store
+      .list()
+      .filter(
+        ({ owner, name }) =>
+          owner === owner.toLowerCase() &&
+          name === name.toLowerCase() &&
+          ownerNameProblem(owner) === null &&
+          repoNameProblem(name) === null &&
+          ownerMatch.test(owner) &&
+          repoMatch.test(name),
+      );
     if (folders.length === 0) return { names: [], total: 0 };
     const ownerNames = [...new Set(folders.map((f) => f.owner))];
     const owners = await this.repos.listOwnersByLowerNames(ownerNames);
@@ -51,12 +59,14 @@ export class UnadoptedService {
 
   /** The owner and directory of an unadopted repository; 404 for invalid names, unknown owners, rows that exist, or no directory. */
   private async locate(ownerName: string, repoName: string): Promise<{ owner: User }> {
-    if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null) throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
+    if (ownerNameProblem(ownerName) !== null || repoNameProblem(repoName) !== null)
+      throw new NotFoundError(`repository does not exist [${ownerName}/${repoName}]`);
     const owner = await this.deps.repos.users.byLowerName(ownerName.toLowerCase());
     if (!owner) throw userNotFound(ownerName);
     const existing = await this.repos.findIdByOwner(owner.id, repoName.toLowerCase());
     if (existing) throw new NotFoundError(`repository already exists [${owner.name}/${repoName}]`);
-    if (!this.store.exists(owner.name, repoName)) throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
+    if (!this.store.exists(owner.name, repoName))
+      throw new NotFoundError(`repository files do not exist [${owner.name}/${repoName}]`);
     return { owner };
   }
 

@@ -75,7 +75,6 @@ export interface WithWarning<T> {
   warning: string | null;
 }
 
-
 export class UserService {
   private readonly users: UserRepository;
   private readonly emails: EmailAddressRepository;
@@ -153,7 +152,9 @@ export class UserService {
     } catch (error) {
       if (!(error instanceof NameTakenError)) throw error;
       const nameTaken = await this.users.existsWithLowerName(lowerName);
-      throw new ValidationError(nameTaken ? `user already exists [name: ${input.username}]` : `e-mail already in use [email: ${input.email}]`);
+      throw new ValidationError(
+        nameTaken ? `user already exists [name: ${input.username}]` : `e-mail already in use [email: ${input.email}]`,
+      );
     }
     // The name names a real account again: an old redirect from it would never be followed.
     await this.users.deleteRedirectFrom(lowerName);
@@ -174,14 +175,16 @@ export class UserService {
       data.loginName = changes.loginName;
     }
     if (changes.password) {
-      if (hasLocalPassword((data.loginType as number | undefined) ?? target.loginType)) this.checkPassword(changes.password);
+      if (hasLocalPassword((data.loginType as number | undefined) ?? target.loginType))
+        this.checkPassword(changes.password);
       data.passwordHash = await this.deps.passwords.hash(changes.password);
     }
     const email = changes.email;
     if (email !== undefined) {
       if (!isValidEmail(email)) throw new BadRequestError(`e-mail invalid [email: ${email}]`);
       const existing = await this.emails.findByAddress(email);
-      if (existing && existing.userId !== target.id) throw new BadRequestError(`e-mail already in use [email: ${email}]`);
+      if (existing && existing.userId !== target.id)
+        throw new BadRequestError(`e-mail already in use [email: ${email}]`);
       data.email = email;
     }
     const copy = <K extends keyof UserChanges, F extends keyof UserChangesRow>(from: K, to: F) => {
@@ -228,14 +231,16 @@ export class UserService {
       const users = repos.users;
       const ownerPurge = repos.ownerPurge;
       await ownerPurge.lockOwner(target.id);
-      if (target.isAdmin && (await this.isLastAdmin(users, target))) throw new ValidationError('can not delete the last admin user');
+      if (target.isAdmin && (await this.isLastAdmin(users, target)))
+        throw new ValidationError('can not delete the last admin user');
       if (!purge) {
         const [{ repositories, packages }, memberships] = await Promise.all([
           ownerPurge.countOwnedData(target.id),
           repos.orgMembers.countByUser(target.id),
         ]);
         if (repositories > 0) throw new ValidationError(`user still has ownership of repositories [uid: ${target.id}]`);
-        if (memberships > 0) throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
+        if (memberships > 0)
+          throw new ValidationError(`user still has membership of organizations [uid: ${target.id}]`);
         if (packages > 0) throw new ValidationError(`user still has ownership of packages [uid: ${target.id}]`);
       }
       const orphanedOrgs = purge ? await ownerPurge.findOrgsOnlyOwnedBy(target.id) : [];
@@ -295,7 +300,9 @@ export class UserService {
       case 'pattern':
         throw new ValidationError(`name pattern is not allowed [pattern: ${name}]`);
       default:
-        throw new ValidationError(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
+        throw new ValidationError(
+          `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`,
+        );
     }
   }
 

@@ -3,13 +3,17 @@
 import type { User } from '../db/entities.ts';
 import type { HookRowChanges, Webhook, WebhookRepository } from '../db/webhook.repository.ts';
 import {
-  DELIVERED_HOOK_TYPES, hookContentTypeNumber, hookEventsFromList, isHookType, isValidHookUrl, isValidSlackChannel,
+  DELIVERED_HOOK_TYPES,
+  hookContentTypeNumber,
+  hookEventsFromList,
+  isHookType,
+  isValidHookUrl,
+  isValidSlackChannel,
 } from '../domain/webhook.ts';
 import { branchFilterProblem } from '../domain/hook-event.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { ServiceDeps } from './service-deps.ts';
-
 
 export interface NewHook {
   type: string;
@@ -38,7 +42,12 @@ function checkedBranchFilter(filter: string | undefined): string {
 }
 
 function slackMeta(config: Record<string, string>, channel: string): string {
-  return JSON.stringify({ channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' });
+  return JSON.stringify({
+    channel,
+    username: config.username ?? '',
+    icon_url: config.icon_url ?? '',
+    color: config.color ?? '',
+  });
 }
 
 export class WebhookService {
@@ -64,7 +73,8 @@ export class WebhookService {
   private async createIn(scope: HookScope, input: NewHook): Promise<Webhook> {
     const config = input.config ?? {};
     if (!isHookType(input.type)) throw new ValidationError(`Invalid hook type: ${input.type}`);
-    if (!DELIVERED_HOOK_TYPES.includes(input.type)) throw new ValidationError(`hook type ${input.type} is not supported`);
+    if (!DELIVERED_HOOK_TYPES.includes(input.type))
+      throw new ValidationError(`hook type ${input.type} is not supported`);
     for (const name of ['url', 'content_type']) {
       if (config[name] === undefined) throw new ValidationError(`Missing config option: ${name}`);
     }
@@ -73,7 +83,11 @@ export class WebhookService {
     if (contentType === 0) throw new ValidationError('Invalid content type');
     let isSystemWebhook = false;
     if (scope.instance && config.is_system_webhook !== undefined && config.is_system_webhook !== '') {
-      const parsed = /^(1|t|true)$/i.test(config.is_system_webhook) ? true : /^(0|f|false)$/i.test(config.is_system_webhook) ? false : null;
+      const parsed = /^(1|t|true)$/i.test(config.is_system_webhook)
+        ? true
+        : /^(0|f|false)$/i.test(config.is_system_webhook)
+          ? false
+          : null;
       if (parsed === null) throw new ValidationError('Invalid is_system_webhook value');
       isSystemWebhook = parsed;
     }

@@ -9,12 +9,16 @@ let ids: string[] | null = null;
 
 export const spdxLicenses: TemplateSource = {
   names() {
-    ids ??= Object.keys(JSON.parse(fs.readFileSync(path.join(packageDir, 'spdx.json'), 'utf8')) as Record<string, unknown>).sort();
+    ids ??= Object.keys(
+      JSON.parse(fs.readFileSync(path.join(packageDir, 'spdx.json'), 'utf8')) as Record<string, unknown>,
+    ).sort();
     return ids;
   },
   read(id) {
     if (!spdxLicenses.names().includes(id)) return null;
-    const entry = JSON.parse(fs.readFileSync(path.join(packageDir, 'licenses', `${id}.json`), 'utf8')) as { licenseText?: string };
+    const entry = JSON.parse(fs.readFileSync(path.join(packageDir, 'licenses', `${id}.json`), 'utf8')) as {
+      licenseText?: string;
+    };
     return entry.licenseText ?? null;
   },
 };

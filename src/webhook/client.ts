@@ -38,7 +38,10 @@ async function checkedAddress(host: string, allowList: HostAllowList): Promise<R
     throw new HookSendError('network', `cannot resolve ${host}: ${(error as Error).message}`);
   }
   if (!allowed) {
-    throw new HookSendError('refused', `webhook can only call allowed HTTP servers (check your [webhook] ALLOWED_HOST_LIST setting), deny '${host}'`);
+    throw new HookSendError(
+      'refused',
+      `webhook can only call allowed HTTP servers (check your [webhook] ALLOWED_HOST_LIST setting), deny '${host}'`,
+    );
   }
   return allowed;
 }
@@ -48,7 +51,10 @@ export async function sendHookRequest(request: HookRequest, options: HookClientO
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new HookSendError('timeout', `no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    timer = setTimeout(
+      () => reject(new HookSendError('timeout', `no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
   });
   let outgoing: http.ClientRequest | undefined;
   try {
@@ -74,7 +80,12 @@ export async function sendHookRequest(request: HookRequest, options: HookClientO
           const finish = () =>
             resolve({
               status: response.statusCode ?? 0,
-              headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : String(value ?? '')])),
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([name, value]) => [
+                  name,
+                  Array.isArray(value) ? value.join(',') : String(value ?? ''),
+                ]),
+              ),
               body: Buffer.concat(chunks).toString('utf8'),
             });
           response.on('data', (chunk: Buffer) => {

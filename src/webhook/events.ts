@@ -96,7 +96,14 @@ export interface PackageEvent {
 }
 
 export type HookEvent =
-  | RepositoryEvent | PushEvent | CreateEvent | DeleteEvent | IssuesEvent | IssueCommentEvent | PullRequestEvent | PackageEvent;
+  | RepositoryEvent
+  | PushEvent
+  | CreateEvent
+  | DeleteEvent
+  | IssuesEvent
+  | IssueCommentEvent
+  | PullRequestEvent
+  | PackageEvent;
 
 /** The payload text a delivery of the event stores (and sends, per hook type). */
 export type HookPayloadRenderer = (event: HookEvent) => string;

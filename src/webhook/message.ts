@@ -3,7 +3,14 @@
 import type { HookEventType } from '../domain/hook-event.ts';
 import { shortRefName } from '../domain/hook-event.ts';
 import type {
-  CreatePayload, DeletePayload, IssueCommentPayload, IssuePayload, PackagePayload, PullRequestPayload, PushPayload, RepositoryPayload,
+  CreatePayload,
+  DeletePayload,
+  IssueCommentPayload,
+  IssuePayload,
+  PackagePayload,
+  PullRequestPayload,
+  PushPayload,
+  RepositoryPayload,
 } from './payload.ts';
 
 export interface MessageFormat {
@@ -28,7 +35,9 @@ const RED = 0xff3232;
 const GREY = 0x4a4a4a;
 
 const refUrl = (repoUrl: string, ref: string) =>
-  ref.startsWith('refs/tags/') ? `${repoUrl}/src/tag/${encodeURIComponent(shortRefName(ref))}` : `${repoUrl}/src/branch/${encodeURIComponent(shortRefName(ref))}`;
+  ref.startsWith('refs/tags/')
+    ? `${repoUrl}/src/tag/${encodeURIComponent(shortRefName(ref))}`
+    : `${repoUrl}/src/branch/${encodeURIComponent(shortRefName(ref))}`;
 
 export function eventMessage(type: HookEventType, payload: unknown, f: MessageFormat): EventMessage {
   switch (type) {
@@ -37,34 +46,54 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       const count = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
       const commits = p.compare_url ? f.link(p.compare_url, count) : count;
       const details = p.commits
-        .map((c) => `${f.link(c.url, c.id.slice(0, 7))}: ${f.text(c.message.split('\n')[0])} - ${f.name(c.author.name)}`)
+        .map(
+          (c) => `${f.link(c.url, c.id.slice(0, 7))}: ${f.text(c.message.split('\n')[0])} - ${f.name(c.author.name)}`,
+        )
         .join('\n');
       return {
         text: `[${p.repository.full_name}:${f.link(refUrl(p.repository.html_url!, p.ref), shortRefName(p.ref))}] ${commits} pushed by ${f.name(p.pusher.login!)}`,
-        details, url: p.repository.html_url!, color: GREY,
+        details,
+        url: p.repository.html_url!,
+        color: GREY,
       };
     }
     case 'create': {
       const p = payload as CreatePayload;
       const ref = f.link(refUrl(p.repository.html_url!, p.ref), shortRefName(p.ref));
-      return { text: `[${p.repository.full_name}:${ref}] ${p.ref_type} created by ${f.name(p.sender.login!)}`, details: '', url: p.repository.html_url!, color: GREEN };
+      return {
+        text: `[${p.repository.full_name}:${ref}] ${p.ref_type} created by ${f.name(p.sender.login!)}`,
+        details: '',
+        url: p.repository.html_url!,
+        color: GREEN,
+      };
     }
     case 'delete': {
       const p = payload as DeletePayload;
       const repo = f.link(p.repository.html_url!, p.repository.full_name!);
-      return { text: `[${repo}:${f.text(shortRefName(p.ref))}] ${p.ref_type} deleted by ${f.name(p.sender.login!)}`, details: '', url: p.repository.html_url!, color: RED };
+      return {
+        text: `[${repo}:${f.text(shortRefName(p.ref))}] ${p.ref_type} deleted by ${f.name(p.sender.login!)}`,
+        details: '',
+        url: p.repository.html_url!,
+        color: RED,
+      };
     }
     case 'repository': {
       const p = payload as RepositoryPayload;
       const repo = f.link(p.repository.html_url!, p.repository.full_name!);
-      return { text: `[${repo}] Repository ${p.action} by ${f.name(p.sender.login!)}`, details: '', url: p.repository.html_url!, color: p.action === 'created' ? GREEN : RED };
+      return {
+        text: `[${repo}] Repository ${p.action} by ${f.name(p.sender.login!)}`,
+        details: '',
+        url: p.repository.html_url!,
+        color: p.action === 'created' ? GREEN : RED,
+      };
     }
     case 'issues': {
       const p = payload as IssuePayload;
       const title = f.link(p.issue.html_url!, `#${p.number} ${p.issue.title}`);
       return {
         text: `[${p.repository.full_name}] Issue ${p.action}: ${title} by ${f.name(p.sender.login!)}`,
-        details: p.action === 'opened' ? f.text(p.issue.body ?? '') : '', url: p.issue.html_url!,
+        details: p.action === 'opened' ? f.text(p.issue.body ?? '') : '',
+        url: p.issue.html_url!,
         color: p.action === 'closed' ? RED : p.action === 'opened' ? GREEN : GREY,
       };
     }
@@ -75,7 +104,9 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       const title = f.link(p.comment.html_url!, `#${p.issue.number} ${p.issue.title}`);
       return {
         text: `[${p.repository.full_name}] New comment on ${kind} ${title} by ${f.name(p.sender.login!)}`,
-        details: f.text(p.comment.body ?? ''), url: p.comment.html_url!, color: GREY,
+        details: f.text(p.comment.body ?? ''),
+        url: p.comment.html_url!,
+        color: GREY,
       };
     }
     case 'pull_request': {
@@ -84,7 +115,8 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);
       return {
         text: `[${p.repository.full_name}] Pull request ${p.action}: ${title} by ${f.name(p.sender.login!)}`,
-        details: p.action === 'opened' ? f.text(String(p.pull_request.body ?? '')) : '', url,
+        details: p.action === 'opened' ? f.text(String(p.pull_request.body ?? '')) : '',
+        url,
         color: p.action === 'closed' ? RED : p.action === 'opened' ? GREEN : GREY,
       };
     }
@@ -92,7 +124,12 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       const p = payload as PackagePayload;
       const url = p.package.html_url ?? '';
       const name = f.link(url, `${p.package.name}:${p.package.version}`);
-      return { text: `Package ${p.action}: ${name} by ${f.name(p.sender.login!)}`, details: '', url, color: p.action === 'created' ? GREEN : RED };
+      return {
+        text: `Package ${p.action}: ${name} by ${f.name(p.sender.login!)}`,
+        details: '',
+        url,
+        color: p.action === 'created' ? GREEN : RED,
+      };
     }
   }
 }

@@ -118,7 +118,13 @@ export interface PackagePayload {
 }
 
 export type HookPayload =
-  | PushPayload | CreatePayload | DeletePayload | RepositoryPayload | IssuePayload | IssueCommentPayload | PullRequestPayload
+  | PushPayload
+  | CreatePayload
+  | DeletePayload
+  | RepositoryPayload
+  | IssuePayload
+  | IssueCommentPayload
+  | PullRequestPayload
   | PackagePayload;
 
 /** Go's encoding/json escapes these even inside strings; receivers that re-serialise expect the same bytes. */
@@ -140,7 +146,11 @@ export function payloadText(type: HookEventType, payload: HookPayload): string {
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeysDeep((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeysDeep((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }

@@ -87,37 +87,69 @@ function chatBody(hook: HookTarget, task: HookDeliveryTask): string {
   if (hook.type === 'slack') {
     const message = eventMessage(task.eventType, payload, SLACK);
     const attachments = message.details
-      ? [{ fallback: '', color: meta.color || `${message.color.toString(16)}`, title: message.url, title_link: message.url, text: message.details }]
+      ? [
+          {
+            fallback: '',
+            color: meta.color || `${message.color.toString(16)}`,
+            title: message.url,
+            title_link: message.url,
+            text: message.details,
+          },
+        ]
       : null;
-    return marshalIndent({
-      channel: meta.channel ?? '', text: message.text, username: meta.username ?? '', icon_url: meta.icon_url ?? '', unfurl_links: 0, link_names: 0, attachments,
-    }, '  ');
+    return marshalIndent(
+      {
+        channel: meta.channel ?? '',
+        text: message.text,
+        username: meta.username ?? '',
+        icon_url: meta.icon_url ?? '',
+        unfurl_links: 0,
+        link_names: 0,
+        attachments,
+      },
+      '  ',
+    );
   }
   const title = eventMessage(task.eventType, payload, PLAIN);
   const message = eventMessage(task.eventType, payload, DISCORD);
-  return marshalIndent({
-    wait: false,
-    content: '',
-    username: meta.username ?? '',
-    avatar_url: meta.icon_url ?? '',
-    tts: false,
-    embeds: [{
-      title: title.text.slice(0, 256),
-      description: message.details.slice(0, 4096),
-      url: message.url,
-      color: message.color,
-      footer: { text: '' },
-      author: { name: payload.sender?.login ?? '', url: payload.sender?.html_url ?? '', icon_url: payload.sender?.avatar_url ?? '' },
-    }],
-  }, '  ');
+  return marshalIndent(
+    {
+      wait: false,
+      content: '',
+      username: meta.username ?? '',
+      avatar_url: meta.icon_url ?? '',
+      tts: false,
+      embeds: [
+        {
+          title: title.text.slice(0, 256),
+          description: message.details.slice(0, 4096),
+          url: message.url,
+          color: message.color,
+          footer: { text: '' },
+          author: {
+            name: payload.sender?.login ?? '',
+            url: payload.sender?.html_url ?? '',
+            icon_url: payload.sender?.avatar_url ?? '',
+          },
+        },
+      ],
+    },
+    '  ',
+  );
 }
 
 export function renderHookRequest(hook: HookTarget, task: HookDeliveryTask): HookRequest {
   if (hook.type === 'slack' || hook.type === 'discord') {
     const body = Buffer.from(chatBody(hook, task));
-    return { method: 'POST', url: hook.url, headers: { 'Content-Type': 'application/json', ...defaultHookHeaders(task, hook.secret, body) }, body };
+    return {
+      method: 'POST',
+      url: hook.url,
+      headers: { 'Content-Type': 'application/json', ...defaultHookHeaders(task, hook.secret, body) },
+      body,
+    };
   }
-  if (hook.type !== 'forgejo' && hook.type !== 'gitea' && hook.type !== 'gogs') throw new UnsupportedHookTypeError(`hook type ${hook.type} is not delivered`);
+  if (hook.type !== 'forgejo' && hook.type !== 'gitea' && hook.type !== 'gogs')
+    throw new UnsupportedHookTypeError(`hook type ${hook.type} is not delivered`);
   let payload = task.payload;
   if (hook.type === 'gitea' && (task.eventType === 'create' || task.eventType === 'delete')) {
     // Woodpecker reads the short ref name from Gitea's create/delete events.
@@ -134,5 +166,10 @@ export function renderHookRequest(hook: HookTarget, task: HookDeliveryTask): Hoo
   const form = hook.contentType === 2;
   const body = form ? Buffer.from(`payload=${goQueryEscape(payload)}`) : signed;
   const contentType = form ? 'application/x-www-form-urlencoded' : 'application/json';
-  return { method: 'POST', url: hook.url, headers: { 'Content-Type': contentType, ...defaultHookHeaders(task, hook.secret, signed) }, body };
+  return {
+    method: 'POST',
+    url: hook.url,
+    headers: { 'Content-Type': contentType, ...defaultHookHeaders(task, hook.secret, signed) },
+    body,
+  };
 }

@@ -33,7 +33,11 @@ async function freshOrg(visibility: 0 | 1 | 2 = 0): Promise<User> {
 const secretsOf = (org: User) => `/api/v1/orgs/${org.name}/actions/secrets`;
 
 function put(org: User, name: string, body: object, auth = owner.auth) {
-  return t.request().put(`${secretsOf(org)}/${name}`).set('Authorization', auth).send(body);
+  return t
+    .request()
+    .put(`${secretsOf(org)}/${name}`)
+    .set('Authorization', auth)
+    .send(body);
 }
 
 async function storedRows(org: User) {
@@ -49,7 +53,9 @@ describe('PUT /orgs/{org}/actions/secrets/{secretname}', () => {
     await put(org, 'DEPLOY_KEY', { data: 'third value' }).expect(204);
     const rows = await storedRows(org);
     expect(rows.map((row) => row.name)).toEqual(['DEPLOY_KEY']);
-    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['DEPLOY_KEY', 'third value']]));
+    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(
+      new Map([['DEPLOY_KEY', 'third value']]),
+    );
   });
 
   it.each([
@@ -64,12 +70,15 @@ describe('PUT /orgs/{org}/actions/secrets/{secretname}', () => {
     expect((await storedRows(org)).map((row) => row.name)).toEqual([stored]);
   });
 
-  it.each(['1ABC', 'A-B', 'A.B', 'A%20B', 'GITEA_X', 'github_token', 'Forgejo_Token', 'ÄB'])('refuses the name %p with 400', async (name) => {
-    const org = await freshOrg();
-    const res = await put(org, name, { data: 'the value' }).expect(400);
-    expect(res.body).toEqual({ message: 'invalid secret name', url: 'http://localhost:3000/api/swagger' });
-    expect(await storedRows(org)).toEqual([]);
-  });
+  it.each(['1ABC', 'A-B', 'A.B', 'A%20B', 'GITEA_X', 'github_token', 'Forgejo_Token', 'ÄB'])(
+    'refuses the name %p with 400',
+    async (name) => {
+      const org = await freshOrg();
+      const res = await put(org, name, { data: 'the value' }).expect(400);
+      expect(res.body).toEqual({ message: 'invalid secret name', url: 'http://localhost:3000/api/swagger' });
+      expect(await storedRows(org)).toEqual([]);
+    },
+  );
 
   it('refuses empty data with 400 (interface rule 13) and stores nothing', async () => {
     const org = await freshOrg();
@@ -111,17 +120,30 @@ describe('GET /orgs/{org}/actions/secrets', () => {
     for (const name of ['charlie', 'alpha', 'bravo']) await put(org, name, { data: `value of ${name}` }).expect(201);
 
     const all = await t.request().get(secretsOf(org)).set('Authorization', owner.auth).expect(200);
-    expect(all.body).toEqual(['ALPHA', 'BRAVO', 'CHARLIE'].map((name) => ({ name, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) })));
+    expect(all.body).toEqual(
+      ['ALPHA', 'BRAVO', 'CHARLIE'].map((name) => ({
+        name,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      })),
+    );
     expect(all.headers['x-total-count']).toBe('3');
     expect(all.text).not.toContain('value of');
 
-    const first = await t.request().get(`${secretsOf(org)}?limit=2`).set('Authorization', owner.auth).expect(200);
+    const first = await t
+      .request()
+      .get(`${secretsOf(org)}?limit=2`)
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(first.body.map((s: { name: string }) => s.name)).toEqual(['ALPHA', 'BRAVO']);
     expect(first.headers['x-total-count']).toBe('3');
     const base = `http://localhost:3000${secretsOf(org)}`;
     expect(first.headers.link).toBe(`<${base}?limit=2&page=2>; rel="next",<${base}?limit=2&page=2>; rel="last"`);
 
-    const second = await t.request().get(`${secretsOf(org)}?limit=2&page=2`).set('Authorization', owner.auth).expect(200);
+    const second = await t
+      .request()
+      .get(`${secretsOf(org)}?limit=2&page=2`)
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(second.body.map((s: { name: string }) => s.name)).toEqual(['CHARLIE']);
     expect(second.headers.link).toBe(`<${base}?limit=2&page=1>; rel="first",<${base}?limit=2&page=1>; rel="prev"`);
   });
@@ -141,15 +163,31 @@ describe('DELETE /orgs/{org}/actions/secrets/{secretname}', () => {
     const org = await freshOrg();
     await put(org, 'TO_GO', { data: 'v' }).expect(201);
     await put(org, 'TO_STAY', { data: 'v' }).expect(201);
-    await t.request().delete(`${secretsOf(org)}/to_go`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .delete(`${secretsOf(org)}/to_go`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     expect((await storedRows(org)).map((row) => row.name)).toEqual(['TO_STAY']);
-    await t.request().delete(`${secretsOf(org)}/TO_GO`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .delete(`${secretsOf(org)}/TO_GO`)
+      .set('Authorization', owner.auth)
+      .expect(404);
   });
 
   it('answers 404 for a secret that never existed and 400 for a name no secret can have', async () => {
     const org = await freshOrg();
-    await t.request().delete(`${secretsOf(org)}/NEVER`).set('Authorization', owner.auth).expect(404);
-    await t.request().delete(`${secretsOf(org)}/GITEA_TOKEN`).set('Authorization', owner.auth).expect(400);
+    await t
+      .request()
+      .delete(`${secretsOf(org)}/NEVER`)
+      .set('Authorization', owner.auth)
+      .expect(404);
+    await t
+      .request()
+      .delete(`${secretsOf(org)}/GITEA_TOKEN`)
+      .set('Authorization', owner.auth)
+      .expect(400);
   });
 });
 
@@ -158,21 +196,32 @@ describe('who may use organization secrets', () => {
     const org = await freshOrg(2);
     await put(org, 'PRIVATE', { data: 'v' }).expect(201);
     for (const auth of [outsider.auth, undefined]) {
-      const withAuth = (req: ReturnType<ReturnType<TestApp['request']>['get']>) => (auth ? req.set('Authorization', auth) : req);
+      const withAuth = (req: ReturnType<ReturnType<TestApp['request']>['get']>) =>
+        auth ? req.set('Authorization', auth) : req;
       await withAuth(t.request().get(secretsOf(org))).expect(404);
-      await withAuth(t.request().put(`${secretsOf(org)}/PRIVATE`)).send({ data: 'x' }).expect(404);
+      await withAuth(t.request().put(`${secretsOf(org)}/PRIVATE`))
+        .send({ data: 'x' })
+        .expect(404);
       await withAuth(t.request().delete(`${secretsOf(org)}/PRIVATE`)).expect(404);
     }
     await t.request().get(secretsOf(org)).set('Authorization', member.auth).expect(403);
     await put(org, 'PRIVATE', { data: 'x' }, member.auth).expect(403);
-    await t.request().delete(`${secretsOf(org)}/PRIVATE`).set('Authorization', member.auth).expect(403);
+    await t
+      .request()
+      .delete(`${secretsOf(org)}/PRIVATE`)
+      .set('Authorization', member.auth)
+      .expect(403);
     expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['PRIVATE', 'v']]));
   });
 
   it('asks anonymous callers of a public organization to sign in (401) and refuses non-owners (403)', async () => {
     const org = await freshOrg();
     await t.request().get(secretsOf(org)).expect(401);
-    await t.request().put(`${secretsOf(org)}/X`).send({ data: 'x' }).expect(401);
+    await t
+      .request()
+      .put(`${secretsOf(org)}/X`)
+      .send({ data: 'x' })
+      .expect(401);
     await t.request().get(secretsOf(org)).set('Authorization', outsider.auth).expect(403);
     await t.request().get(secretsOf(org)).set('Authorization', member.auth).expect(403);
   });
@@ -204,7 +253,12 @@ describe('secret values at rest', () => {
     // Replacing a value with itself writes a new ciphertext too.
     await put(org, 'FIRST', { data: value }).expect(204);
     expect((await storedRows(org))[0].data).not.toBe(rows[0].data);
-    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['FIRST', value], ['SECOND', value]]));
+    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(
+      new Map([
+        ['FIRST', value],
+        ['SECOND', value],
+      ]),
+    );
   });
 
   it('does not open a ciphertext moved to another row', async () => {
@@ -226,12 +280,21 @@ describe('secret values at rest', () => {
     const restarted = await startSecondApp(t);
     try {
       expect(fs.readFileSync(keyFile, 'utf8')).toBe(keyBefore);
-      expect(await restarted.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['SURVIVES', 'across restarts']]));
-      await restarted.request().put(`${secretsOf(org)}/SURVIVES`).set('Authorization', owner.auth).send({ data: 'changed there' }).expect(204);
+      expect(await restarted.context.repos.actionSecrets.values(ownerScope(org))).toEqual(
+        new Map([['SURVIVES', 'across restarts']]),
+      );
+      await restarted
+        .request()
+        .put(`${secretsOf(org)}/SURVIVES`)
+        .set('Authorization', owner.auth)
+        .send({ data: 'changed there' })
+        .expect(204);
     } finally {
       await restarted.close();
     }
-    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['SURVIVES', 'changed there']]));
+    expect(await t.context.repos.actionSecrets.values(ownerScope(org))).toEqual(
+      new Map([['SURVIVES', 'changed there']]),
+    );
   });
 
   it('derives the key from [security] SECRET_KEY when set, writes no key file, and names a changed key', async () => {
@@ -240,17 +303,26 @@ describe('secret values at rest', () => {
       expect(fs.existsSync(path.join(keyed.dataDir, GENERATED_KEY_FILE))).toBe(false);
       const keyedOwner = await createTestUser(keyed);
       const org = await createTestOrg(keyed, keyedOwner.user);
-      await keyed.request().put(`${secretsOf(org)}/KEYED`).set('Authorization', keyedOwner.auth).send({ data: 'under the setting' }).expect(201);
+      await keyed
+        .request()
+        .put(`${secretsOf(org)}/KEYED`)
+        .set('Authorization', keyedOwner.auth)
+        .send({ data: 'under the setting' })
+        .expect(201);
 
       const sameKey = await startSecondApp(keyed, { ANVIL__security__SECRET_KEY: 'a configured secret key' });
       try {
-        expect(await sameKey.context.repos.actionSecrets.values(ownerScope(org))).toEqual(new Map([['KEYED', 'under the setting']]));
+        expect(await sameKey.context.repos.actionSecrets.values(ownerScope(org))).toEqual(
+          new Map([['KEYED', 'under the setting']]),
+        );
       } finally {
         await sameKey.close();
       }
       const otherKey = await startSecondApp(keyed, { ANVIL__security__SECRET_KEY: 'another key' });
       try {
-        await expect(otherKey.context.repos.actionSecrets.values(ownerScope(org))).rejects.toThrow(/encrypted under another key/);
+        await expect(otherKey.context.repos.actionSecrets.values(ownerScope(org))).rejects.toThrow(
+          /encrypted under another key/,
+        );
       } finally {
         await otherKey.close();
       }
@@ -261,21 +333,68 @@ describe('secret values at rest', () => {
 
   it('writes no value into any answer or log line, even for refused requests', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const logged = await startSecondApp(t, {}, pino({ level: 'trace' }, sink));
     try {
       const org = await freshOrg();
       const value = 'never-shown-4f1c2a';
       const bodies: string[] = [];
       const send = async (req: ReturnType<ReturnType<TestApp['request']>['put']>) => bodies.push((await req).text);
-      await send(logged.request().put(`${secretsOf(org)}/SHOWN`).set('Authorization', owner.auth).send({ data: value }));
-      await send(logged.request().put(`${secretsOf(org)}/SHOWN`).set('Authorization', owner.auth).send({ data: value }));
-      await send(logged.request().put(`${secretsOf(org)}/GITHUB_X`).set('Authorization', owner.auth).send({ data: value }));
-      await send(logged.request().put(`${secretsOf(org)}/SHOWN`).set('Authorization', member.auth).send({ data: value }));
-      await send(logged.request().put(`${secretsOf(org)}/SHOWN`).set('Authorization', owner.auth).send({ data: value, extra: { deep: value } }));
-      await send(logged.request().put(`${secretsOf(org)}/SHOWN`).set('Authorization', owner.auth).set('Content-Type', 'application/json').send(`{"data": "${value}"`));
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', owner.auth)
+          .send({ data: value }),
+      );
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', owner.auth)
+          .send({ data: value }),
+      );
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/GITHUB_X`)
+          .set('Authorization', owner.auth)
+          .send({ data: value }),
+      );
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', member.auth)
+          .send({ data: value }),
+      );
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', owner.auth)
+          .send({ data: value, extra: { deep: value } }),
+      );
+      await send(
+        logged
+          .request()
+          .put(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', owner.auth)
+          .set('Content-Type', 'application/json')
+          .send(`{"data": "${value}"`),
+      );
       await send(logged.request().get(secretsOf(org)).set('Authorization', owner.auth));
-      await send(logged.request().delete(`${secretsOf(org)}/SHOWN`).set('Authorization', owner.auth));
+      await send(
+        logged
+          .request()
+          .delete(`${secretsOf(org)}/SHOWN`)
+          .set('Authorization', owner.auth),
+      );
       expect(bodies.join('\n')).not.toContain(value);
       expect(lines.join('\n')).not.toContain(value);
     } finally {

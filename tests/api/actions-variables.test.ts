@@ -24,19 +24,33 @@ async function freshOrg(visibility: 0 | 1 | 2 = 0): Promise<User> {
 const variablesOf = (org: User) => `/api/v1/orgs/${org.name}/actions/variables`;
 
 function create(org: User, name: string, body: object, auth = owner.auth) {
-  return t.request().post(`${variablesOf(org)}/${name}`).set('Authorization', auth).send(body);
+  return t
+    .request()
+    .post(`${variablesOf(org)}/${name}`)
+    .set('Authorization', auth)
+    .send(body);
 }
 
 function update(org: User, name: string, body: object, auth = owner.auth) {
-  return t.request().put(`${variablesOf(org)}/${name}`).set('Authorization', auth).send(body);
+  return t
+    .request()
+    .put(`${variablesOf(org)}/${name}`)
+    .set('Authorization', auth)
+    .send(body);
 }
 
 function get(org: User, name: string, auth = owner.auth) {
-  return t.request().get(`${variablesOf(org)}/${name}`).set('Authorization', auth);
+  return t
+    .request()
+    .get(`${variablesOf(org)}/${name}`)
+    .set('Authorization', auth);
 }
 
 async function storedNames(org: User): Promise<string[]> {
-  const rows = await t.context.db.prisma.actionVariable.findMany({ where: { ownerId: org.id }, orderBy: { name: 'asc' } });
+  const rows = await t.context.db.prisma.actionVariable.findMany({
+    where: { ownerId: org.id },
+    orderBy: { name: 'asc' },
+  });
   return rows.map((row) => row.name);
 }
 
@@ -46,7 +60,12 @@ describe('POST /orgs/{org}/actions/variables/{variablename}', () => {
     const res = await create(org, 'build_target', { value: 'line one\r\nline two\rkept\n' }).expect(204);
     expect(res.text).toBe('');
     const read = await get(org, 'BUILD_TARGET').expect(200);
-    expect(read.body).toEqual({ owner_id: org.id, repo_id: 0, name: 'BUILD_TARGET', data: 'line one\nline two\rkept\n' });
+    expect(read.body).toEqual({
+      owner_id: org.id,
+      repo_id: 0,
+      name: 'BUILD_TARGET',
+      data: 'line one\nline two\rkept\n',
+    });
     await get(org, 'build_target').expect(200);
   });
 
@@ -54,7 +73,10 @@ describe('POST /orgs/{org}/actions/variables/{variablename}', () => {
     const org = await freshOrg();
     await create(org, 'REGION', { value: 'eu' }).expect(204);
     const res = await create(org, 'Region', { value: 'us' }).expect(409);
-    expect(res.body).toEqual({ message: 'variable name REGION already exists', url: 'http://localhost:3000/api/swagger' });
+    expect(res.body).toEqual({
+      message: 'variable name REGION already exists',
+      url: 'http://localhost:3000/api/swagger',
+    });
     expect((await get(org, 'REGION').expect(200)).body.data).toBe('eu');
   });
 
@@ -104,7 +126,11 @@ describe('GET /orgs/{org}/actions/variables', () => {
     expect(all.headers['x-total-count']).toBe('3');
 
     const base = `http://localhost:3000${variablesOf(org)}`;
-    const page2 = await t.request().get(`${variablesOf(org)}?page=2&limit=1`).set('Authorization', owner.auth).expect(200);
+    const page2 = await t
+      .request()
+      .get(`${variablesOf(org)}?page=2&limit=1`)
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(page2.body.map((v: { name: string }) => v.name)).toEqual(['BETA']);
     expect(page2.headers['x-total-count']).toBe('3');
     expect(page2.headers.link).toBe(
@@ -168,14 +194,26 @@ describe('DELETE /orgs/{org}/actions/variables/{variablename}', () => {
   it('deletes with 204 in any case, then answers 404', async () => {
     const org = await freshOrg();
     await create(org, 'GONE', { value: 'v' }).expect(204);
-    await t.request().delete(`${variablesOf(org)}/gone`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .delete(`${variablesOf(org)}/gone`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     await get(org, 'GONE').expect(404);
-    await t.request().delete(`${variablesOf(org)}/GONE`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .delete(`${variablesOf(org)}/GONE`)
+      .set('Authorization', owner.auth)
+      .expect(404);
   });
 
   it('answers 400 for a name no variable can have', async () => {
     const org = await freshOrg();
-    await t.request().delete(`${variablesOf(org)}/CI`).set('Authorization', owner.auth).expect(400);
+    await t
+      .request()
+      .delete(`${variablesOf(org)}/CI`)
+      .set('Authorization', owner.auth)
+      .expect(400);
   });
 });
 
@@ -184,19 +222,30 @@ describe('who may use organization variables', () => {
     const org = await freshOrg(2);
     await create(org, 'HIDDEN', { value: 'v' }).expect(204);
     await get(org, 'HIDDEN', outsider.auth).expect(404);
-    await t.request().get(`${variablesOf(org)}/HIDDEN`).expect(404);
+    await t
+      .request()
+      .get(`${variablesOf(org)}/HIDDEN`)
+      .expect(404);
     await t.request().get(variablesOf(org)).expect(404);
     await create(org, 'NEW', { value: 'v' }, outsider.auth).expect(404);
     await get(org, 'HIDDEN', member.auth).expect(403);
     await t.request().get(variablesOf(org)).set('Authorization', member.auth).expect(403);
     await create(org, 'NEW', { value: 'v' }, member.auth).expect(403);
     await update(org, 'HIDDEN', { value: 'x' }, member.auth).expect(403);
-    await t.request().delete(`${variablesOf(org)}/HIDDEN`).set('Authorization', member.auth).expect(403);
+    await t
+      .request()
+      .delete(`${variablesOf(org)}/HIDDEN`)
+      .set('Authorization', member.auth)
+      .expect(403);
     expect(await storedNames(org)).toEqual(['HIDDEN']);
   });
 
   it('answers 404 for a missing organization and 401 to anonymous callers of a public one', async () => {
-    await t.request().get(`/api/v1/orgs/${uniqueName('nope')}/actions/variables`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${uniqueName('nope')}/actions/variables`)
+      .set('Authorization', owner.auth)
+      .expect(404);
     const org = await freshOrg();
     await t.request().get(variablesOf(org)).expect(401);
   });

@@ -72,11 +72,15 @@ function signedHeaders(userId: number, body: string, options: SignOptions): Reco
   const headers: Record<string, string> = {
     host: HOST,
     date: (options.date ?? new Date()).toUTCString(),
-    digest: `SHA-256=${createHash('sha256').update(options.digestOf ?? body).digest('base64')}`,
+    digest: `SHA-256=${createHash('sha256')
+      .update(options.digestOf ?? body)
+      .digest('base64')}`,
   };
   const covered = options.headers ?? ['(request-target)', 'host', 'date', 'digest'];
   const signingString = covered
-    .map((name) => (name === '(request-target)' ? `(request-target): post ${inboxPath(userId)}` : `${name}: ${headers[name]}`))
+    .map((name) =>
+      name === '(request-target)' ? `(request-target): post ${inboxPath(userId)}` : `${name}: ${headers[name]}`,
+    )
     .join('\n');
   const signature = sign('sha256', Buffer.from(signingString), options.privateKey).toString('base64');
   return {
@@ -87,12 +91,21 @@ function signedHeaders(userId: number, body: string, options: SignOptions): Reco
 }
 
 function signedInbox(t: TestApp, userId: number, body: string, options: SignOptions) {
-  return t.request().post(inboxPath(userId)).set(signedHeaders(userId, body, options)).send(body);
+  return t
+    .request()
+    .post(inboxPath(userId))
+    .set(signedHeaders(userId, body, options))
+    .send(body);
 }
 
 const UNREACHABLE = "the actor's key could not be fetched: no usable answer";
 
-const ACTIVITY = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Follow', actor: 'x', object: 'y' });
+const ACTIVITY = JSON.stringify({
+  '@context': 'https://www.w3.org/ns/activitystreams',
+  type: 'Follow',
+  actor: 'x',
+  object: 'y',
+});
 
 describe('federation with local networks allowed', () => {
   let t: TestApp;
@@ -136,7 +149,11 @@ describe('federation with local networks allowed', () => {
         icon: { type: 'Image', mediaType: 'image/png', url: `${ROOT}/avatars/default/${user.user.id}` },
         inbox: `${id}/inbox`,
         outbox: `${id}/outbox`,
-        publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/) },
+        publicKey: {
+          id: `${id}#main-key`,
+          owner: id,
+          publicKeyPem: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
+        },
       });
       const key = createPublicKey(body.publicKey.publicKeyPem);
       expect(key.asymmetricKeyType).toBe('rsa');
@@ -198,7 +215,12 @@ describe('federation with local networks allowed', () => {
     });
 
     it('answers 400 to an unsigned delivery', async () => {
-      const res = await t.request().post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(400);
+      const res = await t
+        .request()
+        .post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`)
+        .set('Content-Type', 'application/activity+json')
+        .send(ACTIVITY)
+        .expect(400);
       expect(res.body.message).toMatch(/not signed/);
     });
 
@@ -208,26 +230,48 @@ describe('federation with local networks allowed', () => {
     });
 
     it('answers 400 when the body is not the one the digest names', async () => {
-      const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, digestOf: '{"type":"Delete"}' }).expect(400);
+      const res = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId,
+        privateKey: sender.privateKey,
+        digestOf: '{"type":"Delete"}',
+      }).expect(400);
       expect(res.body.message).toMatch(/Digest header does not match the body/);
     });
 
     it('answers 400 when the signature leaves out the digest or the request target', async () => {
-      const withoutDigest = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, headers: ['(request-target)', 'host', 'date'] }).expect(400);
+      const withoutDigest = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId,
+        privateKey: sender.privateKey,
+        headers: ['(request-target)', 'host', 'date'],
+      }).expect(400);
       expect(withoutDigest.body.message).toMatch(/digest was not a signed header/);
-      const withoutTarget = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, headers: ['host', 'date', 'digest'] }).expect(400);
+      const withoutTarget = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId,
+        privateKey: sender.privateKey,
+        headers: ['host', 'date', 'digest'],
+      }).expect(400);
       expect(withoutTarget.body.message).toMatch(/\(request-target\) was not a signed header/);
     });
 
     it('answers 400 to a stale date', async () => {
-      const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey, date: new Date(Date.now() - 3_600_000) }).expect(400);
+      const res = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId,
+        privateKey: sender.privateKey,
+        date: new Date(Date.now() - 3_600_000),
+      }).expect(400);
       expect(res.body.message).toMatch(/clock skew/);
     });
 
     it('answers 400 when the key cannot be fetched', async () => {
-      const missing = await signedInbox(t, user.user.id, ACTIVITY, { keyId: remote.url('/actors/missing#main-key'), privateKey: sender.privateKey }).expect(400);
+      const missing = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId: remote.url('/actors/missing#main-key'),
+        privateKey: sender.privateKey,
+      }).expect(400);
       expect(missing.body.message).toBe(UNREACHABLE);
-      const ftp = await signedInbox(t, user.user.id, ACTIVITY, { keyId: 'ftp://127.0.0.1/key', privateKey: sender.privateKey }).expect(400);
+      const ftp = await signedInbox(t, user.user.id, ACTIVITY, {
+        keyId: 'ftp://127.0.0.1/key',
+        privateKey: sender.privateKey,
+      }).expect(400);
       expect(ftp.body.message).toMatch(/ftp: URLs are not fetched/);
     });
 
@@ -256,11 +300,16 @@ describe('federation with local networks allowed', () => {
       remote.documents.set('/actors/huge', { type: 'Person', padding: 'x'.repeat(1024 * 1024 + 1) });
       remote.documents.set('/actors/keyless', { type: 'Person' });
       const keyIds = [
-        `http://127.0.0.1:${port}/actor#main-key`, remote.url('/actors/missing#main-key'),
-        remote.url('/actors/huge#main-key'), remote.url('/actors/keyless#main-key'),
+        `http://127.0.0.1:${port}/actor#main-key`,
+        remote.url('/actors/missing#main-key'),
+        remote.url('/actors/huge#main-key'),
+        remote.url('/actors/keyless#main-key'),
       ];
       for (const unreachableKey of keyIds) {
-        const res = await signedInbox(t, user.user.id, ACTIVITY, { keyId: unreachableKey, privateKey: sender.privateKey }).expect(400);
+        const res = await signedInbox(t, user.user.id, ACTIVITY, {
+          keyId: unreachableKey,
+          privateKey: sender.privateKey,
+        }).expect(400);
         expect(res.body.message).toBe(UNREACHABLE);
       }
     });
@@ -271,10 +320,12 @@ describe('federation with local networks allowed', () => {
       const trickle = http.createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/activity+json' });
         const timer = setInterval(() => res.write(' '), 100);
-        trickleClosed = new Promise((resolve) => res.on('close', () => {
-          clearInterval(timer);
-          resolve();
-        }));
+        trickleClosed = new Promise((resolve) =>
+          res.on('close', () => {
+            clearInterval(timer);
+            resolve();
+          }),
+        );
       });
       await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
       try {
@@ -291,9 +342,16 @@ describe('federation with local networks allowed', () => {
     it('answers a delivery to the inbox of a user the caller may not see as for an unknown id, before any check', async () => {
       const hidden = await createTestUser(t, { fields: { visibility: 2 } });
       const unknown = await signedInbox(t, 999999, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
-      const invisible = await signedInbox(t, hidden.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(404);
+      const invisible = await signedInbox(t, hidden.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(
+        404,
+      );
       expect(invisible.body).toEqual(unknown.body);
-      const unsigned = await t.request().post(inboxPath(hidden.user.id)).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(404);
+      const unsigned = await t
+        .request()
+        .post(inboxPath(hidden.user.id))
+        .set('Content-Type', 'application/activity+json')
+        .send(ACTIVITY)
+        .expect(404);
       expect(unsigned.body).toEqual(unknown.body);
     });
 
@@ -325,7 +383,10 @@ describe('federation with the default address rule', () => {
     const keyId = remote.publishActor('/actors/local', sender.publicKeyPem);
     const literal = await signedInbox(t, user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }).expect(400);
     expect(literal.body.message).toBe(UNREACHABLE);
-    const named = await signedInbox(t, user.user.id, ACTIVITY, { keyId: keyId.replace('127.0.0.1', 'localhost'), privateKey: sender.privateKey }).expect(400);
+    const named = await signedInbox(t, user.user.id, ACTIVITY, {
+      keyId: keyId.replace('127.0.0.1', 'localhost'),
+      privateKey: sender.privateKey,
+    }).expect(400);
     expect(named.body.message).toBe(UNREACHABLE);
     expect(remote.fetches.size).toBe(0);
   });
@@ -339,7 +400,10 @@ describe('a key fetch whose client went away', () => {
   const sender = rsaKeyPair();
 
   beforeAll(async () => {
-    t = await startTestApp({ ANVIL__federation__ALLOWED_HOST_LIST: 'loopback', ANVIL__federation__FETCH_TIMEOUT: '60s' });
+    t = await startTestApp({
+      ANVIL__federation__ALLOWED_HOST_LIST: 'loopback',
+      ANVIL__federation__FETCH_TIMEOUT: '60s',
+    });
     user = await createTestUser(t);
     ({ server, base } = await listen(t));
   });
@@ -361,7 +425,8 @@ describe('a key fetch whose client went away', () => {
     try {
       const keyId = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/actor#main-key`;
       const client = http.request(`${base}${inboxPath(user.user.id).slice(1)}`, {
-        method: 'POST', headers: signedHeaders(user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }),
+        method: 'POST',
+        headers: signedHeaders(user.user.id, ACTIVITY, { keyId, privateKey: sender.privateKey }),
       });
       client.on('error', () => {});
       client.end(ACTIVITY);
@@ -386,6 +451,11 @@ describe('federation off', () => {
 
   it('answers 404 for the actor and its inbox', async () => {
     await t.request().get(`/api/v1/activitypub/user-id/${user.user.id}`).expect(404);
-    await t.request().post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`).set('Content-Type', 'application/activity+json').send(ACTIVITY).expect(404);
+    await t
+      .request()
+      .post(`/api/v1/activitypub/user-id/${user.user.id}/inbox`)
+      .set('Content-Type', 'application/activity+json')
+      .send(ACTIVITY)
+      .expect(404);
   });
 });

@@ -35,14 +35,30 @@ describe('GET /admin/emails', () => {
     });
     const org = await createTestOrg(t, admin.user);
     const orgEmail = `${org.lowerName}@example.com`;
-    await t.context.db.prisma.emailAddress.create({ data: { userId: org.id, email: orgEmail, lowerEmail: orgEmail, isPrimary: true } });
+    await t.context.db.prisma.emailAddress.create({
+      data: { userId: org.id, email: orgEmail, lowerEmail: orgEmail, isPrimary: true },
+    });
 
     const res = await get('/api/v1/admin/emails?limit=50').expect(200);
     const emails = res.body as ApiEmail[];
     expect(Number(res.headers['x-total-count'])).toBe(emails.length);
-    expect(emails.map((e) => e.email)).toEqual([...emails.map((e) => e.email)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
-    expect(emails).toContainEqual({ email: bob.user.email, verified: true, primary: true, user_id: bob.user.id, username: bob.user.name });
-    expect(emails).toContainEqual({ email: secondary, verified: false, primary: false, user_id: bob.user.id, username: bob.user.name });
+    expect(emails.map((e) => e.email)).toEqual(
+      [...emails.map((e) => e.email)].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)),
+    );
+    expect(emails).toContainEqual({
+      email: bob.user.email,
+      verified: true,
+      primary: true,
+      user_id: bob.user.id,
+      username: bob.user.name,
+    });
+    expect(emails).toContainEqual({
+      email: secondary,
+      verified: false,
+      primary: false,
+      user_id: bob.user.id,
+      username: bob.user.name,
+    });
     expect(emails.map((e) => e.email)).not.toContain(orgEmail);
   });
 
@@ -63,10 +79,14 @@ describe('GET /admin/emails/search', () => {
     const byFullName = await createTestUser(t, { fields: { fullName: `Someone ${marker.toUpperCase()} Else` } });
     const byAddress = await createTestUser(t);
     const address = `${marker.toLowerCase()}@mail.example`;
-    await t.context.db.prisma.emailAddress.create({ data: { userId: byAddress.user.id, email: address, lowerEmail: address } });
+    await t.context.db.prisma.emailAddress.create({
+      data: { userId: byAddress.user.id, email: address, lowerEmail: address },
+    });
     await createTestUser(t);
 
-    const res = await get(`/api/v1/admin/emails/search?q=${encodeURIComponent(`  ${marker.toUpperCase()} `)}`).expect(200);
+    const res = await get(`/api/v1/admin/emails/search?q=${encodeURIComponent(`  ${marker.toUpperCase()} `)}`).expect(
+      200,
+    );
     const found = res.body as ApiEmail[];
     expect(found.map((e) => e.user_id).sort()).toEqual([byName.user.id, byFullName.user.id, byAddress.user.id].sort());
     expect(found.find((e) => e.user_id === byAddress.user.id)?.email).toBe(address);

@@ -42,8 +42,13 @@ describe('POST /admin/users/{username}/keys', () => {
     const res = await addKey(bob.user.name, `${fixture.line}\n`).expect(201);
     const content = fixture.line.split(' ').slice(0, 2).join(' ');
     expect(res.body).toMatchObject({
-      title: 'laptop', key: content, fingerprint: fixture.fingerprint, key_type: 'user', read_only: false,
-      url: `http://localhost:3000/api/v1/user/keys/${res.body.id}`, user: { id: bob.user.id, login: bob.user.name },
+      title: 'laptop',
+      key: content,
+      fingerprint: fixture.fingerprint,
+      key_type: 'user',
+      read_only: false,
+      url: `http://localhost:3000/api/v1/user/keys/${res.body.id}`,
+      user: { id: bob.user.id, login: bob.user.name },
     });
     const stored = await t.context.db.prisma.publicKey.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(stored).toMatchObject({ ownerId: bob.user.id, name: 'laptop', fingerprint: fixture.fingerprint, content });

@@ -35,8 +35,10 @@ function newUserBody(overrides: Partial<CreateUserOption> = {}): CreateUserOptio
   return { username, email: `${username}@example.com`, password: 'a-long-password', ...overrides };
 }
 
-const createUser = (body: object, auth = admin.auth) => t.request().post('/api/v1/admin/users').set('Authorization', auth).send(body);
-const editUser = (name: string, body: object) => t.request().patch(`/api/v1/admin/users/${name}`).set('Authorization', admin.auth).send(body);
+const createUser = (body: object, auth = admin.auth) =>
+  t.request().post('/api/v1/admin/users').set('Authorization', auth).send(body);
+const editUser = (name: string, body: object) =>
+  t.request().patch(`/api/v1/admin/users/${name}`).set('Authorization', admin.auth).send(body);
 
 describe('access', () => {
   it('needs a signed-in site administrator', async () => {
@@ -52,8 +54,15 @@ describe('POST /admin/users', () => {
     const body = newUserBody({ full_name: 'New Person', login_name: 'corp-login' });
     const res = await createUser(body).expect(201);
     expect(res.body).toMatchObject({
-      login: body.username, full_name: 'New Person', email: body.email, login_name: 'corp-login', source_id: 0,
-      active: true, is_admin: false, restricted: false, visibility: 'public',
+      login: body.username,
+      full_name: 'New Person',
+      email: body.email,
+      login_name: 'corp-login',
+      source_id: 0,
+      active: true,
+      is_admin: false,
+      restricted: false,
+      visibility: 'public',
     });
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(stored).toMatchObject({ mustChangePassword: true, isActive: true, loginType: 1 });
@@ -64,7 +73,9 @@ describe('POST /admin/users', () => {
 
   it('takes must_change_password, restricted, visibility and created_at from the body', async () => {
     const created = '2020-02-03T04:05:06Z';
-    const res = await createUser(newUserBody({ must_change_password: false, restricted: true, visibility: 'limited', created_at: created })).expect(201);
+    const res = await createUser(
+      newUserBody({ must_change_password: false, restricted: true, visibility: 'limited', created_at: created }),
+    ).expect(201);
     expect(res.body).toMatchObject({ restricted: true, visibility: 'limited', created });
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(stored.mustChangePassword).toBe(false);
@@ -77,11 +88,21 @@ describe('POST /admin/users', () => {
     const body = newUserBody();
     const created = await createUser(body).expect(201);
     expect(created.body).toMatchObject({ login: body.username, username: body.username });
-    const listed = await t.request().get('/api/v1/admin/users').query({ login_name: body.username }).set('Authorization', admin.auth).expect(200);
+    const listed = await t
+      .request()
+      .get('/api/v1/admin/users')
+      .query({ login_name: body.username })
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(listed.body).toEqual([expect.objectContaining({ login: body.username, username: body.username })]);
     const self = await t.request().get('/api/v1/user').set('Authorization', admin.auth).expect(200);
     expect(self.body.username).toBe(admin.user.name);
-    const repo = await t.request().post('/api/v1/user/repos').set('Authorization', admin.auth).send({ name: uniqueName('repo') }).expect(201);
+    const repo = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', admin.auth)
+      .send({ name: uniqueName('repo') })
+      .expect(201);
     expect(repo.body.owner).toMatchObject({ login: admin.user.name, username: admin.user.name });
   });
 
@@ -150,7 +171,9 @@ describe('POST /admin/users', () => {
   it('answers 422 when source_id names no login source, and skips password rules for non-plain sources', async () => {
     await createUser(newUserBody({ source_id: 99999 })).expect(422);
     const source = await t.context.db.prisma.loginSource.create({ data: { type: 2, name: uniqueName('ldap') } });
-    const res = await createUser(newUserBody({ source_id: source.id, login_name: 'cn=someone', password: '' })).expect(201);
+    const res = await createUser(newUserBody({ source_id: source.id, login_name: 'cn=someone', password: '' })).expect(
+      201,
+    );
     expect(res.body).toMatchObject({ source_id: source.id, login_name: 'cn=someone' });
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(stored.loginType).toBe(2);
@@ -211,7 +234,9 @@ describe('POST /admin/users', () => {
   it('creates exactly one of 50 concurrent accounts with the same name', async () => {
     const username = uniqueName('race');
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => createUser({ username, email: `${username}-${i}@example.com`, password: 'a-long-password' })),
+      Array.from({ length: 50 }, (_, i) =>
+        createUser({ username, email: `${username}-${i}@example.com`, password: 'a-long-password' }),
+      ),
     );
     const statuses = responses.map((res) => res.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
@@ -224,24 +249,62 @@ describe('PATCH /admin/users/{username}', () => {
   it('changes only the fields present', async () => {
     const bob = await createTestUser(t, { fields: { fullName: 'Bob', location: 'Here', website: 'https://bob.test' } });
     const res = await editUser(bob.user.name.toUpperCase(), { full_name: 'Robert', restricted: true }).expect(200);
-    expect(res.body).toMatchObject({ full_name: 'Robert', restricted: true, location: 'Here', website: 'https://bob.test' });
+    expect(res.body).toMatchObject({
+      full_name: 'Robert',
+      restricted: true,
+      location: 'Here',
+      website: 'https://bob.test',
+    });
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } });
-    expect(stored).toMatchObject({ fullName: 'Robert', isRestricted: true, location: 'Here', email: bob.user.email, isAdmin: false });
+    expect(stored).toMatchObject({
+      fullName: 'Robert',
+      isRestricted: true,
+      location: 'Here',
+      email: bob.user.email,
+      isAdmin: false,
+    });
   });
 
   it('edits every editable field', async () => {
     const bob = await createTestUser(t);
     const res = await editUser(bob.user.name, {
-      must_change_password: true, prohibit_login: true, full_name: 'F', website: 'https://w.test', location: 'L', description: 'D',
-      pronouns: 'they/them', active: false, admin: true, visibility: 'private', allow_git_hook: true, allow_import_local: true,
-      max_repo_creation: 3, allow_create_organization: false, restricted: true,
+      must_change_password: true,
+      prohibit_login: true,
+      full_name: 'F',
+      website: 'https://w.test',
+      location: 'L',
+      description: 'D',
+      pronouns: 'they/them',
+      active: false,
+      admin: true,
+      visibility: 'private',
+      allow_git_hook: true,
+      allow_import_local: true,
+      max_repo_creation: 3,
+      allow_create_organization: false,
+      restricted: true,
     }).expect(200);
     expect(res.body).toMatchObject({
-      full_name: 'F', website: 'https://w.test', location: 'L', description: 'D', pronouns: 'they/them', active: false, is_admin: true,
-      visibility: 'private', prohibit_login: true, restricted: true,
+      full_name: 'F',
+      website: 'https://w.test',
+      location: 'L',
+      description: 'D',
+      pronouns: 'they/them',
+      active: false,
+      is_admin: true,
+      visibility: 'private',
+      prohibit_login: true,
+      restricted: true,
     });
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } });
-    expect(stored).toMatchObject({ mustChangePassword: true, allowGitHook: true, allowImportLocal: true, maxRepoCreation: 3, allowCreateOrganization: false, visibility: 2 });
+    expect(stored).toMatchObject({
+      mustChangePassword: true,
+      allowGitHook: true,
+      allowImportLocal: true,
+      maxRepoCreation: 3,
+      allowCreateOrganization: false,
+      visibility: 2,
+    });
     await editUser(bob.user.name, { visibility: 'public' }).expect(200);
     expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } })).visibility).toBe(0);
   });
@@ -269,8 +332,12 @@ describe('PATCH /admin/users/{username}', () => {
     const short = await editUser(bob.user.name, { password: 'short' }).expect(400);
     expect(short.body.message).toBe('PasswordIsRequired');
     await withSettings('security', { PASSWORD_COMPLEXITY: ['digit'], PASSWORD_CHECK_PWN: true }, async () => {
-      expect((await editUser(bob.user.name, { password: 'no-digits-here' }).expect(400)).body.message).toBe('PasswordComplexity');
-      expect((await editUser(bob.user.name, { password: 'password123' }).expect(400)).body.message).toBe('PasswordPwned');
+      expect((await editUser(bob.user.name, { password: 'no-digits-here' }).expect(400)).body.message).toBe(
+        'PasswordComplexity',
+      );
+      expect((await editUser(bob.user.name, { password: 'password123' }).expect(400)).body.message).toBe(
+        'PasswordPwned',
+      );
     });
     await editUser(bob.user.name, { password: 'a-new-long-password' }).expect(200);
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } });
@@ -284,11 +351,17 @@ describe('PATCH /admin/users/{username}', () => {
     const res = await editUser(bob.user.name, { email: newEmail }).expect(200);
     expect(res.body.email).toBe(newEmail);
     let emails = await prisma.emailAddress.findMany({ where: { userId: bob.user.id }, orderBy: { id: 'asc' } });
-    expect(emails.map((e) => [e.email, e.isPrimary])).toEqual([[bob.user.email, false], [newEmail, true]]);
+    expect(emails.map((e) => [e.email, e.isPrimary])).toEqual([
+      [bob.user.email, false],
+      [newEmail, true],
+    ]);
 
     await editUser(bob.user.name, { email: bob.user.email }).expect(200);
     emails = await prisma.emailAddress.findMany({ where: { userId: bob.user.id }, orderBy: { id: 'asc' } });
-    expect(emails.map((e) => [e.email, e.isPrimary])).toEqual([[bob.user.email, true], [newEmail, false]]);
+    expect(emails.map((e) => [e.email, e.isPrimary])).toEqual([
+      [bob.user.email, true],
+      [newEmail, false],
+    ]);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: bob.user.id } })).email).toBe(bob.user.email);
   });
 
@@ -308,7 +381,9 @@ describe('PATCH /admin/users/{username}', () => {
     await withSettings('service', { EMAIL_DOMAIN_ALLOWLIST: ['example.org'] }, async () => {
       const email = `${uniqueName()}@example1.com`;
       const res = await editUser(bob.user.name, { email }).expect(200);
-      expect(res.headers['x-service-warning']).toBe(`the domain of user email ${email} conflicts with EMAIL_DOMAIN_ALLOWLIST or EMAIL_DOMAIN_BLOCKLIST`);
+      expect(res.headers['x-service-warning']).toBe(
+        `the domain of user email ${email} conflicts with EMAIL_DOMAIN_ALLOWLIST or EMAIL_DOMAIN_BLOCKLIST`,
+      );
       expect(res.headers['x-gitea-warning']).toBe(res.headers['x-service-warning']);
       const noEmail = await editUser(bob.user.name, { full_name: 'x' }).expect(200);
       expect(noEmail.headers['x-service-warning']).toBeUndefined();
@@ -317,7 +392,10 @@ describe('PATCH /admin/users/{username}', () => {
 
   it('refuses to remove the last administrator', async () => {
     const { prisma } = t.context.db;
-    const others = await prisma.user.findMany({ where: { isAdmin: true, id: { not: admin.user.id } }, select: { id: true } });
+    const others = await prisma.user.findMany({
+      where: { isAdmin: true, id: { not: admin.user.id } },
+      select: { id: true },
+    });
     await prisma.user.updateMany({ where: { id: { in: others.map((u) => u.id) } }, data: { isAdmin: false } });
     try {
       const res = await editUser(admin.user.name, { admin: false }).expect(400);
@@ -331,7 +409,8 @@ describe('PATCH /admin/users/{username}', () => {
 });
 
 describe('DELETE /admin/users/{username}', () => {
-  const deleteUser = (name: string, query = '') => t.request().delete(`/api/v1/admin/users/${name}${query}`).set('Authorization', admin.auth);
+  const deleteUser = (name: string, query = '') =>
+    t.request().delete(`/api/v1/admin/users/${name}${query}`).set('Authorization', admin.auth);
 
   async function repositoryOnDisk(owner: { id: number; name: string; lowerName: string }, name = uniqueName('repo')) {
     const repo = await t.context.db.prisma.repository.create({
@@ -370,7 +449,9 @@ describe('DELETE /admin/users/{username}', () => {
     expect((await deleteUser(member.user.name).expect(422)).body.message).toMatch(/organizations/);
 
     const packager = await createTestUser(t);
-    await prisma.package.create({ data: { ownerId: packager.user.id, type: 'generic', name: 'tool', lowerName: 'tool' } });
+    await prisma.package.create({
+      data: { ownerId: packager.user.id, type: 'generic', name: 'tool', lowerName: 'tool' },
+    });
     expect((await deleteUser(packager.user.name).expect(422)).body.message).toMatch(/packages/);
   });
 
@@ -398,20 +479,29 @@ describe('DELETE /admin/users/{username}', () => {
     for (const { dir } of [first, second, orgRepo]) expect(fs.existsSync(dir)).toBe(false);
     expect(fs.existsSync(orgAvatar)).toBe(false);
     expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, bob.user.lowerName))).toBe(false);
-    expect(await prisma.repository.count({ where: { id: { in: [first.repo.id, second.repo.id, orgRepo.repo.id] } } })).toBe(0);
+    expect(
+      await prisma.repository.count({ where: { id: { in: [first.repo.id, second.repo.id, orgRepo.repo.id] } } }),
+    ).toBe(0);
     expect(await prisma.user.findUnique({ where: { id: bob.user.id } })).toBeNull();
     expect(await prisma.user.findUnique({ where: { id: soleOwned.id } })).toBeNull();
     expect(await prisma.user.findUnique({ where: { id: shared.id } })).not.toBeNull();
     expect(await prisma.orgUser.count({ where: { userId: bob.user.id } })).toBe(0);
     expect(await prisma.package.count({ where: { ownerId: bob.user.id } })).toBe(0);
     expect(await prisma.star.count({ where: { repoId: first.repo.id } })).toBe(0);
-    expect(await prisma.user.findUniqueOrThrow({ where: { id: carol.user.id } })).toMatchObject({ numFollowing: 0, numStars: 0 });
+    expect(await prisma.user.findUniqueOrThrow({ where: { id: carol.user.id } })).toMatchObject({
+      numFollowing: 0,
+      numStars: 0,
+    });
   });
 });
 
 describe('POST /admin/users/{username}/rename', () => {
   const rename = (name: string, newName: string) =>
-    t.request().post(`/api/v1/admin/users/${name}/rename`).set('Authorization', admin.auth).send({ new_username: newName });
+    t
+      .request()
+      .post(`/api/v1/admin/users/${name}/rename`)
+      .set('Authorization', admin.auth)
+      .send({ new_username: newName });
 
   it('renames, moves the repositories, and leaves a 307 redirect from the old name for API paths', async () => {
     const { prisma } = t.context.db;
@@ -419,7 +509,9 @@ describe('POST /admin/users/{username}/rename', () => {
     const oldName = bob.user.name;
     const newName = uniqueName('Renamed');
     const repoName = uniqueName('repo');
-    const repo = await prisma.repository.create({ data: { ownerId: bob.user.id, ownerName: oldName, name: repoName, lowerName: repoName } });
+    const repo = await prisma.repository.create({
+      data: { ownerId: bob.user.id, ownerName: oldName, name: repoName, lowerName: repoName },
+    });
     const oldDir = path.join(t.context.settings.repository.ROOT, bob.user.lowerName, `${repoName}.git`);
     fs.mkdirSync(oldDir, { recursive: true });
 
@@ -429,14 +521,30 @@ describe('POST /admin/users/{username}/rename', () => {
     expect(stored).toMatchObject({ name: newName, lowerName: newName.toLowerCase() });
     expect((await prisma.repository.findUniqueOrThrow({ where: { id: repo.id } })).ownerName).toBe(newName);
     expect(fs.existsSync(oldDir)).toBe(false);
-    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase(), `${repoName}.git`))).toBe(true);
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase(), `${repoName}.git`))).toBe(
+      true,
+    );
 
-    const redirected = await t.request().patch(`/api/v1/admin/users/${oldName}?x=1&y=two`).set('Authorization', admin.auth).send({ full_name: 'x' }).expect(307);
+    const redirected = await t
+      .request()
+      .patch(`/api/v1/admin/users/${oldName}?x=1&y=two`)
+      .set('Authorization', admin.auth)
+      .send({ full_name: 'x' })
+      .expect(307);
     expect(redirected.headers.location).toBe(`/api/v1/admin/users/${newName}?x=1&y=two`);
-    const tokens = await t.request().get(`/api/v1/users/${oldName.toUpperCase()}/tokens`).set('Authorization', bob.auth).expect(307);
+    const tokens = await t
+      .request()
+      .get(`/api/v1/users/${oldName.toUpperCase()}/tokens`)
+      .set('Authorization', bob.auth)
+      .expect(307);
     expect(tokens.headers.location).toBe(`/api/v1/users/${newName}/tokens`);
     // The new name answers normally.
-    await t.request().patch(`/api/v1/admin/users/${newName}`).set('Authorization', admin.auth).send({ full_name: 'x' }).expect(200);
+    await t
+      .request()
+      .patch(`/api/v1/admin/users/${newName}`)
+      .set('Authorization', admin.auth)
+      .send({ full_name: 'x' })
+      .expect(200);
     // The old name, renamed towards a taken name, is redirected before anything else (as in Forgejo's test).
     await rename(oldName, admin.user.name).expect(307);
   });
@@ -444,13 +552,24 @@ describe('POST /admin/users/{username}/rename', () => {
   it('redirects any operation whose username, org or owner parameter names a renamed owner', async () => {
     const org = await createTestOrg(t, admin.user);
     const oldName = uniqueName('oldorg');
-    await t.context.db.prisma.userRedirect.create({ data: { lowerName: oldName.toLowerCase(), redirectUserId: org.id } });
+    await t.context.db.prisma.userRedirect.create({
+      data: { lowerName: oldName.toLowerCase(), redirectUserId: org.id },
+    });
     const orgRes = await t.request().get(`/api/v1/orgs/${oldName}?page=2`).set('Authorization', admin.auth).expect(307);
     expect(orgRes.headers.location).toBe(`/api/v1/orgs/${org.name}?page=2`);
-    const repoRes = await t.request().get(`/api/v1/repos/${oldName.toUpperCase()}/some-repo`).set('Authorization', admin.auth).expect(307);
+    const repoRes = await t
+      .request()
+      .get(`/api/v1/repos/${oldName.toUpperCase()}/some-repo`)
+      .set('Authorization', admin.auth)
+      .expect(307);
     expect(repoRes.headers.location).toBe(`/api/v1/repos/${org.name}/some-repo`);
     // A name that was never anyone's is simply not found.
-    await t.request().patch(`/api/v1/admin/users/${uniqueName('never')}`).set('Authorization', admin.auth).send({}).expect(404);
+    await t
+      .request()
+      .patch(`/api/v1/admin/users/${uniqueName('never')}`)
+      .set('Authorization', admin.auth)
+      .send({})
+      .expect(404);
   });
 
   it('allows a case-only rename and a no-op rename without a redirect', async () => {
@@ -465,7 +584,12 @@ describe('POST /admin/users/{username}/rename', () => {
   it('answers 422 for an organization, a taken, reserved or malformed name', async () => {
     const bob = await createTestUser(t);
     const org = await createTestOrg(t, admin.user);
-    await t.request().post(`/api/v1/admin/users/${org.name}/rename`).set('Authorization', admin.auth).send({ new_username: uniqueName() }).expect(422);
+    await t
+      .request()
+      .post(`/api/v1/admin/users/${org.name}/rename`)
+      .set('Authorization', admin.auth)
+      .send({ new_username: uniqueName() })
+      .expect(422);
     await rename(bob.user.name, admin.user.name.toUpperCase()).expect(422);
     await rename(bob.user.name, org.name).expect(422);
     await rename(bob.user.name, 'api').expect(422);
@@ -517,9 +641,16 @@ describe('GET /admin/users', () => {
     const logins: string[] = res.body.map((u: { login: string }) => u.login);
     expect(logins).not.toContain(org.name);
     expect(logins).toEqual([...logins].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
-    expect(res.body.find((u: { login: string }) => u.login === admin.user.name)).toMatchObject({ is_admin: true, login_name: admin.user.loginName });
+    expect(res.body.find((u: { login: string }) => u.login === admin.user.name)).toMatchObject({
+      is_admin: true,
+      login_name: admin.user.loginName,
+    });
 
-    const page2 = await t.request().get('/api/v1/admin/users?limit=2&page=2').set('Authorization', admin.auth).expect(200);
+    const page2 = await t
+      .request()
+      .get('/api/v1/admin/users?limit=2&page=2')
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(page2.body.map((u: { login: string }) => u.login)).toEqual(logins.slice(2, 4));
     expect(page2.headers.link).toContain('rel="next"');
     expect(page2.headers.link).toContain('rel="prev"');
@@ -530,17 +661,31 @@ describe('GET /admin/users', () => {
     const source = await t.context.db.prisma.loginSource.create({ data: { type: 2, name: uniqueName('ldap') } });
     const a = await createUser(newUserBody({ source_id: source.id, login_name: 'uid=a' })).expect(201);
     const b = await createUser(newUserBody({ source_id: source.id, login_name: 'uid=b' })).expect(201);
-    const bySource = await t.request().get(`/api/v1/admin/users?source_id=${source.id}`).set('Authorization', admin.auth).expect(200);
+    const bySource = await t
+      .request()
+      .get(`/api/v1/admin/users?source_id=${source.id}`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(bySource.body.map((u: { id: number }) => u.id).sort()).toEqual([a.body.id, b.body.id].sort());
-    const byLogin = await t.request().get(`/api/v1/admin/users?source_id=${source.id}&login_name=uid=b`).set('Authorization', admin.auth).expect(200);
+    const byLogin = await t
+      .request()
+      .get(`/api/v1/admin/users?source_id=${source.id}&login_name=uid=b`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(byLogin.body.map((u: { id: number }) => u.id)).toEqual([b.body.id]);
-    const plainByLogin = await t.request().get(`/api/v1/admin/users?login_name=${admin.user.loginName}`).set('Authorization', admin.auth).expect(200);
+    const plainByLogin = await t
+      .request()
+      .get(`/api/v1/admin/users?login_name=${admin.user.loginName}`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(plainByLogin.body.map((u: { id: number }) => u.id)).toEqual([admin.user.id]);
   });
 
   it('sorts as asked', async () => {
     const get = async (sort: string) =>
-      (await t.request().get(`/api/v1/admin/users?sort=${sort}&limit=50`).set('Authorization', admin.auth).expect(200)).body.map((u: { id: number }) => u.id);
+      (
+        await t.request().get(`/api/v1/admin/users?sort=${sort}&limit=50`).set('Authorization', admin.auth).expect(200)
+      ).body.map((u: { id: number }) => u.id);
     const oldest = await get('oldest');
     expect(await get('newest')).toEqual([...oldest].reverse());
     const alphabetical = await get('alphabetically');

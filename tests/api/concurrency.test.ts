@@ -31,7 +31,13 @@ interface Answer {
   body: unknown;
 }
 
-async function call(method: string, url: string, auth: string, body?: unknown, contentType = 'application/json'): Promise<Answer> {
+async function call(
+  method: string,
+  url: string,
+  auth: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<Answer> {
   const res = await fetch(`${base}${url}`, {
     method,
     headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': contentType }) },
@@ -42,7 +48,8 @@ async function call(method: string, url: string, auth: string, body?: unknown, c
 }
 
 /** Sends `count` copies of one request at once. */
-const race = (count: number, send: (i: number) => Promise<Answer>) => Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+const race = (count: number, send: (i: number) => Promise<Answer>) =>
+  Promise.all(Array.from({ length: count }, (_, i) => send(i)));
 
 /** Statuses sorted, for comparing outcomes without caring which request won. */
 const statuses = (answers: Answer[]) => answers.map((answer) => answer.status).sort((a, b) => a - b);
@@ -63,14 +70,28 @@ async function expectCountersMatchRows(ownerId: number): Promise<void> {
   const owner = await prisma.user.findUniqueOrThrow({ where: { id: ownerId } });
   expect(owner.numRepos).toBe(await prisma.repository.count({ where: { ownerId } }));
   for (const team of await prisma.team.findMany({ where: { orgId: ownerId } })) {
-    expect({ team: team.name, members: team.numMembers }).toEqual({ team: team.name, members: await prisma.teamUser.count({ where: { teamId: team.id } }) });
+    expect({ team: team.name, members: team.numMembers }).toEqual({
+      team: team.name,
+      members: await prisma.teamUser.count({ where: { teamId: team.id } }),
+    });
     if (!team.includesAllRepositories) {
-      expect({ team: team.name, repos: team.numRepos }).toEqual({ team: team.name, repos: await prisma.teamRepo.count({ where: { teamId: team.id } }) });
+      expect({ team: team.name, repos: team.numRepos }).toEqual({
+        team: team.name,
+        repos: await prisma.teamRepo.count({ where: { teamId: team.id } }),
+      });
     }
   }
   // An org member is a member of at least one of its teams, and the other way round.
-  const members = (await prisma.orgUser.findMany({ where: { orgId: ownerId }, select: { userId: true } })).map((row) => row.userId).sort();
-  const inTeams = [...new Set((await prisma.teamUser.findMany({ where: { orgId: ownerId }, select: { userId: true } })).map((row) => row.userId))].sort();
+  const members = (await prisma.orgUser.findMany({ where: { orgId: ownerId }, select: { userId: true } }))
+    .map((row) => row.userId)
+    .sort();
+  const inTeams = [
+    ...new Set(
+      (await prisma.teamUser.findMany({ where: { orgId: ownerId }, select: { userId: true } })).map(
+        (row) => row.userId,
+      ),
+    ),
+  ].sort();
   expect(members).toEqual(inTeams);
 }
 
@@ -85,10 +106,14 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
   it('repositories of a user: one 201, the others 409, one row, one directory, numRepos counted once', async () => {
     const alice = await createTestUser(t);
     const name = uniqueName('repo');
-    const answers = await race(PARALLEL, () => call('POST', '/api/v1/user/repos', alice.auth, { name, auto_init: true }));
+    const answers = await race(PARALLEL, () =>
+      call('POST', '/api/v1/user/repos', alice.auth, { name, auto_init: true }),
+    );
     expectOneWinner(answers, 201, 409);
     expect(await t.context.db.prisma.repository.count({ where: { ownerId: alice.user.id } })).toBe(1);
-    expect(fs.readdirSync(path.join(t.context.settings.repository.ROOT, alice.user.lowerName))).toEqual([`${name}.git`]);
+    expect(fs.readdirSync(path.join(t.context.settings.repository.ROOT, alice.user.lowerName))).toEqual([
+      `${name}.git`,
+    ]);
     await expectCountersMatchRows(alice.user.id);
   });
 
@@ -103,21 +128,27 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
   it('teams: one 201, the others 422, one row', async () => {
     const org = await createTestOrg(t, admin.user);
     const name = uniqueName('team');
-    const answers = await race(PARALLEL, () => call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name, permission: 'read', units: ['repo.code'] }));
+    const answers = await race(PARALLEL, () =>
+      call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name, permission: 'read', units: ['repo.code'] }),
+    );
     expectOneWinner(answers, 201, 422);
     expect(await t.context.db.prisma.team.count({ where: { orgId: org.id, lowerName: name } })).toBe(1);
   });
 
   it('Actions variables: one 204 (as Forgejo answers a create), the others 409', async () => {
     const org = await createTestOrg(t, admin.user);
-    const answers = await race(PARALLEL, () => call('POST', `/api/v1/orgs/${org.name}/actions/variables/REGION`, admin.auth, { value: 'eu' }));
+    const answers = await race(PARALLEL, () =>
+      call('POST', `/api/v1/orgs/${org.name}/actions/variables/REGION`, admin.auth, { value: 'eu' }),
+    );
     expectOneWinner(answers, 204, 409);
   });
 
   it('a generic package file: one 201, the others 409, one file row', async () => {
     const bob = await createTestUser(t);
     const url = `/api/packages/${bob.user.name}/generic/tool/1.0.0/tool.bin`;
-    const answers = await race(PARALLEL, (i) => call('PUT', url, bob.auth, Buffer.from(`bytes of upload ${i}`), 'application/octet-stream'));
+    const answers = await race(PARALLEL, (i) =>
+      call('PUT', url, bob.auth, Buffer.from(`bytes of upload ${i}`), 'application/octet-stream'),
+    );
     expectOneWinner(answers, 201, 409);
     const { prisma } = t.context.db;
     expect(await prisma.package.count({ where: { ownerId: bob.user.id } })).toBe(1);
@@ -127,10 +158,16 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
 
   it('org labels and hooks have no unique name in Forgejo: every create succeeds with its own id', async () => {
     const org = await createTestOrg(t, admin.user);
-    const labels = await race(PARALLEL, () => call('POST', `/api/v1/orgs/${org.name}/labels`, admin.auth, { name: 'bug', color: '#ee0701' }));
+    const labels = await race(PARALLEL, () =>
+      call('POST', `/api/v1/orgs/${org.name}/labels`, admin.auth, { name: 'bug', color: '#ee0701' }),
+    );
     expect(statuses(labels)).toEqual(Array(PARALLEL).fill(201));
     expect(new Set(labels.map((answer) => (answer.body as { id: number }).id)).size).toBe(PARALLEL);
-    const hook = { type: 'forgejo', config: { url: 'https://hooks.example.com/in', content_type: 'json' }, events: ['push'] };
+    const hook = {
+      type: 'forgejo',
+      config: { url: 'https://hooks.example.com/in', content_type: 'json' },
+      events: ['push'],
+    };
     const hooks = await race(PARALLEL, () => call('POST', `/api/v1/orgs/${org.name}/hooks`, admin.auth, hook));
     expect(statuses(hooks)).toEqual(Array(PARALLEL).fill(201));
     expect(new Set(hooks.map((answer) => (answer.body as { id: number }).id)).size).toBe(PARALLEL);
@@ -138,7 +175,9 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
 
   it('different repositories at once: each created, numRepos equals the rows', async () => {
     const org = await createTestOrg(t, admin.user);
-    const answers = await race(PARALLEL, (i) => call('POST', `/api/v1/orgs/${org.name}/repos`, admin.auth, { name: `repo-${i}` }));
+    const answers = await race(PARALLEL, (i) =>
+      call('POST', `/api/v1/orgs/${org.name}/repos`, admin.auth, { name: `repo-${i}` }),
+    );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(201));
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } });
     expect(stored.numRepos).toBe(PARALLEL);
@@ -149,14 +188,22 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
 describe('concurrent membership changes', () => {
   async function orgWithTeam() {
     const org = await createTestOrg(t, admin.user);
-    const team = (await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name: 'devs', permission: 'write', units: ['repo.code'] })).body as { id: number };
+    const team = (
+      await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, {
+        name: 'devs',
+        permission: 'write',
+        units: ['repo.code'],
+      })
+    ).body as { id: number };
     return { org, teamId: team.id };
   }
 
   it('adding the same user to a team many times at once: all 204, one membership', async () => {
     const { org, teamId } = await orgWithTeam();
     const carol = await createTestUser(t);
-    const answers = await race(PARALLEL, () => call('PUT', `/api/v1/teams/${teamId}/members/${carol.user.name}`, admin.auth));
+    const answers = await race(PARALLEL, () =>
+      call('PUT', `/api/v1/teams/${teamId}/members/${carol.user.name}`, admin.auth),
+    );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(204));
     const { prisma } = t.context.db;
     expect(await prisma.teamUser.count({ where: { teamId, userId: carol.user.id } })).toBe(1);
@@ -168,7 +215,9 @@ describe('concurrent membership changes', () => {
     const { org, teamId } = await orgWithTeam();
     const dave = await createTestUser(t);
     await call('PUT', `/api/v1/teams/${teamId}/members/${dave.user.name}`, admin.auth);
-    const answers = await race(PARALLEL, () => call('DELETE', `/api/v1/teams/${teamId}/members/${dave.user.name}`, admin.auth));
+    const answers = await race(PARALLEL, () =>
+      call('DELETE', `/api/v1/teams/${teamId}/members/${dave.user.name}`, admin.auth),
+    );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(204));
     expect(await t.context.db.prisma.orgUser.count({ where: { orgId: org.id, userId: dave.user.id } })).toBe(0);
     await expectCountersMatchRows(org.id);
@@ -178,7 +227,9 @@ describe('concurrent membership changes', () => {
     const { org, teamId } = await orgWithTeam();
     const erin = await createTestUser(t);
     for (let round = 0; round < 3; round++) {
-      const answers = await race(PARALLEL * 2, (i) => call(i % 2 ? 'DELETE' : 'PUT', `/api/v1/teams/${teamId}/members/${erin.user.name}`, admin.auth));
+      const answers = await race(PARALLEL * 2, (i) =>
+        call(i % 2 ? 'DELETE' : 'PUT', `/api/v1/teams/${teamId}/members/${erin.user.name}`, admin.auth),
+      );
       expect(statuses(answers)).toEqual(Array(PARALLEL * 2).fill(204));
       await expectCountersMatchRows(org.id);
     }
@@ -187,33 +238,55 @@ describe('concurrent membership changes', () => {
   it('adding different users at once: every one a member, num_members equals the rows', async () => {
     const { org, teamId } = await orgWithTeam();
     const users = await Promise.all(Array.from({ length: PARALLEL }, () => createTestUser(t)));
-    const answers = await race(PARALLEL, (i) => call('PUT', `/api/v1/teams/${teamId}/members/${users[i].user.name}`, admin.auth));
+    const answers = await race(PARALLEL, (i) =>
+      call('PUT', `/api/v1/teams/${teamId}/members/${users[i].user.name}`, admin.auth),
+    );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(204));
     const team = await call('GET', `/api/v1/teams/${teamId}`, admin.auth);
     expect(team.body).toMatchObject({ id: teamId });
-    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: teamId } })).toMatchObject({ numMembers: PARALLEL });
+    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: teamId } })).toMatchObject({
+      numMembers: PARALLEL,
+    });
     expect(await t.context.db.prisma.orgUser.count({ where: { orgId: org.id } })).toBe(PARALLEL + 1);
     await expectCountersMatchRows(org.id);
 
-    const removals = await race(PARALLEL, (i) => call('DELETE', `/api/v1/teams/${teamId}/members/${users[i].user.name}`, admin.auth));
+    const removals = await race(PARALLEL, (i) =>
+      call('DELETE', `/api/v1/teams/${teamId}/members/${users[i].user.name}`, admin.auth),
+    );
     expect(statuses(removals)).toEqual(Array(PARALLEL).fill(204));
-    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: teamId } })).toMatchObject({ numMembers: 0 });
+    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: teamId } })).toMatchObject({
+      numMembers: 0,
+    });
     await expectCountersMatchRows(org.id);
   });
   it('adding one user to several teams of an organization at once: one org membership', async () => {
     const org = await createTestOrg(t, admin.user);
     const teamIds: number[] = [];
     for (let i = 0; i < PARALLEL; i++) {
-      teamIds.push(((await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name: `team${i}`, permission: 'read', units: ['repo.code'] })).body as { id: number }).id);
+      teamIds.push(
+        (
+          (
+            await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, {
+              name: `team${i}`,
+              permission: 'read',
+              units: ['repo.code'],
+            })
+          ).body as { id: number }
+        ).id,
+      );
     }
     const judy = await createTestUser(t);
-    const answers = await race(PARALLEL, (i) => call('PUT', `/api/v1/teams/${teamIds[i]}/members/${judy.user.name}`, admin.auth));
+    const answers = await race(PARALLEL, (i) =>
+      call('PUT', `/api/v1/teams/${teamIds[i]}/members/${judy.user.name}`, admin.auth),
+    );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(204));
     expect(await t.context.db.prisma.orgUser.count({ where: { orgId: org.id, userId: judy.user.id } })).toBe(1);
     await expectCountersMatchRows(org.id);
 
     // Leaving every team at once ends the org membership exactly when the last one is left.
-    const leaves = await race(PARALLEL, (i) => call('DELETE', `/api/v1/teams/${teamIds[i]}/members/${judy.user.name}`, admin.auth));
+    const leaves = await race(PARALLEL, (i) =>
+      call('DELETE', `/api/v1/teams/${teamIds[i]}/members/${judy.user.name}`, admin.auth),
+    );
     expect(statuses(leaves)).toEqual(Array(PARALLEL).fill(204));
     expect(await t.context.db.prisma.orgUser.count({ where: { orgId: org.id, userId: judy.user.id } })).toBe(0);
     await expectCountersMatchRows(org.id);
@@ -221,20 +294,34 @@ describe('concurrent membership changes', () => {
 
   it('removing a member from the organization many times at once: all 204, team counts decremented once', async () => {
     const org = await createTestOrg(t, admin.user);
-    const team = (await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name: 'devs', permission: 'read', units: ['repo.code'] })).body as { id: number };
+    const team = (
+      await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, {
+        name: 'devs',
+        permission: 'read',
+        units: ['repo.code'],
+      })
+    ).body as { id: number };
     const kim = await createTestUser(t);
     const stays = await createTestUser(t);
-    for (const user of [kim, stays]) await call('PUT', `/api/v1/teams/${team.id}/members/${user.user.name}`, admin.auth);
-    const answers = await race(PARALLEL, () => call('DELETE', `/api/v1/orgs/${org.name}/members/${kim.user.name}`, admin.auth));
+    for (const user of [kim, stays])
+      await call('PUT', `/api/v1/teams/${team.id}/members/${user.user.name}`, admin.auth);
+    const answers = await race(PARALLEL, () =>
+      call('DELETE', `/api/v1/orgs/${org.name}/members/${kim.user.name}`, admin.auth),
+    );
     expectNoServerErrors(answers);
     expect(answers.filter((answer) => answer.status === 204).length).toBeGreaterThanOrEqual(1);
-    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: team.id } })).toMatchObject({ numMembers: 1 });
+    expect(await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: team.id } })).toMatchObject({
+      numMembers: 1,
+    });
     await expectCountersMatchRows(org.id);
   });
 
   it('two owners removing each other at once: the organization keeps an owner', async () => {
     const org = await createTestOrg(t, admin.user);
-    const owners = (await call('GET', `/api/v1/orgs/${org.name}/teams`, admin.auth)).body as Array<{ id: number; name: string }>;
+    const owners = (await call('GET', `/api/v1/orgs/${org.name}/teams`, admin.auth)).body as Array<{
+      id: number;
+      name: string;
+    }>;
     const ownersTeam = owners.find((team) => team.name === 'Owners')!;
     const second = await createTestUser(t);
     await call('PUT', `/api/v1/teams/${ownersTeam.id}/members/${second.user.name}`, admin.auth);
@@ -260,17 +347,26 @@ describe('concurrent deletes of the same thing: one 204, the others 404', () => 
     const frank = await createTestUser(t);
     const keep = uniqueName('keep');
     const gone = uniqueName('gone');
-    for (const name of [keep, gone]) expect((await call('POST', '/api/v1/user/repos', frank.auth, { name })).status).toBe(201);
+    for (const name of [keep, gone])
+      expect((await call('POST', '/api/v1/user/repos', frank.auth, { name })).status).toBe(201);
     const answers = await race(PARALLEL, () => call('DELETE', `/api/v1/repos/${frank.user.name}/${gone}`, frank.auth));
     expectOneWinner(answers, 204, 404);
     await expectCountersMatchRows(frank.user.id);
-    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, frank.user.lowerName, `${gone}.git`))).toBe(false);
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, frank.user.lowerName, `${gone}.git`))).toBe(
+      false,
+    );
   });
 
   it('a team: its members leave the organization once', async () => {
     const org = await createTestOrg(t, admin.user);
     const grace = await createTestUser(t);
-    const team = (await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name: 'doomed', permission: 'read', units: ['repo.code'] })).body as { id: number };
+    const team = (
+      await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, {
+        name: 'doomed',
+        permission: 'read',
+        units: ['repo.code'],
+      })
+    ).body as { id: number };
     await call('PUT', `/api/v1/teams/${team.id}/members/${grace.user.name}`, admin.auth);
     const answers = await race(PARALLEL, () => call('DELETE', `/api/v1/teams/${team.id}`, admin.auth));
     expectOneWinner(answers, 204, 404);
@@ -288,7 +384,10 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
       const name = uniqueName('repo');
       expect((await call('POST', '/api/v1/user/repos', henry.auth, { name })).status).toBe(201);
       const [edit, remove] = await Promise.all([
-        call('PATCH', `/api/v1/repos/${henry.user.name}/${name}`, henry.auth, { description: 'edited', website: 'https://example.com' }),
+        call('PATCH', `/api/v1/repos/${henry.user.name}/${name}`, henry.auth, {
+          description: 'edited',
+          website: 'https://example.com',
+        }),
         call('DELETE', `/api/v1/repos/${henry.user.name}/${name}`, henry.auth),
       ]);
       expectNoServerErrors([edit, remove]);
@@ -322,7 +421,10 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
       ]);
       expectNoServerErrors([create, remove]);
       // Either the repository came first and the organization, which still owns it, stays; or the deletion won.
-      expect([[201, 422], [404, 204]]).toContainEqual([create.status, remove.status]);
+      expect([
+        [201, 422],
+        [404, 204],
+      ]).toContainEqual([create.status, remove.status]);
       const directory = path.join(t.context.settings.repository.ROOT, org.lowerName, 'contested.git');
       expect(fs.existsSync(directory)).toBe(create.status === 201);
       if (create.status === 201) await expectCountersMatchRows(org.id);
@@ -337,7 +439,10 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
         call('DELETE', `/api/v1/admin/users/${owner.user.name}`, admin.auth),
       ]);
       expectNoServerErrors([create, remove]);
-      expect([[201, 422], [404, 204]]).toContainEqual([create.status, remove.status]);
+      expect([
+        [201, 422],
+        [404, 204],
+      ]).toContainEqual([create.status, remove.status]);
       const directory = path.join(t.context.settings.repository.ROOT, owner.user.lowerName, 'contested.git');
       expect(fs.existsSync(directory)).toBe(create.status === 201);
       if (create.status === 201) await expectCountersMatchRows(owner.user.id);
@@ -348,7 +453,13 @@ describe('a delete racing an update: one consistent outcome, never 5xx', () => {
     const ivan = await createTestUser(t);
     for (let round = 0; round < ROUNDS; round++) {
       const org = await createTestOrg(t, admin.user);
-      const team = (await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, { name: 'racers', permission: 'read', units: ['repo.code'] })).body as { id: number };
+      const team = (
+        await call('POST', `/api/v1/orgs/${org.name}/teams`, admin.auth, {
+          name: 'racers',
+          permission: 'read',
+          units: ['repo.code'],
+        })
+      ).body as { id: number };
       const [edit, join, remove] = await Promise.all([
         call('PATCH', `/api/v1/teams/${team.id}`, admin.auth, { name: 'renamed', description: 'edited' }),
         call('PUT', `/api/v1/teams/${team.id}/members/${ivan.user.name}`, admin.auth),

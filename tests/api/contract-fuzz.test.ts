@@ -14,11 +14,48 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ODD_SEGMENTS = ['..', '.', '-', '%2e%2e', 'a%2Fb', '%E2%9C%93', 'x'.repeat(300), '0', '-1', '99999999999999999999', '1.5', ' ', '%20'];
-const ODD_QUERY_VALUES = ['', '-1', '0', 'abc', '1e400', '99999999999999999999', '%00x'.slice(3), '..', 'true', '[]', '%2F'];
-const ODD_BODIES: unknown[] = [{}, [], 'text', 42, null, { name: '' }, { name: 'x'.repeat(5000) }, { name: 5, id: 'x', units: 'a', permission: 7 }];
+const ODD_SEGMENTS = [
+  '..',
+  '.',
+  '-',
+  '%2e%2e',
+  'a%2Fb',
+  '%E2%9C%93',
+  'x'.repeat(300),
+  '0',
+  '-1',
+  '99999999999999999999',
+  '1.5',
+  ' ',
+  '%20',
+];
+const ODD_QUERY_VALUES = [
+  '',
+  '-1',
+  '0',
+  'abc',
+  '1e400',
+  '99999999999999999999',
+  '%00x'.slice(3),
+  '..',
+  'true',
+  '[]',
+  '%2F',
+];
+const ODD_BODIES: unknown[] = [
+  {},
+  [],
+  'text',
+  42,
+  null,
+  { name: '' },
+  { name: 'x'.repeat(5000) },
+  { name: 5, id: 'x', units: 'a', permission: 7 },
+];
 
-const operations = (Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]).filter(([, op]) => !op.rawBody);
+const operations = (Object.entries(OPERATIONS) as [OperationId, (typeof OPERATIONS)[OperationId]][]).filter(
+  ([, op]) => !op.rawBody,
+);
 
 function fill(path: string, value: (name: string) => string): string {
   return path.replace(/\{([^}]+)\}/g, (_m, name: string) => value(name));
@@ -31,7 +68,9 @@ function sensible(name: string): string {
 }
 
 async function call(method: string, url: string, body?: unknown) {
-  const request = (t.request() as unknown as Record<string, (u: string) => import('supertest').Test>)[method](url).set('Authorization', admin.auth);
+  const request = (t.request() as unknown as Record<string, (u: string) => import('supertest').Test>)
+    [method](url)
+    .set('Authorization', admin.auth);
   return body === undefined ? request : request.set('Content-Type', 'application/json').send(JSON.stringify(body));
 }
 
@@ -58,8 +97,25 @@ describe.each(operations)('%s', (operationId, op) => {
 
   it('survives odd query values', async () => {
     for (const value of ODD_QUERY_VALUES) {
-      const params = ['page', 'limit', 'q', 'sort', 'order', 'uid', 'team_id', 'date', 'type', 'since', 'before', 'purge', 'query', 'pattern', 'mode']
-        .map((key) => `${key}=${encodeURIComponent(value)}`).join('&');
+      const params = [
+        'page',
+        'limit',
+        'q',
+        'sort',
+        'order',
+        'uid',
+        'team_id',
+        'date',
+        'type',
+        'since',
+        'before',
+        'purge',
+        'query',
+        'pattern',
+        'mode',
+      ]
+        .map((key) => `${key}=${encodeURIComponent(value)}`)
+        .join('&');
       const url = `${fill(op.path, sensible)}?${params}`;
       const res = await call(op.method, url);
       expectNoServerError(res.status, `${op.method.toUpperCase()} ${url}`);

@@ -29,7 +29,8 @@ describe('creating a repository', () => {
       build: async (dir) => {
         await initBare(dir, { defaultBranch: 'main' });
         // A crash here must leave nothing a client could see as a repository.
-        seenWhileBuilding = (await t.request().get('/api/v1/repos/alice/built-first').set('Authorization', alice.auth)).status;
+        seenWhileBuilding = (await t.request().get('/api/v1/repos/alice/built-first').set('Authorization', alice.auth))
+          .status;
         rowWhileBuilding = await t.context.db.prisma.repository.findFirst({ where: { lowerName: 'built-first' } });
         expect(fs.existsSync(repoDir('built-first'))).toBe(false);
       },
@@ -37,7 +38,11 @@ describe('creating a repository', () => {
     expect(seenWhileBuilding).toBe(404);
     expect(rowWhileBuilding).toBeNull();
     expect(fs.existsSync(path.join(repoDir('built-first'), 'HEAD'))).toBe(true);
-    const answer = await t.request().get('/api/v1/repos/alice/built-first').set('Authorization', alice.auth).expect(200);
+    const answer = await t
+      .request()
+      .get('/api/v1/repos/alice/built-first')
+      .set('Authorization', alice.auth)
+      .expect(200);
     expect(answer.body.id).toBe(created.id);
     expect(answer.body.empty).toBe(true);
   });
@@ -45,12 +50,14 @@ describe('creating a repository', () => {
   it('leaves neither a row nor a directory when building the directory fails', async () => {
     const { repoCreation } = t.context.services;
     const record = { name: 'build-fails', isPrivate: false, defaultBranch: 'main' };
-    await expect(repoCreation.insert(alice.user, alice.user, record, {
-      build: async (dir) => {
-        await initBare(dir, { defaultBranch: 'main' });
-        throw new Error('disk full');
-      },
-    })).rejects.toThrow('disk full');
+    await expect(
+      repoCreation.insert(alice.user, alice.user, record, {
+        build: async (dir) => {
+          await initBare(dir, { defaultBranch: 'main' });
+          throw new Error('disk full');
+        },
+      }),
+    ).rejects.toThrow('disk full');
     await t.request().get('/api/v1/repos/alice/build-fails').set('Authorization', alice.auth).expect(404);
     expect(fs.existsSync(repoDir('build-fails'))).toBe(false);
     const staging = path.join(t.context.settings.repository.ROOT, '.staging');
@@ -58,8 +65,12 @@ describe('creating a repository', () => {
   });
 
   it('records what an initialized directory holds with the row', async () => {
-    const answer = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth)
-      .send({ name: 'initialized', auto_init: true, readme: 'Default' }).expect(201);
+    const answer = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .send({ name: 'initialized', auto_init: true, readme: 'Default' })
+      .expect(201);
     expect(answer.body.empty).toBe(false);
     expect(answer.body.default_branch).toBe('main');
   });
@@ -75,7 +86,9 @@ describe('a push cut off before the row was updated', () => {
     await gitOk(['add', 'f.txt'], work);
     await gitOk(['commit', '-q', '-m', 'c'], work);
     await gitOk(['push', '-q', repoDir('cut-off'), 'HEAD:refs/heads/trunk'], work);
-    expect((await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200)).body.empty).toBe(true);
+    expect(
+      (await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200)).body.empty,
+    ).toBe(true);
 
     expect(await t.context.services.repoEdits.refreshEmptyFromDisk()).toBe(1);
     const answer = await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200);

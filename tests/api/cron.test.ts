@@ -105,7 +105,14 @@ async function finished(name: string): Promise<void> {
 }
 
 async function createRepo(owner: TestUser, name: string) {
-  return (await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name, auto_init: true }).expect(201)).body;
+  return (
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', owner.auth)
+      .send({ name, auto_init: true })
+      .expect(201)
+  ).body;
 }
 
 async function commitAndPush(dir: string, file: string, remote: string) {
@@ -125,7 +132,9 @@ describe('GET /admin/cron', () => {
     expect(res.headers.link).toBeUndefined();
     const list: CronEntry[] = res.body;
     expect(list.map((task) => task.name)).toEqual(cronTasks(t.context.settings).map((task) => task.name));
-    expect(list.map((task) => [task.name, task.schedule])).toEqual(FORGEJO_TASKS.map(([name, schedule, enabled]) => [name, enabled ? schedule : '-']));
+    expect(list.map((task) => [task.name, task.schedule])).toEqual(
+      FORGEJO_TASKS.map(([name, schedule, enabled]) => [name, enabled ? schedule : '-']),
+    );
     const now = Date.now();
     for (const task of list) {
       const enabled = task.schedule !== '-';
@@ -139,10 +148,16 @@ describe('GET /admin/cron', () => {
 
   it('pages only when page is given', async () => {
     const all = await cronList();
-    const res = await t.request().get('/api/v1/admin/cron?page=2&limit=10').set('Authorization', admin.auth).expect(200);
+    const res = await t
+      .request()
+      .get('/api/v1/admin/cron?page=2&limit=10')
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(res.headers['x-total-count']).toBe('27');
     expect(res.body.map((task: CronEntry) => task.name)).toEqual(all.slice(10, 20).map((task) => task.name));
-    expect((await cronList('?page=3&limit=10')).map((task) => task.name)).toEqual(all.slice(20).map((task) => task.name));
+    expect((await cronList('?page=3&limit=10')).map((task) => task.name)).toEqual(
+      all.slice(20).map((task) => task.name),
+    );
     expect(await cronList('?limit=5')).toHaveLength(27);
   });
 
@@ -163,7 +178,12 @@ describe('POST /admin/cron/{task}', () => {
     await createRepo(alice, 'upstream');
     const source = `${base}${alice.user.name}/upstream.git`;
     const migrate = (repo_name: string) =>
-      t.request().post('/api/v1/repos/migrate').set('Authorization', admin.auth).send({ clone_addr: source, repo_name, repo_owner: org.name, mirror: true, mirror_interval: '10m' }).expect(201);
+      t
+        .request()
+        .post('/api/v1/repos/migrate')
+        .set('Authorization', admin.auth)
+        .send({ clone_addr: source, repo_name, repo_owner: org.name, mirror: true, mirror_interval: '10m' })
+        .expect(201);
     const due = (await migrate('mirror-due')).body;
     await migrate('mirror-later');
     const before = await entry('update_mirrors');
@@ -174,7 +194,10 @@ describe('POST /admin/cron/{task}', () => {
     const oldHead = (await gitOk(['rev-parse', 'HEAD'], work)).trim();
     const newHead = await commitAndPush(work, 'news.txt', pushUrl);
     // Ten minutes pass for one of the two mirrors.
-    await t.context.db.prisma.mirror.update({ where: { repoId: due.id }, data: { nextUpdateAt: new Date(Date.now() - 1000) } });
+    await t.context.db.prisma.mirror.update({
+      where: { repoId: due.id },
+      data: { nextUpdateAt: new Date(Date.now() - 1000) },
+    });
 
     const started = Date.now();
     await runTask('update_mirrors');
@@ -185,7 +208,9 @@ describe('POST /admin/cron/{task}', () => {
     const mirror = await t.context.db.prisma.mirror.findUniqueOrThrow({ where: { repoId: due.id } });
     expect(mirror.nextUpdateAt.getTime()).toBeGreaterThanOrEqual(started + 600_000 - 1000);
     expect(mirror.updatedAt.getTime()).toBeGreaterThanOrEqual(started - 1000);
-    const repo = (await t.request().get(`/api/v1/repos/${org.name}/mirror-due`).set('Authorization', admin.auth).expect(200)).body;
+    const repo = (
+      await t.request().get(`/api/v1/repos/${org.name}/mirror-due`).set('Authorization', admin.auth).expect(200)
+    ).body;
     expect(new Date(repo.mirror_updated).getTime()).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000);
 
     const after = await entry('update_mirrors');
@@ -193,18 +218,23 @@ describe('POST /admin/cron/{task}', () => {
     expect(new Date(after.prev).getTime()).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000);
     expect(after.schedule).toBe('@every 10m');
 
-    const feed = (await t.request().get(`/api/v1/orgs/${org.name}/activities/feeds`).set('Authorization', admin.auth).expect(200)).body;
+    const feed = (
+      await t.request().get(`/api/v1/orgs/${org.name}/activities/feeds`).set('Authorization', admin.auth).expect(200)
+    ).body;
     const sync = feed.find((action: { op_type: string }) => action.op_type === 'mirror_sync_push');
     expect(sync).toMatchObject({ repo: { name: 'mirror-due' }, ref_name: 'refs/heads/main', act_user_id: org.id });
     expect(JSON.parse(sync.content)).toMatchObject({ Len: 1, HeadCommit: { Sha1: newHead, Message: 'add news.txt' } });
-    const syncedRepos = feed.filter((action: { op_type: string }) => action.op_type.startsWith('mirror_sync')).map((action: { repo: { name: string } }) => action.repo.name);
+    const syncedRepos = feed
+      .filter((action: { op_type: string }) => action.op_type.startsWith('mirror_sync'))
+      .map((action: { repo: { name: string } }) => action.repo.name);
     expect(syncedRepos).toEqual(['mirror-due']);
   });
 
   it('runs a disabled task on demand: git_gc_repos packs loose objects; it stays unscheduled', async () => {
     await createRepo(alice, 'loose');
     const dir = path.join(t.context.settings.repository.ROOT, alice.user.name.toLowerCase(), 'loose.git');
-    const looseObjects = async () => Number(/^count: (\d+)$/m.exec(await gitOk(['--git-dir', dir, 'count-objects', '-v']))![1]);
+    const looseObjects = async () =>
+      Number(/^count: (\d+)$/m.exec(await gitOk(['--git-dir', dir, 'count-objects', '-v']))![1]);
     expect(await looseObjects()).toBeGreaterThan(0);
     await runTask('git_gc_repos');
     await finished('git_gc_repos');
@@ -232,7 +262,9 @@ describe('POST /admin/cron/{task}', () => {
     expect(fs.existsSync(path.join(dir, 'HEAD'))).toBe(true);
     const repo = (await t.request().get(`/api/v1/repos/${alice.user.name}/vanished`).expect(200)).body;
     expect(repo).toMatchObject({ id: created.id, empty: true });
-    expect((await git(['clone', '-q', `${base}${alice.user.name}/vanished.git`, path.join(tempDir(), 'c')])).code).toBe(0);
+    expect((await git(['clone', '-q', `${base}${alice.user.name}/vanished.git`, path.join(tempDir(), 'c')])).code).toBe(
+      0,
+    );
   });
 });
 
@@ -256,7 +288,19 @@ describe('the lease', () => {
 
   /** Two services on one database behave as two Anvil processes. */
   const twoProcesses = (definition: CronTaskDefinition) =>
-    [0, 1].map(() => new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, containerBlobs: t.context.services.containerBlobs, log: t.context.log }, [definition]));
+    [0, 1].map(
+      () =>
+        new CronService(
+          t.context,
+          {
+            maintenance: t.context.services.maintenance,
+            hookDeliveries: t.context.services.hookDeliveries,
+            containerBlobs: t.context.services.containerBlobs,
+            log: t.context.log,
+          },
+          [definition],
+        ),
+    );
 
   it('lets only one of two processes run a task at a time', async () => {
     const task = blockingTask('test_lease_manual');
@@ -270,18 +314,33 @@ describe('the lease', () => {
     task.release();
     expect((await Promise.all(runs)).sort()).toEqual([false, true]);
     expect(task.runs()).toBe(1);
-    expect(await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_manual' } })).toMatchObject({ execTimes: 1, lockedBy: '', lockedUntil: null });
+    expect(
+      await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_manual' } }),
+    ).toMatchObject({ execTimes: 1, lockedBy: '', lockedUntil: null });
     // Free again: the next run goes ahead.
     const again = blockingTask('test_lease_manual');
     again.release();
-    expect(await new CronService(t.context, { maintenance: t.context.services.maintenance, hookDeliveries: t.context.services.hookDeliveries, containerBlobs: t.context.services.containerBlobs, log: t.context.log }, [again.definition]).runNow('test_lease_manual')).toBe(true);
+    expect(
+      await new CronService(
+        t.context,
+        {
+          maintenance: t.context.services.maintenance,
+          hookDeliveries: t.context.services.hookDeliveries,
+          containerBlobs: t.context.services.containerBlobs,
+          log: t.context.log,
+        },
+        [again.definition],
+      ).runNow('test_lease_manual'),
+    ).toBe(true);
   });
 
   it('starts a due task in one process only and moves its next run on; an expired lease is taken over', async () => {
     const task = blockingTask('test_lease_scheduled');
     const [first, second] = twoProcesses(task.definition);
     const past = new Date(Date.now() - 1000);
-    await t.context.db.prisma.cronTask.create({ data: { name: 'test_lease_scheduled', nextRunAt: past, lockedUntil: past, lockedBy: 'a-process-that-died' } });
+    await t.context.db.prisma.cronTask.create({
+      data: { name: 'test_lease_scheduled', nextRunAt: past, lockedUntil: past, lockedBy: 'a-process-that-died' },
+    });
     const started = await Promise.all([first.startDue(), second.startDue()]);
     expect(started.flat()).toEqual(['test_lease_scheduled']);
     await eventually(async () => expect(task.runs()).toBe(1));
@@ -291,7 +350,9 @@ describe('the lease', () => {
     task.release();
     await Promise.all([first.drain(), second.drain()]);
     expect(task.runs()).toBe(1);
-    expect(await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_scheduled' } })).toMatchObject({ execTimes: 1, lockedBy: '' });
+    expect(
+      await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_scheduled' } }),
+    ).toMatchObject({ execTimes: 1, lockedBy: '' });
   });
 
   it('hands the lease of a run back when its process is cut off at shutdown, so another process runs the task at once', async () => {
@@ -301,7 +362,9 @@ describe('the lease', () => {
     await eventually(async () => expect(task.runs()).toBe(1));
     expect(await other.runNow('test_lease_handed_back')).toBe(false);
     await cutOff.handBackLeases();
-    expect(await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_handed_back' } })).toMatchObject({ lockedBy: '', lockedUntil: null });
+    expect(
+      await t.context.db.prisma.cronTask.findUniqueOrThrow({ where: { name: 'test_lease_handed_back' } }),
+    ).toMatchObject({ lockedBy: '', lockedUntil: null });
     const second = other.runNow('test_lease_handed_back');
     await eventually(async () => expect(task.runs()).toBe(2));
     task.release();

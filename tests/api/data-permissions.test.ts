@@ -28,7 +28,12 @@ describe('permissions of the data directory', () => {
 
   it('makes the directories 0700 and the key and repositories private', async () => {
     const owner = await createTestUser(t);
-    await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name: 'private-bits', auto_init: true }).expect(201);
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', owner.auth)
+      .send({ name: 'private-bits', auto_init: true })
+      .expect(201);
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(path.join(dataDir, 'repositories'))).toBe(0o700);
     const repoDir = path.join(dataDir, 'repositories', owner.user.lowerName, 'private-bits.git');

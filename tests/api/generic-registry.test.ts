@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { User } from '../../src/db/prisma.ts';
-import { basicAuth, createTestOrg, createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
+import {
+  basicAuth,
+  createTestOrg,
+  createTestUser,
+  createToken,
+  type TestUser,
+  uniqueName,
+} from '../helpers/factories.ts';
 import { blobFiles, filesUnder, genericUrl, memberOfTeam, sha256, storeDir, upload } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -24,11 +31,15 @@ afterAll(() => t.close());
 
 /** The raw bytes of a download (supertest would parse text). */
 function download(url: string, headers: Record<string, string> = {}) {
-  const request = t.request().get(url).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const request = t
+    .request()
+    .get(url)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
   for (const [name, value] of Object.entries(headers)) request.set(name, value);
   return request;
 }
@@ -38,7 +49,9 @@ describe('upload and download', () => {
     const bytes = randomBytes(300 * 1024);
     const name = uniqueName('tool');
     await upload(t, alice.auth, alice.user.name, name, '1.0.0', 'tool.bin', bytes).expect(201);
-    const res = await download(genericUrl(alice.user.name, name, '1.0.0', 'tool.bin'), { Authorization: alice.auth }).expect(200);
+    const res = await download(genericUrl(alice.user.name, name, '1.0.0', 'tool.bin'), {
+      Authorization: alice.auth,
+    }).expect(200);
     expect(Buffer.compare(res.body, bytes)).toBe(0);
     expect(res.headers['content-length']).toBe(String(bytes.length));
     expect(res.headers['content-type']).toBe('application/octet-stream');
@@ -50,7 +63,15 @@ describe('upload and download', () => {
 
   it('serves text as plain text and never as HTML', async () => {
     const name = uniqueName('page');
-    await upload(t, alice.auth, alice.user.name, name, '1', 'index.html', Buffer.from('<script>alert(1)</script>')).expect(201);
+    await upload(
+      t,
+      alice.auth,
+      alice.user.name,
+      name,
+      '1',
+      'index.html',
+      Buffer.from('<script>alert(1)</script>'),
+    ).expect(201);
     const res = await download(genericUrl(alice.user.name, name, '1', 'index.html')).expect(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
@@ -61,7 +82,9 @@ describe('upload and download', () => {
     await upload(t, alice.auth, alice.user.name, name, '2.0', 'a.txt', bytes).expect(201);
     const res = await download(genericUrl(alice.user.name, name, '2.0', 'a.txt')).expect(200);
     expect(res.body.toString()).toBe('public bytes');
-    const version = await t.context.db.prisma.packageVersion.findFirstOrThrow({ where: { package: { ownerId: alice.user.id, lowerName: name } } });
+    const version = await t.context.db.prisma.packageVersion.findFirstOrThrow({
+      where: { package: { ownerId: alice.user.id, lowerName: name } },
+    });
     expect(version.downloadCount).toBe(1);
   });
 
@@ -105,7 +128,9 @@ describe('upload and download', () => {
     const name = uniqueName('dup');
     const first = Buffer.from('first');
     await upload(t, alice.auth, alice.user.name, name, '1.0', 'file.txt', first).expect(201);
-    const again = await upload(t, alice.auth, alice.user.name, name, '1.0', 'FILE.txt', Buffer.from('second')).expect(409);
+    const again = await upload(t, alice.auth, alice.user.name, name, '1.0', 'FILE.txt', Buffer.from('second')).expect(
+      409,
+    );
     expect(again.body.message).toBe('package file already exists');
     await upload(t, alice.auth, alice.user.name, name, '1.0', 'other.txt').expect(201);
     await upload(t, alice.auth, alice.user.name, name, '1.1', 'file.txt').expect(201);
@@ -148,29 +173,51 @@ describe('names', () => {
     const dataDir = t.dataDir;
     const isDatabase = (file: string) => /^anvil\.db/.test(file);
     const before = [...filesUnder(dataDir)].filter(([file]) => !isDatabase(file));
-    const res = await t.request().put(`/api/packages/${alice.user.name}/generic/${name}/${version}/${fileName}`)
-      .set('Authorization', alice.auth).set('Content-Type', 'application/octet-stream').send(randomBytes(4096));
+    const res = await t
+      .request()
+      .put(`/api/packages/${alice.user.name}/generic/${name}/${version}/${fileName}`)
+      .set('Authorization', alice.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(randomBytes(4096));
     // A NUL never reaches a handler (the request hygiene answers 404); everything else is the registry's 400.
     expect(res.status).toBe(fileName.includes('%00') ? 404 : 400);
     const after = [...filesUnder(dataDir)].filter(([file]) => !isDatabase(file));
     expect(after).toEqual(before);
-    expect(await t.context.db.prisma.package.count({ where: { ownerId: alice.user.id, lowerName: { in: ['pkg', '..', 'a/b'] } } })).toBe(0);
+    expect(
+      await t.context.db.prisma.package.count({
+        where: { ownerId: alice.user.id, lowerName: { in: ['pkg', '..', 'a/b'] } },
+      }),
+    ).toBe(0);
   });
 
-  it.each([['pkg', '1.0', '..'], ['..', '1.0', 'f.bin'], ['pkg', '..', 'f.bin'], ['..', '..', '..']])(
-    'answers a raw dot segment (%s/%s/%s) with a 4xx and writes nothing', async (name, version, fileName) => {
-      const before = blobFiles(t);
-      const res = await t.request().put(`/api/packages/${alice.user.name}/generic/${name}/${version}/${fileName}`)
-        .set('Authorization', alice.auth).send(randomBytes(512));
-      expect(res.status).toBeGreaterThanOrEqual(400);
-      expect(res.status).toBeLessThan(500);
-      expect(blobFiles(t)).toEqual(before);
-      expect([...filesUnder(path.join(storeDir(t), 'tmp')).keys()]).toEqual([]);
-    });
+  it.each([
+    ['pkg', '1.0', '..'],
+    ['..', '1.0', 'f.bin'],
+    ['pkg', '..', 'f.bin'],
+    ['..', '..', '..'],
+  ])('answers a raw dot segment (%s/%s/%s) with a 4xx and writes nothing', async (name, version, fileName) => {
+    const before = blobFiles(t);
+    const res = await t
+      .request()
+      .put(`/api/packages/${alice.user.name}/generic/${name}/${version}/${fileName}`)
+      .set('Authorization', alice.auth)
+      .send(randomBytes(512));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(blobFiles(t)).toEqual(before);
+    expect([...filesUnder(path.join(storeDir(t), 'tmp')).keys()]).toEqual([]);
+  });
 
   it('accepts what Forgejo accepts', async () => {
     const name = `A-b_c+d.${uniqueName('e')}`;
-    await upload(t, alice.auth, alice.user.name, name, 'v1.0.0-rc.1+build.5', 'file name=(1)[2]{3}~!@#$^&.tar.gz').expect(201);
+    await upload(
+      t,
+      alice.auth,
+      alice.user.name,
+      name,
+      'v1.0.0-rc.1+build.5',
+      'file name=(1)[2]{3}~!@#$^&.tar.gz',
+    ).expect(201);
     await upload(t, alice.auth, alice.user.name, 'x', '1', 'f').expect(201);
   });
 
@@ -178,7 +225,8 @@ describe('names', () => {
     const dataDir = t.dataDir;
     const store = path.relative(dataDir, storeDir(t));
     const isDatabase = (file: string) => /^anvil\.db/.test(file);
-    const outsideStore = () => [...filesUnder(dataDir)].filter(([file]) => !isDatabase(file) && !file.startsWith(`${store}${path.sep}`));
+    const outsideStore = () =>
+      [...filesUnder(dataDir)].filter(([file]) => !isDatabase(file) && !file.startsWith(`${store}${path.sep}`));
     const before = outsideStore();
     const bytes = randomBytes(2048);
     await upload(t, alice.auth, alice.user.name, uniqueName('inside'), '1', 'f.bin', bytes).expect(201);
@@ -207,13 +255,21 @@ describe('who may upload', () => {
   });
 
   it('challenges anonymous uploads (401 with WWW-Authenticate)', async () => {
-    const res = await t.request().put(genericUrl(alice.user.name, uniqueName('anon'), '1', 'a')).send(Buffer.from('x')).expect(401);
+    const res = await t
+      .request()
+      .put(genericUrl(alice.user.name, uniqueName('anon'), '1', 'a'))
+      .send(Buffer.from('x'))
+      .expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic/);
   });
 
   it('takes a body of any media type, or none named, as package clients send it', async () => {
     const name = uniqueName('types');
-    const put = (fileName: string) => t.request().put(genericUrl(alice.user.name, name, '1', fileName)).set('Authorization', alice.auth);
+    const put = (fileName: string) =>
+      t
+        .request()
+        .put(genericUrl(alice.user.name, name, '1', fileName))
+        .set('Authorization', alice.auth);
     await put('none').send(Buffer.from('no type')).expect(201);
     await put('form').set('Content-Type', 'application/x-www-form-urlencoded').send('a=b&c=d').expect(201);
     await put('json').set('Content-Type', 'application/json').send('{"not": "parsed"}').expect(201);
@@ -233,15 +289,25 @@ describe('who may upload', () => {
   it('lets org owners, teams with write on the packages unit and site admins upload; read-only teams download', async () => {
     const writer = await createTestUser(t);
     const reader = await createTestUser(t);
-    await memberOfTeam(t, privateOrg, alice, writer.user, { permission: 'read', units_map: { 'repo.code': 'read', 'repo.packages': 'write' } });
-    await memberOfTeam(t, privateOrg, alice, reader.user, { permission: 'read', units_map: { 'repo.code': 'write', 'repo.packages': 'read' } });
+    await memberOfTeam(t, privateOrg, alice, writer.user, {
+      permission: 'read',
+      units_map: { 'repo.code': 'read', 'repo.packages': 'write' },
+    });
+    await memberOfTeam(t, privateOrg, alice, reader.user, {
+      permission: 'read',
+      units_map: { 'repo.code': 'write', 'repo.packages': 'read' },
+    });
     const name = uniqueName('team');
     await upload(t, alice.auth, privateOrg.name, name, '1', 'owner.bin').expect(201);
     await upload(t, writer.auth, privateOrg.name, name, '1', 'writer.bin').expect(201);
     await upload(t, admin.auth, privateOrg.name, name, '1', 'admin.bin').expect(201);
     await upload(t, reader.auth, privateOrg.name, name, '1', 'reader.bin').expect(403);
     await download(genericUrl(privateOrg.name, name, '1', 'owner.bin'), { Authorization: reader.auth }).expect(200);
-    await t.request().delete(genericUrl(privateOrg.name, name, '1', 'owner.bin')).set('Authorization', reader.auth).expect(403);
+    await t
+      .request()
+      .delete(genericUrl(privateOrg.name, name, '1', 'owner.bin'))
+      .set('Authorization', reader.auth)
+      .expect(403);
     // Outsiders and anonymous callers do not see a private organization.
     await download(genericUrl(privateOrg.name, name, '1', 'owner.bin'), { Authorization: bob.auth }).expect(404);
     await download(genericUrl(privateOrg.name, name, '1', 'owner.bin')).expect(404);
@@ -265,7 +331,11 @@ describe('who may upload', () => {
     await upload(t, otherToken, alice.user.name, name, '1', 'c').expect(403);
     await download(genericUrl(alice.user.name, name, '1', 'a'), { Authorization: readToken }).expect(200);
     await download(genericUrl(alice.user.name, name, '1', 'a'), { Authorization: otherToken }).expect(403);
-    await t.request().delete(genericUrl(alice.user.name, name, '1', 'a')).set('Authorization', readToken).expect(403);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1', 'a'))
+      .set('Authorization', readToken)
+      .expect(403);
   });
 });
 
@@ -274,11 +344,23 @@ describe('delete', () => {
     const name = uniqueName('del');
     await upload(t, alice.auth, alice.user.name, name, '1', 'a').expect(201);
     await upload(t, alice.auth, alice.user.name, name, '1', 'b').expect(201);
-    await t.request().delete(genericUrl(alice.user.name, name, '1', 'a')).set('Authorization', alice.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1', 'a'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     await download(genericUrl(alice.user.name, name, '1', 'a')).expect(404);
     await download(genericUrl(alice.user.name, name, '1', 'b')).expect(200);
-    await t.request().delete(genericUrl(alice.user.name, name, '1', 'a')).set('Authorization', alice.auth).expect(404);
-    await t.request().delete(genericUrl(alice.user.name, name, '1', 'b')).set('Authorization', alice.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1', 'a'))
+      .set('Authorization', alice.auth)
+      .expect(404);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1', 'b'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     expect(await t.context.db.prisma.package.count({ where: { ownerId: alice.user.id, lowerName: name } })).toBe(0);
   });
 
@@ -286,12 +368,27 @@ describe('delete', () => {
     const name = uniqueName('delv');
     await upload(t, alice.auth, alice.user.name, name, '1', 'a').expect(201);
     await upload(t, alice.auth, alice.user.name, name, '2', 'a').expect(201);
-    await t.request().delete(genericUrl(alice.user.name, name, '1')).set('Authorization', alice.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     await download(genericUrl(alice.user.name, name, '1', 'a')).expect(404);
     await download(genericUrl(alice.user.name, name, '2', 'a')).expect(200);
-    await t.request().delete(genericUrl(alice.user.name, name, '1')).set('Authorization', alice.auth).expect(404);
-    await t.request().delete(genericUrl(alice.user.name, name, '2')).set('Authorization', bob.auth).expect(403);
-    await t.request().delete(genericUrl(alice.user.name, name, '2')).expect(401);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1'))
+      .set('Authorization', alice.auth)
+      .expect(404);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '2'))
+      .set('Authorization', bob.auth)
+      .expect(403);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '2'))
+      .expect(401);
   });
 });
 
@@ -306,12 +403,25 @@ describe('deduplication', () => {
     expect(await t.context.db.prisma.packageBlob.count({ where: { hashSha256: hash } })).toBe(1);
     expect(blobFiles(t).filter((file) => file.endsWith(hash))).toEqual([blobPath]);
 
-    const aliceVersion = await t.context.db.prisma.packageFile.findFirstOrThrow({ where: { blob: { hashSha256: hash }, version: { package: { ownerId: alice.user.id } } }, include: { version: { include: { package: true } } } });
-    await t.request().delete(genericUrl(alice.user.name, aliceVersion.version.package.name, '1')).set('Authorization', alice.auth).expect(204);
+    const aliceVersion = await t.context.db.prisma.packageFile.findFirstOrThrow({
+      where: { blob: { hashSha256: hash }, version: { package: { ownerId: alice.user.id } } },
+      include: { version: { include: { package: true } } },
+    });
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, aliceVersion.version.package.name, '1'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     expect(blobFiles(t)).toContain(blobPath);
-    expect((await download(genericUrl(bob.user.name, bobName, '1', 'y.bin')).expect(200)).body.length).toBe(bytes.length);
+    expect((await download(genericUrl(bob.user.name, bobName, '1', 'y.bin')).expect(200)).body.length).toBe(
+      bytes.length,
+    );
 
-    await t.request().delete(genericUrl(bob.user.name, bobName, '1')).set('Authorization', bob.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(bob.user.name, bobName, '1'))
+      .set('Authorization', bob.auth)
+      .expect(204);
     expect(blobFiles(t)).not.toContain(blobPath);
     expect(await t.context.db.prisma.packageBlob.count({ where: { hashSha256: hash } })).toBe(0);
   });
@@ -341,7 +451,10 @@ describe('a blob shared by two owners, uploaded by one while the other deletes i
       return remove(key);
     };
     try {
-      const deleted = t.request().delete(genericUrl(alice.user.name, aliceName, '1')).set('Authorization', alice.auth)
+      const deleted = t
+        .request()
+        .delete(genericUrl(alice.user.name, aliceName, '1'))
+        .set('Authorization', alice.auth)
         .then((res) => res);
       await removing;
       const bobName = uniqueName('shared');
@@ -375,7 +488,15 @@ describe('streamed bodies within [packages] LIMIT_SIZE_GENERIC', () => {
   });
 
   it('refuses a larger announced length with 413 before reading, and a larger chunked body while reading', async () => {
-    const announced = await upload(limited, carol.auth, carol.user.name, 'big', '1', 'f', randomBytes(64 * 1024 + 1)).expect(413);
+    const announced = await upload(
+      limited,
+      carol.auth,
+      carol.user.name,
+      'big',
+      '1',
+      'f',
+      randomBytes(64 * 1024 + 1),
+    ).expect(413);
     expect(announced.headers.connection).toBe('close');
 
     // Chunked: no length is announced, the stream is cut when it passes the limit.
@@ -383,14 +504,23 @@ describe('streamed bodies within [packages] LIMIT_SIZE_GENERIC', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request({
-          host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
-          path: genericUrl(carol.user.name, 'big', '1', 'chunked'),
-          headers: { Authorization: carol.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
-        }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: (server.address() as AddressInfo).port,
+            method: 'PUT',
+            path: genericUrl(carol.user.name, 'big', '1', 'chunked'),
+            headers: {
+              Authorization: carol.auth,
+              'Content-Type': 'application/octet-stream',
+              'Transfer-Encoding': 'chunked',
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         let sent = 0;
         const pump = () => {
@@ -416,15 +546,22 @@ describe('streamed bodies within [packages] LIMIT_SIZE_GENERIC', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const req = http.request({
-        host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+        host: '127.0.0.1',
+        port: (server.address() as AddressInfo).port,
+        method: 'PUT',
         path: genericUrl(carol.user.name, 'cut', '1', 'f'),
-        headers: { Authorization: carol.auth, 'Content-Type': 'application/octet-stream', 'Content-Length': String(60 * 1024) },
+        headers: {
+          Authorization: carol.auth,
+          'Content-Type': 'application/octet-stream',
+          'Content-Length': String(60 * 1024),
+        },
       });
       req.on('error', () => undefined);
       req.write(randomBytes(20 * 1024));
       // Once the server has started the temporary file, the client disappears.
       const tmp = path.join(storeDir(limited), 'tmp');
-      for (let i = 0; i < 500 && filesUnder(tmp).size === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 500 && filesUnder(tmp).size === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(filesUnder(tmp).size).toBe(1);
       req.destroy();
       for (let i = 0; i < 200 && filesUnder(tmp).size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));

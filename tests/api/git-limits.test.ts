@@ -24,9 +24,19 @@ beforeAll(async () => {
   });
   ({ server, base } = await listen(t));
   alice = await createTestUser(t);
-  await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'open', auto_init: true }).expect(201);
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', alice.auth)
+    .send({ name: 'open', auto_init: true })
+    .expect(201);
   await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'target' }).expect(201);
-  await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'closed', private: true, auto_init: true }).expect(201);
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', alice.auth)
+    .send({ name: 'closed', private: true, auto_init: true })
+    .expect(201);
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -43,7 +53,9 @@ function asText(response: superagent.Response, done: (error: Error | null, body:
 const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
 
 async function mainSha(): Promise<string> {
-  return (await gitOk(['ls-remote', `${withCredentials(base, alice.token)}${alice.user.name}/open.git`, 'refs/heads/main'])).split('\t')[0];
+  return (
+    await gitOk(['ls-remote', `${withCredentials(base, alice.token)}${alice.user.name}/open.git`, 'refs/heads/main'])
+  ).split('\t')[0];
 }
 
 describe('pack size (receive.maxInputSize)', () => {
@@ -81,7 +93,8 @@ describe('request size (HTTP_MAX_REQUEST_BUFFER)', () => {
   }
 
   const post = (body: Buffer, gzip: boolean) =>
-    t.request()
+    t
+      .request()
       .post(`/${alice.user.name}/open.git/git-upload-pack`)
       .set('Authorization', alice.auth)
       .set('Content-Type', 'application/x-git-upload-pack-request')
@@ -109,7 +122,8 @@ describe('request size (HTTP_MAX_REQUEST_BUFFER)', () => {
     ['gzip', /ERR request body does not decode as gzip\n$/],
     ['br', /ERR unsupported content encoding "br"\n$/],
   ])('refuses a body whose Content-Encoding %s does not apply, with a message for git', async (encoding, message) => {
-    const res = await t.request()
+    const res = await t
+      .request()
       .post(`/${alice.user.name}/open.git/git-upload-pack`)
       .set('Content-Type', 'application/x-git-upload-pack-request')
       .set('Content-Encoding', encoding)
@@ -141,18 +155,28 @@ describe('anonymous clones at once (MAX_ANONYMOUS_CLONES)', () => {
     socket.on('error', () => undefined);
     socket.on('data', (chunk: Buffer) => (answered += chunk.toString('latin1')));
     socket.write(
-      [`POST /${alice.user.name}/open.git/git-upload-pack HTTP/1.1`, 'Host: localhost', 'Content-Type: application/x-git-upload-pack-request', 'Transfer-Encoding: chunked', '', '2\r\n00\r\n'].join('\r\n'),
+      [
+        `POST /${alice.user.name}/open.git/git-upload-pack HTTP/1.1`,
+        'Host: localhost',
+        'Content-Type: application/x-git-upload-pack-request',
+        'Transfer-Encoding: chunked',
+        '',
+        '2\r\n00\r\n',
+      ].join('\r\n'),
     );
     return { socket, refused: () => answered.includes('ERR too many anonymous clones') };
   }
 
   const anonymousRound = async () =>
-    (await t.request()
-      .post(`/${alice.user.name}/open.git/git-upload-pack`)
-      .set('Content-Type', 'application/x-git-upload-pack-request')
-      .send(Buffer.from('0000'))
-      .buffer(true)
-      .parse(asText)).body as string;
+    (
+      await t
+        .request()
+        .post(`/${alice.user.name}/open.git/git-upload-pack`)
+        .set('Content-Type', 'application/x-git-upload-pack-request')
+        .send(Buffer.from('0000'))
+        .buffer(true)
+        .parse(asText)
+    ).body as string;
 
   /** Polls for up to 15 s: a loaded machine may take a while to start the held round. */
   async function waitFor(condition: () => Promise<boolean>): Promise<void> {
@@ -178,7 +202,12 @@ describe('anonymous clones at once (MAX_ANONYMOUS_CLONES)', () => {
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toMatch(/remote error: too many anonymous clones at once; try again later/);
       // git sends credentials only when challenged, so only a private repository's clone is a signed-in one.
-      await gitOk(['clone', '-q', `${withCredentials(base, alice.token)}${alice.user.name}/closed.git`, path.join(tempDir(), 'signed-in')]);
+      await gitOk([
+        'clone',
+        '-q',
+        `${withCredentials(base, alice.token)}${alice.user.name}/closed.git`,
+        path.join(tempDir(), 'signed-in'),
+      ]);
     } finally {
       held.socket.destroy();
     }

@@ -47,12 +47,20 @@ describe('hook credentials at rest', () => {
   it('stores the authorization header and secret encrypted and answers neither', async () => {
     const org = await createTestOrg(t, owner.user);
     const base = `/api/v1/orgs/${org.name}/hooks`;
-    const created = await t.request().post(base).set('Authorization', owner.auth).send(hookBody('Bearer org-header-1', 'org-secret-1')).expect(201);
+    const created = await t
+      .request()
+      .post(base)
+      .set('Authorization', owner.auth)
+      .send(hookBody('Bearer org-header-1', 'org-secret-1'))
+      .expect(201);
     expectHeaderHidden(created.body, 'org-header-1');
     expect(await openedHeader(t, created.body.id)).toBe('Bearer org-header-1');
 
     const row = await storedHook(created.body.id);
-    for (const [column, clear] of [[row.authorization, 'Bearer org-header-1'], [row.secret, 'org-secret-1']]) {
+    for (const [column, clear] of [
+      [row.authorization, 'Bearer org-header-1'],
+      [row.secret, 'org-secret-1'],
+    ]) {
       expect(column).toMatch(/^enc1:[0-9a-f]{8}:/);
       expect(column).not.toContain(clear);
     }
@@ -60,8 +68,12 @@ describe('hook credentials at rest', () => {
     expectHeaderHidden(read.body, 'org-header-1');
     expectHeaderHidden((await t.request().get(base).set('Authorization', owner.auth).expect(200)).body, 'org-header-1');
 
-    const edited = await t.request().patch(`${base}/${created.body.id}`).set('Authorization', owner.auth)
-      .send({ authorization_header: 'Bearer org-header-2', config: { secret: 'org-secret-2' } }).expect(200);
+    const edited = await t
+      .request()
+      .patch(`${base}/${created.body.id}`)
+      .set('Authorization', owner.auth)
+      .send({ authorization_header: 'Bearer org-header-2', config: { secret: 'org-secret-2' } })
+      .expect(200);
     expectHeaderHidden(edited.body, 'org-header-2');
     expect(await openedHeader(t, created.body.id)).toBe('Bearer org-header-2');
     const editedRow = await storedHook(created.body.id);
@@ -74,16 +86,29 @@ describe('hook credentials at rest', () => {
   it('encrypts two equal system hook headers differently, hides them and reads both from a restarted app', async () => {
     const created: { id: number }[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await t.request().post('/api/v1/admin/hooks').set('Authorization', admin.auth)
-        .send({ ...hookBody('token same-header', ''), config: { url: 'https://hooks.example/in', content_type: 'json', is_system_webhook: 'true' } })
+      const res = await t
+        .request()
+        .post('/api/v1/admin/hooks')
+        .set('Authorization', admin.auth)
+        .send({
+          ...hookBody('token same-header', ''),
+          config: { url: 'https://hooks.example/in', content_type: 'json', is_system_webhook: 'true' },
+        })
         .expect(201);
       expectHeaderHidden(res.body, 'same-header');
       created.push(res.body);
     }
-    const edited = await t.request().patch(`/api/v1/admin/hooks/${created[0].id}`).set('Authorization', admin.auth)
-      .send({ authorization_header: 'token same-header' }).expect(200);
+    const edited = await t
+      .request()
+      .patch(`/api/v1/admin/hooks/${created[0].id}`)
+      .set('Authorization', admin.auth)
+      .send({ authorization_header: 'token same-header' })
+      .expect(200);
     expectHeaderHidden(edited.body, 'same-header');
-    const read = await t.request().get(`/api/v1/admin/hooks/${created[0].id}`).set('Authorization', admin.auth)
+    const read = await t
+      .request()
+      .get(`/api/v1/admin/hooks/${created[0].id}`)
+      .set('Authorization', admin.auth)
       .expect(200);
     expectHeaderHidden(read.body, 'same-header');
     const [a, b] = await Promise.all(created.map((hook) => storedHook(hook.id)));
@@ -102,7 +127,17 @@ describe('hook credentials at rest', () => {
   it('reads rows stored in clear before encryption as they are, and encrypts them at the next start', async () => {
     const org = await createTestOrg(t, owner.user);
     const legacy = await t.context.db.prisma.webhook.create({
-      data: { ownerId: org.id, repoId: 0, type: 'gitea', url: 'https://hooks.example/old', contentType: 1, secret: 'old-secret', authorization: 'Basic b2xkOmhlYWRlcg==', isActive: true, events: '{"push_only":true}' },
+      data: {
+        ownerId: org.id,
+        repoId: 0,
+        type: 'gitea',
+        url: 'https://hooks.example/old',
+        contentType: 1,
+        secret: 'old-secret',
+        authorization: 'Basic b2xkOmhlYWRlcg==',
+        isActive: true,
+        events: '{"push_only":true}',
+      },
     });
     const path = `/api/v1/orgs/${org.name}/hooks/${legacy.id}`;
     const read = await t.request().get(path).set('Authorization', owner.auth).expect(200);

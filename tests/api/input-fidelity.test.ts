@@ -27,7 +27,14 @@ afterAll(() => t.close());
 type Schema = { $ref?: string; type?: string; properties?: object };
 const contract = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8'));
 const resolve = (node: Schema | undefined): Schema | undefined =>
-  node?.$ref ? resolve(node.$ref.slice(2).split('/').reduce((n: any, key: string) => n?.[key], contract)) : node;
+  node?.$ref
+    ? resolve(
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((n: any, key: string) => n?.[key], contract),
+      )
+    : node;
 
 /** Operations whose JSON body the contract types as an object, with a path whose parameters are filled in. */
 function objectBodyOperations(methods: readonly string[]): [string, string, string][] {
@@ -42,7 +49,9 @@ function objectBodyOperations(methods: readonly string[]): [string, string, stri
 }
 
 function send(method: string, url: string, body: string | undefined, as: TestUser = admin) {
-  const request = (t.request() as any)[method](url).set('Authorization', as.auth)
+  const request = (t.request() as any)
+    [method](url)
+    .set('Authorization', as.auth)
     .set('Content-Type', 'application/json');
   return body === undefined ? request : request.send(body);
 }
@@ -90,7 +99,12 @@ describe('a null or empty JSON body is an empty object', () => {
 
 describe('integers are what a JSON number holds exactly', () => {
   const tooLarge = [
-    '9223372036854775807', '9223372036854775808', '99999999999999999999999', '1e308', '-1e308', '9007199254740992',
+    '9223372036854775807',
+    '9223372036854775808',
+    '99999999999999999999999',
+    '1e308',
+    '-1e308',
+    '9007199254740992',
   ];
 
   it.each(tooLarge)('a quota rule limit of %s is 422 naming the field, and nothing is stored', async (limit) => {
@@ -120,8 +134,11 @@ describe('integers are what a JSON number holds exactly', () => {
     expect(res.body.message).toMatch(/^\[rules\.0\.limit\]: out of range/);
     await get(`/api/v1/admin/quota/groups/${group}`).expect(404);
     const username = uniqueName('user');
-    const user = await send('post', '/api/v1/admin/users', userBody(username, ',"source_id":9223372036854775808'))
-      .expect(422);
+    const user = await send(
+      'post',
+      '/api/v1/admin/users',
+      userBody(username, ',"source_id":9223372036854775808'),
+    ).expect(422);
     expect(user.body.message).toMatch(/^\[source_id\]: out of range/);
     await get(`/api/v1/users/${username}`).expect(404);
   });
@@ -134,13 +151,25 @@ describe('integers are what a JSON number holds exactly', () => {
 
 describe('date-times are what Go parses as RFC 3339', () => {
   it.each([
-    '2024-01-01T00:00:00+25:00', '2024-01-01T00:00:00+23:60', '2024-02-30T00:00:00Z', '2023-02-29T00:00:00Z',
-    '2024-13-01T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T23:59:60Z', '2024-01-01t00:00:00z',
-    '2024-01-01 00:00:00Z', '+002024-01-01T00:00:00Z', '275760-09-13T00:00:00Z',
+    '2024-01-01T00:00:00+25:00',
+    '2024-01-01T00:00:00+23:60',
+    '2024-02-30T00:00:00Z',
+    '2023-02-29T00:00:00Z',
+    '2024-13-01T00:00:00Z',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01T23:59:60Z',
+    '2024-01-01t00:00:00z',
+    '2024-01-01 00:00:00Z',
+    '+002024-01-01T00:00:00Z',
+    '275760-09-13T00:00:00Z',
   ])('%s is 422 in since/before of every list, and in a body', async (value) => {
     const q = encodeURIComponent(value);
-    const urls = [`/api/v1/notifications?since=${q}`, `/api/v1/notifications?before=${q}`,
-      `${repoPath()}/notifications?since=${q}`, `/api/v1/repos/issues/search?before=${q}`];
+    const urls = [
+      `/api/v1/notifications?since=${q}`,
+      `/api/v1/notifications?before=${q}`,
+      `${repoPath()}/notifications?since=${q}`,
+      `/api/v1/repos/issues/search?before=${q}`,
+    ];
     for (const url of urls) {
       const res = await get(url, owner).expect(422);
       expect(res.body).toMatchObject(ERROR_BODY);
@@ -151,14 +180,21 @@ describe('date-times are what Go parses as RFC 3339', () => {
   });
 
   const farOut = [
-    '0001-01-01T00:00:00Z', '0000-01-01T00:00:00+23:59', '9999-12-31T23:59:59-23:59', '1970-01-01T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '0000-01-01T00:00:00+23:59',
+    '9999-12-31T23:59:59-23:59',
+    '1970-01-01T00:00:00Z',
     '1969-12-31T23:59:59.5Z',
   ];
   it.each(farOut)('far-out and zero times (%s) apply as bounds on both databases', async (value) => {
     const q = encodeURIComponent(value);
-    const urls = [`/api/v1/notifications?all=true&since=${q}`, `/api/v1/notifications?all=true&before=${q}`,
-      `${repoPath()}/notifications?all=true&since=${q}&before=${q}`, `/api/v1/repos/issues/search?since=${q}`,
-      `/api/v1/repos/issues/search?before=${q}`];
+    const urls = [
+      `/api/v1/notifications?all=true&since=${q}`,
+      `/api/v1/notifications?all=true&before=${q}`,
+      `${repoPath()}/notifications?all=true&since=${q}&before=${q}`,
+      `/api/v1/repos/issues/search?since=${q}`,
+      `/api/v1/repos/issues/search?before=${q}`,
+    ];
     for (const url of urls) await get(url, owner).expect(200);
   });
 });
@@ -183,9 +219,13 @@ describe('since and before compare whole seconds, both inclusive', () => {
   ];
 
   it.each([
-    [`before=${at}Z`, true], [`since=${at}.900Z`, true], [`since=${at}Z&before=${at}Z`, true],
-    [`before=${at}%2B00:00`, true], [`since=2030-06-01T14:00:00%2B02:00`, true],
-    ['before=2030-06-01T11:59:59.999Z', false], ['since=2030-06-01T12:00:01Z', false],
+    [`before=${at}Z`, true],
+    [`since=${at}.900Z`, true],
+    [`since=${at}Z&before=${at}Z`, true],
+    [`before=${at}%2B00:00`, true],
+    [`since=2030-06-01T14:00:00%2B02:00`, true],
+    ['before=2030-06-01T11:59:59.999Z', false],
+    ['since=2030-06-01T12:00:01Z', false],
   ])('%s includes the row updated at 12:00:00.700: %s', async (query, included) => {
     for (const list of lists()) {
       const res = await get(list(query), owner).expect(200);
@@ -231,8 +271,11 @@ describe('enum-like query words', () => {
     expect((await get(`/api/v1/notifications?status-types=${word}`, owner).expect(200)).body).toEqual(unknown);
     await get(`/api/v1/notifications?subject-type=${word}`, owner).expect(422);
     await get(`/api/v1/repos/search?sort=${word}`, owner).expect(422);
-    const created = await send('post', '/api/v1/admin/users', userBody(uniqueName('user'), `,"visibility":"${word}"`))
-      .expect(422);
+    const created = await send(
+      'post',
+      '/api/v1/admin/users',
+      userBody(uniqueName('user'), `,"visibility":"${word}"`),
+    ).expect(422);
     expect(created.body.message).toMatch(/visibility/);
   });
 });

@@ -15,11 +15,14 @@ beforeAll(async () => {
   owner = await createTestUser(t);
   other = await createTestUser(t);
   org = await createTestOrg(t, owner.user);
-  const post = (path: string, body: object, who = owner) => t.request().post(path).set('Authorization', who.auth).send(body).expect(201);
+  const post = (path: string, body: object, who = owner) =>
+    t.request().post(path).set('Authorization', who.auth).send(body).expect(201);
   await post('/api/v1/user/repos', { name: 'open-repo' });
   await post('/api/v1/user/repos', { name: 'closed-repo', private: true });
   await post(`/api/v1/orgs/${org.name}/repos`, { name: 'org-repo' });
-  const openRepo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: owner.user.id, lowerName: 'open-repo' } });
+  const openRepo = await t.context.db.prisma.repository.findFirstOrThrow({
+    where: { ownerId: owner.user.id, lowerName: 'open-repo' },
+  });
   const bug = await t.context.db.prisma.label.create({ data: { repoId: openRepo.id, name: 'bug', color: '#ff0000' } });
   const v1 = await t.context.db.prisma.milestone.create({ data: { repoId: openRepo.id, name: 'v1' } });
   const base = `/api/v1/repos/${owner.user.name}`;
@@ -29,7 +32,12 @@ beforeAll(async () => {
   await post(`${base}/closed-repo/issues`, { title: 'secret needle' });
   await post(`/api/v1/repos/${org.name}/org-repo/issues`, { title: 'org issue', assignees: [owner.user.name] });
   const delta = await post(`${base}/open-repo/issues`, { title: 'delta by other' }, other);
-  await t.request().post(`${base}/open-repo/issues/${delta.body.number}/comments`).set('Authorization', owner.auth).send({ body: 'a hidden needle in a comment' }).expect(201);
+  await t
+    .request()
+    .post(`${base}/open-repo/issues/${delta.body.number}/comments`)
+    .set('Authorization', owner.auth)
+    .send({ body: 'a hidden needle in a comment' })
+    .expect(201);
 });
 afterAll(() => t.close());
 

@@ -20,9 +20,21 @@ beforeAll(async () => {
   outsider = await createTestUser(t);
   org = await createTestOrg(t, owner.user);
   await addTestOrgMember(t, org, reader.user, { accessMode: 1 });
-  await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'tracker' }).expect(201);
-  await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'hidden', private: true }).expect(201);
-  const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id, lowerName: 'tracker' } });
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/repos`)
+    .set('Authorization', owner.auth)
+    .send({ name: 'tracker' })
+    .expect(201);
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/repos`)
+    .set('Authorization', owner.auth)
+    .send({ name: 'hidden', private: true })
+    .expect(201);
+  const repo = await t.context.db.prisma.repository.findFirstOrThrow({
+    where: { ownerId: org.id, lowerName: 'tracker' },
+  });
   await t.context.db.prisma.collaboration.create({ data: { repoId: repo.id, userId: writer.user.id, accessMode: 2 } });
 });
 afterAll(() => t.close());
@@ -36,119 +48,272 @@ async function repoCounters() {
 
 describe('creating issues', () => {
   it('creates an issue with org and repo labels, assignees, milestone, and counts it', async () => {
-    const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id, lowerName: 'tracker' } });
-    const orgLabel = await t.request().post(`/api/v1/orgs/${org.name}/labels`).set('Authorization', owner.auth).send({ name: 'org-bug', color: '#ff0000' }).expect(201);
-    const repoLabel = await t.context.db.prisma.label.create({ data: { repoId: repo.id, name: 'repo-feature', color: '#00ff00' } });
+    const repo = await t.context.db.prisma.repository.findFirstOrThrow({
+      where: { ownerId: org.id, lowerName: 'tracker' },
+    });
+    const orgLabel = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'org-bug', color: '#ff0000' })
+      .expect(201);
+    const repoLabel = await t.context.db.prisma.label.create({
+      data: { repoId: repo.id, name: 'repo-feature', color: '#00ff00' },
+    });
     const milestone = await t.context.db.prisma.milestone.create({ data: { repoId: repo.id, name: 'v1' } });
     const before = await repoCounters();
-    const res = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth)
-      .send({ title: 'First', body: 'text', labels: [orgLabel.body.id, repoLabel.id], assignees: [writer.user.name], milestone: milestone.id });
+    const res = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({
+        title: 'First',
+        body: 'text',
+        labels: [orgLabel.body.id, repoLabel.id],
+        assignees: [writer.user.name],
+        milestone: milestone.id,
+      });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      number: expect.any(Number), title: 'First', body: 'text', state: 'open', comments: 0, closed_at: null,
-      user: { login: owner.user.name }, milestone: { id: milestone.id, title: 'v1', open_issues: 1 },
-      assignee: { login: writer.user.name }, repository: { name: 'tracker', owner: org.name, full_name: `${org.name}/tracker` },
+      number: expect.any(Number),
+      title: 'First',
+      body: 'text',
+      state: 'open',
+      comments: 0,
+      closed_at: null,
+      user: { login: owner.user.name },
+      milestone: { id: milestone.id, title: 'v1', open_issues: 1 },
+      assignee: { login: writer.user.name },
+      repository: { name: 'tracker', owner: org.name, full_name: `${org.name}/tracker` },
       url: `http://localhost:3000/api/v1/repos/${org.name}/tracker/issues/${res.body.number}`,
       html_url: `http://localhost:3000/${org.name}/tracker/issues/${res.body.number}`,
     });
     expect(res.body.labels.map((l: { name: string }) => l.name).sort()).toEqual(['org-bug', 'repo-feature']);
-    expect(res.body.labels.find((l: { name: string }) => l.name === 'org-bug').url).toBe(`http://localhost:3000/api/v1/orgs/${org.name}/labels/${orgLabel.body.id}`);
+    expect(res.body.labels.find((l: { name: string }) => l.name === 'org-bug').url).toBe(
+      `http://localhost:3000/api/v1/orgs/${org.name}/labels/${orgLabel.body.id}`,
+    );
     expect(await repoCounters()).toEqual({ issues: before.issues + 1, pulls: before.pulls });
     const got = await t.request().get(`${repoPath()}/issues/${res.body.number}`).expect(200);
     expect(got.body).toMatchObject({ id: res.body.id, title: 'First', labels: expect.any(Array) });
   });
 
   it('accepts a JSON null for labels, as Go clients send', async () => {
-    const res = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth)
-      .set('Content-Type', 'application/json').send('{"title":"nil slices","labels":null,"assignees":null}').expect(201);
+    const res = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"title":"nil slices","labels":null,"assignees":null}')
+      .expect(201);
     expect(res.body.labels).toEqual([]);
     expect(res.body.assignees).toBeNull();
   });
 
   it('creates a closed issue, counted as closed', async () => {
     const before = await repoCounters();
-    const res = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'done', closed: true }).expect(201);
+    const res = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'done', closed: true })
+      .expect(201);
     expect(res.body.state).toBe('closed');
     expect(res.body.closed_at).not.toBeNull();
     expect(await repoCounters()).toEqual(before);
   });
 
   it('refuses unknown labels, milestones and assignees with 422, and an empty title', async () => {
-    await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'x', labels: [999999] }).expect(422);
-    await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'x', milestone: 999999 }).expect(422);
-    await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'x', assignees: ['nobody-here'] }).expect(422);
+    await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'x', labels: [999999] })
+      .expect(422);
+    await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'x', milestone: 999999 })
+      .expect(422);
+    await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'x', assignees: ['nobody-here'] })
+      .expect(422);
     await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: ' ' }).expect(422);
   });
 
   it('drops labels and assignees from readers, refuses anonymous callers and hides private repositories', async () => {
     const label = await t.context.db.prisma.label.findFirstOrThrow({ where: { name: 'repo-feature' } });
-    const res = await t.request().post(`${repoPath()}/issues`).set('Authorization', reader.auth).send({ title: 'from a reader', labels: [label.id] }).expect(201);
+    const res = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', reader.auth)
+      .send({ title: 'from a reader', labels: [label.id] })
+      .expect(201);
     expect(res.body.labels).toEqual([]);
     await t.request().post(`${repoPath()}/issues`).send({ title: 'anon' }).expect(401);
-    await t.request().post(`/api/v1/repos/${org.name}/hidden/issues`).set('Authorization', outsider.auth).send({ title: 'x' }).expect(404);
+    await t
+      .request()
+      .post(`/api/v1/repos/${org.name}/hidden/issues`)
+      .set('Authorization', outsider.auth)
+      .send({ title: 'x' })
+      .expect(404);
     await t.request().get(`${repoPath()}/issues/99999`).expect(404);
   });
 
   it('records create_issue in the organization feed', async () => {
-    const res = await t.request().post(`${repoPath()}/issues`).set('Authorization', writer.auth).send({ title: 'feed me' }).expect(201);
-    const feed = await t.request().get(`/api/v1/orgs/${org.name}/activities/feeds`).set('Authorization', owner.auth).expect(200);
-    expect(feed.body).toEqual(expect.arrayContaining([
-      expect.objectContaining({ op_type: 'create_issue', act_user_id: writer.user.id, content: `${res.body.number}|feed me` }),
-    ]));
+    const res = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', writer.auth)
+      .send({ title: 'feed me' })
+      .expect(201);
+    const feed = await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/activities/feeds`)
+      .set('Authorization', owner.auth)
+      .expect(200);
+    expect(feed.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          op_type: 'create_issue',
+          act_user_id: writer.user.id,
+          content: `${res.body.number}|feed me`,
+        }),
+      ]),
+    );
   });
 });
 
 describe('editing and commenting', () => {
   it('changes title, body and state with exact counters; the poster may edit, others 403', async () => {
-    const created = await t.request().post(`${repoPath()}/issues`).set('Authorization', reader.auth).send({ title: 'edit me' }).expect(201);
+    const created = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', reader.auth)
+      .send({ title: 'edit me' })
+      .expect(201);
     const n = created.body.number;
     const before = await repoCounters();
-    const edited = await t.request().patch(`${repoPath()}/issues/${n}`).set('Authorization', reader.auth).send({ title: 'edited', body: 'new body' }).expect(201);
+    const edited = await t
+      .request()
+      .patch(`${repoPath()}/issues/${n}`)
+      .set('Authorization', reader.auth)
+      .send({ title: 'edited', body: 'new body' })
+      .expect(201);
     expect(edited.body).toMatchObject({ title: 'edited', body: 'new body', state: 'open' });
-    await t.request().patch(`${repoPath()}/issues/${n}`).set('Authorization', outsider.auth).send({ title: 'nope' }).expect(403);
-    const closed = await t.request().patch(`${repoPath()}/issues/${n}`).set('Authorization', writer.auth).send({ state: 'closed' }).expect(201);
+    await t
+      .request()
+      .patch(`${repoPath()}/issues/${n}`)
+      .set('Authorization', outsider.auth)
+      .send({ title: 'nope' })
+      .expect(403);
+    const closed = await t
+      .request()
+      .patch(`${repoPath()}/issues/${n}`)
+      .set('Authorization', writer.auth)
+      .send({ state: 'closed' })
+      .expect(201);
     expect(closed.body.state).toBe('closed');
     expect(await repoCounters()).toEqual({ issues: before.issues - 1, pulls: before.pulls });
     // Closing twice changes nothing.
-    await t.request().patch(`${repoPath()}/issues/${n}`).set('Authorization', writer.auth).send({ state: 'closed' }).expect(201);
+    await t
+      .request()
+      .patch(`${repoPath()}/issues/${n}`)
+      .set('Authorization', writer.auth)
+      .send({ state: 'closed' })
+      .expect(201);
     expect(await repoCounters()).toEqual({ issues: before.issues - 1, pulls: before.pulls });
-    const reopened = await t.request().patch(`${repoPath()}/issues/${n}`).set('Authorization', writer.auth).send({ state: 'open' }).expect(201);
+    const reopened = await t
+      .request()
+      .patch(`${repoPath()}/issues/${n}`)
+      .set('Authorization', writer.auth)
+      .send({ state: 'open' })
+      .expect(201);
     expect(reopened.body).toMatchObject({ state: 'open', closed_at: null });
     expect(await repoCounters()).toEqual(before);
   });
 
   it('refuses a title over 255 characters on edit as on create (422), and changes nothing', async () => {
     const long = 'x'.repeat(300);
-    const refused = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: long }).expect(422);
+    const refused = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: long })
+      .expect(422);
     expect(refused.body.message).toBe('[Title]: MaxSize');
-    const created = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'short' }).expect(201);
+    const created = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'short' })
+      .expect(201);
     const url = `${repoPath()}/issues/${created.body.number}`;
-    const edit = await t.request().patch(url).set('Authorization', owner.auth).send({ title: long, body: 'changed' }).expect(422);
+    const edit = await t
+      .request()
+      .patch(url)
+      .set('Authorization', owner.auth)
+      .send({ title: long, body: 'changed' })
+      .expect(422);
     expect(edit.body.message).toBe('[Title]: MaxSize');
     const stored = await t.request().get(url).set('Authorization', owner.auth).expect(200);
     expect(stored.body).toMatchObject({ title: 'short', body: '' });
-    await t.request().patch(url).set('Authorization', owner.auth).send({ title: 'y'.repeat(255) }).expect(201);
+    await t
+      .request()
+      .patch(url)
+      .set('Authorization', owner.auth)
+      .send({ title: 'y'.repeat(255) })
+      .expect(201);
   });
 
   it('adds comments and counts them', async () => {
-    const created = await t.request().post(`${repoPath()}/issues`).set('Authorization', owner.auth).send({ title: 'talk' }).expect(201);
+    const created = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'talk' })
+      .expect(201);
     const n = created.body.number;
-    const comment = await t.request().post(`${repoPath()}/issues/${n}/comments`).set('Authorization', outsider.auth).send({ body: 'hello' }).expect(201);
+    const comment = await t
+      .request()
+      .post(`${repoPath()}/issues/${n}/comments`)
+      .set('Authorization', outsider.auth)
+      .send({ body: 'hello' })
+      .expect(201);
     expect(comment.body).toMatchObject({
-      body: 'hello', user: { login: outsider.user.name }, pull_request_url: '',
+      body: 'hello',
+      user: { login: outsider.user.name },
+      pull_request_url: '',
       issue_url: `http://localhost:3000/${org.name}/tracker/issues/${n}`,
       html_url: `http://localhost:3000/${org.name}/tracker/issues/${n}#issuecomment-${comment.body.id}`,
     });
     const got = await t.request().get(`${repoPath()}/issues/${n}`).expect(200);
     expect(got.body.comments).toBe(1);
     await t.request().post(`${repoPath()}/issues/${n}/comments`).send({ body: 'anon' }).expect(401);
-    await t.request().post(`${repoPath()}/issues/99999/comments`).set('Authorization', owner.auth).send({ body: 'x' }).expect(404);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/99999/comments`)
+      .set('Authorization', owner.auth)
+      .send({ body: 'x' })
+      .expect(404);
   });
 
   it('refuses comments from users the repository owner blocked', async () => {
     const blocked = await createTestUser(t);
-    await t.request().put(`/api/v1/orgs/${org.name}/block/${blocked.user.name}`).set('Authorization', owner.auth).expect(204);
-    await t.request().post(`${repoPath()}/issues/1/comments`).set('Authorization', blocked.auth).send({ body: 'hi' }).expect(403);
+    await t
+      .request()
+      .put(`/api/v1/orgs/${org.name}/block/${blocked.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/1/comments`)
+      .set('Authorization', blocked.auth)
+      .send({ body: 'hi' })
+      .expect(403);
     await t.request().post(`${repoPath()}/issues`).set('Authorization', blocked.auth).send({ title: 'hi' }).expect(403);
   });
 });
@@ -156,12 +321,24 @@ describe('editing and commenting', () => {
 describe('subscription', () => {
   it('PUT answers WatchInfo, GET reports it, DELETE ends it and GET is then 404', async () => {
     const put = await t.request().put(`${repoPath()}/subscription`).set('Authorization', outsider.auth).expect(200);
-    expect(put.body).toMatchObject({ subscribed: true, ignored: false, reason: null, url: `http://localhost:3000/api/v1/repos/${org.name}/tracker/subscription` });
+    expect(put.body).toMatchObject({
+      subscribed: true,
+      ignored: false,
+      reason: null,
+      url: `http://localhost:3000/api/v1/repos/${org.name}/tracker/subscription`,
+    });
     const got = await t.request().get(`${repoPath()}/subscription`).set('Authorization', outsider.auth).expect(200);
-    expect(got.body).toMatchObject({ subscribed: true, repository_url: `http://localhost:3000/api/v1/repos/${org.name}/tracker` });
+    expect(got.body).toMatchObject({
+      subscribed: true,
+      repository_url: `http://localhost:3000/api/v1/repos/${org.name}/tracker`,
+    });
     await t.request().delete(`${repoPath()}/subscription`).set('Authorization', outsider.auth).expect(204);
     await t.request().get(`${repoPath()}/subscription`).set('Authorization', outsider.auth).expect(404);
     await t.request().get(`${repoPath()}/subscription`).expect(401);
-    await t.request().get(`/api/v1/repos/${org.name}/hidden/subscription`).set('Authorization', outsider.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/repos/${org.name}/hidden/subscription`)
+      .set('Authorization', outsider.auth)
+      .expect(404);
   });
 });

@@ -69,14 +69,22 @@ describe.each(BOMBS)('%s', (_name, text) => {
 });
 
 it('renders a wiki-link bomb, linearly, well within the budget', async () => {
-  const res = await t.request().post('/api/v1/markdown').set('Authorization', alice.auth)
-    .send({ Mode: 'gfm', Text: `${'[[a|'.repeat(50_000)}\n\n[[Page]]`, Context: context, Wiki: true }).expect(200);
+  const res = await t
+    .request()
+    .post('/api/v1/markdown')
+    .set('Authorization', alice.auth)
+    .send({ Mode: 'gfm', Text: `${'[[a|'.repeat(50_000)}\n\n[[Page]]`, Context: context, Wiki: true })
+    .expect(200);
   expect(res.text).toContain('<a href="http://localhost:3000/alice/docs/wiki/Page" rel="nofollow">Page</a>');
 });
 
 it('links each of 40,000 mentions (the stack overflowed at this size)', async () => {
-  const res = await t.request().post('/api/v1/markup').set('Authorization', alice.auth)
-    .send({ Mode: 'comment', Text: '@alice '.repeat(40_000) }).expect(200);
+  const res = await t
+    .request()
+    .post('/api/v1/markup')
+    .set('Authorization', alice.auth)
+    .send({ Mode: 'comment', Text: '@alice '.repeat(40_000) })
+    .expect(200);
   expect(res.text.match(/class="mention"/g)).toHaveLength(40_000);
 });
 
@@ -98,12 +106,21 @@ describe('with a budget of 2 s', () => {
   });
 });
 
-it('answers a body over the limit with 413 in Forgejo\'s error format', async () => {
-  const res = await t.request().post('/api/v1/markdown').set('Authorization', alice.auth)
-    .send({ Mode: 'gfm', Text: 'a'.repeat(1024 * 1024 + 1) }).expect(413);
+it("answers a body over the limit with 413 in Forgejo's error format", async () => {
+  const res = await t
+    .request()
+    .post('/api/v1/markdown')
+    .set('Authorization', alice.auth)
+    .send({ Mode: 'gfm', Text: 'a'.repeat(1024 * 1024 + 1) })
+    .expect(413);
   expect(res.body).toEqual({ message: expect.stringContaining('too large'), url: SWAGGER_URL });
-  const raw = await t.request().post('/api/v1/markdown/raw').set('Authorization', alice.auth)
-    .set('Content-Type', 'text/plain').send('a'.repeat(1024 * 1024 + 1)).expect(413);
+  const raw = await t
+    .request()
+    .post('/api/v1/markdown/raw')
+    .set('Authorization', alice.auth)
+    .set('Content-Type', 'text/plain')
+    .send('a'.repeat(1024 * 1024 + 1))
+    .expect(413);
   expect(raw.body).toEqual({ message: expect.stringContaining('too large'), url: SWAGGER_URL });
 });
 
@@ -118,9 +135,13 @@ describe('a render over its time budget', () => {
   });
   afterAll(() => slow.close());
 
-  it.each(['markdown', 'markup'])('is refused on /%s with a 422 in Forgejo\'s error format', async (route) => {
-    const res = await slow.request().post(`/api/v1/${route}`).set('Authorization', caller.auth)
-      .send({ Mode: 'gfm', Text: '# x' }).expect(422);
+  it.each(['markdown', 'markup'])("is refused on /%s with a 422 in Forgejo's error format", async (route) => {
+    const res = await slow
+      .request()
+      .post(`/api/v1/${route}`)
+      .set('Authorization', caller.auth)
+      .send({ Mode: 'gfm', Text: '# x' })
+      .expect(422);
     expect(res.body).toEqual({ message: 'the text could not be rendered within 1 ms', url: SWAGGER_URL });
   });
 });

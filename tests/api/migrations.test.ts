@@ -37,23 +37,30 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<MigrationConnection> {
-  return target.provider === 'sqlite' ? sqliteMigrationConnection(target.file) : postgresMigrationConnection(target.url);
+  return target.provider === 'sqlite'
+    ? sqliteMigrationConnection(target.file)
+    : postgresMigrationConnection(target.url);
 }
 
 async function history(): Promise<{ migration_name: string; checksum: string; finished_at: unknown }[]> {
   const connection = await connect();
   try {
-    return await connection.rows('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name');
+    return await connection.rows(
+      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
+    );
   } finally {
     await connection.close();
   }
 }
 
 function names(): string[] {
-  return fs.readdirSync(path.join(migrationsRoot, provider)).filter((name) => !name.endsWith('.toml')).sort();
+  return fs
+    .readdirSync(path.join(migrationsRoot, provider))
+    .filter((name) => !name.endsWith('.toml'))
+    .sort();
 }
 
-test('a fresh database gets every migration, recorded in Prisma\'s history table with its checksum', async () => {
+test("a fresh database gets every migration, recorded in Prisma's history table with its checksum", async () => {
   expect(await migrateDatabase(target, migrationsRoot)).toEqual(names());
   const rows = await history();
   expect(rows.map((row) => row.migration_name)).toEqual(names());

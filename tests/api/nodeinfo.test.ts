@@ -28,20 +28,63 @@ const NODEINFO_2_1_SCHEMA = {
     protocols: {
       type: 'array',
       minItems: 1,
-      items: { enum: ['activitypub', 'buddycloud', 'dfrn', 'diaspora', 'libertree', 'ostatus', 'pumpio', 'tent', 'xmpp', 'zot'] },
+      items: {
+        enum: [
+          'activitypub',
+          'buddycloud',
+          'dfrn',
+          'diaspora',
+          'libertree',
+          'ostatus',
+          'pumpio',
+          'tent',
+          'xmpp',
+          'zot',
+        ],
+      },
     },
     services: {
       type: 'object',
       additionalProperties: false,
       required: ['inbound', 'outbound'],
       properties: {
-        inbound: { type: 'array', items: { enum: ['atom1.0', 'gnusocial', 'imap', 'pnut', 'pop3', 'pumpio', 'rss2.0', 'twitter'] } },
+        inbound: {
+          type: 'array',
+          items: { enum: ['atom1.0', 'gnusocial', 'imap', 'pnut', 'pop3', 'pumpio', 'rss2.0', 'twitter'] },
+        },
         outbound: {
           type: 'array',
           items: {
-            enum: ['atom1.0', 'blogger', 'buddycloud', 'diaspora', 'dreamwidth', 'drupal', 'facebook', 'friendica', 'gnusocial', 'google', 'insanejournal',
-              'libertree', 'linkedin', 'livejournal', 'mediagoblin', 'myspace', 'pinterest', 'pnut', 'posterous', 'pumpio', 'redmatrix', 'rss2.0', 'smtp',
-              'tent', 'tumblr', 'twitter', 'wordpress', 'xmpp'],
+            enum: [
+              'atom1.0',
+              'blogger',
+              'buddycloud',
+              'diaspora',
+              'dreamwidth',
+              'drupal',
+              'facebook',
+              'friendica',
+              'gnusocial',
+              'google',
+              'insanejournal',
+              'libertree',
+              'linkedin',
+              'livejournal',
+              'mediagoblin',
+              'myspace',
+              'pinterest',
+              'pnut',
+              'posterous',
+              'pumpio',
+              'redmatrix',
+              'rss2.0',
+              'smtp',
+              'tent',
+              'tumblr',
+              'twitter',
+              'wordpress',
+              'xmpp',
+            ],
           },
         },
       },
@@ -86,19 +129,38 @@ describe('with federation on (the default)', () => {
     const active = await createTestUser(t);
     await t.context.db.prisma.user.update({ where: { id: active.user.id }, data: { lastLoginAt: new Date() } });
     const halfYear = await createTestUser(t);
-    await t.context.db.prisma.user.update({ where: { id: halfYear.user.id }, data: { lastLoginAt: new Date(Date.now() - 90 * 86_400_000) } });
+    await t.context.db.prisma.user.update({
+      where: { id: halfYear.user.id },
+      data: { lastLoginAt: new Date(Date.now() - 90 * 86_400_000) },
+    });
     const poster = await createTestUser(t);
-    const repo = (await t.request().post('/api/v1/user/repos').set('Authorization', poster.auth).send({ name: 'tracker' }).expect(201)).body;
+    const repo = (
+      await t
+        .request()
+        .post('/api/v1/user/repos')
+        .set('Authorization', poster.auth)
+        .send({ name: 'tracker' })
+        .expect(201)
+    ).body;
     const { prisma } = t.context.db;
-    const issue = await prisma.issue.create({ data: { repoId: repo.id, index: 1, posterId: poster.user.id, title: 'first' } });
-    await prisma.comment.createMany({ data: [1, 2].map(() => ({ issueId: issue.id, posterId: poster.user.id, content: 'me too' })) });
+    const issue = await prisma.issue.create({
+      data: { repoId: repo.id, index: 1, posterId: poster.user.id, title: 'first' },
+    });
+    await prisma.comment.createMany({
+      data: [1, 2].map(() => ({ issueId: issue.id, posterId: poster.user.id, content: 'me too' })),
+    });
 
     const res = await t.request().get('/api/v1/nodeinfo').expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expectNodeInfo(res.body);
     expect(res.body).toEqual({
       version: '2.1',
-      software: { name: 'forgejo', version: expect.any(String), repository: expect.stringMatching(/^https:\/\//), homepage: expect.stringMatching(/^https:\/\//) },
+      software: {
+        name: 'forgejo',
+        version: expect.any(String),
+        repository: expect.stringMatching(/^https:\/\//),
+        homepage: expect.stringMatching(/^https:\/\//),
+      },
       protocols: ['activitypub'],
       services: { inbound: [], outbound: ['rss2.0'] },
       openRegistrations: true,
@@ -120,14 +182,21 @@ describe('with federation on (the default)', () => {
 
   it('is discoverable at /.well-known/nodeinfo', async () => {
     const res = await t.request().get('/.well-known/nodeinfo').expect(200);
-    expect(res.body).toEqual({ links: [{ rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1', href: 'http://localhost:3000/api/v1/nodeinfo' }] });
+    expect(res.body).toEqual({
+      links: [
+        { rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1', href: 'http://localhost:3000/api/v1/nodeinfo' },
+      ],
+    });
   });
 });
 
 describe('with SHARE_USER_STATISTICS=false and registration disabled', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ ANVIL__federation__SHARE_USER_STATISTICS: 'false', ANVIL__service__DISABLE_REGISTRATION: 'true' });
+    t = await startTestApp({
+      ANVIL__federation__SHARE_USER_STATISTICS: 'false',
+      ANVIL__service__DISABLE_REGISTRATION: 'true',
+    });
     await createTestUser(t);
   });
   afterAll(() => t.close());

@@ -20,8 +20,12 @@ beforeAll(async () => {
   t = await startTestApp();
   owner = await createTestUser(t);
   org = await createTestOrg(t, owner.user);
-  const repo = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth)
-    .send({ name: 'secret', private: true }).expect(201);
+  const repo = await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/repos`)
+    .set('Authorization', owner.auth)
+    .send({ name: 'secret', private: true })
+    .expect(201);
   secretId = repo.body.id;
 });
 afterAll(() => t.close());
@@ -30,16 +34,32 @@ const orgRepo = () => `/api/v1/repos/${org.name}/secret`;
 
 /** A team of the organization with these units, holding the private repository, with `member` in it. */
 async function teamWith(member: TestUser, unitsMap: Record<string, string>): Promise<number> {
-  const team = await t.request().post(`/api/v1/orgs/${org.name}/teams`).set('Authorization', owner.auth)
-    .send({ name: `t${member.user.id}`, permission: 'read', units_map: unitsMap }).expect(201);
-  await t.request().put(`/api/v1/teams/${team.body.id}/repos/${org.name}/secret`).set('Authorization', owner.auth).expect(204);
-  await t.request().put(`/api/v1/teams/${team.body.id}/members/${member.user.name}`).set('Authorization', owner.auth).expect(204);
+  const team = await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/teams`)
+    .set('Authorization', owner.auth)
+    .send({ name: `t${member.user.id}`, permission: 'read', units_map: unitsMap })
+    .expect(201);
+  await t
+    .request()
+    .put(`/api/v1/teams/${team.body.id}/repos/${org.name}/secret`)
+    .set('Authorization', owner.auth)
+    .expect(204);
+  await t
+    .request()
+    .put(`/api/v1/teams/${team.body.id}/members/${member.user.name}`)
+    .set('Authorization', owner.auth)
+    .expect(204);
   return team.body.id;
 }
 
 async function listed(auth: string, path = '/api/v1/notifications?all=true') {
   const res = await t.request().get(path).set('Authorization', auth).expect(200);
-  return { titles: res.body.map((thread: Thread) => thread.subject.title), total: res.headers['x-total-count'], threads: res.body as Thread[] };
+  return {
+    titles: res.body.map((thread: Thread) => thread.subject.title),
+    total: res.headers['x-total-count'],
+    threads: res.body as Thread[],
+  };
 }
 
 async function unreadCount(auth: string): Promise<number> {
@@ -49,10 +69,21 @@ async function unreadCount(auth: string): Promise<number> {
 /** A pull request thread for `user` (pull requests need git branches; the thread is what matters here). */
 async function pullThread(user: User, repoId: number, title: string): Promise<void> {
   const { prisma } = t.context.db;
-  const issue = await prisma.issue.create({ data: { repoId, index: 1000 + user.id, posterId: owner.user.id, title, isPull: true } });
-  await prisma.pullRequest.create({ data: { issueId: issue.id, baseRepoId: repoId, headRepoId: repoId, headBranch: 'topic', baseBranch: 'main' } });
+  const issue = await prisma.issue.create({
+    data: { repoId, index: 1000 + user.id, posterId: owner.user.id, title, isPull: true },
+  });
+  await prisma.pullRequest.create({
+    data: { issueId: issue.id, baseRepoId: repoId, headRepoId: repoId, headBranch: 'topic', baseBranch: 'main' },
+  });
   await prisma.notification.create({
-    data: { userId: user.id, repoId, issueId: issue.id, source: NotificationSource.pull, status: NotificationStatus.unread, updatedBy: owner.user.id },
+    data: {
+      userId: user.id,
+      repoId,
+      issueId: issue.id,
+      source: NotificationSource.pull,
+      status: NotificationStatus.unread,
+      updatedBy: owner.user.id,
+    },
   });
 }
 
@@ -61,13 +92,22 @@ describe('notification threads follow current access', () => {
     const leaver = await createTestUser(t);
     const teamId = await teamWith(leaver, { 'repo.code': 'read', 'repo.issues': 'read' });
     await t.request().put(`${orgRepo()}/subscription`).set('Authorization', leaver.auth).expect(200);
-    await t.request().post(`${orgRepo()}/issues`).set('Authorization', owner.auth).send({ title: 'team matter' }).expect(201);
+    await t
+      .request()
+      .post(`${orgRepo()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'team matter' })
+      .expect(201);
     const before = await listed(leaver.auth);
     expect(before.titles).toEqual(['team matter']);
     expect(await unreadCount(leaver.auth)).toBe(1);
     const [thread] = before.threads;
 
-    await t.request().delete(`/api/v1/teams/${teamId}/members/${leaver.user.name}`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .delete(`/api/v1/teams/${teamId}/members/${leaver.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     expect(await listed(leaver.auth)).toMatchObject({ titles: [], total: '0' });
     expect(await unreadCount(leaver.auth)).toBe(0);
     await t.request().get(`/api/v1/notifications/threads/${thread.id}`).set('Authorization', leaver.auth).expect(404);
@@ -76,7 +116,11 @@ describe('notification threads follow current access', () => {
     const marked = await t.request().put('/api/v1/notifications').set('Authorization', leaver.auth).expect(205);
     expect(marked.body).toEqual([]);
     // The thread is kept: it shows again once access comes back.
-    await t.request().put(`/api/v1/teams/${teamId}/members/${leaver.user.name}`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .put(`/api/v1/teams/${teamId}/members/${leaver.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     expect((await listed(leaver.auth)).titles).toEqual(['team matter']);
   });
 
@@ -84,18 +128,38 @@ describe('notification threads follow current access', () => {
     const member = await createTestUser(t);
     const teamId = await teamWith(member, { 'repo.code': 'read', 'repo.issues': 'read', 'repo.pulls': 'read' });
     await t.request().put(`${orgRepo()}/subscription`).set('Authorization', member.auth).expect(200);
-    await t.request().post(`${orgRepo()}/issues`).set('Authorization', owner.auth).send({ title: 'an issue' }).expect(201);
+    await t
+      .request()
+      .post(`${orgRepo()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'an issue' })
+      .expect(201);
     await pullThread(member.user, secretId, 'a pull');
     expect((await listed(member.auth)).titles.sort()).toEqual(['a pull', 'an issue']);
     const issueThread = (await listed(member.auth)).threads.find((thread) => thread.subject.title === 'an issue')!;
 
-    await t.request().patch(`/api/v1/teams/${teamId}`).set('Authorization', owner.auth)
-      .send({ name: `t${member.user.id}`, units_map: { 'repo.code': 'read', 'repo.pulls': 'read' } }).expect(200);
+    await t
+      .request()
+      .patch(`/api/v1/teams/${teamId}`)
+      .set('Authorization', owner.auth)
+      .send({ name: `t${member.user.id}`, units_map: { 'repo.code': 'read', 'repo.pulls': 'read' } })
+      .expect(200);
     expect(await listed(member.auth)).toMatchObject({ titles: ['a pull'], total: '1' });
-    expect(await listed(member.auth, `${orgRepo()}/notifications?all=true`)).toMatchObject({ titles: ['a pull'], total: '1' });
+    expect(await listed(member.auth, `${orgRepo()}/notifications?all=true`)).toMatchObject({
+      titles: ['a pull'],
+      total: '1',
+    });
     expect(await unreadCount(member.auth)).toBe(1);
-    await t.request().get(`/api/v1/notifications/threads/${issueThread.id}`).set('Authorization', member.auth).expect(404);
-    const page = await t.request().get('/api/v1/notifications?all=true&limit=1&page=2').set('Authorization', member.auth).expect(200);
+    await t
+      .request()
+      .get(`/api/v1/notifications/threads/${issueThread.id}`)
+      .set('Authorization', member.auth)
+      .expect(404);
+    const page = await t
+      .request()
+      .get('/api/v1/notifications?all=true&limit=1&page=2')
+      .set('Authorization', member.auth)
+      .expect(200);
     expect(page.body).toEqual([]);
   });
 
@@ -104,7 +168,12 @@ describe('notification threads follow current access', () => {
     await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name: 'opened' }).expect(201);
     const repo = `/api/v1/repos/${owner.user.name}/opened`;
     await t.request().put(`${repo}/subscription`).set('Authorization', watcher.auth).expect(200);
-    await t.request().post(`${repo}/issues`).set('Authorization', owner.auth).send({ title: 'public talk' }).expect(201);
+    await t
+      .request()
+      .post(`${repo}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'public talk' })
+      .expect(201);
     expect((await listed(watcher.auth)).titles).toEqual(['public talk']);
     await t.request().patch(repo).set('Authorization', owner.auth).send({ private: true }).expect(200);
     expect(await listed(watcher.auth)).toMatchObject({ titles: [], total: '0' });
@@ -113,17 +182,29 @@ describe('notification threads follow current access', () => {
 
   it('shows a public-only token no thread of a private repository', async () => {
     const collaborator = await createTestUser(t);
-    const made = await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name: 'mine', private: true }).expect(201);
+    const made = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', owner.auth)
+      .send({ name: 'mine', private: true })
+      .expect(201);
     const repo = `/api/v1/repos/${owner.user.name}/mine`;
-    await t.context.db.prisma.collaboration.create({ data: { repoId: made.body.id, userId: collaborator.user.id, accessMode: 2 } });
-    await t.request().post(`${repo}/issues`).set('Authorization', collaborator.auth).send({ title: 'private report' }).expect(201);
+    await t.context.db.prisma.collaboration.create({
+      data: { repoId: made.body.id, userId: collaborator.user.id, accessMode: 2 },
+    });
+    await t
+      .request()
+      .post(`${repo}/issues`)
+      .set('Authorization', collaborator.auth)
+      .send({ title: 'private report' })
+      .expect(201);
     const full = await listed(owner.auth);
     expect(full.titles).toContain('private report');
     const thread = full.threads.find((th) => th.subject.title === 'private report')!;
 
     const publicOnly = `token ${await createToken(t, owner.user, 'public-only,read:notification,write:notification')}`;
     expect((await listed(publicOnly)).titles).not.toContain('private report');
-    expect(await unreadCount(publicOnly)).toBe(await unreadCount(owner.auth) - 1);
+    expect(await unreadCount(publicOnly)).toBe((await unreadCount(owner.auth)) - 1);
     await t.request().get(`/api/v1/notifications/threads/${thread.id}`).set('Authorization', publicOnly).expect(404);
   });
 });

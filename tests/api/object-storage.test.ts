@@ -67,7 +67,9 @@ describeWithS3('generic packages in the bucket', () => {
     expect(await s3.keys('anvil/packages/tmp/')).toEqual([]);
     expect([...filesUnder(t.context.settings.packages.PATH).keys()]).toEqual([]);
 
-    const res = await download(genericUrl(alice.user.name, name, '1.0.0', 'big.bin'), { Authorization: alice.auth }).expect(200);
+    const res = await download(genericUrl(alice.user.name, name, '1.0.0', 'big.bin'), {
+      Authorization: alice.auth,
+    }).expect(200);
     expect(res.headers['content-length']).toBe(String(bytes.length));
     expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
   });
@@ -76,10 +78,16 @@ describeWithS3('generic packages in the bucket', () => {
     const bytes = randomBytes(100 * 1024);
     const name = uniqueName('ranged');
     await upload(t, alice.auth, alice.user.name, name, '1', 'f.bin', bytes).expect(201);
-    const res = await download(genericUrl(alice.user.name, name, '1', 'f.bin'), { Authorization: alice.auth, Range: 'bytes=1000-4999' }).expect(206);
+    const res = await download(genericUrl(alice.user.name, name, '1', 'f.bin'), {
+      Authorization: alice.auth,
+      Range: 'bytes=1000-4999',
+    }).expect(206);
     expect(res.headers['content-range']).toBe(`bytes 1000-4999/${bytes.length}`);
     expect(Buffer.compare(res.body as Buffer, bytes.subarray(1000, 5000))).toBe(0);
-    const tail = await download(genericUrl(alice.user.name, name, '1', 'f.bin'), { Authorization: alice.auth, Range: 'bytes=-10' }).expect(206);
+    const tail = await download(genericUrl(alice.user.name, name, '1', 'f.bin'), {
+      Authorization: alice.auth,
+      Range: 'bytes=-10',
+    }).expect(206);
     expect(Buffer.compare(tail.body as Buffer, bytes.subarray(bytes.length - 10))).toBe(0);
   });
 
@@ -91,7 +99,9 @@ describeWithS3('generic packages in the bucket', () => {
     await upload(t, alice.auth, alice.user.name, name, '2', 'f.bin', bytes).expect(201);
     expect((await s3.keys('anvil/packages/')).filter((key) => key === blobKey(bytes))).toHaveLength(1);
     expect(await s3.keys('anvil/packages/tmp/')).toEqual([]);
-    const res = await download(genericUrl(alice.user.name, name, '2', 'f.bin'), { Authorization: alice.auth }).expect(200);
+    const res = await download(genericUrl(alice.user.name, name, '2', 'f.bin'), { Authorization: alice.auth }).expect(
+      200,
+    );
     expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
   });
 
@@ -100,9 +110,17 @@ describeWithS3('generic packages in the bucket', () => {
     const name = uniqueName('gone');
     await upload(t, alice.auth, alice.user.name, name, '1', 'a.bin', bytes).expect(201);
     await upload(t, alice.auth, alice.user.name, name, '2', 'a.bin', bytes).expect(201);
-    await t.request().delete(genericUrl(alice.user.name, name, '1', 'a.bin')).set('Authorization', alice.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '1', 'a.bin'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     expect(await s3.keys('anvil/packages/')).toContain(blobKey(bytes));
-    await t.request().delete(genericUrl(alice.user.name, name, '2')).set('Authorization', alice.auth).expect(204);
+    await t
+      .request()
+      .delete(genericUrl(alice.user.name, name, '2'))
+      .set('Authorization', alice.auth)
+      .expect(204);
     expect(await s3.keys('anvil/packages/')).not.toContain(blobKey(bytes));
     await download(genericUrl(alice.user.name, name, '2', 'a.bin'), { Authorization: alice.auth }).expect(404);
   });
@@ -113,14 +131,23 @@ describeWithS3('generic packages in the bucket', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request({
-          host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
-          path: genericUrl(alice.user.name, uniqueName('huge'), '1', 'f.bin'),
-          headers: { Authorization: alice.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
-        }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: (server.address() as AddressInfo).port,
+            method: 'PUT',
+            path: genericUrl(alice.user.name, uniqueName('huge'), '1', 'f.bin'),
+            headers: {
+              Authorization: alice.auth,
+              'Content-Type': 'application/octet-stream',
+              'Transfer-Encoding': 'chunked',
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         let sent = 0;
         const pump = () => {
@@ -143,8 +170,15 @@ describeWithS3('generic packages in the bucket', () => {
 describeWithS3('org avatars in the bucket', () => {
   it('stores, serves and removes an uploaded avatar as an object under avatars/', async () => {
     const org = await createTestOrg(t, alice.user);
-    const image = (await new Jimp({ width: 64, height: 48, color: 0x3366ccff }).getBuffer('image/png')).toString('base64');
-    await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', alice.auth).send({ image }).expect(204);
+    const image = (await new Jimp({ width: 64, height: 48, color: 0x3366ccff }).getBuffer('image/png')).toString(
+      'base64',
+    );
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', alice.auth)
+      .send({ image })
+      .expect(204);
     const { avatar } = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } });
     expect(await s3.keys('anvil/avatars/')).toContain(`anvil/avatars/${avatar}`);
     expect(fs.existsSync(path.join(t.dataDir, 'avatars'))).toBe(false);
@@ -160,12 +194,22 @@ describeWithS3('org avatars in the bucket', () => {
 });
 
 describeWithS3('S3BlobStore', () => {
-  const storeOf = (options: ConstructorParameters<typeof S3BlobStore>[3] = {}) => new S3BlobStore(
-    createS3Client({ type: 'minio', endpoint: s3.endpoint, accessKeyId: s3.accessKey, secretAccessKey: s3.secretKey, bucket: s3.bucket, location: 'us-east-1', useSsl: false, basePath: 'direct/' }),
-    s3.bucket,
-    'direct/',
-    options,
-  );
+  const storeOf = (options: ConstructorParameters<typeof S3BlobStore>[3] = {}) =>
+    new S3BlobStore(
+      createS3Client({
+        type: 'minio',
+        endpoint: s3.endpoint,
+        accessKeyId: s3.accessKey,
+        secretAccessKey: s3.secretKey,
+        bucket: s3.bucket,
+        location: 'us-east-1',
+        useSsl: false,
+        basePath: 'direct/',
+      }),
+      s3.bucket,
+      'direct/',
+      options,
+    );
   const read = async (stream: Readable) => Buffer.concat(await stream.toArray());
 
   /** Stages and publishes, as an upload's transaction does. */
@@ -194,7 +238,9 @@ describeWithS3('S3BlobStore', () => {
     expect(created).toBe(true);
     expect(digests.sha256).toBe(sha256(bytes));
     expect(Buffer.compare(await read(await store.get(digests.sha256)), bytes)).toBe(0);
-    expect(Buffer.compare(await read(await store.get(digests.sha256, { start: 5, end: 9 })), bytes.subarray(5, 10))).toBe(0);
+    expect(
+      Buffer.compare(await read(await store.get(digests.sha256, { start: 5, end: 9 })), bytes.subarray(5, 10)),
+    ).toBe(0);
     expect(await s3.keys('direct/tmp/')).toEqual([]);
     await store.delete(digests.sha256);
     expect(await store.stat(digests.sha256)).toBeNull();
@@ -206,7 +252,16 @@ describeWithS3('S3BlobStore', () => {
     await new Promise((resolve) => closed.once('listening', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const settings = { type: 'minio', endpoint: `127.0.0.1:${port}`, accessKeyId: 'k', secretAccessKey: 's', bucket: 'b-none', location: 'us-east-1', useSsl: false, basePath: '' } as const;
+    const settings = {
+      type: 'minio',
+      endpoint: `127.0.0.1:${port}`,
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      bucket: 'b-none',
+      location: 'us-east-1',
+      useSsl: false,
+      basePath: '',
+    } as const;
     const store = new S3BlobStore(createS3Client(settings), settings.bucket, '');
     await expect(put(store, Readable.from([randomBytes(1024)]))).rejects.toThrow(/ECONNREFUSED/);
   });

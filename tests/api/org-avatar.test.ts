@@ -46,7 +46,12 @@ function pngBomb(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
   const pixels = zlib.deflateSync(Buffer.alloc(32 << 20), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', pixels),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An interlaced 1×1 PNG followed, inside its pixel data, by megabytes of zeros. */
@@ -56,13 +61,40 @@ function interlacedPngWithExcess(): Buffer {
   header.writeUInt32BE(1, 4);
   header.set([8, 6, 0, 0, 1], 8);
   const pixels = Buffer.concat([Buffer.from([0, 0x33, 0x66, 0xcc, 0xff]), Buffer.alloc(64 << 20)]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', zlib.deflateSync(pixels, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(pixels, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A JPEG header (JFIF, then a baseline frame header) declaring width×height. */
 function jpegHeader(width: number, height: number): Buffer {
-  const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
-  const frame = [0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01];
+  const jfif = [
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ];
+  const frame = [
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+  ];
   return Buffer.from([0xff, 0xd8, ...jfif, ...frame, 0xff, 0xd9]);
 }
 
@@ -70,17 +102,48 @@ function jpegHeader(width: number, height: number): Buffer {
 function gif(screen: number, frame: number): Buffer {
   const u16 = (n: number) => [n & 0xff, n >> 8];
   return Buffer.from([
-    ...Buffer.from('GIF89a', 'latin1'), ...u16(screen), ...u16(screen), 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff,
-    0x2c, ...u16(0), ...u16(0), ...u16(frame), ...u16(frame), 0, 0x02, 0x02, 0x4c, 0x01, 0x00, 0x3b,
+    ...Buffer.from('GIF89a', 'latin1'),
+    ...u16(screen),
+    ...u16(screen),
+    0x80,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0xff,
+    0xff,
+    0xff,
+    0x2c,
+    ...u16(0),
+    ...u16(0),
+    ...u16(frame),
+    ...u16(frame),
+    0,
+    0x02,
+    0x02,
+    0x4c,
+    0x01,
+    0x00,
+    0x3b,
   ]);
 }
 
-const picture = () => t.context.settings.picture as { AVATAR_MAX_WIDTH: number; AVATAR_MAX_HEIGHT: number; AVATAR_MAX_FILE_SIZE: number };
+const picture = () =>
+  t.context.settings.picture as { AVATAR_MAX_WIDTH: number; AVATAR_MAX_HEIGHT: number; AVATAR_MAX_FILE_SIZE: number };
 
 describe('POST /orgs/{org}/avatar', () => {
-  it.each([['image/png', 400, 200], ['image/jpeg', 120, 300]] as const)('stores a %s as a 290×290 PNG that avatar_url serves', async (mime, w, h) => {
+  it.each([
+    ['image/png', 400, 200],
+    ['image/jpeg', 120, 300],
+  ] as const)('stores a %s as a 290×290 PNG that avatar_url serves', async (mime, w, h) => {
     const org = await createTestOrg(t, owner.user);
-    await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image: await imageBase64(mime, w, h) }).expect(204);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', owner.auth)
+      .send({ image: await imageBase64(mime, w, h) })
+      .expect(204);
     const { body } = await t.request().get(`/api/v1/orgs/${org.name}`).expect(200);
     const stored = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } });
     expect(body.avatar_url).toBe(`http://localhost:3000/avatars/${stored.avatar}`);
@@ -98,7 +161,12 @@ describe('POST /orgs/{org}/avatar', () => {
   it('answers 400 for data that is not base64 or not an image', async () => {
     const org = await createTestOrg(t, owner.user);
     for (const image of ['not base64 at all!', 'abc', Buffer.from('just some text').toString('base64')]) {
-      await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image }).expect(400);
+      await t
+        .request()
+        .post(`/api/v1/orgs/${org.name}/avatar`)
+        .set('Authorization', owner.auth)
+        .send({ image })
+        .expect(400);
     }
     expect((await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } })).avatar).toBe('');
   });
@@ -112,7 +180,11 @@ describe('POST /orgs/{org}/avatar', () => {
       // decode images run in it) shows whether the refusal came from the header.
       const peakBefore = process.resourceUsage().maxRSS;
       const [upload, health] = await Promise.all([
-        t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image: image.toString('base64') }),
+        t
+          .request()
+          .post(`/api/v1/orgs/${org.name}/avatar`)
+          .set('Authorization', owner.auth)
+          .send({ image: image.toString('base64') }),
         t.request().get('/api/healthz'),
       ]);
       expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(256 * 1024);
@@ -126,15 +198,24 @@ describe('POST /orgs/{org}/avatar', () => {
   it('refuses a GIF whose first frame is larger than its screen, an interlaced PNG holding more data than its size, and TIFF (many pages)', async () => {
     const org = await createTestOrg(t, owner.user);
     const tiff = Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]);
-    const upload = (image: Buffer) => t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image: image.toString('base64') }).expect(400);
+    const upload = (image: Buffer) =>
+      t
+        .request()
+        .post(`/api/v1/orgs/${org.name}/avatar`)
+        .set('Authorization', owner.auth)
+        .send({ image: image.toString('base64') })
+        .expect(400);
     expect((await upload(gif(16, 60000))).body.message).toBe('image is too large: 60000×60000, at most 16×16');
     expect((await upload(tiff)).body.message).toMatch(/not an image of a supported type/);
-    expect((await upload(interlacedPngWithExcess())).body.message).toBe('the image holds more data than its size allows');
+    expect((await upload(interlacedPngWithExcess())).body.message).toBe(
+      'the image holds more data than its size allows',
+    );
   });
 
   it('follows [picture] AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT and AVATAR_MAX_FILE_SIZE', async () => {
     const org = await createTestOrg(t, owner.user);
-    const upload = async (image: string) => t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image });
+    const upload = async (image: string) =>
+      t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image });
     const image = await imageBase64('image/jpeg', 120, 300);
     try {
       picture().AVATAR_MAX_WIDTH = 100;
@@ -156,7 +237,12 @@ describe('POST /orgs/{org}/avatar', () => {
     const member = await createTestUser(t);
     await addTestOrgMember(t, org, member.user, { accessMode: 3 });
     const image = await imageBase64('image/png', 10, 10);
-    await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', member.auth).send({ image }).expect(403);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', member.auth)
+      .send({ image })
+      .expect(403);
     await t.request().delete(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', member.auth).expect(403);
     await t.request().post(`/api/v1/orgs/${org.name}/avatar`).send({ image }).expect(401);
   });
@@ -165,7 +251,12 @@ describe('POST /orgs/{org}/avatar', () => {
 describe('DELETE /orgs/{org}/avatar', () => {
   it('removes the file and falls back to the generated avatar', async () => {
     const org = await createTestOrg(t, owner.user);
-    await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).send({ image: await imageBase64('image/png', 50, 50) }).expect(204);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', owner.auth)
+      .send({ image: await imageBase64('image/png', 50, 50) })
+      .expect(204);
     const { avatar } = await t.context.db.prisma.user.findUniqueOrThrow({ where: { id: org.id } });
     await t.request().delete(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', owner.auth).expect(204);
     expect(fs.existsSync(path.join(t.dataDir, 'avatars', avatar))).toBe(false);
@@ -196,8 +287,19 @@ describe('GET /avatars/default/{id}', () => {
     const first = await t.request().get(`/avatars/default/${org.id}`).buffer(true).parse(binary).expect(200);
     expect(first.headers['cache-control']).toBe('public, max-age=3600, no-transform');
     expect(first.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
-    await t.request().get(`/avatars/default/${org.id}`).set('If-None-Match', first.headers.etag).expect(304).expect('ETag', first.headers.etag);
-    const again = await t.request().get(`/avatars/default/${org.id}`).set('If-None-Match', '"something else"').buffer(true).parse(binary).expect(200);
+    await t
+      .request()
+      .get(`/avatars/default/${org.id}`)
+      .set('If-None-Match', first.headers.etag)
+      .expect(304)
+      .expect('ETag', first.headers.etag);
+    const again = await t
+      .request()
+      .get(`/avatars/default/${org.id}`)
+      .set('If-None-Match', '"something else"')
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     expect(Buffer.compare(first.body as Buffer, again.body as Buffer)).toBe(0);
     // One rendering, kept: the same bytes object every time.
     expect(avatars.defaultAvatars.size).toBe(cached + 1);
@@ -208,6 +310,9 @@ describe('GET /avatars/default/{id}', () => {
     await t.request().get('/avatars/default/99999999').expect(404);
     await t.request().get('/avatars/default/abc').expect(404);
     await t.request().get('/avatars/..%2Fanvil.db').expect(404);
-    await t.request().get(`/avatars/${'0'.repeat(64)}`).expect(404);
+    await t
+      .request()
+      .get(`/avatars/${'0'.repeat(64)}`)
+      .expect(404);
   });
 });

@@ -28,7 +28,11 @@ beforeAll(async () => {
   await prisma.teamRepo.create({ data: { orgId: org.id, teamId: team.id, repoId: repos.teamPrivate.id } });
 
   for (const repo of Object.values(repos)) {
-    await t.context.services.activity.record({ op: 'create_repo', actorId: owner.user.id, repo: { id: repo.id, ownerId: org.id, isPrivate: repo.isPrivate } });
+    await t.context.services.activity.record({
+      op: 'create_repo',
+      actorId: owner.user.id,
+      repo: { id: repo.id, ownerId: org.id, isPrivate: repo.isPrivate },
+    });
   }
 });
 afterAll(() => t.close());
@@ -44,9 +48,15 @@ describe('GET /orgs/{org}/activities/feeds (rule 20)', () => {
   it('shows the Activity record, newest first', async () => {
     const entries = await feed(owner);
     expect(entries[0]).toMatchObject({
-      user_id: org.id, op_type: 'create_repo', act_user_id: owner.user.id, act_user: { login: owner.user.name },
-      repo_id: repos.otherPrivate.id, repo: { name: 'other-private', full_name: `${org.name}/other-private`, private: true },
-      is_private: true, ref_name: '', content: '',
+      user_id: org.id,
+      op_type: 'create_repo',
+      act_user_id: owner.user.id,
+      act_user: { login: owner.user.name },
+      repo_id: repos.otherPrivate.id,
+      repo: { name: 'other-private', full_name: `${org.name}/other-private`, private: true },
+      is_private: true,
+      ref_name: '',
+      content: '',
     });
     const ids = entries.map((e) => (e as { id: number }).id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -74,8 +84,13 @@ describe('GET /orgs/{org}/activities/feeds (rule 20)', () => {
   it('leaves out actors who hide their activity, except for admins and themselves', async () => {
     const shy = await createTestUser(t, { fields: { hideActivity: true } });
     await addTestOrgMember(t, org, shy.user, { accessMode: 2 });
-    await t.context.services.activity.record({ op: 'star_repo', actorId: shy.user.id, repo: { id: repos.open.id, ownerId: org.id, isPrivate: false } });
-    const ops = async (caller: TestUser | null) => (await feed(caller)).filter((e) => (e as { op_type: string }).op_type === 'star_repo');
+    await t.context.services.activity.record({
+      op: 'star_repo',
+      actorId: shy.user.id,
+      repo: { id: repos.open.id, ownerId: org.id, isPrivate: false },
+    });
+    const ops = async (caller: TestUser | null) =>
+      (await feed(caller)).filter((e) => (e as { op_type: string }).op_type === 'star_repo');
     expect(await ops(outsider)).toEqual([]);
     expect(await ops(owner)).toEqual([]);
     expect(await ops(admin)).toHaveLength(1);
@@ -83,7 +98,11 @@ describe('GET /orgs/{org}/activities/feeds (rule 20)', () => {
   });
 
   it('pages with X-Total-Count', async () => {
-    const res = await t.request().get(`/api/v1/orgs/${org.name}/activities/feeds?limit=1`).set('Authorization', admin.auth).expect(200);
+    const res = await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/activities/feeds?limit=1`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(res.body).toHaveLength(1);
     expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(3);
   });

@@ -29,11 +29,19 @@ describe('GET /orgs/{org}/members (rule 7)', () => {
   it('shows every member to members and admins, public members to others', async () => {
     const all = [owner, publicMember, concealedMember].map((u) => u.user.name).sort();
     for (const caller of [owner, concealedMember, admin]) {
-      const res = await t.request().get(`/api/v1/orgs/${org.name}/members`).set('Authorization', caller.auth).expect(200);
+      const res = await t
+        .request()
+        .get(`/api/v1/orgs/${org.name}/members`)
+        .set('Authorization', caller.auth)
+        .expect(200);
       expect(names(res.body)).toEqual(all);
       expect(res.headers['x-total-count']).toBe('3');
     }
-    const res = await t.request().get(`/api/v1/orgs/${org.name}/members`).set('Authorization', outsider.auth).expect(200);
+    const res = await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/members`)
+      .set('Authorization', outsider.auth)
+      .expect(200);
     expect(names(res.body)).toEqual([publicMember.user.name]);
     expect(res.headers['x-total-count']).toBe('1');
     await t.request().get(`/api/v1/orgs/${org.name}/members`).expect(401);
@@ -52,7 +60,11 @@ describe('GET /orgs/{org}/members (rule 7)', () => {
     await addTestOrgMember(t, secret, publicMember.user, { isPublic: true });
     await t.request().get(`/api/v1/orgs/${secret.name}/public_members`).expect(404);
     await t.request().get(`/api/v1/orgs/${secret.name}/public_members`).set('Authorization', outsider.auth).expect(404);
-    await t.request().get(`/api/v1/orgs/${secret.name}/public_members/${publicMember.user.name}`).set('Authorization', outsider.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${secret.name}/public_members/${publicMember.user.name}`)
+      .set('Authorization', outsider.auth)
+      .expect(404);
     await t.request().get(`/api/v1/orgs/${secret.name}/members`).set('Authorization', outsider.auth).expect(404);
   });
 });
@@ -65,18 +77,30 @@ describe('GET /orgs/{org}/members/{username} (rule 10)', () => {
     ['an admin asking about an outsider', () => admin, () => outsider, 404],
     ['an outsider asking about themself', () => outsider, () => outsider, 404],
   ] as const)('%s answers %d', async (_case, caller, subject, status) => {
-    await t.request().get(`/api/v1/orgs/${org.name}/members/${subject().user.name}`).set('Authorization', caller().auth).expect(status);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/members/${subject().user.name}`)
+      .set('Authorization', caller().auth)
+      .expect(status);
   });
 
   it('redirects anyone else with 303 to the public-member check', async () => {
     for (const subject of [concealedMember, owner, admin]) {
-      const res = await t.request().get(`/api/v1/orgs/${org.name}/members/${subject.user.name}`).set('Authorization', outsider.auth).expect(303);
+      const res = await t
+        .request()
+        .get(`/api/v1/orgs/${org.name}/members/${subject.user.name}`)
+        .set('Authorization', outsider.auth)
+        .expect(303);
       expect(res.headers.location).toBe(`/api/v1/orgs/${org.name}/public_members/${subject.user.name}`);
     }
   });
 
   it('answers 404 for an unknown user and 401 anonymously', async () => {
-    await t.request().get(`/api/v1/orgs/${org.name}/members/nobody-at-all`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/members/nobody-at-all`)
+      .set('Authorization', owner.auth)
+      .expect(404);
     await t.request().get(`/api/v1/orgs/${org.name}/members/${owner.user.name}`).expect(401);
   });
 });
@@ -98,7 +122,11 @@ describe('public membership', () => {
     await t.request().delete(path).set('Authorization', member.auth).expect(204);
     await t.request().get(path).expect(404);
     await t.request().put(path).set('Authorization', owner.auth).expect(403);
-    await t.request().put(`/api/v1/orgs/${org.name}/public_members/${outsider.user.name}`).set('Authorization', outsider.auth).expect(403);
+    await t
+      .request()
+      .put(`/api/v1/orgs/${org.name}/public_members/${outsider.user.name}`)
+      .set('Authorization', outsider.auth)
+      .expect(403);
     await t.request().put(path).expect(401);
   });
 });
@@ -108,8 +136,14 @@ describe('DELETE /orgs/{org}/members/{username}', () => {
     const member = await createTestUser(t);
     await addTestOrgMember(t, org, member.user, { accessMode: 2 });
     await addTestOrgMember(t, org, member.user, { accessMode: 3 });
-    const teams = await t.context.db.prisma.team.findMany({ where: { orgId: org.id, members: { some: { userId: member.user.id } } } });
-    await t.request().delete(`/api/v1/orgs/${org.name}/members/${member.user.name}`).set('Authorization', owner.auth).expect(204);
+    const teams = await t.context.db.prisma.team.findMany({
+      where: { orgId: org.id, members: { some: { userId: member.user.id } } },
+    });
+    await t
+      .request()
+      .delete(`/api/v1/orgs/${org.name}/members/${member.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     const { prisma } = t.context.db;
     expect(await prisma.teamUser.count({ where: { orgId: org.id, userId: member.user.id } })).toBe(0);
     expect(await prisma.orgUser.count({ where: { orgId: org.id, userId: member.user.id } })).toBe(0);
@@ -117,25 +151,53 @@ describe('DELETE /orgs/{org}/members/{username}', () => {
       const after = await prisma.team.findUniqueOrThrow({ where: { id: team.id } });
       expect(after.numMembers).toBe(team.numMembers - 1);
     }
-    await t.request().get(`/api/v1/orgs/${org.name}/members/${member.user.name}`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${org.name}/members/${member.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(404);
   });
 
   it('refuses to remove the last owner with 422, but removes an owner who is not the last', async () => {
     const solo = await createTestUser(t);
     const own = await createTestOrg(t, solo.user);
-    const res = await t.request().delete(`/api/v1/orgs/${own.name}/members/${solo.user.name}`).set('Authorization', solo.auth).expect(422);
+    const res = await t
+      .request()
+      .delete(`/api/v1/orgs/${own.name}/members/${solo.user.name}`)
+      .set('Authorization', solo.auth)
+      .expect(422);
     expect(res.body.message).toMatch(/last owner/);
 
     const second = await createTestUser(t);
-    const ownersTeam = await t.context.db.prisma.team.findFirstOrThrow({ where: { orgId: own.id, lowerName: 'owners' } });
-    await t.context.db.prisma.teamUser.create({ data: { orgId: own.id, teamId: ownersTeam.id, userId: second.user.id } });
+    const ownersTeam = await t.context.db.prisma.team.findFirstOrThrow({
+      where: { orgId: own.id, lowerName: 'owners' },
+    });
+    await t.context.db.prisma.teamUser.create({
+      data: { orgId: own.id, teamId: ownersTeam.id, userId: second.user.id },
+    });
     await t.context.db.prisma.orgUser.create({ data: { orgId: own.id, userId: second.user.id } });
-    await t.request().delete(`/api/v1/orgs/${own.name}/members/${solo.user.name}`).set('Authorization', solo.auth).expect(204);
-    await t.request().get(`/api/v1/orgs/${own.name}/members/${second.user.name}`).set('Authorization', second.auth).expect(204);
+    await t
+      .request()
+      .delete(`/api/v1/orgs/${own.name}/members/${solo.user.name}`)
+      .set('Authorization', solo.auth)
+      .expect(204);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${own.name}/members/${second.user.name}`)
+      .set('Authorization', second.auth)
+      .expect(204);
   });
 
   it('is for owners only', async () => {
-    await t.request().delete(`/api/v1/orgs/${org.name}/members/${publicMember.user.name}`).set('Authorization', concealedMember.auth).expect(403);
-    await t.request().delete(`/api/v1/orgs/${org.name}/members/nobody-at-all`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .delete(`/api/v1/orgs/${org.name}/members/${publicMember.user.name}`)
+      .set('Authorization', concealedMember.auth)
+      .expect(403);
+    await t
+      .request()
+      .delete(`/api/v1/orgs/${org.name}/members/nobody-at-all`)
+      .set('Authorization', owner.auth)
+      .expect(404);
   });
 });

@@ -23,11 +23,19 @@ describe('back-off per account', () => {
   it('answers 429 for the account after its limit, from then on unchecked, and accepts the password again after the window', async () => {
     const alice = await createTestUser(t);
     const bob = await createTestUser(t);
-    for (let i = 0; i < 3; i++) await t.request().get('/api/v1/user').set('Authorization', basicAuth(alice.user.name, 'wrong')).expect(401);
+    for (let i = 0; i < 3; i++)
+      await t.request().get('/api/v1/user').set('Authorization', basicAuth(alice.user.name, 'wrong')).expect(401);
     const verify = jest.spyOn(argon2, 'verify');
     try {
-      const refused = await t.request().get('/api/v1/user').set('Authorization', basicAuth(alice.user.name.toUpperCase(), alice.password)).expect(429);
-      expect(refused.body).toEqual({ message: expect.stringMatching(/too many failed sign-in attempts/), url: 'http://localhost:3000/api/swagger' });
+      const refused = await t
+        .request()
+        .get('/api/v1/user')
+        .set('Authorization', basicAuth(alice.user.name.toUpperCase(), alice.password))
+        .expect(429);
+      expect(refused.body).toEqual({
+        message: expect.stringMatching(/too many failed sign-in attempts/),
+        url: 'http://localhost:3000/api/swagger',
+      });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(2);
       expect(verify).not.toHaveBeenCalled();
@@ -43,15 +51,18 @@ describe('back-off per account', () => {
   });
 
   it('throttles an unknown name exactly as a known one, so the answer reveals nothing', async () => {
-    for (let i = 0; i < 3; i++) await t.request().get('/api/v1/user').set('Authorization', basicAuth('nobody-by-this-name', 'wrong')).expect(401);
+    for (let i = 0; i < 3; i++)
+      await t.request().get('/api/v1/user').set('Authorization', basicAuth('nobody-by-this-name', 'wrong')).expect(401);
     await t.request().get('/api/v1/user').set('Authorization', basicAuth('nobody-by-this-name', 'wrong')).expect(429);
   });
 
   it('forgets the failures of an account after a successful sign-in', async () => {
     const carol = await createTestUser(t);
-    for (let i = 0; i < 2; i++) await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, 'wrong')).expect(401);
+    for (let i = 0; i < 2; i++)
+      await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, 'wrong')).expect(401);
     await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, carol.password)).expect(200);
-    for (let i = 0; i < 2; i++) await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, 'wrong')).expect(401);
+    for (let i = 0; i < 2; i++)
+      await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, 'wrong')).expect(401);
     await t.request().get('/api/v1/user').set('Authorization', basicAuth(carol.user.name, carol.password)).expect(200);
   });
 });
@@ -69,8 +80,13 @@ describe('back-off per address', () => {
 
   it('answers 429 to the address after its limit of failures over any names, then lets it sign in after the window', async () => {
     const dave = await createTestUser(t);
-    for (const name of ['one', 'two', 'three', dave.user.name]) await t.request().get('/api/v1/version').set('Authorization', basicAuth(name, 'wrong')).expect(401);
-    const refused = await t.request().get('/api/v1/user').set('Authorization', basicAuth(dave.user.name, dave.password)).expect(429);
+    for (const name of ['one', 'two', 'three', dave.user.name])
+      await t.request().get('/api/v1/version').set('Authorization', basicAuth(name, 'wrong')).expect(401);
+    const refused = await t
+      .request()
+      .get('/api/v1/user')
+      .set('Authorization', basicAuth(dave.user.name, dave.password))
+      .expect(429);
     expect(refused.headers['retry-after']).toBeDefined();
     await t.request().get('/api/v1/user').set('Authorization', dave.auth).expect(200);
     await sleep(2100);
@@ -79,8 +95,14 @@ describe('back-off per address', () => {
 });
 
 describe.each([
-  ['account', { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '0', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '10' }],
-  ['address', { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '10', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '0' }],
+  [
+    'account',
+    { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '0', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '10' },
+  ],
+  [
+    'address',
+    { ANVIL__security__PASSWORD_FAILURES_PER_ADDRESS: '10', ANVIL__security__PASSWORD_FAILURES_PER_ACCOUNT: '0' },
+  ],
 ])('40 concurrent wrong passwords under a limit of 10 per %s', (limit, settings) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -94,8 +116,14 @@ describe.each([
     const names = Array.from({ length: 40 }, (_, i) => (limit === 'account' ? erin.user.name : `spray-${i}`));
     const verify = jest.spyOn(argon2, 'verify');
     try {
-      const answers = await Promise.all(names.map((name, i) =>
-        t.request().get('/api/v1/user').set('Authorization', basicAuth(name, `wrong-${i}`))));
+      const answers = await Promise.all(
+        names.map((name, i) =>
+          t
+            .request()
+            .get('/api/v1/user')
+            .set('Authorization', basicAuth(name, `wrong-${i}`)),
+        ),
+      );
       const statuses: Record<number, number> = {};
       for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
       expect(statuses).toEqual({ 401: 10, 429: 30 });

@@ -33,7 +33,12 @@ beforeAll(async () => {
   owner = await createTestUser(t);
   outsider = await createTestUser(t);
   org = await createTestOrg(t, owner.user);
-  await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'pushed', auto_init: true }).expect(201);
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/repos`)
+    .set('Authorization', owner.auth)
+    .send({ name: 'pushed', auto_init: true })
+    .expect(201);
   remote = `${withCredentials(base, owner.token)}${org.name}/pushed.git`;
   work = path.join(tempDir(), 'w');
   await gitOk(['clone', '-q', remote, work]);
@@ -70,11 +75,25 @@ describe('push activity', () => {
     const head = await commit('b.txt', 'add b.txt\n\nwith a body');
     const [action, ...rest] = await pushAndRead(['HEAD:refs/heads/main']);
     expect(rest).toEqual([]);
-    expect(action).toMatchObject({ op_type: 'commit_repo', act_user_id: owner.user.id, ref_name: 'refs/heads/main', repo: { name: 'pushed' }, is_private: false });
+    expect(action).toMatchObject({
+      op_type: 'commit_repo',
+      act_user_id: owner.user.id,
+      ref_name: 'refs/heads/main',
+      repo: { name: 'pushed' },
+      is_private: false,
+    });
     const content = JSON.parse(action.content);
-    expect(content).toMatchObject({ Len: 2, CompareURL: `${org.name}/pushed/compare/${old}...${head}`, HeadCommit: { Sha1: head, Message: 'add b.txt' } });
+    expect(content).toMatchObject({
+      Len: 2,
+      CompareURL: `${org.name}/pushed/compare/${old}...${head}`,
+      HeadCommit: { Sha1: head, Message: 'add b.txt' },
+    });
     expect(content.Commits.map((c: { Message: string }) => c.Message)).toEqual(['add b.txt', 'add a.txt']);
-    expect(content.Commits[0]).toMatchObject({ AuthorName: 'Test', AuthorEmail: 'test@example.com', CommitterName: 'Test' });
+    expect(content.Commits[0]).toMatchObject({
+      AuthorName: 'Test',
+      AuthorEmail: 'test@example.com',
+      CommitterName: 'Test',
+    });
     expect(new Date(content.Commits[0].Timestamp).getTime()).not.toBeNaN();
     // Anonymous callers see the feed of a public repository too.
     expect((await feed(null)).map((a) => a.id)).toContain(action.id);
@@ -104,7 +123,12 @@ describe('push activity', () => {
   });
 
   it('marks actions of a private repository private and hides them from outsiders', async () => {
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'hidden', private: true, auto_init: true }).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'hidden', private: true, auto_init: true })
+      .expect(201);
     const dir = path.join(tempDir(), 'h');
     const hiddenRemote = `${withCredentials(base, owner.token)}${org.name}/hidden.git`;
     await gitOk(['clone', '-q', hiddenRemote, dir]);

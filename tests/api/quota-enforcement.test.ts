@@ -25,12 +25,16 @@ afterAll(async () => {
   await t.close();
 });
 
-const repoDir = (owner: string, name: string) => path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+const repoDir = (owner: string, name: string) =>
+  path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
 
 /** Puts the owner in a new group whose one rule is `limit` bytes on `subjects`. */
 async function limitOwner(app: TestApp, owner: User, limit: number, subjects = ['size:repos:all']): Promise<void> {
   const quota = app.context.services.quota;
-  const group = await quota.createGroup({ name: uniqueName('group'), rules: [{ name: uniqueName('rule'), limit, subjects }] });
+  const group = await quota.createGroup({
+    name: uniqueName('group'),
+    rules: [{ name: uniqueName('rule'), limit, subjects }],
+  });
   await quota.addUserToGroup(group.name, owner);
 }
 
@@ -50,7 +54,10 @@ async function workingCopy(user: TestUser, owner: string, repo: string, bytes: n
   fs.writeFileSync(path.join(dir, 'blob.bin'), randomBytes(bytes));
   await gitOk(['add', 'blob.bin'], dir);
   await gitOk(['commit', '-q', '-m', 'data'], dir);
-  await gitOk(['remote', 'add', 'origin', `${withCredentials(base, user.user.name, user.password)}${owner}/${repo}.git`], dir);
+  await gitOk(
+    ['remote', 'add', 'origin', `${withCredentials(base, user.user.name, user.password)}${owner}/${repo}.git`],
+    dir,
+  );
   return dir;
 }
 
@@ -71,20 +78,29 @@ describe('accounting from the repositories on disk', () => {
     await createRepo(user, 'hidden', true).expect(201);
     expect(await usedOf(user)).toMatchObject({ repos: { public: 0, private: 0 } });
 
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'data', 64 * 1024));
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(user, user.user.name, 'data', 64 * 1024),
+    );
     const afterPush = await usedOf(user);
     const onDisk = await repositorySize(repoDir(user.user.name, 'data'));
     expect(onDisk).toBeGreaterThanOrEqual(64 * 1024);
     expect(afterPush.repos).toEqual({ public: onDisk, private: 0 });
 
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'hidden', 32 * 1024));
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(user, user.user.name, 'hidden', 32 * 1024),
+    );
     const privateOnDisk = await repositorySize(repoDir(user.user.name, 'hidden'));
     expect((await usedOf(user)).repos).toEqual({ public: onDisk, private: privateOnDisk });
 
     // size:all counts each byte once: a limit of exactly the repositories' bytes passes, one byte less fails.
     const quota = t.context.services.quota;
     const rule = uniqueName('rule');
-    const group = await quota.createGroup({ name: uniqueName('group'), rules: [{ name: rule, limit: onDisk + privateOnDisk, subjects: ['size:all'] }] });
+    const group = await quota.createGroup({
+      name: uniqueName('group'),
+      rules: [{ name: rule, limit: onDisk + privateOnDisk, subjects: ['size:all'] }],
+    });
     await quota.addUserToGroup(group.name, user.user);
     expect(await quota.isWithin(user.user, 'size:all')).toBe(true);
     await quota.editRule(rule, { limit: onDisk + privateOnDisk - 1 });
@@ -98,8 +114,16 @@ describe('accounting from the repositories on disk', () => {
   it('shows an organization’s pushed repositories to its owners', async () => {
     const owner = await createTestUser(t);
     const org = await createTestOrg(t, owner.user);
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'code', private: true }).expect(201);
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'code', 16 * 1024));
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'code', private: true })
+      .expect(201);
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(owner, org.name, 'code', 16 * 1024),
+    );
     const res = await t.request().get(`/api/v1/orgs/${org.name}/quota`).set('Authorization', owner.auth).expect(200);
     expect(res.body.used.size.repos).toEqual({ public: 0, private: await repositorySize(repoDir(org.name, 'code')) });
   });
@@ -136,7 +160,7 @@ describe('enforcement', () => {
     const dir = await workingCopy(user, user.user.name, 'edge', 4 * 1024);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], dir);
     const bare = repoDir(user.user.name, 'edge');
-    const used = (await reposUsed(user));
+    const used = await reposUsed(user);
     await limitOwner(t, user.user, used + 32 * 1024);
 
     // Within the limit before the push, past it with the push: before, only what was stored counted.
@@ -172,21 +196,36 @@ describe('enforcement', () => {
   it('refuses creating a repository over the limit with 413 and Forgejo’s body, and stores nothing', async () => {
     const user = await createTestUser(t);
     await createRepo(user, 'first').expect(201);
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'first', 4 * 1024));
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(user, user.user.name, 'first', 4 * 1024),
+    );
     await limitOwner(t, user.user, 100);
     const res = await createRepo(user, 'second').expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
-    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
+    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(
+      0,
+    );
     expect(fs.existsSync(repoDir(user.user.name, 'second'))).toBe(false);
   });
 
   it('counts an organization’s repositories against the organization, not the creator', async () => {
     const owner = await createTestUser(t);
     const org = await createTestOrg(t, owner.user);
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'one' }).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'one' })
+      .expect(201);
     await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(owner, org.name, 'one', 4 * 1024));
     await limitOwner(t, org, 0);
-    const res = await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'two' }).expect(413);
+    const res = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'two' })
+      .expect(413);
     expect(res.body).toEqual({ message: 'quota exceeded', user_id: org.id, username: org.name });
     // The creator's own quota is untouched.
     await createRepo(owner, 'mine').expect(201);
@@ -196,20 +235,32 @@ describe('enforcement', () => {
     const migrations = t.context.settings.migrations as { ALLOW_LOCALNETWORKS: boolean };
     const source = await createTestUser(t);
     await createRepo(source, 'origin-repo').expect(201);
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(source, source.user.name, 'origin-repo', 4 * 1024));
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(source, source.user.name, 'origin-repo', 4 * 1024),
+    );
     const user = await createTestUser(t);
     await createRepo(user, 'existing').expect(201);
-    await gitOk(['push', '-q', 'origin', 'HEAD:refs/heads/main'], await workingCopy(user, user.user.name, 'existing', 4 * 1024));
+    await gitOk(
+      ['push', '-q', 'origin', 'HEAD:refs/heads/main'],
+      await workingCopy(user, user.user.name, 'existing', 4 * 1024),
+    );
     await limitOwner(t, user.user, 0);
     migrations.ALLOW_LOCALNETWORKS = true;
     try {
-      const res = await t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth)
-        .send({ clone_addr: `${base}${source.user.name}/origin-repo.git`, repo_name: 'copied' }).expect(413);
+      const res = await t
+        .request()
+        .post('/api/v1/repos/migrate')
+        .set('Authorization', user.auth)
+        .send({ clone_addr: `${base}${source.user.name}/origin-repo.git`, repo_name: 'copied' })
+        .expect(413);
       expect(res.body).toEqual({ message: 'quota exceeded', user_id: user.user.id, username: user.user.name });
     } finally {
       migrations.ALLOW_LOCALNETWORKS = false;
     }
-    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'copied' } })).toBe(0);
+    expect(await t.context.db.prisma.repository.count({ where: { ownerId: user.user.id, lowerName: 'copied' } })).toBe(
+      0,
+    );
     expect(fs.existsSync(repoDir(user.user.name, 'copied'))).toBe(false);
   });
 
@@ -218,7 +269,10 @@ describe('enforcement', () => {
     await limitOwner(t, user.user, 1000, ['size:assets:packages:all']);
     const quota = t.context.services.quota;
     await expect(quota.assertWithin(user.user, 'size:assets:packages:all', 1000)).resolves.toBeUndefined();
-    await expect(quota.assertWithin(user.user, 'size:assets:packages:all', 1001)).rejects.toMatchObject({ status: 413, userId: user.user.id });
+    await expect(quota.assertWithin(user.user, 'size:assets:packages:all', 1001)).rejects.toMatchObject({
+      status: 413,
+      userId: user.user.id,
+    });
   });
 });
 
@@ -240,14 +294,27 @@ describe('[quota] ENABLED=false', () => {
     const root = await createTestUser(off, { admin: true });
     const org = await createTestOrg(off, root.user);
     for (const [method, url] of [
-      ['get', '/api/v1/admin/quota/groups'], ['post', '/api/v1/admin/quota/groups'], ['get', '/api/v1/admin/quota/groups/g'],
-      ['delete', '/api/v1/admin/quota/groups/g'], ['get', '/api/v1/admin/quota/groups/g/users'], ['put', `/api/v1/admin/quota/groups/g/users/${root.user.name}`],
-      ['put', '/api/v1/admin/quota/groups/g/rules/r'], ['get', '/api/v1/admin/quota/rules'], ['post', '/api/v1/admin/quota/rules'],
-      ['get', '/api/v1/admin/quota/rules/r'], ['patch', '/api/v1/admin/quota/rules/r'], ['delete', '/api/v1/admin/quota/rules/r'],
-      ['get', `/api/v1/admin/users/${root.user.name}/quota`], ['post', `/api/v1/admin/users/${root.user.name}/quota/groups`],
-      ['get', `/api/v1/orgs/${org.name}/quota`], ['get', `/api/v1/orgs/${org.name}/quota/check?subject=size:all`],
-      ['get', `/api/v1/orgs/${org.name}/quota/attachments`], ['get', `/api/v1/orgs/${org.name}/quota/packages`],
-      ['get', `/api/v1/orgs/${org.name}/quota/artifacts`], ['get', '/api/v1/user/quota'], ['get', '/api/v1/user/quota/check?subject=size:all'],
+      ['get', '/api/v1/admin/quota/groups'],
+      ['post', '/api/v1/admin/quota/groups'],
+      ['get', '/api/v1/admin/quota/groups/g'],
+      ['delete', '/api/v1/admin/quota/groups/g'],
+      ['get', '/api/v1/admin/quota/groups/g/users'],
+      ['put', `/api/v1/admin/quota/groups/g/users/${root.user.name}`],
+      ['put', '/api/v1/admin/quota/groups/g/rules/r'],
+      ['get', '/api/v1/admin/quota/rules'],
+      ['post', '/api/v1/admin/quota/rules'],
+      ['get', '/api/v1/admin/quota/rules/r'],
+      ['patch', '/api/v1/admin/quota/rules/r'],
+      ['delete', '/api/v1/admin/quota/rules/r'],
+      ['get', `/api/v1/admin/users/${root.user.name}/quota`],
+      ['post', `/api/v1/admin/users/${root.user.name}/quota/groups`],
+      ['get', `/api/v1/orgs/${org.name}/quota`],
+      ['get', `/api/v1/orgs/${org.name}/quota/check?subject=size:all`],
+      ['get', `/api/v1/orgs/${org.name}/quota/attachments`],
+      ['get', `/api/v1/orgs/${org.name}/quota/packages`],
+      ['get', `/api/v1/orgs/${org.name}/quota/artifacts`],
+      ['get', '/api/v1/user/quota'],
+      ['get', '/api/v1/user/quota/check?subject=size:all'],
     ] as const) {
       const req = off.request()[method](url).set('Authorization', root.auth);
       const res = await (method === 'post' || method === 'patch' ? req.send({ name: 'x', limit: 1, groups: [] }) : req);
@@ -268,14 +335,23 @@ describe('[quota] ENABLED=false', () => {
     await gitOk(['push', '-q', remote, 'HEAD:refs/heads/main'], dir);
     await commitMore(dir, 4096);
     await gitOk(['push', '-q', remote, 'HEAD:refs/heads/main'], dir);
-    await off.request().post('/api/v1/user/repos').set('Authorization', user.auth).send({ name: 'another' }).expect(201);
+    await off
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', user.auth)
+      .send({ name: 'another' })
+      .expect(201);
   });
 });
 
 describe('packages', () => {
   const upload = (user: TestUser, name: string, bytes: Buffer) =>
-    t.request().put(`/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`).set('Authorization', user.auth)
-      .set('Content-Type', 'application/octet-stream').send(bytes);
+    t
+      .request()
+      .put(`/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`)
+      .set('Authorization', user.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes);
   const blobFiles = () => {
     const root = t.context.settings.packages.PATH;
     const files: string[] = [];
@@ -297,31 +373,41 @@ describe('packages', () => {
     sentBeforeAnswer: number;
   }
   /** A chunked upload of `total` bytes through the listening server. */
-  const chunkedUpload = (user: TestUser, name: string, total: number) => new Promise<Answer>((resolve, reject) => {
-    let sent = 0;
-    const req = http.request({
-      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
-      path: `/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`,
-      headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
-    }, (res) => {
-      const sentBeforeAnswer = sent;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer });
-      });
+  const chunkedUpload = (user: TestUser, name: string, total: number) =>
+    new Promise<Answer>((resolve, reject) => {
+      let sent = 0;
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          method: 'PUT',
+          path: `/api/packages/${user.user.name}/generic/${name}/1.0.0/data.bin`,
+          headers: {
+            Authorization: user.auth,
+            'Content-Type': 'application/octet-stream',
+            'Transfer-Encoding': 'chunked',
+          },
+        },
+        (res) => {
+          const sentBeforeAnswer = sent;
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), sentBeforeAnswer });
+          });
+        },
+      );
+      // The server closes the connection on a refused body; writing on is the client's loss, not the test's.
+      req.on('error', (error) => (sent >= total ? reject(error) : undefined));
+      const pump = () => {
+        while (sent < total) {
+          sent += 64 * 1024;
+          if (!req.write(randomBytes(64 * 1024))) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
     });
-    // The server closes the connection on a refused body; writing on is the client's loss, not the test's.
-    req.on('error', (error) => (sent >= total ? reject(error) : undefined));
-    const pump = () => {
-      while (sent < total) {
-        sent += 64 * 1024;
-        if (!req.write(randomBytes(64 * 1024))) return void req.once('drain', pump);
-      }
-      req.end();
-    };
-    pump();
-  });
 
   it('stops an upload at the limit while it streams and keeps nothing: no bytes, no rows, no reservation', async () => {
     const user = await createTestUser(t);
@@ -358,7 +444,9 @@ describe('packages', () => {
     await limitOwner(t, user.user, 100 * 1000, ['size:assets:packages:all']);
     // The first upload sends 64 KiB and waits, its request still open.
     const first = http.request({
-      host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'PUT',
+      host: '127.0.0.1',
+      port: (server.address() as AddressInfo).port,
+      method: 'PUT',
       path: `/api/packages/${user.user.name}/generic/first/1.0.0/data.bin`,
       headers: { Authorization: user.auth, 'Content-Type': 'application/octet-stream', 'Transfer-Encoding': 'chunked' },
     });
@@ -387,7 +475,9 @@ describe('packages', () => {
     await upload(user, 'first', randomBytes(4096)).expect(201);
     expect((await usedOf(user)).assets.packages.all).toBe(4096);
     const listed = await t.request().get('/api/v1/user/quota/packages').set('Authorization', user.auth).expect(200);
-    expect(listed.body).toEqual([expect.objectContaining({ name: 'first', type: 'generic', version: '1.0.0', size: 4096 })]);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ name: 'first', type: 'generic', version: '1.0.0', size: 4096 }),
+    ]);
 
     // As in Forgejo, what is already stored is compared with the limit: at 4096 bytes used, a limit of 4095 refuses.
     await limitOwner(t, user.user, 4095, ['size:assets:packages:all']);
@@ -397,7 +487,11 @@ describe('packages', () => {
     expect(blobFiles()).toEqual(before);
     expect(await t.context.db.prisma.package.count({ where: { ownerId: user.user.id, lowerName: 'second' } })).toBe(0);
 
-    await t.request().delete(`/api/packages/${user.user.name}/generic/first/1.0.0`).set('Authorization', user.auth).expect(204);
+    await t
+      .request()
+      .delete(`/api/packages/${user.user.name}/generic/first/1.0.0`)
+      .set('Authorization', user.auth)
+      .expect(204);
     expect((await usedOf(user)).assets.packages.all).toBe(0);
     await upload(user, 'second', randomBytes(1024)).expect(201);
   });

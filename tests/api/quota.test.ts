@@ -27,7 +27,12 @@ const asAdmin = {
 };
 
 async function newRule(fields: Partial<Schemas['CreateQuotaRuleOptions']> = {}): Promise<Schemas['QuotaRuleInfo']> {
-  const body = { name: uniqueName('rule'), limit: 1024, subjects: ['size:repos:all'], ...fields } satisfies Schemas['CreateQuotaRuleOptions'];
+  const body = {
+    name: uniqueName('rule'),
+    limit: 1024,
+    subjects: ['size:repos:all'],
+    ...fields,
+  } satisfies Schemas['CreateQuotaRuleOptions'];
   return (await asAdmin.post('/admin/quota/rules', body).expect(201)).body;
 }
 
@@ -38,14 +43,18 @@ async function newGroup(rules: Schemas['CreateQuotaRuleOptions'][] = []): Promis
 describe('quota rules', () => {
   it('creates, reads, lists, edits (keeping omitted fields) and deletes a rule', async () => {
     const name = uniqueName('rule');
-    const created = await asAdmin.post('/admin/quota/rules', { name, limit: 2048, subjects: ['size:repos:all', 'size:git:lfs'] }).expect(201);
+    const created = await asAdmin
+      .post('/admin/quota/rules', { name, limit: 2048, subjects: ['size:repos:all', 'size:git:lfs'] })
+      .expect(201);
     expect(created.body).toEqual({ name, limit: 2048, subjects: ['size:repos:all', 'size:git:lfs'] });
     expect((await asAdmin.get(`/admin/quota/rules/${name}`).expect(200)).body).toEqual(created.body);
     expect((await asAdmin.get('/admin/quota/rules').expect(200)).body).toContainEqual(created.body);
 
     const limitOnly = await asAdmin.patch(`/admin/quota/rules/${name}`, { limit: -1 }).expect(200);
     expect(limitOnly.body).toEqual({ name, limit: -1, subjects: ['size:repos:all', 'size:git:lfs'] });
-    const subjectsOnly = await asAdmin.patch(`/admin/quota/rules/${name}`, { subjects: ['size:assets:packages:all'] }).expect(200);
+    const subjectsOnly = await asAdmin
+      .patch(`/admin/quota/rules/${name}`, { subjects: ['size:assets:packages:all'] })
+      .expect(200);
     expect(subjectsOnly.body).toEqual({ name, limit: -1, subjects: ['size:assets:packages:all'] });
 
     await asAdmin.delete(`/admin/quota/rules/${name}`).expect(204);
@@ -56,7 +65,9 @@ describe('quota rules', () => {
 
   it('rule 2: a missing limit and an unknown subject are 422, a taken name 409', async () => {
     await asAdmin.post('/admin/quota/rules', { name: uniqueName('rule'), subjects: ['size:all'] }).expect(422);
-    await asAdmin.post('/admin/quota/rules', { name: uniqueName('rule'), limit: 1, subjects: ['size:wiki'] }).expect(422);
+    await asAdmin
+      .post('/admin/quota/rules', { name: uniqueName('rule'), limit: 1, subjects: ['size:wiki'] })
+      .expect(422);
     const rule = await newRule();
     const taken = await asAdmin.post('/admin/quota/rules', { name: rule.name, limit: 5, subjects: [] }).expect(409);
     expect(taken.body.message).toMatch(/already exists/);
@@ -70,9 +81,22 @@ describe('quota rules', () => {
   });
 
   it('accepts every subject Forgejo knows', async () => {
-    const subjects = ['none', 'size:all', 'size:repos:all', 'size:repos:public', 'size:repos:private', 'size:git:all', 'size:git:lfs',
-      'size:assets:all', 'size:assets:attachments:all', 'size:assets:attachments:issues', 'size:assets:attachments:releases',
-      'size:assets:artifacts', 'size:assets:packages:all', 'size:assets:wiki'];
+    const subjects = [
+      'none',
+      'size:all',
+      'size:repos:all',
+      'size:repos:public',
+      'size:repos:private',
+      'size:git:all',
+      'size:git:lfs',
+      'size:assets:all',
+      'size:assets:attachments:all',
+      'size:assets:attachments:issues',
+      'size:assets:attachments:releases',
+      'size:assets:artifacts',
+      'size:assets:packages:all',
+      'size:assets:wiki',
+    ];
     expect((await newRule({ subjects })).subjects).toEqual(subjects);
   });
 
@@ -88,10 +112,15 @@ describe('quota groups', () => {
     const existing = await newRule({ limit: 77, subjects: ['size:git:lfs'] });
     const name = uniqueName('group');
     const fresh = uniqueName('rule');
-    const res = await asAdmin.post('/admin/quota/groups', {
-      name,
-      rules: [{ name: fresh, subjects: ['size:repos:public'] }, { name: existing.name, limit: 1, subjects: ['size:all'] }],
-    }).expect(201);
+    const res = await asAdmin
+      .post('/admin/quota/groups', {
+        name,
+        rules: [
+          { name: fresh, subjects: ['size:repos:public'] },
+          { name: existing.name, limit: 1, subjects: ['size:all'] },
+        ],
+      })
+      .expect(201);
     expect(res.body).toEqual({
       name,
       rules: [{ name: fresh, limit: 0, subjects: ['size:repos:public'] }, existing],
@@ -103,10 +132,15 @@ describe('quota groups', () => {
   it('rule 1: is atomic — an unknown subject (422) leaves neither the group nor the rules listed before it', async () => {
     const name = uniqueName('group');
     const first = uniqueName('rule');
-    await asAdmin.post('/admin/quota/groups', {
-      name,
-      rules: [{ name: first, limit: 1, subjects: ['size:all'] }, { name: uniqueName('rule'), limit: 1, subjects: ['size:nothing'] }],
-    }).expect(422);
+    await asAdmin
+      .post('/admin/quota/groups', {
+        name,
+        rules: [
+          { name: first, limit: 1, subjects: ['size:all'] },
+          { name: uniqueName('rule'), limit: 1, subjects: ['size:nothing'] },
+        ],
+      })
+      .expect(422);
     await asAdmin.get(`/admin/quota/groups/${name}`).expect(404);
     await asAdmin.get(`/admin/quota/rules/${first}`).expect(404);
   });
@@ -172,10 +206,15 @@ describe('a user’s quota (admin)', () => {
     const [a, b, c] = [await newGroup(), await newGroup(), await newGroup()];
     await asAdmin.put(`/admin/quota/groups/${a.name}/users/${user.user.name}`).expect(204);
     await asAdmin.post(`/admin/users/${user.user.name}/quota/groups`, { groups: [b.name, c.name] }).expect(204);
-    const groupsOf = async () => (await asAdmin.get(`/admin/users/${user.user.name}/quota`).expect(200)).body.groups.map((g: { name: string }) => g.name).sort();
+    const groupsOf = async () =>
+      (await asAdmin.get(`/admin/users/${user.user.name}/quota`).expect(200)).body.groups
+        .map((g: { name: string }) => g.name)
+        .sort();
     expect(await groupsOf()).toEqual([b.name, c.name].sort());
 
-    await asAdmin.post(`/admin/users/${user.user.name}/quota/groups`, { groups: [a.name, uniqueName('missing')] }).expect(422);
+    await asAdmin
+      .post(`/admin/users/${user.user.name}/quota/groups`, { groups: [a.name, uniqueName('missing')] })
+      .expect(422);
     expect(await groupsOf()).toEqual([b.name, c.name].sort());
 
     await asAdmin.post(`/admin/users/${user.user.name}/quota/groups`, { groups: [] }).expect(204);
@@ -190,7 +229,13 @@ describe('a user’s quota (admin)', () => {
     const res = await asAdmin.get(`/admin/users/${user.user.name}/quota`).expect(200);
     expect(res.body).toEqual({
       groups: [group],
-      used: { size: { repos: { public: 0, private: 0 }, git: { LFS: 0 }, assets: { attachments: { issues: 0, releases: 0 }, artifacts: 0, packages: { all: 0 } } } },
+      used: {
+        size: {
+          repos: { public: 0, private: 0 },
+          git: { LFS: 0 },
+          assets: { attachments: { issues: 0, releases: 0 }, artifacts: 0, packages: { all: 0 } },
+        },
+      },
     });
     await asAdmin.get(`/admin/users/${uniqueName('nobody')}/quota`).expect(404);
   });
@@ -204,7 +249,8 @@ describe('access to the admin routes', () => {
     ['get', '/admin/users/{me}/quota'],
   ])('%s %s is 401 anonymous and 403 for a non-admin', async (method, path) => {
     const url = api(path.replace('{me}', alice.user.name));
-    const send = (req: ReturnType<ReturnType<TestApp['request']>['get']>) => (method === 'post' ? req.send({ name: 'x', limit: 1 }) : req);
+    const send = (req: ReturnType<ReturnType<TestApp['request']>['get']>) =>
+      method === 'post' ? req.send({ name: 'x', limit: 1 }) : req;
     await send(t.request()[method as 'get'](url)).expect(401);
     await send(t.request()[method as 'get'](url).set('Authorization', alice.auth)).expect(403);
   });
@@ -219,22 +265,48 @@ describe('owner views', () => {
     const group = await newGroup([{ name: uniqueName('rule'), limit: 4096, subjects: ['size:repos:all'] }]);
     await asAdmin.put(`/admin/quota/groups/${group.name}/users/${org.name}`).expect(204);
 
-    const res = await t.request().get(api(`/orgs/${org.name}/quota`)).set('Authorization', owner.auth).expect(200);
+    const res = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota`))
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(res.body.groups).toEqual([{ rules: [{ limit: 4096, subjects: ['size:repos:all'] }] }]);
     expect(res.body.used.size.repos).toEqual({ public: 0, private: 0 });
-    await t.request().get(api(`/orgs/${org.name}/quota`)).set('Authorization', admin.auth).expect(200);
-    await t.request().get(api(`/orgs/${org.name}/quota`)).set('Authorization', member.auth).expect(403);
-    await t.request().get(api(`/orgs/${org.name}/quota`)).expect(401);
-    await t.request().get(api(`/orgs/${uniqueName('noorg')}/quota`)).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota`))
+      .set('Authorization', admin.auth)
+      .expect(200);
+    await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota`))
+      .set('Authorization', member.auth)
+      .expect(403);
+    await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota`))
+      .expect(401);
+    await t
+      .request()
+      .get(api(`/orgs/${uniqueName('noorg')}/quota`))
+      .set('Authorization', owner.auth)
+      .expect(404);
     const hidden = await createTestOrg(t, owner.user, { visibility: 2 });
-    await t.request().get(api(`/orgs/${hidden.name}/quota`)).set('Authorization', alice.auth).expect(404);
+    await t
+      .request()
+      .get(api(`/orgs/${hidden.name}/quota`))
+      .set('Authorization', alice.auth)
+      .expect(404);
   });
 
   it('check answers a bare boolean; an unknown or missing subject is 422', async () => {
     const owner = await createTestUser(t);
     const org = await createTestOrg(t, owner.user);
     const check = (subject?: string) => {
-      const req = t.request().get(api(`/orgs/${org.name}/quota/check`)).set('Authorization', owner.auth);
+      const req = t
+        .request()
+        .get(api(`/orgs/${org.name}/quota/check`))
+        .set('Authorization', owner.auth);
       return subject === undefined ? req : req.query({ subject });
     };
     // No group and [quota.default] TOTAL -1: unlimited.
@@ -247,7 +319,10 @@ describe('owner views', () => {
     expect((await check('size:repos:all').expect(200)).body).toBe(false);
     await check('size:wiki').expect(422);
     await check().expect(422);
-    await t.request().get(api(`/orgs/${org.name}/quota/check?subject=size:all`)).expect(401);
+    await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/check?subject=size:all`))
+      .expect(401);
   });
 
   it('lists attachments and artifacts largest first with X-Total-Count and Link; packages are empty', async () => {
@@ -255,7 +330,9 @@ describe('owner views', () => {
     const org = await createTestOrg(t, owner.user);
     const repo = await t.context.services.repoCreation.create(owner.user, org, { name: 'files', private: false });
     const { prisma } = t.context.db;
-    const issue = await prisma.issue.create({ data: { repoId: repo.id, index: 1, posterId: owner.user.id, title: 'bug' } });
+    const issue = await prisma.issue.create({
+      data: { repoId: repo.id, index: 1, posterId: owner.user.id, title: 'bug' },
+    });
     const release = await prisma.release.create({ data: { repoId: repo.id, tagName: 'v1.0' } });
     await prisma.attachment.createMany({
       data: [
@@ -271,33 +348,70 @@ describe('owner views', () => {
       ],
     });
 
-    const page1 = await t.request().get(api(`/orgs/${org.name}/quota/attachments?limit=2`)).set('Authorization', owner.auth).expect(200);
+    const page1 = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/attachments?limit=2`))
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(page1.headers['x-total-count']).toBe('3');
     expect(page1.headers.link).toContain('rel="next"');
     expect(page1.body.map((a: { name: string }) => a.name)).toEqual(['big.zip', 'mid.png']);
     const root = 'http://localhost:3000/';
     expect(page1.body[0]).toEqual({
-      name: 'big.zip', size: 300,
-      api_url: expect.stringMatching(new RegExp(`^${root}api/v1/repos/${org.name}/files/releases/${release.id}/assets/\\d+$`)),
-      contained_in: { api_url: `${root}api/v1/repos/${org.name}/files/releases/${release.id}`, html_url: `${root}${org.name}/files/releases/tag/v1.0` },
+      name: 'big.zip',
+      size: 300,
+      api_url: expect.stringMatching(
+        new RegExp(`^${root}api/v1/repos/${org.name}/files/releases/${release.id}/assets/\\d+$`),
+      ),
+      contained_in: {
+        api_url: `${root}api/v1/repos/${org.name}/files/releases/${release.id}`,
+        html_url: `${root}${org.name}/files/releases/tag/v1.0`,
+      },
     });
-    expect(page1.body[1].contained_in).toEqual({ api_url: `${root}api/v1/repos/${org.name}/files/issues/1`, html_url: `${root}${org.name}/files/issues/1` });
-    const page2 = await t.request().get(api(`/orgs/${org.name}/quota/attachments?limit=2&page=2`)).set('Authorization', owner.auth).expect(200);
+    expect(page1.body[1].contained_in).toEqual({
+      api_url: `${root}api/v1/repos/${org.name}/files/issues/1`,
+      html_url: `${root}${org.name}/files/issues/1`,
+    });
+    const page2 = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/attachments?limit=2&page=2`))
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(page2.body.map((a: { name: string }) => a.name)).toEqual(['small.txt']);
 
-    const artifacts = await t.request().get(api(`/orgs/${org.name}/quota/artifacts`)).set('Authorization', owner.auth).expect(200);
+    const artifacts = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/artifacts`))
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(artifacts.headers['x-total-count']).toBe('2');
     expect(artifacts.body).toEqual([
       { name: 'dist', size: 400, html_url: `${root}${org.name}/files/actions/runs/8` },
       { name: 'logs', size: 40, html_url: `${root}${org.name}/files/actions/runs/7` },
     ]);
-    const packages = await t.request().get(api(`/orgs/${org.name}/quota/packages`)).set('Authorization', owner.auth).expect(200);
+    const packages = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/packages`))
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(packages.body).toEqual([]);
     expect(packages.headers['x-total-count']).toBe('0');
 
-    const info = await t.request().get(api(`/orgs/${org.name}/quota`)).set('Authorization', owner.auth).expect(200);
-    expect(info.body.used.size.assets).toEqual({ attachments: { issues: 30, releases: 300 }, artifacts: 440, packages: { all: 0 } });
-    await t.request().get(api(`/orgs/${org.name}/quota/artifacts`)).set('Authorization', alice.auth).expect(403);
+    const info = await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota`))
+      .set('Authorization', owner.auth)
+      .expect(200);
+    expect(info.body.used.size.assets).toEqual({
+      attachments: { issues: 30, releases: 300 },
+      artifacts: 440,
+      packages: { all: 0 },
+    });
+    await t
+      .request()
+      .get(api(`/orgs/${org.name}/quota/artifacts`))
+      .set('Authorization', alice.auth)
+      .expect(403);
   });
 
   it('the user’s own quota: names blanked, check, lists; signed in only', async () => {
@@ -306,10 +420,17 @@ describe('owner views', () => {
     await asAdmin.put(`/admin/quota/groups/${group.name}/users/${user.user.name}`).expect(204);
     const res = await t.request().get(api('/user/quota')).set('Authorization', user.auth).expect(200);
     expect(res.body.groups).toEqual([{ rules: [{ limit: 5, subjects: ['size:all'] }] }]);
-    expect((await t.request().get(api('/user/quota/check?subject=size:all')).set('Authorization', user.auth).expect(200)).body).toBe(true);
+    expect(
+      (await t.request().get(api('/user/quota/check?subject=size:all')).set('Authorization', user.auth).expect(200))
+        .body,
+    ).toBe(true);
     await t.request().get(api('/user/quota/check?subject=bogus')).set('Authorization', user.auth).expect(422);
     for (const list of ['attachments', 'packages', 'artifacts']) {
-      const page = await t.request().get(api(`/user/quota/${list}`)).set('Authorization', user.auth).expect(200);
+      const page = await t
+        .request()
+        .get(api(`/user/quota/${list}`))
+        .set('Authorization', user.auth)
+        .expect(200);
       expect(page.body).toEqual([]);
       expect(page.headers['x-total-count']).toBe('0');
     }

@@ -45,35 +45,85 @@ describe('clone', () => {
 
   it('asks anonymous callers for credentials on a private repository, and lets the owner in by password or token', async () => {
     await createRepo(alice, { name: 'secret-one', auto_init: true, private: true });
-    const res = await t.request().get(`/${alice.user.name}/secret-one.git/info/refs?service=git-upload-pack`).expect(401);
+    const res = await t
+      .request()
+      .get(`/${alice.user.name}/secret-one.git/info/refs?service=git-upload-pack`)
+      .expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic realm=/);
     const anonymous = await git(['clone', '-q', `${base}${alice.user.name}/secret-one.git`, path.join(tempDir(), 'x')]);
     expect(anonymous.code).not.toBe(0);
 
-    await gitOk(['clone', '-q', `${withCredentials(base, alice.user.name, alice.password)}${alice.user.name}/secret-one.git`, path.join(tempDir(), 'a')]);
-    await gitOk(['clone', '-q', `${withCredentials(base, alice.token)}${alice.user.name}/secret-one.git`, path.join(tempDir(), 'b')]);
-    await gitOk(['clone', '-q', `${withCredentials(base, 'anything', alice.token)}${alice.user.name}/secret-one.git`, path.join(tempDir(), 'c')]);
+    await gitOk([
+      'clone',
+      '-q',
+      `${withCredentials(base, alice.user.name, alice.password)}${alice.user.name}/secret-one.git`,
+      path.join(tempDir(), 'a'),
+    ]);
+    await gitOk([
+      'clone',
+      '-q',
+      `${withCredentials(base, alice.token)}${alice.user.name}/secret-one.git`,
+      path.join(tempDir(), 'b'),
+    ]);
+    await gitOk([
+      'clone',
+      '-q',
+      `${withCredentials(base, 'anything', alice.token)}${alice.user.name}/secret-one.git`,
+      path.join(tempDir(), 'c'),
+    ]);
   });
 
   it('hides a private repository from signed-in outsiders (404) and refuses bad credentials', async () => {
     await createRepo(alice, { name: 'secret-two', private: true });
-    await t.request().get(`/${alice.user.name}/secret-two.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
-    const outsider = await git(['clone', '-q', `${withCredentials(base, bob.token)}${alice.user.name}/secret-two.git`, path.join(tempDir(), 'x')]);
+    await t
+      .request()
+      .get(`/${alice.user.name}/secret-two.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', bob.auth)
+      .expect(404);
+    const outsider = await git([
+      'clone',
+      '-q',
+      `${withCredentials(base, bob.token)}${alice.user.name}/secret-two.git`,
+      path.join(tempDir(), 'x'),
+    ]);
     expect(outsider.stderr).toMatch(/not found/i);
-    const wrong = await git(['clone', '-q', `${withCredentials(base, alice.user.name, 'wrong-password')}${alice.user.name}/secret-two.git`, path.join(tempDir(), 'y')]);
+    const wrong = await git([
+      'clone',
+      '-q',
+      `${withCredentials(base, alice.user.name, 'wrong-password')}${alice.user.name}/secret-two.git`,
+      path.join(tempDir(), 'y'),
+    ]);
     expect(wrong.code).not.toBe(0);
   });
 
   it('answers 404 to a signed-in caller for a repository that does not exist and for unsafe names', async () => {
-    await t.request().get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
-    await t.request().get(`/${alice.user.name}/..%2F..%2Fetc.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
-    await t.request().get(`/..%2F${alice.user.name}/public-one.git/info/refs?service=git-upload-pack`).set('Authorization', bob.auth).expect(404);
+    await t
+      .request()
+      .get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', bob.auth)
+      .expect(404);
+    await t
+      .request()
+      .get(`/${alice.user.name}/..%2F..%2Fetc.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', bob.auth)
+      .expect(404);
+    await t
+      .request()
+      .get(`/..%2F${alice.user.name}/public-one.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', bob.auth)
+      .expect(404);
   });
 
   it('challenges an anonymous caller alike for a missing and a private repository, so neither is revealed', async () => {
     await createRepo(alice, { name: 'hidden-from-anonymous', private: true });
-    const missing = await t.request().get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`).expect(401);
-    const hidden = await t.request().get(`/${alice.user.name}/hidden-from-anonymous.git/info/refs?service=git-upload-pack`).expect(401);
+    const missing = await t
+      .request()
+      .get(`/${alice.user.name}/nothing-here.git/info/refs?service=git-upload-pack`)
+      .expect(401);
+    const hidden = await t
+      .request()
+      .get(`/${alice.user.name}/hidden-from-anonymous.git/info/refs?service=git-upload-pack`)
+      .expect(401);
     expect(missing.body).toEqual(hidden.body);
     expect(missing.headers['www-authenticate']).toBe(hidden.headers['www-authenticate']);
   });
@@ -86,10 +136,13 @@ describe('clone', () => {
   });
 
   it('accepts a gzip-compressed upload-pack request', async () => {
-    const sha = (await gitOk(['ls-remote', `${base}${alice.user.name}/public-one.git`, 'refs/heads/main'])).split('\t')[0];
+    const sha = (await gitOk(['ls-remote', `${base}${alice.user.name}/public-one.git`, 'refs/heads/main'])).split(
+      '\t',
+    )[0];
     const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
     const request = `${pkt(`want ${sha}\n`)}0000${pkt('done\n')}`;
-    const res = await t.request()
+    const res = await t
+      .request()
       .post(`/${alice.user.name}/public-one.git/git-upload-pack`)
       .set('Content-Type', 'application/x-git-upload-pack-request')
       .set('Content-Encoding', 'gzip')
@@ -113,12 +166,17 @@ describe('push', () => {
     const dir = tempDir();
     await gitOk(['init', '-q', dir]);
     // A big enough file that the size is at least 1 KiB.
-    fs.writeFileSync(path.join(dir, 'data.bin'), Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 251)));
+    fs.writeFileSync(
+      path.join(dir, 'data.bin'),
+      Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 251)),
+    );
     await gitOk(['add', 'data.bin'], dir);
     const remote = `${withCredentials(base, alice.user.name, alice.token)}${alice.user.name}/pushed.git`;
     const push = await commitAndPush(dir, 'a.txt', remote);
     expect(push.code).toBe(0);
-    const after = (await t.request().get(`/api/v1/repos/${alice.user.name}/pushed`).set('Authorization', alice.auth).expect(200)).body;
+    const after = (
+      await t.request().get(`/api/v1/repos/${alice.user.name}/pushed`).set('Authorization', alice.auth).expect(200)
+    ).body;
     expect(after.empty).toBe(false);
     expect(after.size).toBeGreaterThan(0);
     expect(new Date(after.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.updated_at).getTime());
@@ -148,15 +206,30 @@ describe('push', () => {
     const anonymous = await commitAndPush(dir, 'anon.txt', `${base}${alice.user.name}/guarded.git`);
     expect(anonymous.code).not.toBe(0);
 
-    const byReader = await commitAndPush(dir, 'bob.txt', `${withCredentials(base, bob.token)}${alice.user.name}/guarded.git`);
+    const byReader = await commitAndPush(
+      dir,
+      'bob.txt',
+      `${withCredentials(base, bob.token)}${alice.user.name}/guarded.git`,
+    );
     expect(byReader.code).not.toBe(0);
     expect(byReader.stderr).toMatch(/403/);
 
     const readOnly = await createToken(t, alice.user, 'read:repository');
     // The scope follows the git service, not the method: the ref advertisement before a push needs write.
-    await t.request().get(`/${alice.user.name}/guarded.git/info/refs?service=git-receive-pack`).set('Authorization', `token ${readOnly}`).expect(403);
-    await t.request().get(`/${alice.user.name}/guarded.git/info/refs?service=git-upload-pack`).set('Authorization', `token ${readOnly}`).expect(200);
-    const withReadToken = await git(['push', `${withCredentials(base, readOnly)}${alice.user.name}/guarded.git`, 'HEAD:refs/heads/main'], dir);
+    await t
+      .request()
+      .get(`/${alice.user.name}/guarded.git/info/refs?service=git-receive-pack`)
+      .set('Authorization', `token ${readOnly}`)
+      .expect(403);
+    await t
+      .request()
+      .get(`/${alice.user.name}/guarded.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', `token ${readOnly}`)
+      .expect(200);
+    const withReadToken = await git(
+      ['push', `${withCredentials(base, readOnly)}${alice.user.name}/guarded.git`, 'HEAD:refs/heads/main'],
+      dir,
+    );
     expect(withReadToken.code).not.toBe(0);
   });
 
@@ -171,7 +244,12 @@ describe('push', () => {
 
   it('refuses pushes to archived repositories', async () => {
     await createRepo(alice, { name: 'frozen', auto_init: true });
-    await t.request().patch(`/api/v1/repos/${alice.user.name}/frozen`).set('Authorization', alice.auth).send({ archived: true }).expect(200);
+    await t
+      .request()
+      .patch(`/api/v1/repos/${alice.user.name}/frozen`)
+      .set('Authorization', alice.auth)
+      .send({ archived: true })
+      .expect(200);
     const dir = path.join(tempDir(), 'f');
     const remote = `${withCredentials(base, alice.token)}${alice.user.name}/frozen.git`;
     await gitOk(['clone', '-q', remote, dir]);
@@ -185,8 +263,15 @@ describe('renames', () => {
     const carol = await createTestUser(t);
     await createRepo(carol, { name: 'travels', auto_init: true, description: 'moving' });
     const newName = uniqueName('carol');
-    await t.request().post(`/api/v1/admin/users/${carol.user.name}/rename`).set('Authorization', admin.auth).send({ new_username: newName }).expect(204);
-    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase(), 'travels.git'))).toBe(true);
+    await t
+      .request()
+      .post(`/api/v1/admin/users/${carol.user.name}/rename`)
+      .set('Authorization', admin.auth)
+      .send({ new_username: newName })
+      .expect(204);
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, newName.toLowerCase(), 'travels.git'))).toBe(
+      true,
+    );
 
     const fresh = path.join(tempDir(), 'new');
     await gitOk(['clone', '-q', `${base}${newName}/travels.git`, fresh]);
@@ -200,14 +285,26 @@ describe('renames', () => {
 
   it('after a repository rename, the old URL redirects info/refs and git clones and pushes through it', async () => {
     await createRepo(alice, { name: 'was-called', auto_init: true });
-    await t.request().patch(`/api/v1/repos/${alice.user.name}/was-called`).set('Authorization', alice.auth).send({ name: 'Now-Called' }).expect(200);
-    const refs = await t.request().get(`/${alice.user.name}/was-called.git/info/refs?service=git-upload-pack`).expect(307);
+    await t
+      .request()
+      .patch(`/api/v1/repos/${alice.user.name}/was-called`)
+      .set('Authorization', alice.auth)
+      .send({ name: 'Now-Called' })
+      .expect(200);
+    const refs = await t
+      .request()
+      .get(`/${alice.user.name}/was-called.git/info/refs?service=git-upload-pack`)
+      .expect(307);
     expect(refs.headers.location).toBe(`/${alice.user.name}/Now-Called.git/info/refs?service=git-upload-pack`);
 
     const dir = path.join(tempDir(), 'renamed');
     await gitOk(['clone', '-q', `${base}${alice.user.name}/was-called.git`, dir]);
     expect(fs.existsSync(path.join(dir, 'README.md'))).toBe(true);
-    const push = await commitAndPush(dir, 'through-old-url.txt', `${withCredentials(base, alice.token)}${alice.user.name}/was-called.git`);
+    const push = await commitAndPush(
+      dir,
+      'through-old-url.txt',
+      `${withCredentials(base, alice.token)}${alice.user.name}/was-called.git`,
+    );
     expect(push.code).toBe(0);
     const ls = await gitOk(['ls-remote', `${base}${alice.user.name}/Now-Called.git`, 'refs/heads/main']);
     expect(ls.split('\t')[0]).toBe((await gitOk(['rev-parse', 'HEAD'], dir)).trim());
@@ -217,8 +314,10 @@ describe('renames', () => {
 describe('migrate', () => {
   const migrations = () => t.context.settings.migrations as { ALLOW_LOCALNETWORKS: boolean };
   const security = () => t.context.settings.security as { IMPORT_LOCAL_PATHS: boolean };
-  const repoDir = (owner: string, name: string) => path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
-  const migrate = (user: TestUser, body: Record<string, unknown>) => t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth).send(body);
+  const repoDir = (owner: string, name: string) =>
+    path.join(t.context.settings.repository.ROOT, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+  const migrate = (user: TestUser, body: Record<string, unknown>) =>
+    t.request().post('/api/v1/repos/migrate').set('Authorization', user.auth).send(body);
   let source: string;
 
   beforeAll(async () => {
@@ -231,7 +330,14 @@ describe('migrate', () => {
   });
 
   it('refuses sources on the local network unless ALLOW_LOCALNETWORKS, leaving nothing behind', async () => {
-    for (const clone_addr of [source, `http://localhost:${new URL(base).port}/${alice.user.name}/source.git`, 'http://[::1]/x.git', 'http://169.254.169.254/latest', 'http://10.1.2.3/x.git', 'http://192.168.0.1/x.git']) {
+    for (const clone_addr of [
+      source,
+      `http://localhost:${new URL(base).port}/${alice.user.name}/source.git`,
+      'http://[::1]/x.git',
+      'http://169.254.169.254/latest',
+      'http://10.1.2.3/x.git',
+      'http://192.168.0.1/x.git',
+    ]) {
       const res = await migrate(bob, { clone_addr, repo_name: 'copy-refused' }).expect(422);
       expect(res.body.message).toMatch(/disallowed hosts/);
     }
@@ -241,14 +347,28 @@ describe('migrate', () => {
 
   it('clones a repository served by Anvil itself when local networks are allowed', async () => {
     migrations().ALLOW_LOCALNETWORKS = true;
-    const res = await migrate(bob, { clone_addr: source, repo_name: 'copy', description: 'copied', service: 'git' }).expect(201);
-    expect(res.body).toMatchObject({ name: 'copy', empty: false, mirror: false, description: 'copied', original_url: source, default_branch: 'main' });
+    const res = await migrate(bob, {
+      clone_addr: source,
+      repo_name: 'copy',
+      description: 'copied',
+      service: 'git',
+    }).expect(201);
+    expect(res.body).toMatchObject({
+      name: 'copy',
+      empty: false,
+      mirror: false,
+      description: 'copied',
+      original_url: source,
+      default_branch: 'main',
+    });
     expect(res.body.permissions).toEqual({ admin: true, push: true, pull: true });
     const dir = path.join(tempDir(), 'copy');
     await gitOk(['clone', '-q', `${base}${bob.user.name}/copy.git`, dir]);
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('# source');
     // A plain migration keeps no link to its source.
-    expect((await git(['--git-dir', repoDir(bob.user.name, 'copy'), 'config', '--get', 'remote.origin.url'])).code).not.toBe(0);
+    expect(
+      (await git(['--git-dir', repoDir(bob.user.name, 'copy'), 'config', '--get', 'remote.origin.url'])).code,
+    ).not.toBe(0);
   });
 
   it('uses credentials from the body and never shows them', async () => {
@@ -257,7 +377,13 @@ describe('migrate', () => {
     const privateSource = `${base}${alice.user.name}/private-source.git`;
     const failed = await migrate(alice, { clone_addr: privateSource, repo_name: 'no-credentials' }).expect(422);
     expect(failed.body.message).toMatch(/Authentication failed|Migration failed/);
-    const res = await migrate(alice, { clone_addr: privateSource, repo_name: 'with-credentials', auth_username: alice.user.name, auth_password: alice.password, private: true }).expect(201);
+    const res = await migrate(alice, {
+      clone_addr: privateSource,
+      repo_name: 'with-credentials',
+      auth_username: alice.user.name,
+      auth_password: alice.password,
+      private: true,
+    }).expect(201);
     expect(res.body.original_url).toBe(privateSource);
     expect(res.body.private).toBe(true);
     await migrate(alice, { clone_addr: privateSource, repo_name: 'with-token', auth_token: alice.token }).expect(201);
@@ -265,7 +391,12 @@ describe('migrate', () => {
 
   it('makes a mirror that update_mirrors can fetch', async () => {
     migrations().ALLOW_LOCALNETWORKS = true;
-    const res = await migrate(bob, { clone_addr: source, repo_name: 'mirrored', mirror: true, mirror_interval: '1h' }).expect(201);
+    const res = await migrate(bob, {
+      clone_addr: source,
+      repo_name: 'mirrored',
+      mirror: true,
+      mirror_interval: '1h',
+    }).expect(201);
     expect(res.body).toMatchObject({ mirror: true, mirror_interval: '1h0m0s', empty: false });
     const mirror = await t.context.db.prisma.mirror.findUnique({ where: { repoId: res.body.id } });
     expect(mirror).toMatchObject({ intervalSecs: 3600, remoteAddress: source });
@@ -279,7 +410,9 @@ describe('migrate', () => {
     const mirrored = await gitOk(['ls-remote', `${base}${bob.user.name}/mirrored.git`, 'refs/heads/main']);
     expect(mirrored.split('\t')[0]).toBe(head);
     // Mirrors are read-only.
-    expect((await commitAndPush(work, 'x.txt', `${withCredentials(base, bob.token)}${bob.user.name}/mirrored.git`)).code).not.toBe(0);
+    expect(
+      (await commitAndPush(work, 'x.txt', `${withCredentials(base, bob.token)}${bob.user.name}/mirrored.git`)).code,
+    ).not.toBe(0);
   });
 
   it('answers 409 for a taken name and 422 for bad addresses, names and failed clones', async () => {
@@ -292,7 +425,10 @@ describe('migrate', () => {
     await migrate(bob, { clone_addr: source, repo_name: 'x', repo_owner: 'nobody-like-this' }).expect(422);
     // Signed in, because Anvil challenges an anonymous git caller for a missing repository as for a private one.
     const missing = await migrate(bob, {
-      clone_addr: `${base}${alice.user.name}/does-not-exist.git`, repo_name: 'failed-clone', auth_username: bob.user.name, auth_password: bob.token,
+      clone_addr: `${base}${alice.user.name}/does-not-exist.git`,
+      repo_name: 'failed-clone',
+      auth_username: bob.user.name,
+      auth_password: bob.token,
     }).expect(422);
     expect(missing.body.message).toMatch(/^Migration failed/);
     expect(await t.context.db.prisma.repository.count({ where: { lowerName: 'failed-clone' } })).toBe(0);
@@ -304,7 +440,11 @@ describe('migrate', () => {
     migrations().ALLOW_LOCALNETWORKS = true;
     await migrate(bob, { clone_addr: source, repo_name: 'for-alice', repo_owner: alice.user.name }).expect(403);
     const admin = await createTestUser(t, { admin: true });
-    const res = await migrate(admin, { clone_addr: source, repo_name: 'for-alice', repo_owner: alice.user.name }).expect(201);
+    const res = await migrate(admin, {
+      clone_addr: source,
+      repo_name: 'for-alice',
+      repo_owner: alice.user.name,
+    }).expect(201);
     expect(res.body.owner.login).toBe(alice.user.name);
   });
 

@@ -95,24 +95,38 @@ describe('body limits', () => {
       '',
       '',
     ].join('\r\n');
-    const chunk = (data: Buffer) => Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
-    const parts = [chunk(Buffer.from('{"name": "x", "description": "')), ...Array.from({ length: 5 }, () => chunk(Buffer.alloc(256 * 1024, 'a')))];
+    const chunk = (data: Buffer) =>
+      Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]);
+    const parts = [
+      chunk(Buffer.from('{"name": "x", "description": "')),
+      ...Array.from({ length: 5 }, () => chunk(Buffer.alloc(256 * 1024, 'a'))),
+    ];
     const answer = await sendUnfinished(head, parts);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('reads a JSON body just under the limit', async () => {
     const name = uniqueName('r');
-    const res = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth)
+    const res = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
       .send({ name, description: 'd', website: '', readme: 'Default', padding: 'x'.repeat(MiB - 200) });
     expect(res.status).toBe(201);
   });
 
   it('refuses a JSON body over the limit with 413 and stores nothing', async () => {
     const name = uniqueName('r');
-    const res = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name, description: 'x'.repeat(MiB) });
+    const res = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .send({ name, description: 'x'.repeat(MiB) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ message: 'request body too large: at most 1048576 bytes', url: 'http://localhost:3000/api/swagger' });
+    expect(res.body).toEqual({
+      message: 'request body too large: at most 1048576 bytes',
+      url: 'http://localhost:3000/api/swagger',
+    });
     await t.request().get(`/api/v1/repos/${alice.user.name}/${name}`).set('Authorization', alice.auth).expect(404);
   });
 
@@ -120,10 +134,18 @@ describe('body limits', () => {
     const org = await createTestOrg(t, alice.user);
     // 1.5 MiB of base64 that is not an image: the handler sees it (400), the size limit does not refuse it.
     const image = Buffer.alloc(1.1 * MiB, 7).toString('base64');
-    const res = await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', alice.auth).send({ image });
+    const res = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', alice.auth)
+      .send({ image });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/too large|not an image/);
-    const tooBig = await t.request().post(`/api/v1/orgs/${org.name}/avatar`).set('Authorization', alice.auth).send({ image: 'A'.repeat(2 * MiB) });
+    const tooBig = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/avatar`)
+      .set('Authorization', alice.auth)
+      .send({ image: 'A'.repeat(2 * MiB) });
     expect(tooBig.status).toBe(413);
   });
 
@@ -138,7 +160,8 @@ describe('body limits', () => {
       ctx.res.status(201).end();
     });
     try {
-      await t.request()
+      await t
+        .request()
         .put(`/api/packages/${alice.user.name}/generic/thing/1.0.0/thing.bin`)
         .set('Authorization', alice.auth)
         .set('Content-Type', 'application/octet-stream')
@@ -157,11 +180,24 @@ describe('content encodings', () => {
   const post = (body: Buffer, encoding: string) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/user/repos', headers: { Authorization: alice.auth, 'Content-Type': 'application/json', 'Content-Encoding': encoding, 'Content-Length': body.length } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/user/repos',
+          headers: {
+            Authorization: alice.auth,
+            'Content-Type': 'application/json',
+            'Content-Encoding': encoding,
+            'Content-Length': body.length,
+          },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+          );
         },
       );
       req.on('error', reject);
@@ -192,14 +228,19 @@ describe('content encodings', () => {
     expect(answer).toMatch(/\r\nconnection: close\r\n/i);
   });
 
-  it.each(['br', 'compress', 'gzip, gzip'])('answers the unsupported Content-Encoding %s with 415', async (encoding) => {
-    const res = await post(json({ name: uniqueName('r') }), encoding);
-    expect(res.status).toBe(415);
-    expect(res.body.message).toMatch(/unsupported content encoding/);
-  });
+  it.each(['br', 'compress', 'gzip, gzip'])(
+    'answers the unsupported Content-Encoding %s with 415',
+    async (encoding) => {
+      const res = await post(json({ name: uniqueName('r') }), encoding);
+      expect(res.status).toBe(415);
+      expect(res.body.message).toMatch(/unsupported content encoding/);
+    },
+  );
 
   it('bounds what a compressed body inflates to by the same limit', async () => {
-    const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"name": "x", "description": "'), Buffer.alloc(20 * MiB, 'a'), Buffer.from('"}')]));
+    const bomb = zlib.gzipSync(
+      Buffer.concat([Buffer.from('{"name": "x", "description": "'), Buffer.alloc(20 * MiB, 'a'), Buffer.from('"}')]),
+    );
     expect(bomb.length).toBeLessThan(100 * 1024);
     const res = await post(bomb, 'gzip');
     expect(res.status).toBe(413);
@@ -211,7 +252,12 @@ describe('deeply nested JSON', () => {
     ['arrays', '['.repeat(200_000) + ']'.repeat(200_000)],
     ['objects in a field', `{"name": "x", "description": ${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`],
   ])('answers 200,000 levels of %s with 400 and a message', async (_label, body) => {
-    const res = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).set('Content-Type', 'application/json').send(body);
+    const res = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('the JSON body is nested deeper than 64 levels');
   });
@@ -220,12 +266,30 @@ describe('deeply nested JSON', () => {
 describe('a null field means absent', () => {
   it('on repository creation and edit', async () => {
     const name = uniqueName('r');
-    const created = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth)
-      .send({ name, description: 'kept', private: null, gitignores: null, license: null, readme: null, default_branch: null, issue_labels: null, template: null });
+    const created = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({
+      name,
+      description: 'kept',
+      private: null,
+      gitignores: null,
+      license: null,
+      readme: null,
+      default_branch: null,
+      issue_labels: null,
+      template: null,
+    });
     expect(created.status).toBe(201);
     expect(created.body.private).toBe(false);
-    const edited = await t.request().patch(`/api/v1/repos/${alice.user.name}/${name}`).set('Authorization', alice.auth)
-      .send({ description: null, website: 'https://example.com', private: null, has_issues: null, external_tracker: null });
+    const edited = await t
+      .request()
+      .patch(`/api/v1/repos/${alice.user.name}/${name}`)
+      .set('Authorization', alice.auth)
+      .send({
+        description: null,
+        website: 'https://example.com',
+        private: null,
+        has_issues: null,
+        external_tracker: null,
+      });
     expect(edited.status).toBe(200);
     expect(edited.body.description).toBe('kept');
     expect(edited.body.website).toBe('https://example.com');
@@ -238,10 +302,24 @@ describe('a null field means absent', () => {
 
   it('on team creation and edit', async () => {
     const org = await createTestOrg(t, alice.user);
-    const created = await t.request().post(`/api/v1/orgs/${org.name}/teams`).set('Authorization', alice.auth)
-      .send({ name: 'writers', permission: 'write', description: 'the writers', units: ['repo.code'], units_map: null, can_create_org_repo: null, includes_all_repositories: null });
+    const created = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/teams`)
+      .set('Authorization', alice.auth)
+      .send({
+        name: 'writers',
+        permission: 'write',
+        description: 'the writers',
+        units: ['repo.code'],
+        units_map: null,
+        can_create_org_repo: null,
+        includes_all_repositories: null,
+      });
     expect(created.status).toBe(201);
-    const edited = await t.request().patch(`/api/v1/teams/${created.body.id}`).set('Authorization', alice.auth)
+    const edited = await t
+      .request()
+      .patch(`/api/v1/teams/${created.body.id}`)
+      .set('Authorization', alice.auth)
       .send({ name: 'writers', description: null, permission: null, units: null, units_map: null });
     expect(edited.status).toBe(200);
     expect(edited.body.description).toBe('the writers');
@@ -249,8 +327,13 @@ describe('a null field means absent', () => {
 
   it('on org edit', async () => {
     const org = await createTestOrg(t, alice.user);
-    const res = await t.request().patch(`/api/v1/orgs/${org.name}`).set('Authorization', alice.auth)
-      .send({ description: 'about', full_name: null, website: null, visibility: null, repo_admin_change_team_access: null });
+    const res = await t.request().patch(`/api/v1/orgs/${org.name}`).set('Authorization', alice.auth).send({
+      description: 'about',
+      full_name: null,
+      website: null,
+      visibility: null,
+      repo_admin_change_team_access: null,
+    });
     expect(res.status).toBe(200);
     expect(res.body.description).toBe('about');
     expect(res.body.visibility).toBe('public');
@@ -258,8 +341,15 @@ describe('a null field means absent', () => {
 
   it('on admin user edit', async () => {
     const user = await createTestUser(t);
-    const res = await t.request().patch(`/api/v1/admin/users/${user.user.name}`).set('Authorization', admin.auth)
-      .send({ full_name: 'Full Name', email: null, admin: null, password: null, login_name: null, source_id: null, website: null });
+    const res = await t.request().patch(`/api/v1/admin/users/${user.user.name}`).set('Authorization', admin.auth).send({
+      full_name: 'Full Name',
+      email: null,
+      admin: null,
+      password: null,
+      login_name: null,
+      source_id: null,
+      website: null,
+    });
     expect(res.status).toBe(200);
     expect(res.body.full_name).toBe('Full Name');
     expect(res.body.email).toBe(user.user.email);
@@ -267,8 +357,17 @@ describe('a null field means absent', () => {
 
   it('inside nested objects (a hook config)', async () => {
     const org = await createTestOrg(t, alice.user);
-    const res = await t.request().post(`/api/v1/orgs/${org.name}/hooks`).set('Authorization', alice.auth)
-      .send({ type: 'gitea', config: { url: 'https://example.com/hook', content_type: 'json', secret: null }, events: null, active: null, branch_filter: null });
+    const res = await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/hooks`)
+      .set('Authorization', alice.auth)
+      .send({
+        type: 'gitea',
+        config: { url: 'https://example.com/hook', content_type: 'json', secret: null },
+        events: null,
+        active: null,
+        branch_filter: null,
+      });
     expect(res.status).toBe(201);
     expect(res.body.config).toEqual({ url: 'https://example.com/hook', content_type: 'json' });
   });
@@ -286,7 +385,10 @@ describe('integers out of range', () => {
     expect(res.body.message).toMatch(/^\[\w+\]: out of range/);
   });
 
-  it.each(['/api/v1/repositories/18446744073709551616', `/api/v1/admin/hooks/18446744073709551616`])('answers the path %s with 404', async (url) => {
-    await t.request().get(url).set('Authorization', admin.auth).expect(404);
-  });
+  it.each(['/api/v1/repositories/18446744073709551616', `/api/v1/admin/hooks/18446744073709551616`])(
+    'answers the path %s with 404',
+    async (url) => {
+      await t.request().get(url).set('Authorization', admin.auth).expect(404);
+    },
+  );
 });

@@ -6,7 +6,12 @@ let alice: TestUser;
 beforeAll(async () => {
   t = await startTestApp({ ANVIL__service__REQUIRE_SIGNIN_VIEW: 'true' });
   alice = await createTestUser(t);
-  await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'open', auto_init: true }).expect(201);
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', alice.auth)
+    .send({ name: 'open', auto_init: true })
+    .expect(201);
 });
 afterAll(() => t.close());
 
@@ -30,14 +35,22 @@ describe('[service] REQUIRE_SIGNIN_VIEW', () => {
     const url = `/${alice.user.name}/open.git/info/refs?service=git-upload-pack`;
     const anonymous = await t.request().get(url).expect(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Basic /);
-    const signedIn = await t.request().get(url).set('Authorization', basicAuth(alice.user.name, alice.password)).expect(200);
+    const signedIn = await t
+      .request()
+      .get(url)
+      .set('Authorization', basicAuth(alice.user.name, alice.password))
+      .expect(200);
     expect(signedIn.headers['content-type']).toMatch(/git-upload-pack-advertisement/);
   });
 });
 
 describe('401 answers', () => {
   it('name the authentication scheme', async () => {
-    const res = await t.request().get('/api/v1/user').set('Authorization', 'token 0123456789abcdef0123456789abcdef01234567').expect(401);
+    const res = await t
+      .request()
+      .get('/api/v1/user')
+      .set('Authorization', 'token 0123456789abcdef0123456789abcdef01234567')
+      .expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic /);
   });
 });

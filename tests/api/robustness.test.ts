@@ -71,26 +71,41 @@ describe('bad input never produces a 500', () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.each(['99999999999999999999', '1e400', '-1', 'abc', '9007199254740993'])('handles page=limit=%s on a list', async (n) => {
-    const res = await t.request().get(`/api/v1/users/${admin.user.name}/tokens?page=${n}&limit=${n}`).set('Authorization', basicAuth(admin.user.name, admin.password));
-    expect([200, 422]).toContain(res.status);
-  });
+  it.each(['99999999999999999999', '1e400', '-1', 'abc', '9007199254740993'])(
+    'handles page=limit=%s on a list',
+    async (n) => {
+      const res = await t
+        .request()
+        .get(`/api/v1/users/${admin.user.name}/tokens?page=${n}&limit=${n}`)
+        .set('Authorization', basicAuth(admin.user.name, admin.password));
+      expect([200, 422]).toContain(res.status);
+    },
+  );
 
   it('refuses NUL characters in bodies and queries with 422', async () => {
     const res = await send('post', `/api/v1/users/${admin.user.name}/tokens`, JSON.stringify({ name: 'a\u0000b' }));
     expect(res.status).toBe(422);
-    await t.request().get(`/api/v1/users/${admin.user.name}/tokens?page=%00`).set('Authorization', admin.auth).expect(422);
+    await t
+      .request()
+      .get(`/api/v1/users/${admin.user.name}/tokens?page=%00`)
+      .set('Authorization', admin.auth)
+      .expect(422);
   });
 
   it('accepts unicode in string fields', async () => {
-    const res = await send('post', `/api/v1/users/${admin.user.name}/tokens`, JSON.stringify({ name: 'tökèn ✓ 😀' }), 'application/json')
-      .set('Authorization', `Basic ${Buffer.from(`${admin.user.name}:${admin.password}`).toString('base64')}`);
+    const res = await send(
+      'post',
+      `/api/v1/users/${admin.user.name}/tokens`,
+      JSON.stringify({ name: 'tökèn ✓ 😀' }),
+      'application/json',
+    ).set('Authorization', `Basic ${Buffer.from(`${admin.user.name}:${admin.password}`).toString('base64')}`);
     expect(res.status).toBe(201);
     expect(res.body.name).toBe('tökèn ✓ 😀');
   });
 
   it('reads a JSON body sent without a content type, as Forgejo does', async () => {
-    const res = await t.request()
+    const res = await t
+      .request()
       .post(`/api/v1/users/${admin.user.name}/tokens`)
       .set('Authorization', `Basic ${Buffer.from(`${admin.user.name}:${admin.password}`).toString('base64')}`)
       .set('Content-Type', '')
@@ -103,8 +118,19 @@ describe('operations not built yet', () => {
   it('answer 501 with a Forgejo error body', async () => {
     const { notImplemented } = await import('../../src/api/route.ts');
     const sent: { status?: number; body?: unknown } = {};
-    const res = { status(code: number) { sent.status = code; return res; }, json(body: unknown) { sent.body = body; } };
+    const res = {
+      status(code: number) {
+        sent.status = code;
+        return res;
+      },
+      json(body: unknown) {
+        sent.body = body;
+      },
+    };
     await notImplemented().handler({ operationId: 'orgGet', res, app: t.context } as never);
-    expect(sent).toEqual({ status: 501, body: { message: 'orgGet is not implemented yet', url: 'http://localhost:3000/api/swagger' } });
+    expect(sent).toEqual({
+      status: 501,
+      body: { message: 'orgGet is not implemented yet', url: 'http://localhost:3000/api/swagger' },
+    });
   });
 });

@@ -86,6 +86,10 @@ describe('GET /orgs/{org}/actions/runners/registration-token', () => {
     const org = await freshOrg();
     await t.request().get(orgPath(org)).expect(401);
     await t.request().get(orgPath(org)).set('Authorization', outsider.auth).expect(403);
-    await t.request().get(`/api/v1/orgs/${uniqueName('nope')}/actions/runners/registration-token`).set('Authorization', owner.auth).expect(404);
+    await t
+      .request()
+      .get(`/api/v1/orgs/${uniqueName('nope')}/actions/runners/registration-token`)
+      .set('Authorization', owner.auth)
+      .expect(404);
   });
 });

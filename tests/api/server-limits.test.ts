@@ -47,7 +47,13 @@ function connect(): Promise<Exchange> {
     });
     socket.on('error', () => undefined); // a reset after the answer is a close too
     const closed = new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`the server kept the connection open for ${GENEROUS_MS} ms; received: ${JSON.stringify(text)}`)), GENEROUS_MS);
+      const timer = setTimeout(
+        () =>
+          fail(
+            new Error(`the server kept the connection open for ${GENEROUS_MS} ms; received: ${JSON.stringify(text)}`),
+          ),
+        GENEROUS_MS,
+      );
       socket.once('close', () => {
         clearTimeout(timer);
         done();
@@ -99,7 +105,9 @@ describe('slow clients', () => {
   it('closes a connection whose body is not complete within READ_TIMEOUT', async () => {
     const body = JSON.stringify({ text: 'x'.repeat(900), mode: 'markdown' });
     const slow = await connect();
-    slow.socket.write(`POST /api/v1/markdown HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    slow.socket.write(
+      `POST /api/v1/markdown HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     void dribble(slow, body);
     await slow.closed;
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -110,9 +118,18 @@ describe('slow clients', () => {
 describe('server options', () => {
   it('bounds the headers by the request timeout when that is shorter, and checks often enough for the shortest', () => {
     expect(httpServerOptions({ MAX_HEADER_SIZE: 16384, READ_HEADER_TIMEOUT: 60_000, READ_TIMEOUT: 300_000 })).toEqual({
-      maxHeaderSize: 16384, headersTimeout: 60_000, requestTimeout: 300_000, connectionsCheckingInterval: 15_000,
+      maxHeaderSize: 16384,
+      headersTimeout: 60_000,
+      requestTimeout: 300_000,
+      connectionsCheckingInterval: 15_000,
     });
-    expect(httpServerOptions({ MAX_HEADER_SIZE: 8192, READ_HEADER_TIMEOUT: 60_000, READ_TIMEOUT: 2_000 })).toMatchObject({ headersTimeout: 2_000, connectionsCheckingInterval: 500 });
-    expect(httpServerOptions({ MAX_HEADER_SIZE: 8192, READ_HEADER_TIMEOUT: 0, READ_TIMEOUT: 0 })).toMatchObject({ headersTimeout: 0, requestTimeout: 0, connectionsCheckingInterval: 30_000 });
+    expect(
+      httpServerOptions({ MAX_HEADER_SIZE: 8192, READ_HEADER_TIMEOUT: 60_000, READ_TIMEOUT: 2_000 }),
+    ).toMatchObject({ headersTimeout: 2_000, connectionsCheckingInterval: 500 });
+    expect(httpServerOptions({ MAX_HEADER_SIZE: 8192, READ_HEADER_TIMEOUT: 0, READ_TIMEOUT: 0 })).toMatchObject({
+      headersTimeout: 0,
+      requestTimeout: 0,
+      connectionsCheckingInterval: 30_000,
+    });
   });
 });

@@ -29,26 +29,50 @@ afterAll(async () => {
 });
 
 async function createOrgRepo(name: string): Promise<{ id: number; name: string }> {
-  return (await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name, private: true, auto_init: true }).expect(201)).body;
+  return (
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name, private: true, auto_init: true })
+      .expect(201)
+  ).body;
 }
 
 async function createTeam(body: Partial<CreateTeamOption>): Promise<number> {
-  const res = await t.request().post(`/api/v1/orgs/${org.name}/teams`).set('Authorization', owner.auth)
-    .send({ name: uniqueName('team'), ...body } satisfies CreateTeamOption).expect(201);
+  const res = await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/teams`)
+    .set('Authorization', owner.auth)
+    .send({ name: uniqueName('team'), ...body } satisfies CreateTeamOption)
+    .expect(201);
   return res.body.id;
 }
 
 /** A new user in a new team of the given kind, which holds `repoName` unless the team includes all repositories. */
-async function memberOfTeam(body: Partial<CreateTeamOption>, repoName?: string): Promise<{ member: TestUser; teamId: number }> {
+async function memberOfTeam(
+  body: Partial<CreateTeamOption>,
+  repoName?: string,
+): Promise<{ member: TestUser; teamId: number }> {
   const teamId = await createTeam(body);
   const member = await createTestUser(t);
-  await t.request().put(`/api/v1/teams/${teamId}/members/${member.user.name}`).set('Authorization', owner.auth).expect(204);
-  if (repoName) await t.request().put(`/api/v1/teams/${teamId}/repos/${org.name}/${repoName}`).set('Authorization', owner.auth).expect(204);
+  await t
+    .request()
+    .put(`/api/v1/teams/${teamId}/members/${member.user.name}`)
+    .set('Authorization', owner.auth)
+    .expect(204);
+  if (repoName)
+    await t
+      .request()
+      .put(`/api/v1/teams/${teamId}/repos/${org.name}/${repoName}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
   return { member, teamId };
 }
 
 const repoUrl = (repoName: string) => `/api/v1/repos/${org.name}/${repoName}`;
-const remote = (user: TestUser, repoName: string) => `${withCredentials(base, user.user.name, user.token)}${org.name}/${repoName}.git`;
+const remote = (user: TestUser, repoName: string) =>
+  `${withCredentials(base, user.user.name, user.token)}${org.name}/${repoName}.git`;
 
 async function getRepo(user: TestUser, repoName: string, status: number) {
   return (await t.request().get(repoUrl(repoName)).set('Authorization', user.auth).expect(status)).body;
@@ -57,7 +81,10 @@ async function getRepo(user: TestUser, repoName: string, status: number) {
 /** What /repos/search shows the user for a keyword: the names and X-Total-Count. */
 async function search(user: TestUser, q: string): Promise<{ names: string[]; total: number }> {
   const res = await t.request().get(`/api/v1/repos/search?limit=50&q=${q}`).set('Authorization', user.auth).expect(200);
-  return { names: res.body.data.map((repo: { name: string }) => repo.name).sort(), total: Number(res.headers['x-total-count']) };
+  return {
+    names: res.body.data.map((repo: { name: string }) => repo.name).sort(),
+    total: Number(res.headers['x-total-count']),
+  };
 }
 
 async function clone(user: TestUser, repoName: string) {
@@ -74,7 +101,11 @@ async function commitAndPush(dir: string, user: TestUser, repoName: string) {
 }
 
 const patchRepo = (user: TestUser, repoName: string) =>
-  t.request().patch(repoUrl(repoName)).set('Authorization', user.auth).send({ description: `edited by ${user.user.name}` });
+  t
+    .request()
+    .patch(repoUrl(repoName))
+    .set('Authorization', user.auth)
+    .send({ description: `edited by ${user.user.name}` });
 
 describe('a private organization repository reached through teams', () => {
   const keyword = uniqueName('teamed');
@@ -134,7 +165,11 @@ describe('a private organization repository reached through teams', () => {
   it('leaving the team takes the access away', async () => {
     const leaver = await memberOfTeam({ permission: 'read', units: ['repo.code'] }, repoName);
     await getRepo(leaver.member, repoName, 200);
-    await t.request().delete(`/api/v1/teams/${leaver.teamId}/members/${leaver.member.user.name}`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .delete(`/api/v1/teams/${leaver.teamId}/members/${leaver.member.user.name}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     await getRepo(leaver.member, repoName, 404);
     expect(await search(leaver.member, keyword)).toEqual({ names: [], total: 0 });
     const refused = await clone(leaver.member, repoName);
@@ -145,7 +180,11 @@ describe('a private organization repository reached through teams', () => {
   it('removing the repository from the team takes the access away', async () => {
     const writerToo = await memberOfTeam({ permission: 'write', units: ['repo.code'] }, repoName);
     expect((await clone(writerToo.member, repoName)).result.code).toBe(0);
-    await t.request().delete(`/api/v1/teams/${writerToo.teamId}/repos/${org.name}/${repoName}`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .delete(`/api/v1/teams/${writerToo.teamId}/repos/${org.name}/${repoName}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
     await getRepo(writerToo.member, repoName, 404);
     expect(await search(writerToo.member, keyword)).toEqual({ names: [], total: 0 });
     expect((await clone(writerToo.member, repoName)).result.code).not.toBe(0);
@@ -157,22 +196,38 @@ describe('a private organization repository reached through teams', () => {
     const issuesOnly = await memberOfTeam({ permission: 'read', units_map: { 'repo.issues': 'read' } }, repoName);
     const repo = await getRepo(issuesOnly.member, repoName, 200);
     expect(repo.permissions).toEqual({ admin: false, push: false, pull: false });
-    await t.request().get(`/${org.name}/${repoName}.git/info/refs?service=git-upload-pack`).set('Authorization', issuesOnly.member.auth).expect(404);
+    await t
+      .request()
+      .get(`/${org.name}/${repoName}.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', issuesOnly.member.auth)
+      .expect(404);
     expect((await clone(issuesOnly.member, repoName)).result.code).not.toBe(0);
-    await t.request().get(`/${org.name}/${repoName}.git/info/refs?service=git-receive-pack`).set('Authorization', issuesOnly.member.auth).expect(404);
+    await t
+      .request()
+      .get(`/${org.name}/${repoName}.git/info/refs?service=git-receive-pack`)
+      .set('Authorization', issuesOnly.member.auth)
+      .expect(404);
   });
 });
 
 describe('a team that includes all repositories', () => {
   it('reaches a repository created after the team, through the API, search and git', async () => {
-    const { member: user, teamId } = await memberOfTeam({ permission: 'read', units: ['repo.code'], includes_all_repositories: true });
+    const { member: user, teamId } = await memberOfTeam({
+      permission: 'read',
+      units: ['repo.code'],
+      includes_all_repositories: true,
+    });
     const keyword = uniqueName('later');
     const repoName = `${keyword}-repo`;
     await createOrgRepo(repoName);
 
     expect((await getRepo(user, repoName, 200)).permissions).toEqual({ admin: false, push: false, pull: true });
     expect(await search(user, keyword)).toEqual({ names: [repoName], total: 1 });
-    const listed = await t.request().get(`/api/v1/teams/${teamId}/repos?limit=50`).set('Authorization', user.auth).expect(200);
+    const listed = await t
+      .request()
+      .get(`/api/v1/teams/${teamId}/repos?limit=50`)
+      .set('Authorization', user.auth)
+      .expect(200);
     expect(listed.body.map((repo: { name: string }) => repo.name)).toContain(repoName);
     const { dir, result } = await clone(user, repoName);
     expect(result.code).toBe(0);

@@ -52,12 +52,14 @@ const TRAVERSALS = [
 ];
 
 describe('gitignore templates', () => {
-  it('lists Anvil\'s set, sorted, anonymously', async () => {
+  it("lists Anvil's set, sorted, anonymously", async () => {
     const res = await get('/gitignore/templates').expect(200);
     const names: string[] = res.body;
     expect(names.length).toBeGreaterThanOrEqual(40);
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['Go', 'Node', 'Python', 'Java', 'C++', 'Rust', 'macOS', 'VisualStudioCode']));
+    expect(names).toEqual(
+      expect.arrayContaining(['Go', 'Node', 'Python', 'Java', 'C++', 'Rust', 'macOS', 'VisualStudioCode']),
+    );
   });
 
   it('answers {name, source} by exact, case-sensitive name; 404 otherwise', async () => {
@@ -90,7 +92,10 @@ describe('gitignore templates', () => {
     expect(names).not.toContain('.hidden');
     expect(names).not.toContain('Folder');
     expect(names).toEqual([...names].sort());
-    expect((await get('/gitignore/templates/Anvil-Tool').expect(200)).body).toEqual({ name: 'Anvil-Tool', source: 'anvil-cache/\n' });
+    expect((await get('/gitignore/templates/Anvil-Tool').expect(200)).body).toEqual({
+      name: 'Anvil-Tool',
+      source: 'anvil-cache/\n',
+    });
     expect((await get('/gitignore/templates/Go').expect(200)).body.source).toBe('custom-go-binary\n');
     await get('/gitignore/templates/.hidden').expect(404);
     fs.rmSync(path.join(customDir('gitignore'), 'Go'));
@@ -118,7 +123,8 @@ describe('licence templates', () => {
       name: 'MIT',
       url: 'http://localhost:3000/api/v1/licenses/MIT',
       body: expect.stringContaining('Permission is hereby granted, free of charge'),
-      implementation: 'Create a text file (typically named LICENSE or LICENSE.txt) in the root of your source code and copy the text of the license into the file',
+      implementation:
+        'Create a text file (typically named LICENSE or LICENSE.txt) in the root of your source code and copy the text of the license into the file',
     });
     expect(res.body.body).toContain('<year>');
     expect((await get('/licenses/Apache-2.0').expect(200)).body.body).toContain('Apache License');
@@ -127,7 +133,11 @@ describe('licence templates', () => {
   });
 
   it('never reads another file for a traversing name', async () => {
-    for (const name of [...TRAVERSALS, '..%2F..%2Fnode_modules%2Fspdx-license-list%2Fpackage.json', '..%2Flicenses%2FMIT.json']) {
+    for (const name of [
+      ...TRAVERSALS,
+      '..%2F..%2Fnode_modules%2Fspdx-license-list%2Fpackage.json',
+      '..%2Flicenses%2FMIT.json',
+    ]) {
       const res = await get(`/licenses/${name}`);
       expect([name, res.status]).toEqual([name, 404]);
       expect(JSON.stringify(res.body)).not.toContain(SECRET);
@@ -155,10 +165,20 @@ describe('label templates', () => {
   it('answers the labels of a template: colour without #, description, exclusivity', async () => {
     const defaults = (await get('/label/templates/Default').expect(200)).body as Array<Record<string, unknown>>;
     expect(defaults.length).toBeGreaterThanOrEqual(5);
-    expect(defaults).toContainEqual({ name: 'bug', color: 'e11d48', description: 'Something does not work as described', exclusive: false });
+    expect(defaults).toContainEqual({
+      name: 'bug',
+      color: 'e11d48',
+      description: 'Something does not work as described',
+      exclusive: false,
+    });
     for (const label of defaults) expect(label.color).toMatch(/^[0-9a-f]{6}$/);
     const advanced = (await get('/label/templates/Advanced').expect(200)).body as Array<Record<string, unknown>>;
-    expect(advanced).toContainEqual({ name: 'Priority/High', color: 'f97316', description: 'Next in line', exclusive: true });
+    expect(advanced).toContainEqual({
+      name: 'Priority/High',
+      color: 'f97316',
+      description: 'Next in line',
+      exclusive: true,
+    });
     expect(advanced.some((label) => label.exclusive === false)).toBe(true);
     await get('/label/templates/default').expect(404);
     await get('/label/templates/Default.yaml').expect(404);
@@ -176,16 +196,28 @@ describe('label templates', () => {
 
   it('reads both formats; .yaml wins over .yml over no extension; custom wins over built-in', async () => {
     writeCustom('label', 'Mine', '#00ff00 legacy ; from the line format\n');
-    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([{ name: 'legacy', color: '00ff00', description: 'from the line format', exclusive: false }]);
+    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([
+      { name: 'legacy', color: '00ff00', description: 'from the line format', exclusive: false },
+    ]);
     writeCustom('label', 'Mine.yml', 'labels:\n  - name: from-yml\n    color: "001122"\n');
-    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([{ name: 'from-yml', color: '001122', description: '', exclusive: false }]);
-    writeCustom('label', 'Mine.yaml', 'labels:\n  - name: Scope/one\n    color: abc\n    exclusive: true\n    description: short colour\n');
-    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([{ name: 'Scope/one', color: 'aabbcc', description: 'short colour', exclusive: true }]);
+    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([
+      { name: 'from-yml', color: '001122', description: '', exclusive: false },
+    ]);
+    writeCustom(
+      'label',
+      'Mine.yaml',
+      'labels:\n  - name: Scope/one\n    color: abc\n    exclusive: true\n    description: short colour\n',
+    );
+    expect((await get('/label/templates/Mine').expect(200)).body).toEqual([
+      { name: 'Scope/one', color: 'aabbcc', description: 'short colour', exclusive: true },
+    ]);
     const names: string[] = (await get('/label/templates').expect(200)).body;
     expect(names.filter((name) => name === 'Mine')).toHaveLength(1);
 
     writeCustom('label', 'Default.yml', 'labels:\n  - name: only-custom\n    color: "#123456"\n');
-    expect((await get('/label/templates/Default').expect(200)).body).toEqual([{ name: 'only-custom', color: '123456', description: '', exclusive: false }]);
+    expect((await get('/label/templates/Default').expect(200)).body).toEqual([
+      { name: 'only-custom', color: '123456', description: '', exclusive: false },
+    ]);
     fs.rmSync(path.join(customDir('label'), 'Default.yml'));
   });
 
@@ -201,15 +233,27 @@ describe('label templates', () => {
 
 describe('REQUIRE_SIGNIN_VIEW', () => {
   it('closes the catalogues to anonymous callers and keeps them open to signed-in ones', async () => {
-    const closed = await startTestApp({ ANVIL__service__REQUIRE_SIGNIN_VIEW: 'true', ANVIL__repository__PREFERRED_LICENSES: 'mit, GPL-3.0-only' });
+    const closed = await startTestApp({
+      ANVIL__service__REQUIRE_SIGNIN_VIEW: 'true',
+      ANVIL__repository__PREFERRED_LICENSES: 'mit, GPL-3.0-only',
+    });
     try {
-      for (const url of ['/gitignore/templates', '/gitignore/templates/Go', '/licenses', '/licenses/MIT', '/label/templates', '/label/templates/Default']) {
+      for (const url of [
+        '/gitignore/templates',
+        '/gitignore/templates/Go',
+        '/licenses',
+        '/licenses/MIT',
+        '/label/templates',
+        '/label/templates/Default',
+      ]) {
         await closed.request().get(`/api/v1${url}`).expect(403);
       }
       const bob = await createTestUser(closed);
       await closed.request().get('/api/v1/gitignore/templates/Go').set('Authorization', bob.auth).expect(200);
       // PREFERRED_LICENSES in any case, in its configured order.
-      const list: Array<{ key: string }> = (await closed.request().get('/api/v1/licenses').set('Authorization', bob.auth).expect(200)).body;
+      const list: Array<{ key: string }> = (
+        await closed.request().get('/api/v1/licenses').set('Authorization', bob.auth).expect(200)
+      ).body;
       expect(list.slice(0, 3).map((entry) => entry.key)).toEqual(['MIT', 'GPL-3.0-only', '0BSD']);
     } finally {
       await closed.close();
@@ -228,16 +272,27 @@ describe('repository creation from templates', () => {
   }
 
   const repoLabels = async (repoId: number) =>
-    (await t.context.db.prisma.label.findMany({ where: { repoId }, orderBy: { id: 'asc' } })).map(({ name, color, description, exclusive, orgId }) => ({ name, color, description, exclusive, orgId }));
+    (await t.context.db.prisma.label.findMany({ where: { repoId }, orderBy: { id: 'asc' } })).map(
+      ({ name, color, description, exclusive, orgId }) => ({ name, color, description, exclusive, orgId }),
+    );
 
   it('writes README.md, .gitignore and LICENSE into the first commit and creates the labels', async () => {
     const res = await create(alice, {
-      name: 'from-templates', description: 'made from templates', auto_init: true, readme: 'Default',
-      gitignores: 'Go,Node', license: 'MIT', issue_labels: 'Advanced',
+      name: 'from-templates',
+      description: 'made from templates',
+      auto_init: true,
+      readme: 'Default',
+      gitignores: 'Go,Node',
+      license: 'MIT',
+      issue_labels: 'Advanced',
     }).expect(201);
     expect(res.body.empty).toBe(false);
     const dir = await clone(alice.user.name, 'from-templates');
-    expect((await gitOk(['ls-tree', '--name-only', 'HEAD'], dir)).split('\n').filter(Boolean).sort()).toEqual(['.gitignore', 'LICENSE', 'README.md']);
+    expect((await gitOk(['ls-tree', '--name-only', 'HEAD'], dir)).split('\n').filter(Boolean).sort()).toEqual([
+      '.gitignore',
+      'LICENSE',
+      'README.md',
+    ]);
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('# from-templates\n\nmade from templates\n');
     const go = (await get('/gitignore/templates/Go').expect(200)).body.source;
     const node = (await get('/gitignore/templates/Node').expect(200)).body.source;
@@ -247,36 +302,76 @@ describe('repository creation from templates', () => {
     expect(license).toContain('Permission is hereby granted');
     expect(license).not.toMatch(/<year>|<copyright holders>/);
 
-    const template = (await get('/label/templates/Advanced').expect(200)).body as Array<{ name: string; color: string; description: string; exclusive: boolean }>;
-    expect(await repoLabels(res.body.id)).toEqual(template.map((label) => ({ ...label, color: `#${label.color}`, orgId: 0 })));
+    const template = (await get('/label/templates/Advanced').expect(200)).body as Array<{
+      name: string;
+      color: string;
+      description: string;
+      exclusive: boolean;
+    }>;
+    expect(await repoLabels(res.body.id)).toEqual(
+      template.map((label) => ({ ...label, color: `#${label.color}`, orgId: 0 })),
+    );
   });
 
   it('fills Apache-2.0 and custom licences, and uses custom readme templates', async () => {
     writeCustom('readme', 'Short', '{Name} by {OwnerName}: {Description} ({CloneURL.HTTPS}) {Unknown}\n');
-    await create(alice, { name: 'apache', auto_init: true, license: 'Apache-2.0', readme: 'Short', description: 'd' }).expect(201);
+    await create(alice, {
+      name: 'apache',
+      auto_init: true,
+      license: 'Apache-2.0',
+      readme: 'Short',
+      description: 'd',
+    }).expect(201);
     const dir = await clone(alice.user.name, 'apache');
-    expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toContain(`Copyright ${new Date().getFullYear()} ${alice.user.name}`);
-    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8'))
-      .toBe(`apache by ${alice.user.name}: d (http://localhost:3000/${alice.user.name}/apache.git) {Unknown}\n`);
+    expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toContain(
+      `Copyright ${new Date().getFullYear()} ${alice.user.name}`,
+    );
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe(
+      `apache by ${alice.user.name}: d (http://localhost:3000/${alice.user.name}/apache.git) {Unknown}\n`,
+    );
 
-    await create(alice, { name: 'custom-licence', auto_init: true, license: 'Anvil-Community-1.0', gitignores: 'Anvil-Tool' }).expect(201);
+    await create(alice, {
+      name: 'custom-licence',
+      auto_init: true,
+      license: 'Anvil-Community-1.0',
+      gitignores: 'Anvil-Tool',
+    }).expect(201);
     const custom = await clone(alice.user.name, 'custom-licence');
-    expect(fs.readFileSync(path.join(custom, 'LICENSE'), 'utf8')).toBe(`Copyright ${new Date().getFullYear()} ${alice.user.name}. Be kind.\n`);
+    expect(fs.readFileSync(path.join(custom, 'LICENSE'), 'utf8')).toBe(
+      `Copyright ${new Date().getFullYear()} ${alice.user.name}. Be kind.\n`,
+    );
     expect(fs.readFileSync(path.join(custom, '.gitignore'), 'utf8')).toBe('# ---> Anvil-Tool\nanvil-cache/\n\n');
   });
 
   it('applies a label template without auto_init; the templates of files need auto_init', async () => {
-    const res = await create(alice, { name: 'labels-only', issue_labels: 'Default', gitignores: 'Go', license: 'MIT' }).expect(201);
+    const res = await create(alice, {
+      name: 'labels-only',
+      issue_labels: 'Default',
+      gitignores: 'Go',
+      license: 'MIT',
+    }).expect(201);
     expect(res.body.empty).toBe(true);
     const labels = await repoLabels(res.body.id);
-    expect(labels).toContainEqual({ name: 'bug', color: '#e11d48', description: 'Something does not work as described', exclusive: false, orgId: 0 });
+    expect(labels).toContainEqual({
+      name: 'bug',
+      color: '#e11d48',
+      description: 'Something does not work as described',
+      exclusive: false,
+      orgId: 0,
+    });
     expect(labels.length).toBe((await get('/label/templates/Default').expect(200)).body.length);
   });
 
   it('applies label templates to organization repositories', async () => {
     const org = await createTestOrg(t, alice.user);
-    const res = await create(alice, { name: 'org-labels', issue_labels: 'Mine' }, `/api/v1/orgs/${org.name}/repos`).expect(201);
-    expect(await repoLabels(res.body.id)).toEqual([{ name: 'Scope/one', color: '#aabbcc', description: 'short colour', exclusive: true, orgId: 0 }]);
+    const res = await create(
+      alice,
+      { name: 'org-labels', issue_labels: 'Mine' },
+      `/api/v1/orgs/${org.name}/repos`,
+    ).expect(201);
+    expect(await repoLabels(res.body.id)).toEqual([
+      { name: 'Scope/one', color: '#aabbcc', description: 'short colour', exclusive: true, orgId: 0 },
+    ]);
   });
 
   it('refuses unknown or unreadable templates before creating anything', async () => {
@@ -290,7 +385,11 @@ describe('repository creation from templates', () => {
       [{ issue_labels: 'Nope' }, 422, /label template does not exist/],
       [{ issue_labels: 'Broken' }, 422, /label template cannot be read/],
       [{ issue_labels: '../../app.ini' }, 422, /label template/],
-      [{ auto_init: true, readme: 'Nope' }, 400, /readme template does not exist, available templates: \[Default Short\]/],
+      [
+        { auto_init: true, readme: 'Nope' },
+        400,
+        /readme template does not exist, available templates: \[Default Short\]/,
+      ],
     ];
     for (const [body, status, message] of refused) {
       const res = await create(alice, { name: 'refused', ...body });
@@ -298,6 +397,8 @@ describe('repository creation from templates', () => {
       expect(res.body.message).toMatch(message);
     }
     expect(await t.context.db.prisma.repository.count({ where: { lowerName: 'refused' } })).toBe(0);
-    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, alice.user.lowerName, 'refused.git'))).toBe(false);
+    expect(fs.existsSync(path.join(t.context.settings.repository.ROOT, alice.user.lowerName, 'refused.git'))).toBe(
+      false,
+    );
   });
 });

@@ -41,7 +41,12 @@ describe('list', () => {
     await bareOnDisk('nobody', 'ghost');
     await bareOnDisk('alice', 'Upper');
     fs.mkdirSync(path.join(root, 'alice', 'not-a-repo'), { recursive: true });
-    await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'adopted-already' }).expect(201);
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .send({ name: 'adopted-already' })
+      .expect(201);
 
     const all = await list().expect(200);
     expect(all.body).toEqual(['alice/orphan-one', 'alice/orphan-two']);
@@ -67,7 +72,12 @@ describe('adopt', () => {
     await bareOnDisk('alice', 'to-adopt', true);
     await t.request().post('/api/v1/admin/unadopted/alice/to-adopt').set('Authorization', admin.auth).expect(204);
     const repo = await t.request().get('/api/v1/repos/alice/to-adopt').set('Authorization', alice.auth).expect(200);
-    expect(repo.body).toMatchObject({ private: true, empty: false, default_branch: 'trunk', owner: { login: 'alice' } });
+    expect(repo.body).toMatchObject({
+      private: true,
+      empty: false,
+      default_branch: 'trunk',
+      owner: { login: 'alice' },
+    });
     expect(repo.body.size).toBeGreaterThanOrEqual(0);
     await t.request().get('/api/v1/repos/alice/to-adopt').expect(404);
     expect((await list().expect(200)).body).not.toContain('alice/to-adopt');
@@ -76,15 +86,27 @@ describe('adopt', () => {
   it('works for organizations too', async () => {
     const org = await createTestOrg(t, alice.user, { name: 'adoptorg' });
     await bareOnDisk('adoptorg', 'org-orphan');
-    await t.request().post(`/api/v1/admin/unadopted/${org.name}/org-orphan`).set('Authorization', admin.auth).expect(204);
-    const repo = await t.request().get(`/api/v1/repos/${org.name}/org-orphan`).set('Authorization', alice.auth).expect(200);
+    await t
+      .request()
+      .post(`/api/v1/admin/unadopted/${org.name}/org-orphan`)
+      .set('Authorization', admin.auth)
+      .expect(204);
+    const repo = await t
+      .request()
+      .get(`/api/v1/repos/${org.name}/org-orphan`)
+      .set('Authorization', alice.auth)
+      .expect(200);
     expect(repo.body).toMatchObject({ private: true, empty: true });
   });
 
   it('answers 404 for an unknown owner, an existing row, or no directory', async () => {
     await bareOnDisk('ghostowner', 'x');
     await t.request().post('/api/v1/admin/unadopted/ghostowner/x').set('Authorization', admin.auth).expect(404);
-    await t.request().post('/api/v1/admin/unadopted/alice/adopted-already').set('Authorization', admin.auth).expect(404);
+    await t
+      .request()
+      .post('/api/v1/admin/unadopted/alice/adopted-already')
+      .set('Authorization', admin.auth)
+      .expect(404);
     await t.request().post('/api/v1/admin/unadopted/alice/no-such-dir').set('Authorization', admin.auth).expect(404);
   });
 });
@@ -95,7 +117,11 @@ describe('delete', () => {
     await t.request().delete('/api/v1/admin/unadopted/alice/to-delete').set('Authorization', admin.auth).expect(204);
     expect(fs.existsSync(dir)).toBe(false);
     await t.request().delete('/api/v1/admin/unadopted/alice/to-delete').set('Authorization', admin.auth).expect(404);
-    await t.request().delete('/api/v1/admin/unadopted/alice/adopted-already').set('Authorization', admin.auth).expect(404);
+    await t
+      .request()
+      .delete('/api/v1/admin/unadopted/alice/adopted-already')
+      .set('Authorization', admin.auth)
+      .expect(404);
     expect(fs.existsSync(path.join(root, 'alice', 'adopted-already.git'))).toBe(true);
   });
 });
@@ -117,7 +143,10 @@ describe('path traversal', () => {
     ];
     for (const [owner, repo] of attempts) {
       for (const method of ['post', 'delete'] as const) {
-        const res = await t.request()[method](`/api/v1/admin/unadopted/${owner}/${repo}`).set('Authorization', admin.auth);
+        const res = await t
+          .request()
+          [method](`/api/v1/admin/unadopted/${owner}/${repo}`)
+          .set('Authorization', admin.auth);
         expect([404, 422]).toContain(res.status);
       }
     }
@@ -131,9 +160,19 @@ describe('path traversal', () => {
       const res = await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name });
       expect(res.status).toBe(422);
     }
-    await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'stay-here' }).expect(201);
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .send({ name: 'stay-here' })
+      .expect(201);
     for (const name of ['..', '../../escaped', '/abs']) {
-      await t.request().patch('/api/v1/repos/alice/stay-here').set('Authorization', alice.auth).send({ name }).expect(422);
+      await t
+        .request()
+        .patch('/api/v1/repos/alice/stay-here')
+        .set('Authorization', alice.auth)
+        .send({ name })
+        .expect(422);
     }
     expect(fs.existsSync(path.join(root, 'alice', 'stay-here.git'))).toBe(true);
     await t.request().get('/api/v1/repos/alice/..%2F..%2Fetc').expect(404);

@@ -22,7 +22,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const hook = (branchFilter: string) => ({
-  type: 'gitea', config: { url: 'https://hooks.example/in', content_type: 'json' }, events: ['push'], active: true,
+  type: 'gitea',
+  config: { url: 'https://hooks.example/in', content_type: 'json' },
+  events: ['push'],
+  active: true,
   branch_filter: branchFilter,
 });
 
@@ -40,8 +43,12 @@ describe('branch filters on write', () => {
       const refused = await t.request().post(base).set('Authorization', auth).send(hook(filter)).expect(422);
       expect(refused.body.message).toMatch(message);
       const created = await t.request().post(base).set('Authorization', auth).send(hook('main')).expect(201);
-      const edit = await t.request().patch(`${base}/${created.body.id}`).set('Authorization', auth)
-        .send({ branch_filter: filter }).expect(422);
+      const edit = await t
+        .request()
+        .patch(`${base}/${created.body.id}`)
+        .set('Authorization', auth)
+        .send({ branch_filter: filter })
+        .expect(422);
       expect(edit.body.message).toMatch(message);
       const stored = await t.request().get(`${base}/${created.body.id}`).set('Authorization', auth).expect(200);
       expect(stored.body.branch_filter).toBe('main');
@@ -49,8 +56,12 @@ describe('branch filters on write', () => {
   });
 
   it('accepts a filter of exactly 1024 characters', async () => {
-    await t.request().post(`/api/v1/orgs/${org.name}/hooks`).set('Authorization', owner.auth)
-      .send(hook('a'.repeat(1024))).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/hooks`)
+      .set('Authorization', owner.auth)
+      .send(hook('a'.repeat(1024)))
+      .expect(201);
   });
 });
 
@@ -63,10 +74,18 @@ describe('branch filters on push', () => {
     let base: string;
     ({ server, base } = await listen(t));
     const pushOrg = await createTestOrg(t, owner.user);
-    await t.request().post(`/api/v1/orgs/${pushOrg.name}/hooks`).set('Authorization', owner.auth)
-      .send(hook('*a*a*a*a*a*a*a*a*a*a*b')).expect(201);
-    await t.request().post(`/api/v1/orgs/${pushOrg.name}/repos`).set('Authorization', owner.auth)
-      .send({ name: 'pushed', auto_init: true }).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${pushOrg.name}/hooks`)
+      .set('Authorization', owner.auth)
+      .send(hook('*a*a*a*a*a*a*a*a*a*a*b'))
+      .expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${pushOrg.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'pushed', auto_init: true })
+      .expect(201);
     remote = `${withCredentials(base, owner.token)}${pushOrg.name}/pushed.git`;
     work = path.join(tempDir(), 'w');
     await gitOk(['clone', '-q', remote, work]);

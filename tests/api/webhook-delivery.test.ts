@@ -56,26 +56,48 @@ async function createHook(org: User | null, name: string, options: HookOptions =
   const body = {
     type: options.type ?? 'gitea',
     config: {
-      url: `${receiver.url}/${name}`, content_type: options.contentType ?? 'json', secret: options.secret ?? '',
+      url: `${receiver.url}/${name}`,
+      content_type: options.contentType ?? 'json',
+      secret: options.secret ?? '',
       ...(org === null ? { is_system_webhook: String(options.system ?? false) } : {}),
       ...(options.type === 'slack' ? { channel: '#builds' } : {}),
     },
-    events: options.events ?? ['repository', 'push', 'create', 'delete', 'issues', 'issue_comment', 'pull_request', 'package'],
+    events: options.events ?? [
+      'repository',
+      'push',
+      'create',
+      'delete',
+      'issues',
+      'issue_comment',
+      'pull_request',
+      'package',
+    ],
     active: options.active ?? true,
     branch_filter: options.branchFilter ?? '',
     authorization_header: options.authorization ?? '',
   };
   const route = org === null ? '/api/v1/admin/hooks' : `/api/v1/orgs/${org.name}/hooks`;
-  const res = await t.request().post(route).set('Authorization', (org === null ? admin : owner).auth).send(body).expect(201);
+  const res = await t
+    .request()
+    .post(route)
+    .set('Authorization', (org === null ? admin : owner).auth)
+    .send(body)
+    .expect(201);
   return res.body.id;
 }
 
 async function createRepo(org: User, name: string): Promise<void> {
-  await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name, auto_init: true }).expect(201);
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/repos`)
+    .set('Authorization', owner.auth)
+    .send({ name, auto_init: true })
+    .expect(201);
 }
 
 const json = (hook: ReceivedHook) => JSON.parse(hook.body.toString('utf8'));
-const hmac = (algorithm: string, secret: string, data: Buffer | string) => createHmac(algorithm, secret).update(data).digest('hex');
+const hmac = (algorithm: string, secret: string, data: Buffer | string) =>
+  createHmac(algorithm, secret).update(data).digest('hex');
 
 /** Lets queued deliveries go out, then answers what `path` received. */
 async function settle(ms = 300): Promise<void> {
@@ -120,10 +142,14 @@ describe('webhook delivery', () => {
     const request = JSON.parse(task.requestInfo);
     expect(request.headers.Authorization).toBe('Bearer ******');
     expect(request.body).toBe(hook.body.toString());
-    expect(JSON.parse(task.responseInfo)).toMatchObject({ status: 200, body: 'status 200', headers: { 'x-receiver': 'test' } });
+    expect(JSON.parse(task.responseInfo)).toMatchObject({
+      status: 200,
+      body: 'status 200',
+      headers: { 'x-receiver': 'test' },
+    });
   });
 
-  it('sends nothing to inactive or uninterested hooks, nor to another organization\'s hooks', async () => {
+  it("sends nothing to inactive or uninterested hooks, nor to another organization's hooks", async () => {
     await createHook(orgA, 'inactive', { active: false });
     await createHook(orgA, 'push-only', { events: ['push'] });
     await createHook(orgB, 'other-org');
@@ -143,9 +169,16 @@ describe('webhook delivery', () => {
     await createRepo(orgB, 'sys-b');
     await receiver.until(() => receiver.at('/system').length === 2 && receiver.at('/default').length === 2);
     await settle();
-    expect(receiver.at('/system').map((hook) => json(hook).repository.full_name).sort()).toEqual([`${orgA.name}/sys-a`, `${orgB.name}/sys-b`].sort());
+    expect(
+      receiver
+        .at('/system')
+        .map((hook) => json(hook).repository.full_name)
+        .sort(),
+    ).toEqual([`${orgA.name}/sys-a`, `${orgB.name}/sys-b`].sort());
     expect(receiver.at('/default')).toHaveLength(2);
-    const copies = await t.context.db.prisma.webhook.findMany({ where: { url: `${receiver.url}/default`, repoId: { gt: 0 } } });
+    const copies = await t.context.db.prisma.webhook.findMany({
+      where: { url: `${receiver.url}/default`, repoId: { gt: 0 } },
+    });
     expect(copies).toHaveLength(2);
   });
 
@@ -155,7 +188,10 @@ describe('webhook delivery', () => {
     await receiver.until(() => receiver.at('/deleted').length === 1);
     await t.request().delete(`/api/v1/repos/${orgB.name}/doomed`).set('Authorization', owner.auth).expect(204);
     await receiver.until(() => receiver.at('/deleted').length === 2);
-    expect(json(receiver.at('/deleted')[1])).toMatchObject({ action: 'deleted', repository: { full_name: `${orgB.name}/doomed` } });
+    expect(json(receiver.at('/deleted')[1])).toMatchObject({
+      action: 'deleted',
+      repository: { full_name: `${orgB.name}/doomed` },
+    });
   });
 
   it('sends form hooks as payload=<JSON>, signed over the JSON', async () => {
@@ -181,7 +217,9 @@ describe('webhook delivery', () => {
     const hooks = receiver.at('/flaky');
     expect(hooks.map((hook) => hook.answered)).toEqual([500, 500, 200]);
     expect(new Set(hooks.map((hook) => hook.headers['x-forgejo-delivery'])).size).toBe(1);
-    const task = await t.context.db.prisma.hookTask.findUnique({ where: { uuid: String(hooks[0].headers['x-forgejo-delivery']) } });
+    const task = await t.context.db.prisma.hookTask.findUnique({
+      where: { uuid: String(hooks[0].headers['x-forgejo-delivery']) },
+    });
     expect(task).toMatchObject({ status: 'delivered', attempts: 3 });
   });
 
@@ -194,7 +232,9 @@ describe('webhook delivery', () => {
     await settle(600);
     receiver.respond = previous;
     expect(receiver.at('/down')).toHaveLength(5);
-    const task = await t.context.db.prisma.hookTask.findUnique({ where: { uuid: String(receiver.at('/down')[0].headers['x-forgejo-delivery']) } });
+    const task = await t.context.db.prisma.hookTask.findUnique({
+      where: { uuid: String(receiver.at('/down')[0].headers['x-forgejo-delivery']) },
+    });
     expect(task).toMatchObject({ status: 'failed', attempts: 5, isSucceed: false });
     expect(JSON.parse(task!.responseInfo)).toMatchObject({ status: 503 });
     expect(await t.context.db.prisma.job.count()).toBe(0);
@@ -224,19 +264,33 @@ describe('webhook delivery', () => {
     });
     const job = { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) };
     await t.context.db.prisma.job.createMany({ data: [job, job, job] });
-    await Promise.all([t.context.services.hookDeliveries.deliverDue(50), t.context.services.hookDeliveries.deliverDue(50)]);
-    await receiver.until(() => receiver.at('/raced').some((hook) => hook.headers['x-forgejo-delivery'] === task.uuid && hook.answered === 200));
+    await Promise.all([
+      t.context.services.hookDeliveries.deliverDue(50),
+      t.context.services.hookDeliveries.deliverDue(50),
+    ]);
+    await receiver.until(() =>
+      receiver.at('/raced').some((hook) => hook.headers['x-forgejo-delivery'] === task.uuid && hook.answered === 200),
+    );
     await settle();
     receiver.respond = previous;
     const sent = receiver.at('/raced').filter((hook) => hook.headers['x-forgejo-delivery'] === task.uuid);
     expect(sent.map((hook) => hook.answered)).toEqual([500, 200]);
-    expect(await t.context.db.prisma.hookTask.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await t.context.db.prisma.hookTask.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    });
   });
 
   it('refuses hook types Anvil does not deliver with 422', async () => {
-    const res = await t.request().post(`/api/v1/orgs/${orgA.name}/hooks`).set('Authorization', owner.auth)
-      .send({ type: 'dingtalk', config: { url: `${receiver.url}/x`, content_type: 'json' } }).expect(422);
-    expect(res.body.message).toMatch(/^\[type\]: must be equal to one of the allowed values: forgejo, gitea, gogs, slack, discord/);
+    const res = await t
+      .request()
+      .post(`/api/v1/orgs/${orgA.name}/hooks`)
+      .set('Authorization', owner.auth)
+      .send({ type: 'dingtalk', config: { url: `${receiver.url}/x`, content_type: 'json' } })
+      .expect(422);
+    expect(res.body.message).toMatch(
+      /^\[type\]: must be equal to one of the allowed values: forgejo, gitea, gogs, slack, discord/,
+    );
   });
 });
 
@@ -252,7 +306,12 @@ describe('push webhooks', () => {
     await createHook(org, 'push', { type: 'forgejo', secret: 'p', events: ['push', 'create', 'delete'] });
     await createHook(org, 'feature-only', { events: ['push', 'create', 'delete'], branchFilter: 'feature/*' });
     await createHook(org, 'slack', { type: 'slack', events: ['push'] });
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'pushed', auto_init: true }).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'pushed', auto_init: true })
+      .expect(201);
     remote = `${withCredentials(base, owner.token)}${org.name}/pushed.git`;
     work = path.join(tempDir(), 'w');
     await gitOk(['clone', '-q', remote, work]);
@@ -268,7 +327,8 @@ describe('push webhooks', () => {
     return (await gitOk(['rev-parse', 'HEAD'], work)).trim();
   }
 
-  const events = (name: string) => receiver.at(name).map((hook) => `${hook.headers['x-forgejo-event']}:${json(hook).ref}`);
+  const events = (name: string) =>
+    receiver.at(name).map((hook) => `${hook.headers['x-forgejo-event']}:${json(hook).ref}`);
 
   it('delivers push for a branch update, create+push for a new branch, push+create for a tag, delete', async () => {
     const old = (await gitOk(['rev-parse', 'HEAD'], work)).trim();
@@ -279,10 +339,20 @@ describe('push webhooks', () => {
     expect(push.headers['x-forgejo-signature']).toBe(hmac('sha256', 'p', push.body));
     const payload = json(push);
     expect(payload).toMatchObject({
-      ref: 'refs/heads/main', before: old, after: head, total_commits: 1,
+      ref: 'refs/heads/main',
+      before: old,
+      after: head,
+      total_commits: 1,
       compare_url: expect.stringMatching(new RegExp(`/compare/${old}\\.\\.\\.${head}$`)),
-      head_commit: { id: head, message: 'add a.txt\n\nbody\n', added: ['a.txt'], author: { name: 'Test', email: 'test@example.com' } },
-      pusher: { login: owner.user.name }, sender: { login: owner.user.name }, repository: { name: 'pushed' },
+      head_commit: {
+        id: head,
+        message: 'add a.txt\n\nbody\n',
+        added: ['a.txt'],
+        author: { name: 'Test', email: 'test@example.com' },
+      },
+      pusher: { login: owner.user.name },
+      sender: { login: owner.user.name },
+      repository: { name: 'pushed' },
     });
     expect(payload.commits.map((c: { id: string }) => c.id)).toEqual([head]);
     // forgejo hooks get a `compare` copy, re-marshalled with sorted keys as Forgejo does.
@@ -299,13 +369,27 @@ describe('push webhooks', () => {
     await receiver.until(() => receiver.at('/push').length === 6 && receiver.at('/feature-only').length === 5);
     await settle();
     expect(events('/push')).toEqual([
-      'push:refs/heads/main', 'create:refs/heads/feature/x', 'push:refs/heads/feature/x', 'push:refs/tags/v1', 'create:refs/tags/v1',
+      'push:refs/heads/main',
+      'create:refs/heads/feature/x',
+      'push:refs/heads/feature/x',
+      'push:refs/tags/v1',
+      'create:refs/tags/v1',
       'delete:refs/heads/feature/x',
     ]);
     // The branch filter lets feature/* through and never filters tags; gitea hooks get short refs in create/delete.
-    expect(events('/feature-only')).toEqual(['create:feature/x', 'push:refs/heads/feature/x', 'push:refs/tags/v1', 'create:v1', 'delete:feature/x']);
+    expect(events('/feature-only')).toEqual([
+      'create:feature/x',
+      'push:refs/heads/feature/x',
+      'push:refs/tags/v1',
+      'create:v1',
+      'delete:feature/x',
+    ]);
     const create = json(receiver.at('/push')[1]);
-    expect(create).toMatchObject({ ref: 'refs/heads/feature/x', ref_type: 'branch', repository: { permissions: { admin: false } } });
+    expect(create).toMatchObject({
+      ref: 'refs/heads/feature/x',
+      ref_type: 'branch',
+      repository: { permissions: { admin: false } },
+    });
     const deleted = json(receiver.at('/push')[5]);
     expect(deleted).toMatchObject({ ref: 'refs/heads/feature/x', ref_type: 'branch', pusher_type: 'user' });
     // slack hooks get no push without commits (the tag).
@@ -325,17 +409,44 @@ describe('issue, comment, pull request and package events', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('delivers them from the API and git, in Forgejo\'s shapes, signed, to the hooks that asked', async () => {
+  it("delivers them from the API and git, in Forgejo's shapes, signed, to the hooks that asked", async () => {
     const org = await createTestOrg(t, owner.user);
     await createHook(org, 'tracker', { secret: 'i', events: ['issues', 'issue_comment', 'pull_request', 'package'] });
     await createHook(org, 'only-push', { events: ['push'] });
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'tracker', auto_init: true }).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'tracker', auto_init: true })
+      .expect(201);
     const api = `/api/v1/repos/${org.name}/tracker`;
 
-    const issue = (await t.request().post(`${api}/issues`).set('Authorization', owner.auth).send({ title: 'Broken', body: 'It <b>breaks</b>' }).expect(201)).body;
-    await t.request().patch(`${api}/issues/${issue.number}`).set('Authorization', owner.auth).send({ title: 'Broken badly' }).expect(201);
-    await t.request().post(`${api}/issues/${issue.number}/comments`).set('Authorization', owner.auth).send({ body: 'Me too' }).expect(201);
-    await t.request().patch(`${api}/issues/${issue.number}`).set('Authorization', owner.auth).send({ state: 'closed' }).expect(201);
+    const issue = (
+      await t
+        .request()
+        .post(`${api}/issues`)
+        .set('Authorization', owner.auth)
+        .send({ title: 'Broken', body: 'It <b>breaks</b>' })
+        .expect(201)
+    ).body;
+    await t
+      .request()
+      .patch(`${api}/issues/${issue.number}`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'Broken badly' })
+      .expect(201);
+    await t
+      .request()
+      .post(`${api}/issues/${issue.number}/comments`)
+      .set('Authorization', owner.auth)
+      .send({ body: 'Me too' })
+      .expect(201);
+    await t
+      .request()
+      .patch(`${api}/issues/${issue.number}`)
+      .set('Authorization', owner.auth)
+      .send({ state: 'closed' })
+      .expect(201);
 
     // A pull request from a pushed branch.
     const work = path.join(tempDir(), 'pr');
@@ -345,44 +456,99 @@ describe('issue, comment, pull request and package events', () => {
     await gitOk(['add', 'fix.txt'], work);
     await gitOk(['commit', '-q', '-m', 'fix'], work);
     await gitOk(['push', '-q', 'origin', 'fix'], work);
-    const pull = (await t.request().post(`${api}/pulls`).set('Authorization', owner.auth).send({ head: 'fix', base: 'main', title: 'Fix it' }).expect(201)).body;
-    await t.request().post(`${api}/issues/${pull.number}/comments`).set('Authorization', owner.auth).send({ body: 'Looks good' }).expect(201);
+    const pull = (
+      await t
+        .request()
+        .post(`${api}/pulls`)
+        .set('Authorization', owner.auth)
+        .send({ head: 'fix', base: 'main', title: 'Fix it' })
+        .expect(201)
+    ).body;
+    await t
+      .request()
+      .post(`${api}/issues/${pull.number}/comments`)
+      .set('Authorization', owner.auth)
+      .send({ body: 'Looks good' })
+      .expect(201);
 
     // A package of the organization, then its deletion.
-    await t.request().put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.tgz`).set('Authorization', owner.auth)
-      .set('Content-Type', 'application/octet-stream').send(Buffer.from('bytes')).expect(201);
-    await t.request().put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.sig`).set('Authorization', owner.auth)
-      .set('Content-Type', 'application/octet-stream').send(Buffer.from('sig')).expect(201);
-    await t.request().delete(`/api/packages/${org.name}/generic/lib/1.0.0`).set('Authorization', owner.auth).expect(204);
+    await t
+      .request()
+      .put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.tgz`)
+      .set('Authorization', owner.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from('bytes'))
+      .expect(201);
+    await t
+      .request()
+      .put(`/api/packages/${org.name}/generic/lib/1.0.0/lib.sig`)
+      .set('Authorization', owner.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.from('sig'))
+      .expect(201);
+    await t
+      .request()
+      .delete(`/api/packages/${org.name}/generic/lib/1.0.0`)
+      .set('Authorization', owner.auth)
+      .expect(204);
 
     const expected = [
-      'issues:opened', 'issues:edited', 'issue_comment:created', 'issues:closed', 'pull_request:opened', 'pull_request_comment:created',
-      'package:created', 'package:deleted',
+      'issues:opened',
+      'issues:edited',
+      'issue_comment:created',
+      'issues:closed',
+      'pull_request:opened',
+      'pull_request_comment:created',
+      'package:created',
+      'package:deleted',
     ];
     await receiver.until(() => receiver.at('/tracker').length >= expected.length).catch(() => undefined);
     await settle();
     const hooks = receiver.at('/tracker');
-    expect(hooks.map((hook) => `${hook.headers['x-forgejo-event-type']}:${json(hook).action}`).sort()).toEqual([...expected].sort());
+    expect(hooks.map((hook) => `${hook.headers['x-forgejo-event-type']}:${json(hook).action}`).sort()).toEqual(
+      [...expected].sort(),
+    );
     for (const hook of hooks) expect(hook.headers['x-forgejo-signature']).toBe(hmac('sha256', 'i', hook.body));
-    const find = (type: string, action: string) => hooks.map((hook) => ({ type: hook.headers['x-forgejo-event-type'], body: json(hook), raw: hook.body }))
-      .find((hook) => hook.type === type && hook.body.action === action)!;
+    const find = (type: string, action: string) =>
+      hooks
+        .map((hook) => ({ type: hook.headers['x-forgejo-event-type'], body: json(hook), raw: hook.body }))
+        .find((hook) => hook.type === type && hook.body.action === action)!;
 
     const opened = find('issues', 'opened');
     expect(opened.body).toMatchObject({
-      number: issue.number, issue: { id: issue.id, number: issue.number, title: 'Broken', state: 'open' },
-      repository: { name: 'tracker', full_name: `${org.name}/tracker` }, sender: { login: owner.user.name }, commit_id: '',
+      number: issue.number,
+      issue: { id: issue.id, number: issue.number, title: 'Broken', state: 'open' },
+      repository: { name: 'tracker', full_name: `${org.name}/tracker` },
+      sender: { login: owner.user.name },
+      commit_id: '',
     });
     // Go's JSON escaping of HTML characters.
     expect(opened.raw.toString()).toContain('\\u003cb\\u003e');
-    expect(find('issues', 'edited').body).toMatchObject({ issue: { title: 'Broken badly' }, changes: { title: { from: 'Broken' } } });
+    expect(find('issues', 'edited').body).toMatchObject({
+      issue: { title: 'Broken badly' },
+      changes: { title: { from: 'Broken' } },
+    });
     expect(find('issues', 'closed').body.issue).toMatchObject({ state: 'closed' });
-    expect(find('issue_comment', 'created').body).toMatchObject({ is_pull: false, comment: { body: 'Me too' }, issue: { number: issue.number } });
+    expect(find('issue_comment', 'created').body).toMatchObject({
+      is_pull: false,
+      comment: { body: 'Me too' },
+      issue: { number: issue.number },
+    });
     const pr = find('pull_request', 'opened').body;
-    expect(pr).toMatchObject({ number: pull.number, pull_request: { number: pull.number, title: 'Fix it', head: { ref: 'fix' }, base: { ref: 'main' } } });
+    expect(pr).toMatchObject({
+      number: pull.number,
+      pull_request: { number: pull.number, title: 'Fix it', head: { ref: 'fix' }, base: { ref: 'main' } },
+    });
     expect(pr.pull_request.base.sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(find('pull_request_comment', 'created').body).toMatchObject({ is_pull: true, comment: { body: 'Looks good' }, pull_request: { number: pull.number } });
+    expect(find('pull_request_comment', 'created').body).toMatchObject({
+      is_pull: true,
+      comment: { body: 'Looks good' },
+      pull_request: { number: pull.number },
+    });
     // One created event per new version, not per file.
-    expect(find('package', 'created').body).toMatchObject({ package: { name: 'lib', version: '1.0.0', type: 'generic', owner: { login: org.name } } });
+    expect(find('package', 'created').body).toMatchObject({
+      package: { name: 'lib', version: '1.0.0', type: 'generic', owner: { login: org.name } },
+    });
     expect(find('package', 'deleted').body).toMatchObject({ package: { name: 'lib', version: '1.0.0' } });
     // The push-only hook heard the branch push and nothing else.
     expect(receiver.at('/only-push').map((hook) => hook.headers['x-forgejo-event'])).toEqual(['push']);
@@ -391,16 +557,40 @@ describe('issue, comment, pull request and package events', () => {
   it('sends nothing for a change that rolls back', async () => {
     const org = await createTestOrg(t, owner.user);
     await createHook(org, 'rolled-back', { events: ['issues'] });
-    await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: 'calm' }).expect(201);
-    const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id, lowerName: 'calm' }, include: { owner: true, units: true } });
-    const created = (await t.request().post(`/api/v1/repos/${org.name}/calm/issues`).set('Authorization', owner.auth).send({ title: 'x' }).expect(201)).body;
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'calm' })
+      .expect(201);
+    const repo = await t.context.db.prisma.repository.findFirstOrThrow({
+      where: { ownerId: org.id, lowerName: 'calm' },
+      include: { owner: true, units: true },
+    });
+    const created = (
+      await t
+        .request()
+        .post(`/api/v1/repos/${org.name}/calm/issues`)
+        .set('Authorization', owner.auth)
+        .send({ title: 'x' })
+        .expect(201)
+    ).body;
     await receiver.until(() => receiver.at('/rolled-back').length === 1);
-    const issueRow = await t.context.db.prisma.issue.findFirstOrThrow({ where: { repoId: repo.id, index: created.number } });
+    const issueRow = await t.context.db.prisma.issue.findFirstOrThrow({
+      where: { repoId: repo.id, index: created.number },
+    });
     const [details] = await t.context.services.issues.details([issueRow]);
-    await expect(t.context.transactions.run(async (repos) => {
-      await t.context.services.hookEvents.issues(repos, { repo, sender: owner.user, action: 'closed', issue: details });
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      t.context.transactions.run(async (repos) => {
+        await t.context.services.hookEvents.issues(repos, {
+          repo,
+          sender: owner.user,
+          action: 'closed',
+          issue: details,
+        });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     await settle();
     expect(receiver.at('/rolled-back')).toHaveLength(1);
   });
@@ -411,11 +601,22 @@ describe('cleanup_hook_task_table', () => {
     const hookId = await createHook(orgA, 'history', { events: ['push'] });
     const { prisma } = t.context.db;
     for (let i = 0; i < 13; i++) {
-      await prisma.hookTask.create({ data: { hookId, uuid: `history-${i}`, eventType: 'push', payload: '{}', status: i === 0 ? 'pending' : 'delivered' } });
+      await prisma.hookTask.create({
+        data: {
+          hookId,
+          uuid: `history-${i}`,
+          eventType: 'push',
+          payload: '{}',
+          status: i === 0 ? 'pending' : 'delivered',
+        },
+      });
     }
     await t.context.services.cron.runNow('cleanup_hook_task_table');
     const left = await prisma.hookTask.findMany({ where: { hookId }, orderBy: { id: 'asc' } });
-    expect(left.map((task) => task.uuid)).toEqual(['history-0', ...Array.from({ length: 10 }, (_, i) => `history-${i + 3}`)]);
+    expect(left.map((task) => task.uuid)).toEqual([
+      'history-0',
+      ...Array.from({ length: 10 }, (_, i) => `history-${i + 3}`),
+    ]);
     await prisma.hookTask.deleteMany({ where: { hookId } });
   });
 });
@@ -434,10 +635,24 @@ describe('target addresses', () => {
       const user = await createTestUser(strict);
       const org = await createTestOrg(strict, user.user);
       for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
-        await strict.request().post(`/api/v1/orgs/${org.name}/hooks`).set('Authorization', user.auth)
-          .send({ type: 'forgejo', config: { url: `http://${host}:${port}/hook`, content_type: 'json' }, events: ['repository'], active: true }).expect(201);
+        await strict
+          .request()
+          .post(`/api/v1/orgs/${org.name}/hooks`)
+          .set('Authorization', user.auth)
+          .send({
+            type: 'forgejo',
+            config: { url: `http://${host}:${port}/hook`, content_type: 'json' },
+            events: ['repository'],
+            active: true,
+          })
+          .expect(201);
       }
-      await strict.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', user.auth).send({ name: 'r' }).expect(201);
+      await strict
+        .request()
+        .post(`/api/v1/orgs/${org.name}/repos`)
+        .set('Authorization', user.auth)
+        .send({ name: 'r' })
+        .expect(201);
       await strict.context.services.hookDeliveries.deliverDue(10);
       const tasks = await strict.context.db.prisma.hookTask.findMany();
       expect(tasks).toHaveLength(3);
@@ -457,8 +672,12 @@ describe('target addresses', () => {
     const off = await startTestApp({ ...SETTINGS, ANVIL__security__DISABLE_WEBHOOKS: 'true' });
     try {
       const root = await createTestUser(off, { admin: true });
-      await off.request().post('/api/v1/admin/hooks').set('Authorization', root.auth)
-        .send({ type: 'forgejo', config: { url: `${receiver.url}/off`, content_type: 'json' }, active: true }).expect(403);
+      await off
+        .request()
+        .post('/api/v1/admin/hooks')
+        .set('Authorization', root.auth)
+        .send({ type: 'forgejo', config: { url: `${receiver.url}/off`, content_type: 'json' }, active: true })
+        .expect(403);
       expect(await off.context.services.hookDeliveries.deliverDue(10)).toBe(0);
     } finally {
       await off.close();

@@ -17,13 +17,31 @@ export function git(args: string[], cwd?: string): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'credential.helper=', ...args],
+      [
+        '-c',
+        'user.name=Test',
+        '-c',
+        'user.email=test@example.com',
+        '-c',
+        'init.defaultBranch=main',
+        '-c',
+        'credential.helper=',
+        ...args,
+      ],
       {
         cwd,
-        env: { PATH: process.env.PATH, HOME: os.tmpdir(), GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', LANG: 'C' },
+        env: {
+          PATH: process.env.PATH,
+          HOME: os.tmpdir(),
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          LANG: 'C',
+        },
         timeout: 60_000,
       },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr }),
     );
   });
 }

@@ -33,7 +33,12 @@ export async function startHookReceiver(): Promise<HookReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const hook: ReceivedHook = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), answered: null };
+      const hook: ReceivedHook = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        answered: null,
+      };
       receiver.received.push(hook);
       const answer = receiver.respond(hook);
       if (answer === 'hold') {
@@ -50,7 +55,8 @@ export async function startHookReceiver(): Promise<HookReceiver> {
   receiver.until = async (predicate, timeoutMs = 15_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(receiver.received)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms (${receiver.received.length} received)`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: condition not met in ${timeoutMs} ms (${receiver.received.length} received)`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };

@@ -11,8 +11,21 @@ export function genericUrl(owner: string, name: string, version: string, fileNam
   return `/api/packages/${owner}/generic/${name}/${version}${fileName === undefined ? '' : `/${fileName}`}`;
 }
 
-export function upload(t: TestApp, auth: string, owner: string, name: string, version: string, fileName: string, bytes: Buffer = randomBytes(1024)) {
-  return t.request().put(genericUrl(owner, name, version, fileName)).set('Authorization', auth).set('Content-Type', 'application/octet-stream').send(bytes);
+export function upload(
+  t: TestApp,
+  auth: string,
+  owner: string,
+  name: string,
+  version: string,
+  fileName: string,
+  bytes: Buffer = randomBytes(1024),
+) {
+  return t
+    .request()
+    .put(genericUrl(owner, name, version, fileName))
+    .set('Authorization', auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(bytes);
 }
 
 export function sha256(bytes: Buffer): string {
@@ -48,8 +61,22 @@ export function blobFiles(t: TestApp): string[] {
 }
 
 /** Makes a team in the organization with the given body, and puts the user in it. */
-export async function memberOfTeam(t: TestApp, org: User, owner: TestUser, user: User, body: Record<string, unknown>): Promise<void> {
-  const team = await t.request().post(`/api/v1/orgs/${org.name}/teams`).set('Authorization', owner.auth)
-    .send({ name: uniqueName('team'), ...body }).expect(201);
-  await t.request().put(`/api/v1/teams/${team.body.id}/members/${user.name}`).set('Authorization', owner.auth).expect(204);
+export async function memberOfTeam(
+  t: TestApp,
+  org: User,
+  owner: TestUser,
+  user: User,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const team = await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/teams`)
+    .set('Authorization', owner.auth)
+    .send({ name: uniqueName('team'), ...body })
+    .expect(201);
+  await t
+    .request()
+    .put(`/api/v1/teams/${team.body.id}/members/${user.name}`)
+    .set('Authorization', owner.auth)
+    .expect(204);
 }

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { freePort } from './free-port.ts';
 
 const CANDIDATES = [process.env.ANVIL_TEST_REDIS_SERVER, '/usr/bin/redis-server', '/usr/local/bin/redis-server'];
-export const redisServerBinary = CANDIDATES.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate)) ?? null;
+export const redisServerBinary =
+  CANDIDATES.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate)) ?? null;
 export const REDIS_MISSING = 'no redis-server found (apt-get install redis-server, or set ANVIL_TEST_REDIS_SERVER)';
 
 export interface RedisServer {
@@ -50,7 +51,22 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | null = null;
 
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--protected-mode',
+      'no',
+    ];
     const started = spawn(redisServerBinary, args, { stdio: 'ignore' });
     child = started;
     let exited = false;

@@ -78,7 +78,9 @@ export async function startS3Server(bucket = 'anvil-test'): Promise<S3TestServer
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         keys.push(...(page.Contents ?? []).map((object) => object.Key!));
         token = page.NextContinuationToken;
       } while (token);

@@ -17,7 +17,11 @@ export interface SecondApp {
 }
 
 /** `env` adds settings as ANVIL__section__KEY variables. */
-export async function startSecondApp(first: TestApp, env: Record<string, string> = {}, log?: Logger): Promise<SecondApp> {
+export async function startSecondApp(
+  first: TestApp,
+  env: Record<string, string> = {},
+  log?: Logger,
+): Promise<SecondApp> {
   const settings = loadSettings({
     ANVIL_DATA_DIR: first.dataDir,
     ANVIL_ROOT_URL: 'http://localhost:3000/',
@@ -28,8 +32,13 @@ export async function startSecondApp(first: TestApp, env: Record<string, string>
   });
   const context = await bootstrap(settings, log ?? createLogger(settings.log.LEVEL));
   const app = createApp(context, { validateResponses: true });
-  return { app, context, request: () => supertest.agent(app), close: async () => {
-    await context.jobQueue.close();
-    await context.db.close();
-  } };
+  return {
+    app,
+    context,
+    request: () => supertest.agent(app),
+    close: async () => {
+      await context.jobQueue.close();
+      await context.db.close();
+    },
+  };
 }

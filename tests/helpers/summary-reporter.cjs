@@ -6,7 +6,10 @@ const path = require('node:path');
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const slowest = results.testResults
-      .map((file) => ({ file: path.relative(process.cwd(), file.testFilePath), ms: file.perfStats.end - file.perfStats.start }))
+      .map((file) => ({
+        file: path.relative(process.cwd(), file.testFilePath),
+        ms: file.perfStats.end - file.perfStats.start,
+      }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 10);
     if (slowest.length > 1) {

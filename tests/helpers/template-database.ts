@@ -92,9 +92,12 @@ export async function freshPostgresDatabase(
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `anvil_test_${randomBytes(6).toString('hex')}`;
   const template = options.empty ? undefined : process.env[POSTGRES_TEMPLATE_ENV];
-  await onServer(baseUrl, (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
+  await onServer(baseUrl, (client) =>
+    client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`),
+  );
   return {
     url: withDatabase(baseUrl, name),
-    drop: () => onServer(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      onServer(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

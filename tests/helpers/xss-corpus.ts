@@ -19,7 +19,7 @@ export const XSS_VECTORS: string[] = [
   '<META HTTP-EQUIV="refresh" CONTENT="0;url=javascript:alert(\'XSS\');">',
   '<LINK REL="stylesheet" HREF="javascript:alert(\'XSS\');">',
   '<base href="javascript:alert(1)//">',
-  '<svg/onload=alert(\'XSS\')>',
+  "<svg/onload=alert('XSS')>",
   '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
   '<textarea><script>alert(1)</script></textarea>',
   '<video><source onerror="alert(1)"></video>',
@@ -36,7 +36,7 @@ export const XSS_VECTORS: string[] = [
   '| <img src=x onerror=alert(1)> |\n|---|\n| cell |',
   // URL schemes, cases and encodings
   '<IMG SRC="javascript:alert(\'XSS\');">',
-  '<IMG SRC=JaVaScRiPt:alert(\'XSS\')>',
+  "<IMG SRC=JaVaScRiPt:alert('XSS')>",
   '<IMG SRC=`javascript:alert("RSnake says, \'XSS\'")`>',
   '<IMG """><SCRIPT>alert("XSS")</SCRIPT>"\\>',
   '<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>',
@@ -91,12 +91,77 @@ export const XSS_VECTORS: string[] = [
 
 /** Tags a rendered document may contain; anything else (script, iframe, form, svg, …) counts as injected. */
 const SAFE_TAGS = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
-  'b', 'i', 'strong', 'em', 'del', 's', 'strike', 'ins', 'sub', 'sup', 'u', 'mark', 'small', 'abbr', 'q', 'cite', 'dfn',
-  'a', 'img', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
-  'details', 'summary', 'div', 'span', 'figure', 'figcaption', 'ruby', 'rt', 'rp', 'input',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'blockquote',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
+  'b',
+  'i',
+  'strong',
+  'em',
+  'del',
+  's',
+  'strike',
+  'ins',
+  'sub',
+  'sup',
+  'u',
+  'mark',
+  'small',
+  'abbr',
+  'q',
+  'cite',
+  'dfn',
+  'a',
+  'img',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
+  'details',
+  'summary',
+  'div',
+  'span',
+  'figure',
+  'figcaption',
+  'ruby',
+  'rt',
+  'rp',
+  'input',
 ]);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'cite', 'action', 'formaction', 'background', 'poster', 'data', 'srcset', 'xlink:href']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'cite',
+  'action',
+  'formaction',
+  'background',
+  'poster',
+  'data',
+  'srcset',
+  'xlink:href',
+]);
 const DANGEROUS_SCHEME = /^(javascript|vbscript|livescript|data|file):/i;
 const SAFE_STYLE = /^text-align:(left|right|center|justify);?$/i;
 
@@ -114,14 +179,18 @@ export function executableLeftIn(html: string): string[] {
   const visit = (node: Node) => {
     if (node.tagName) {
       if (!SAFE_TAGS.has(node.tagName)) findings.push(`<${node.tagName}>`);
-      if (node.tagName === 'input' && !node.attrs?.some((a) => a.name === 'type' && a.value === 'checkbox')) findings.push('<input> that is not a checkbox');
+      if (node.tagName === 'input' && !node.attrs?.some((a) => a.name === 'type' && a.value === 'checkbox'))
+        findings.push('<input> that is not a checkbox');
       for (const { name, value } of node.attrs ?? []) {
         const lower = name.toLowerCase();
         if (lower.startsWith('on')) findings.push(`${node.tagName}[${name}]`);
-        if (lower === 'style' && !SAFE_STYLE.test(value.replace(/\s+/g, ''))) findings.push(`${node.tagName}[style="${value}"]`);
+        if (lower === 'style' && !SAFE_STYLE.test(value.replace(/\s+/g, '')))
+          findings.push(`${node.tagName}[style="${value}"]`);
         // Browsers ignore these characters when they read a URL's scheme.
-        if (URL_ATTRIBUTES.has(lower) && DANGEROUS_SCHEME.test(value.replace(/[\u0000-\u0020]/g, ''))) findings.push(`${node.tagName}[${name}="${value}"]`);
-        if (lower === 'srcdoc' || lower === 'formaction' || lower === 'xlink:href') findings.push(`${node.tagName}[${name}]`);
+        if (URL_ATTRIBUTES.has(lower) && DANGEROUS_SCHEME.test(value.replace(/[\u0000-\u0020]/g, '')))
+          findings.push(`${node.tagName}[${name}="${value}"]`);
+        if (lower === 'srcdoc' || lower === 'formaction' || lower === 'xlink:href')
+          findings.push(`${node.tagName}[${name}]`);
       }
     }
     for (const child of node.childNodes ?? []) visit(child);

@@ -8,18 +8,33 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
-const CHROMIUM_CANDIDATES = [process.env.ANVIL_TEST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CHROMIUM_CANDIDATES = [
+  process.env.ANVIL_TEST_CHROMIUM,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 const chromium = CHROMIUM_CANDIDATES.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate));
 if (!chromium) {
-  console.log('api-docs browser check skipped: no chromium found (apt-get install chromium, or set ANVIL_TEST_CHROMIUM)');
+  console.log(
+    'api-docs browser check skipped: no chromium found (apt-get install chromium, or set ANVIL_TEST_CHROMIUM)',
+  );
 }
 
 /** The DOM after the page's scripts ran; every host but loopback is unresolvable, so nothing can come from a CDN. */
 function renderedDom(url: string): Promise<string> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-chromium-'));
   const args = [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', `--user-data-dir=${profile}`,
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--virtual-time-budget=30000', '--dump-dom', url,
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    `--user-data-dir=${profile}`,
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    '--virtual-time-budget=30000',
+    '--dump-dom',
+    url,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(chromium!, args, { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -64,9 +79,12 @@ describe('with the docs page on (the default)', () => {
     expect(Number(res.headers['content-length'])).toBeGreaterThan(100);
   });
 
-  it.each(['index.html', 'swagger-initializer.js', '..%2F..%2Fpackage.json', '%2E%2E%2Fpackage.json', 'package.json'])('answers 404 for %s', async (asset) => {
-    await t.request().get(`/api/swagger/${asset}`).expect(404);
-  });
+  it.each(['index.html', 'swagger-initializer.js', '..%2F..%2Fpackage.json', '%2E%2E%2Fpackage.json', 'package.json'])(
+    'answers 404 for %s',
+    async (asset) => {
+      await t.request().get(`/api/swagger/${asset}`).expect(404);
+    },
+  );
 
   (chromium ? it : it.skip)('renders the operation list in a headless browser', async () => {
     const server: Server = await new Promise((resolve) => {

@@ -10,7 +10,11 @@ const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 function cli(dataDir: string, args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ANVIL_DATA_DIR: dataDir,
+    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+  };
   delete env.DATABASE_URL;
   return run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env });
 }
@@ -27,12 +31,30 @@ describe('command line bootstrap', () => {
   });
 
   it('creates an administrator with a working token on an empty data directory', async () => {
-    const { stdout } = await cli(dataDir, ['admin', 'user', 'create', '--username', 'root', '--password', 'secret-password', '--email', 'root@example.com', '--admin', '--must-change-password=false', '--access-token']);
+    const { stdout } = await cli(dataDir, [
+      'admin',
+      'user',
+      'create',
+      '--username',
+      'root',
+      '--password',
+      'secret-password',
+      '--email',
+      'root@example.com',
+      '--admin',
+      '--must-change-password=false',
+      '--access-token',
+    ]);
     const token = stdout.trim().split('\n').pop()!;
     expect(token).toMatch(/^[0-9a-f]{40}$/);
 
     server = await startAnvilProcess((port) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL__server__HTTP_ADDR: '127.0.0.1' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ANVIL_DATA_DIR: dataDir,
+        PORT: String(port),
+        ANVIL__server__HTTP_ADDR: '127.0.0.1',
+      };
       delete env.DATABASE_URL;
       return env;
     });
@@ -42,15 +64,29 @@ describe('command line bootstrap', () => {
   });
 
   it('refuses a second user of the same name and reports a healthy installation', async () => {
-    const args = ['admin', 'user', 'create', '--username', 'Dup', '--password', 'secret-password', '--email', 'dup@example.com'];
+    const args = [
+      'admin',
+      'user',
+      'create',
+      '--username',
+      'Dup',
+      '--password',
+      'secret-password',
+      '--email',
+      'dup@example.com',
+    ];
     await cli(dataDir, args);
-    await expect(cli(dataDir, [...args.slice(0, -1), 'other@example.com'])).rejects.toMatchObject({ stderr: expect.stringMatching(/already exists/) });
+    await expect(cli(dataDir, [...args.slice(0, -1), 'other@example.com'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/already exists/),
+    });
     const { stdout } = await cli(dataDir, ['doctor']);
     expect(stdout).toMatch(/ok {4}database: sqlite/);
   });
 
   it('names the key of an invalid setting', async () => {
     fs.writeFileSync(path.join(dataDir, 'app.ini'), '[api]\nMAX_RESPONSE_ITEMS = lots\n');
-    await expect(cli(dataDir, ['migrate'])).rejects.toMatchObject({ stderr: expect.stringMatching(/\[api\] MAX_RESPONSE_ITEMS/) });
+    await expect(cli(dataDir, ['migrate'])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/\[api\] MAX_RESPONSE_ITEMS/),
+    });
   });
 });

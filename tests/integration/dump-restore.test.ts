@@ -40,8 +40,12 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ANVIL__log__LEVEL: 'warn', ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['dist/src/cli.js', ...args], { cwd: ROOT, env: childEnv, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['dist/src/cli.js', ...args],
+      { cwd: ROOT, env: childEnv, timeout: 120_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) || 1 : 0, stdout, stderr }),
     );
   });
 }
@@ -64,14 +68,36 @@ beforeAll(async () => {
   admin = await createTestUser(t, { admin: true });
 
   // Everything else through the API.
-  await t.request().post('/api/v1/admin/users').set('Authorization', admin.auth)
-    .send({ username: member.name, email: `${member.name}@example.com`, password: member.password, must_change_password: false }).expect(201);
-  const minted = await t.request().post(`/api/v1/users/${member.name}/tokens`).set('Authorization', basicAuth(member.name, member.password))
-    .send({ name: 'backup-test', scopes: ['all'] }).expect(201);
+  await t
+    .request()
+    .post('/api/v1/admin/users')
+    .set('Authorization', admin.auth)
+    .send({
+      username: member.name,
+      email: `${member.name}@example.com`,
+      password: member.password,
+      must_change_password: false,
+    })
+    .expect(201);
+  const minted = await t
+    .request()
+    .post(`/api/v1/users/${member.name}/tokens`)
+    .set('Authorization', basicAuth(member.name, member.password))
+    .send({ name: 'backup-test', scopes: ['all'] })
+    .expect(201);
   member.token = minted.body.sha1;
   await t.request().post('/api/v1/orgs').set('Authorization', admin.auth).send({ username: org }).expect(201);
-  const team = await t.request().post(`/api/v1/orgs/${org}/teams`).set('Authorization', admin.auth)
-    .send({ name: 'writers', permission: 'write', units: ['repo.code', 'repo.packages'], includes_all_repositories: true }).expect(201);
+  const team = await t
+    .request()
+    .post(`/api/v1/orgs/${org}/teams`)
+    .set('Authorization', admin.auth)
+    .send({
+      name: 'writers',
+      permission: 'write',
+      units: ['repo.code', 'repo.packages'],
+      includes_all_repositories: true,
+    })
+    .expect(201);
   teamId = team.body.id;
   await t.request().put(`/api/v1/teams/${teamId}/members/${member.name}`).set('Authorization', admin.auth).expect(204);
   await t.request().post(`/api/v1/orgs/${org}/repos`).set('Authorization', admin.auth).send({ name: repo }).expect(201);
@@ -83,15 +109,42 @@ beforeAll(async () => {
   await gitOk(['add', '.'], checkout);
   await gitOk(['commit', '-q', '-m', 'first'], checkout);
   pushedCommit = (await gitOk(['rev-parse', 'HEAD'], checkout)).trim();
-  await gitOk(['push', '-q', `${withCredentials(base, member.name, member.token)}${org}/${repo}.git`, 'HEAD:refs/heads/main'], checkout);
+  await gitOk(
+    ['push', '-q', `${withCredentials(base, member.name, member.token)}${org}/${repo}.git`, 'HEAD:refs/heads/main'],
+    checkout,
+  );
 
-  await t.request().put(genericUrl(org, 'tool', '1.0.0', 'tool.bin')).set('Authorization', auth(member.token))
-    .set('Content-Type', 'application/octet-stream').send(packageBytes).expect(201);
+  await t
+    .request()
+    .put(genericUrl(org, 'tool', '1.0.0', 'tool.bin'))
+    .set('Authorization', auth(member.token))
+    .set('Content-Type', 'application/octet-stream')
+    .send(packageBytes)
+    .expect(201);
   const png = await new Jimp({ width: 64, height: 48, color: 0x3366ccff }).getBuffer('image/png');
-  await t.request().post(`/api/v1/orgs/${org}/avatar`).set('Authorization', admin.auth).send({ image: png.toString('base64') }).expect(204);
-  await t.request().put(`/api/v1/orgs/${org}/actions/secrets/DEPLOY_KEY`).set('Authorization', admin.auth).send({ data: ACTION_SECRET }).expect(201);
-  await t.request().post(`/api/v1/orgs/${org}/hooks`).set('Authorization', admin.auth)
-    .send({ type: 'gitea', active: true, events: ['repository'], config: { url: `${receiver.url}/restored`, content_type: 'json', secret: HOOK_SECRET } }).expect(201);
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org}/avatar`)
+    .set('Authorization', admin.auth)
+    .send({ image: png.toString('base64') })
+    .expect(204);
+  await t
+    .request()
+    .put(`/api/v1/orgs/${org}/actions/secrets/DEPLOY_KEY`)
+    .set('Authorization', admin.auth)
+    .send({ data: ACTION_SECRET })
+    .expect(201);
+  await t
+    .request()
+    .post(`/api/v1/orgs/${org}/hooks`)
+    .set('Authorization', admin.auth)
+    .send({
+      type: 'gitea',
+      active: true,
+      events: ['repository'],
+      config: { url: `${receiver.url}/restored`, content_type: 'json', secret: HOOK_SECRET },
+    })
+    .expect(201);
 });
 
 afterAll(async () => {
@@ -122,13 +175,26 @@ describe('dump and restore', () => {
     const writes = (async () => {
       for (let i = 0; writing; i++) {
         const name = `busy${i}`;
-        await t.request().post(`/api/v1/orgs/${org}/repos`).set('Authorization', admin.auth).send({ name, auto_init: true }).expect(201);
-        await t.request().put(genericUrl(org, 'busy', `${i}.0.0`, 'data.bin')).set('Authorization', auth(member.token))
-          .set('Content-Type', 'application/octet-stream').send(Buffer.from(`busy ${i}`)).expect(201);
+        await t
+          .request()
+          .post(`/api/v1/orgs/${org}/repos`)
+          .set('Authorization', admin.auth)
+          .send({ name, auto_init: true })
+          .expect(201);
+        await t
+          .request()
+          .put(genericUrl(org, 'busy', `${i}.0.0`, 'data.bin'))
+          .set('Authorization', auth(member.token))
+          .set('Content-Type', 'application/octet-stream')
+          .send(Buffer.from(`busy ${i}`))
+          .expect(201);
         writtenDuringDump.push(name);
       }
     })();
-    const dumped = await cli(['dump', '--file', archive], { ANVIL_DATA_DIR: t.dataDir, ...databaseEnv(t.context.settings.database.URL) });
+    const dumped = await cli(['dump', '--file', archive], {
+      ANVIL_DATA_DIR: t.dataDir,
+      ...databaseEnv(t.context.settings.database.URL),
+    });
     writing = false;
     await writes;
     expect(dumped.stderr).toBe('');
@@ -140,8 +206,12 @@ describe('dump and restore', () => {
 
   it('restores into an empty data directory (and an empty database)', async () => {
     restoredDir = path.join(work, 'restored');
-    if (t.context.settings.database.URL) restoreDatabase = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!, { empty: true });
-    const result = await cli(['restore', archive], { ANVIL_DATA_DIR: restoredDir, ...databaseEnv(restoreDatabase?.url) });
+    if (t.context.settings.database.URL)
+      restoreDatabase = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!, { empty: true });
+    const result = await cli(['restore', archive], {
+      ANVIL_DATA_DIR: restoredDir,
+      ...databaseEnv(restoreDatabase?.url),
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Restored.');
@@ -151,7 +221,10 @@ describe('dump and restore', () => {
 
   it('refuses a data directory that is not empty, and changes nothing there', async () => {
     const before = fs.readdirSync(restoredDir).sort();
-    const result = await cli(['restore', archive], { ANVIL_DATA_DIR: restoredDir, ...databaseEnv(restoreDatabase?.url) });
+    const result = await cli(['restore', archive], {
+      ANVIL_DATA_DIR: restoredDir,
+      ...databaseEnv(restoreDatabase?.url),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`the data directory ${restoredDir} is not empty`);
     expect(fs.readdirSync(restoredDir).sort()).toEqual(before);
@@ -167,7 +240,10 @@ describe('dump and restore', () => {
     } else {
       // A SQLite file outside the data directory that already exists.
       const existing = path.join(restoredDir, 'anvil.db');
-      const result = await cli(['restore', archive], { ANVIL_DATA_DIR: elsewhere, ANVIL__database__SQLITE_PATH: existing });
+      const result = await cli(['restore', archive], {
+        ANVIL_DATA_DIR: elsewhere,
+        ANVIL__database__SQLITE_PATH: existing,
+      });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`the database file ${existing} exists`);
     }
@@ -175,12 +251,21 @@ describe('dump and restore', () => {
   });
 
   it('answers the same organization, team members and repository', async () => {
-    for (const url of [`/api/v1/orgs/${org}`, `/api/v1/teams/${teamId}/members`, `/api/v1/repos/${org}/${repo}`, `/api/v1/orgs/${org}/teams`]) {
+    for (const url of [
+      `/api/v1/orgs/${org}`,
+      `/api/v1/teams/${teamId}/members`,
+      `/api/v1/repos/${org}/${repo}`,
+      `/api/v1/orgs/${org}/teams`,
+    ]) {
       const before = await t.request().get(url).set('Authorization', admin.auth).expect(200);
       const after = await restored.request().get(url).set('Authorization', admin.auth).expect(200);
       expect(after.body).toEqual(before.body);
     }
-    const members = await restored.request().get(`/api/v1/teams/${teamId}/members`).set('Authorization', admin.auth).expect(200);
+    const members = await restored
+      .request()
+      .get(`/api/v1/teams/${teamId}/members`)
+      .set('Authorization', admin.auth)
+      .expect(200);
     expect(members.body.map((user: { login: string }) => user.login)).toEqual([member.name]);
   });
 
@@ -188,7 +273,12 @@ describe('dump and restore', () => {
     const listening = await listen(restored);
     try {
       const clone = path.join(work, 'clone');
-      await gitOk(['clone', '-q', `${withCredentials(listening.base, member.name, member.token)}${org}/${repo}.git`, clone]);
+      await gitOk([
+        'clone',
+        '-q',
+        `${withCredentials(listening.base, member.name, member.token)}${org}/${repo}.git`,
+        clone,
+      ]);
       expect((await gitOk(['rev-parse', 'HEAD'], clone)).trim()).toBe(pushedCommit);
       expect(fs.readFileSync(path.join(clone, 'README.md'), 'utf8')).toBe('# kept across a restore\n');
     } finally {
@@ -197,8 +287,13 @@ describe('dump and restore', () => {
   });
 
   it('serves the package file byte for byte and the same avatar', async () => {
-    const download = await restored.request().get(genericUrl(org, 'tool', '1.0.0', 'tool.bin')).set('Authorization', auth(member.token))
-      .buffer(true).parse(binary).expect(200);
+    const download = await restored
+      .request()
+      .get(genericUrl(org, 'tool', '1.0.0', 'tool.bin'))
+      .set('Authorization', auth(member.token))
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     expect(Buffer.compare(download.body as Buffer, packageBytes)).toBe(0);
 
     const { body: orgBody } = await restored.request().get(`/api/v1/orgs/${org}`).expect(200);
@@ -213,17 +308,32 @@ describe('dump and restore', () => {
   it('still authenticates the same token and password', async () => {
     const byToken = await restored.request().get('/api/v1/user').set('Authorization', auth(member.token)).expect(200);
     expect(byToken.body.login).toBe(member.name);
-    const byPassword = await restored.request().get('/api/v1/user').set('Authorization', basicAuth(member.name, member.password)).expect(200);
+    const byPassword = await restored
+      .request()
+      .get('/api/v1/user')
+      .set('Authorization', basicAuth(member.name, member.password))
+      .expect(200);
     expect(byPassword.body.login).toBe(member.name);
-    await restored.request().get('/api/v1/user').set('Authorization', auth('0'.repeat(40))).expect(401);
+    await restored
+      .request()
+      .get('/api/v1/user')
+      .set('Authorization', auth('0'.repeat(40)))
+      .expect(401);
   });
 
   it('still decrypts stored secrets: the action secret reads back and the webhook signs with its secret', async () => {
     const orgUser = await restored.context.db.prisma.user.findFirstOrThrow({ where: { lowerName: org } });
-    expect(await restored.context.repos.actionSecrets.values(ownerScope(orgUser))).toEqual(new Map([['DEPLOY_KEY', ACTION_SECRET]]));
+    expect(await restored.context.repos.actionSecrets.values(ownerScope(orgUser))).toEqual(
+      new Map([['DEPLOY_KEY', ACTION_SECRET]]),
+    );
 
     restored.context.services.hookDeliveries.startWorker(30, 4);
-    await restored.request().post(`/api/v1/orgs/${org}/repos`).set('Authorization', admin.auth).send({ name: 'after-restore' }).expect(201);
+    await restored
+      .request()
+      .post(`/api/v1/orgs/${org}/repos`)
+      .set('Authorization', admin.auth)
+      .send({ name: 'after-restore' })
+      .expect(201);
     const isAfterRestore = (body: Buffer) => JSON.parse(body.toString()).repository?.name === 'after-restore';
     await receiver.until((received) => received.some((hook) => hook.path === '/restored' && isAfterRestore(hook.body)));
     const hook = receiver.at('/restored').find((candidate) => isAfterRestore(candidate.body))!;
@@ -233,18 +343,37 @@ describe('dump and restore', () => {
   it('leaves nothing half-made by the writes during the dump: every repository it lists clones, every package downloads', async () => {
     const listening = await listen(restored);
     try {
-      const repos = await restored.request().get(`/api/v1/orgs/${org}/repos?limit=50`).set('Authorization', admin.auth).expect(200);
-      const busy = repos.body.map((entry: { name: string }) => entry.name).filter((name: string) => name.startsWith('busy'));
+      const repos = await restored
+        .request()
+        .get(`/api/v1/orgs/${org}/repos?limit=50`)
+        .set('Authorization', admin.auth)
+        .expect(200);
+      const busy = repos.body
+        .map((entry: { name: string }) => entry.name)
+        .filter((name: string) => name.startsWith('busy'));
       expect(busy.length).toBeGreaterThan(0);
       for (const name of busy) {
-        const heads = await gitOk(['ls-remote', '--heads', `${withCredentials(listening.base, member.name, member.token)}${org}/${name}.git`]);
+        const heads = await gitOk([
+          'ls-remote',
+          '--heads',
+          `${withCredentials(listening.base, member.name, member.token)}${org}/${name}.git`,
+        ]);
         expect(heads).toMatch(/refs\/heads\/main/);
       }
-      const packages = await restored.request().get(`/api/v1/packages/${org}?type=generic&q=busy&limit=50`).set('Authorization', admin.auth).expect(200);
+      const packages = await restored
+        .request()
+        .get(`/api/v1/packages/${org}?type=generic&q=busy&limit=50`)
+        .set('Authorization', admin.auth)
+        .expect(200);
       expect(packages.body.length).toBeGreaterThan(0);
       for (const entry of packages.body as { version: string }[]) {
-        const file = await restored.request().get(genericUrl(org, 'busy', entry.version, 'data.bin')).set('Authorization', auth(member.token))
-          .buffer(true).parse(binary).expect(200);
+        const file = await restored
+          .request()
+          .get(genericUrl(org, 'busy', entry.version, 'data.bin'))
+          .set('Authorization', auth(member.token))
+          .buffer(true)
+          .parse(binary)
+          .expect(200);
         expect((file.body as Buffer).toString()).toBe(`busy ${entry.version.split('.')[0]}`);
       }
     } finally {
@@ -265,7 +394,13 @@ describe('restore of an archive that is not a good dump', () => {
     return file;
   }
   const manifest = (database = t.context.settings.database.URL ? 'postgresql' : 'sqlite') =>
-    JSON.stringify({ format: 'anvil-dump', formatVersion: 1, anvilVersion: 'test', createdAt: new Date().toISOString(), database });
+    JSON.stringify({
+      format: 'anvil-dump',
+      formatVersion: 1,
+      anvilVersion: 'test',
+      createdAt: new Date().toISOString(),
+      database,
+    });
 
   it('refuses an archive that does not begin with the manifest, writing nothing', async () => {
     const target = fs.mkdtempSync(path.join(work, 'restore-'));
@@ -276,8 +411,12 @@ describe('restore of an archive that is not a good dump', () => {
 
   it('refuses a newer format', async () => {
     const target = fs.mkdtempSync(path.join(work, 'restore-'));
-    const archive = await craft([{ name: 'anvil-dump.json', data: JSON.stringify({ ...JSON.parse(manifest()), formatVersion: 2 }) }]);
-    await expect(restoreInstance(archive, { ANVIL_DATA_DIR: target })).rejects.toThrow('this dump has format version 2');
+    const archive = await craft([
+      { name: 'anvil-dump.json', data: JSON.stringify({ ...JSON.parse(manifest()), formatVersion: 2 }) },
+    ]);
+    await expect(restoreInstance(archive, { ANVIL_DATA_DIR: target })).rejects.toThrow(
+      'this dump has format version 2',
+    );
   });
 
   it('refuses an entry that climbs out of its folder, and removes what it had written', async () => {
@@ -296,7 +435,10 @@ describe('restore of an archive that is not a good dump', () => {
 
   it('refuses a PostgreSQL dump without a PostgreSQL database to restore into', async () => {
     const target = fs.mkdtempSync(path.join(work, 'restore-'));
-    const archive = await craft([{ name: 'anvil-dump.json', data: manifest('postgresql') }, { name: 'anvil-db.pgdump', data: '' }]);
+    const archive = await craft([
+      { name: 'anvil-dump.json', data: manifest('postgresql') },
+      { name: 'anvil-db.pgdump', data: '' },
+    ]);
     const env: NodeJS.ProcessEnv = { ANVIL_DATA_DIR: target };
     await expect(restoreInstance(archive, env)).rejects.toThrow('set DATABASE_URL to an empty PostgreSQL database');
     expect(fs.readdirSync(target)).toEqual([]);

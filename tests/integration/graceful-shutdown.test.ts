@@ -27,7 +27,8 @@ const deliveries: Array<{ answered: boolean }> = [];
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + GENEROUS_MS;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${GENEROUS_MS} ms; server output:\n${anvil?.output() ?? ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not within ${GENEROUS_MS} ms; server output:\n${anvil?.output() ?? ''}`);
     await sleep(50);
   }
 }
@@ -59,10 +60,17 @@ interface RunningServer {
 /** An owner, an organization with a hook to the receiver, written before the server starts; then the server. */
 async function startServer(settings: Record<string, string>): Promise<RunningServer> {
   const envOn = (port: number): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANVIL_DATA_DIR: dataDir,
+    PORT: String(port),
+    ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
     ANVIL__server__HTTP_ADDR: '127.0.0.1',
-    ANVIL__cron__ENABLED: 'false', ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '20', ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms',
+    ANVIL__cron__ENABLED: 'false',
+    ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
+    ANVIL__webhook__DELIVER_TIMEOUT: '20',
+    ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms',
     ...settings,
   });
   // The data goes in through settings with no port.
@@ -71,16 +79,28 @@ async function startServer(settings: Record<string, string>): Promise<RunningSer
   const owner = await createTestUser({ context: setup } as TestApp);
   const org = await createTestOrg({ context: setup } as TestApp, owner.user);
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
-  await setup.services.webhooks.createOrg(org, { type: 'forgejo', config: { url: receiverUrl, content_type: 'json' }, events: ['repository'], active: true });
+  await setup.services.webhooks.createOrg(org, {
+    type: 'forgejo',
+    config: { url: receiverUrl, content_type: 'json' },
+    events: ['repository'],
+    active: true,
+  });
   await setup.db.close();
 
   const started = await startAnvilProcess(envOn);
   anvil = started;
   return {
-    base: started.base, port: started.port, env, owner, orgName: org.name, output: started.output,
+    base: started.base,
+    port: started.port,
+    env,
+    owner,
+    orgName: org.name,
+    output: started.output,
     async exitCode() {
       let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), GENEROUS_MS)));
+      const gaveUp = new Promise<'still running'>(
+        (resolve) => (timer = setTimeout(() => resolve('still running'), GENEROUS_MS)),
+      );
       const code = await Promise.race([started.exited, gaveUp]);
       clearTimeout(timer);
       if (code !== 'still running') anvil = null;
@@ -93,7 +113,9 @@ async function startServer(settings: Record<string, string>): Promise<RunningSer
 async function deliveryInFlight(server: RunningServer): Promise<void> {
   const before = deliveries.length;
   const created = await fetch(`${server.base}api/v1/orgs/${server.orgName}/repos`, {
-    method: 'POST', headers: { Authorization: server.owner.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'announced' }),
+    method: 'POST',
+    headers: { Authorization: server.owner.auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'announced' }),
   });
   expect(created.status).toBe(201);
   await until(() => deliveries.length === before + 1, 'the delivery reaches the receiver');
@@ -138,7 +160,11 @@ it('finishes an upload and a delivery in flight, refuses new connections, and ex
   const upload = http.request(`${server.base}api/packages/${server.owner.user.name}/generic/slow/1.0.0/slow.bin`, {
     method: 'PUT',
     agent: false,
-    headers: { Authorization: server.owner.auth, 'Content-Type': 'application/octet-stream', 'Content-Length': 4096 * chunks.length },
+    headers: {
+      Authorization: server.owner.auth,
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': 4096 * chunks.length,
+    },
   });
   const uploaded = new Promise<number>((resolve, reject) => {
     upload.once('response', (res) => {
@@ -168,7 +194,10 @@ it('finishes an upload and a delivery in flight, refuses new connections, and ex
     const { prisma } = after.db;
     expect((await prisma.hookTask.findMany()).map((task) => task.status)).toEqual(['delivered']);
     expect(await prisma.job.count()).toBe(0);
-    const file = await prisma.packageFile.findFirstOrThrow({ where: { lowerName: 'slow.bin' }, include: { blob: true } });
+    const file = await prisma.packageFile.findFirstOrThrow({
+      where: { lowerName: 'slow.bin' },
+      include: { blob: true },
+    });
     expect(Number(file.blob.size)).toBe(4096 * chunks.length);
   } finally {
     await after.db.close();
@@ -186,7 +215,9 @@ it('past GRACEFUL_HAMMER_TIME hands the lease of an unfinished delivery back and
   try {
     const jobs = await after.db.prisma.job.findMany();
     // Queued again for any process, at once, its interrupted attempt not counted.
-    expect(jobs.map(({ leasedBy, leasedUntil, attempts }) => ({ leasedBy, leasedUntil, attempts }))).toEqual([{ leasedBy: '', leasedUntil: null, attempts: 0 }]);
+    expect(jobs.map(({ leasedBy, leasedUntil, attempts }) => ({ leasedBy, leasedUntil, attempts }))).toEqual([
+      { leasedBy: '', leasedUntil: null, attempts: 0 },
+    ]);
     expect((await after.db.prisma.hookTask.findMany()).map((task) => task.status)).toEqual(['pending']);
   } finally {
     await after.db.close();

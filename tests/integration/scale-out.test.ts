@@ -23,16 +23,23 @@ import { REDIS_MISSING, redisServerBinary, type RedisServer, startRedisServer } 
 import { type S3TestServer, s3ServerUnavailable, startS3Server } from '../helpers/s3-server.ts';
 import { freshPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
 
-
 const root = path.resolve(__dirname, '../..');
-const hasPostgres = !!process.env.TEST_DATABASE_URL || spawnSync('sh', ['-c', 'command -v initdb && command -v pg_ctl'], { stdio: 'ignore' }).status === 0;
-const skipReason = !redisServerBinary ? REDIS_MISSING : s3ServerUnavailable() ?? (!hasPostgres ? 'no PostgreSQL (set TEST_DATABASE_URL, or put initdb and pg_ctl on PATH)' : null);
+const hasPostgres =
+  !!process.env.TEST_DATABASE_URL ||
+  spawnSync('sh', ['-c', 'command -v initdb && command -v pg_ctl'], { stdio: 'ignore' }).status === 0;
+const skipReason = !redisServerBinary
+  ? REDIS_MISSING
+  : (s3ServerUnavailable() ??
+    (!hasPostgres ? 'no PostgreSQL (set TEST_DATABASE_URL, or put initdb and pg_ctl on PATH)' : null));
 if (skipReason) console.log(`scale-out test skipped: ${skipReason}`);
 const describeWithEngines = skipReason ? describe.skip : describe;
 
 /** Every regular file below a directory. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** One of the two processes, named in messages. */
@@ -61,13 +68,23 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
 
   function settingsEnv(port: number): NodeJS.ProcessEnv {
     return {
-      PATH: process.env.PATH, HOME: process.env.HOME,
-      ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`, DATABASE_URL: database.url,
-      ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__log__LEVEL: process.env.SCALE_OUT_LOG ?? 'info',
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ANVIL_DATA_DIR: dataDir,
+      PORT: String(port),
+      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+      DATABASE_URL: database.url,
+      ANVIL__server__HTTP_ADDR: '127.0.0.1',
+      ANVIL__log__LEVEL: process.env.SCALE_OUT_LOG ?? 'info',
       ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-      ANVIL__queue__TYPE: 'redis', ANVIL__queue__CONN_STR: redis.url, ANVIL__queue__RELAY_SWEEP_INTERVAL: '500ms',
-      ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
-      ANVIL__webhook__RETRY_BACKOFF: '200ms', ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
+      ANVIL__queue__TYPE: 'redis',
+      ANVIL__queue__CONN_STR: redis.url,
+      ANVIL__queue__RELAY_SWEEP_INTERVAL: '500ms',
+      ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
+      ANVIL__webhook__DELIVER_TIMEOUT: '2',
+      ANVIL__webhook__DELIVERY_LEASE: '1s',
+      ANVIL__webhook__RETRY_BACKOFF: '200ms',
+      ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
       ...s3.env(),
     };
   }
@@ -77,9 +94,16 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
   }
 
   /** An API call to one process as the admin; the parsed body (or null) and the status. */
-  async function api(on: NamedProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async function api(
+    on: NamedProcess,
+    method: string,
+    route: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${on.base}api/v1${route}`, {
-      method, headers: { Authorization: admin.auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { Authorization: admin.auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -87,12 +111,16 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
 
   async function ok(on: NamedProcess, method: string, route: string, body?: unknown, expected = 201): Promise<any> {
     const res = await api(on, method, route, body);
-    if (res.status !== expected) throw new Error(`${method} ${route} on ${on.name}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== expected)
+      throw new Error(`${method} ${route} on ${on.name}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
   const answeredOnce = (hookPath: string) => {
-    const ids = receiver.at(hookPath).filter((hook) => hook.answered === 200).map((hook) => String(hook.headers['x-forgejo-delivery']));
+    const ids = receiver
+      .at(hookPath)
+      .filter((hook) => hook.answered === 200)
+      .map((hook) => String(hook.headers['x-forgejo-delivery']));
     return { ids, unique: new Set(ids) };
   };
 
@@ -104,7 +132,12 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-scale-'));
     dataDir = path.join(work, 'data');
     fs.mkdirSync(dataDir);
-    [redis, database, receiver, s3] = await Promise.all([startRedisServer(), startPostgres(), startHookReceiver(), startS3Server()]);
+    [redis, database, receiver, s3] = await Promise.all([
+      startRedisServer(),
+      startPostgres(),
+      startHookReceiver(),
+      startS3Server(),
+    ]);
     // The admin, written before the processes start (this also migrates the database once).
     const context = await bootstrap(loadSettings(settingsEnv(3000)), createLogger('silent'));
     try {
@@ -116,7 +149,9 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
     // A cron slot already due when both processes start: both schedulers look at once on start, one runs it.
-    await sql.query(`INSERT INTO "CronTask" (name, "nextRunAt") VALUES ('update_checker', now() - interval '1 second')`);
+    await sql.query(
+      `INSERT INTO "CronTask" (name, "nextRunAt") VALUES ('update_checker', now() - interval '1 second')`,
+    );
     [a, b] = await Promise.all([startAnvil('a'), startAnvil('b')]);
   }, 120_000);
 
@@ -136,7 +171,10 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     await ok(a, 'POST', '/orgs', { username: orgName });
     expect((await ok(b, 'GET', `/orgs/${orgName}`, undefined, 200)).username).toBe(orgName);
     const hook = await ok(b, 'POST', `/orgs/${orgName}/hooks`, {
-      type: 'gitea', config: { url: `${receiver.url}/scale`, content_type: 'json' }, events: ['repository', 'push', 'package'], active: true,
+      type: 'gitea',
+      config: { url: `${receiver.url}/scale`, content_type: 'json' },
+      events: ['repository', 'push', 'package'],
+      active: true,
     });
     expect((await ok(a, 'GET', `/orgs/${orgName}/hooks/${hook.id}`, undefined, 200)).id).toBe(hook.id);
     await ok(a, 'POST', `/orgs/${orgName}/repos`, { name: 'shared' });
@@ -151,8 +189,16 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
       await gitOk(['add', '.'], local);
       await gitOk(['commit', '-q', '-m', 'first'], local);
       const head = (await gitOk(['rev-parse', 'HEAD'], local)).trim();
-      await gitOk(['push', '-q', `${withCredentials(b.base, admin.user.name, admin.token)}${orgName}/shared.git`, 'main'], local);
-      await gitOk(['clone', '-q', `${withCredentials(a.base, admin.user.name, admin.token)}${orgName}/shared.git`, clone]);
+      await gitOk(
+        ['push', '-q', `${withCredentials(b.base, admin.user.name, admin.token)}${orgName}/shared.git`, 'main'],
+        local,
+      );
+      await gitOk([
+        'clone',
+        '-q',
+        `${withCredentials(a.base, admin.user.name, admin.token)}${orgName}/shared.git`,
+        clone,
+      ]);
       expect((await gitOk(['rev-parse', 'HEAD'], clone)).trim()).toBe(head);
       expect(fs.readFileSync(path.join(clone, 'README.md'), 'utf8')).toBe('# scaled\n');
     } finally {
@@ -163,7 +209,11 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     // Upload a package to a, download it from b, byte for byte.
     const bytes = randomBytes(300 * 1024);
     const packageUrl = (on: NamedProcess) => `${on.base}api/packages/${orgName}/generic/blob/1.0.0/blob.bin`;
-    const put = await fetch(packageUrl(a), { method: 'PUT', headers: { Authorization: admin.auth, 'Content-Type': 'application/octet-stream' }, body: bytes });
+    const put = await fetch(packageUrl(a), {
+      method: 'PUT',
+      headers: { Authorization: admin.auth, 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    });
     expect(put.status).toBe(201);
     const got = await fetch(packageUrl(b), { headers: { Authorization: admin.auth } });
     expect(got.status).toBe(200);
@@ -182,11 +232,18 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     const { ids, unique } = answeredOnce('/scale');
     expect(ids).toHaveLength(tasks.length);
     expect(unique).toEqual(new Set(tasks.map((task) => task.uuid)));
-    expect(receiver.at('/scale').map((hook) => hook.headers['x-forgejo-event']).sort()).toEqual(['package', 'push', 'repository']);
+    expect(
+      receiver
+        .at('/scale')
+        .map((hook) => hook.headers['x-forgejo-event'])
+        .sort(),
+    ).toEqual(['package', 'push', 'repository']);
 
     // The cron slot that was due at start ran once, and its next run moved on a week.
     for (const on of [a, b]) {
-      const [task] = (await ok(on, 'GET', '/admin/cron', undefined, 200)).filter((row: { name: string }) => row.name === 'update_checker');
+      const [task] = (await ok(on, 'GET', '/admin/cron', undefined, 200)).filter(
+        (row: { name: string }) => row.name === 'update_checker',
+      );
       expect(task.exec_times).toBe(1);
       expect(new Date(task.next).getTime()).toBeGreaterThan(Date.now() + 24 * 3600_000);
     }
@@ -196,7 +253,10 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     const orgName = uniqueName('kill');
     await ok(b, 'POST', '/orgs', { username: orgName });
     const hook = await ok(a, 'POST', `/orgs/${orgName}/hooks`, {
-      type: 'gitea', config: { url: `${receiver.url}/kill`, content_type: 'json' }, events: ['repository'], active: true,
+      type: 'gitea',
+      config: { url: `${receiver.url}/kill`, content_type: 'json' },
+      events: ['repository'],
+      active: true,
     });
     // The receiver holds every delivery open: each process takes at most 2 (DELIVERY_CONCURRENCY), so with 4 held
     // both hold some.
@@ -204,7 +264,10 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     for (let i = 0; i < 4; i++) await ok(i % 2 === 0 ? a : b, 'POST', `/orgs/${orgName}/repos`, { name: `r${i}` });
     await receiver.until((received) => received.filter((hook) => hook.path === '/kill').length >= 4, 30_000);
 
-    const queue = new Queue('webhook_sender_queue', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'anvil' });
+    const queue = new Queue('webhook_sender_queue', {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: 'anvil',
+    });
     try {
       const active = await queue.getJobs(['active']);
       const pidOf = (holder: string | undefined) => Number(holder?.split(':')[1]);
@@ -218,7 +281,12 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
       await sleep(1000);
       const { ids, unique } = answeredOnce('/kill');
       expect(ids).toHaveLength(4);
-      expect((await hookTasks(hook.id)).map((task) => task.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+      expect((await hookTasks(hook.id)).map((task) => task.status)).toEqual([
+        'delivered',
+        'delivered',
+        'delivered',
+        'delivered',
+      ]);
       expect(unique).toEqual(new Set((await hookTasks(hook.id)).map((task) => task.uuid)));
       // The jobs a held were finished by b.
       for (const id of heldByA) {

@@ -44,22 +44,45 @@ describeWithRedis('webhook deliveries through Redis ([queue] TYPE=redis)', () =>
   });
 
   async function createHook(name: string): Promise<void> {
-    await t.request().post(`/api/v1/orgs/${org.name}/hooks`).set('Authorization', owner.auth)
-      .send({ type: 'gitea', config: { url: `${receiver.url}/${name}`, content_type: 'json' }, events: ['repository'], active: true })
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/hooks`)
+      .set('Authorization', owner.auth)
+      .send({
+        type: 'gitea',
+        config: { url: `${receiver.url}/${name}`, content_type: 'json' },
+        events: ['repository'],
+        active: true,
+      })
       .expect(201);
   }
 
   async function createRepos(prefix: string, count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
-      await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: `${prefix}${i}` }).expect(201);
+      await t
+        .request()
+        .post(`/api/v1/orgs/${org.name}/repos`)
+        .set('Authorization', owner.auth)
+        .send({ name: `${prefix}${i}` })
+        .expect(201);
     }
   }
 
-  const deliveryIds = (path: string) => receiver.at(path).filter((hook) => hook.answered === 200).map((hook) => String(hook.headers['x-forgejo-delivery']));
+  const deliveryIds = (path: string) =>
+    receiver
+      .at(path)
+      .filter((hook) => hook.answered === 200)
+      .map((hook) => String(hook.headers['x-forgejo-delivery']));
 
   async function tasksOf(path: string) {
-    const hooks = await t.context.db.prisma.webhook.findMany({ where: { url: `${receiver.url}${path}` }, select: { id: true } });
-    return t.context.db.prisma.hookTask.findMany({ where: { hookId: { in: hooks.map((hook) => hook.id) } }, orderBy: { id: 'asc' } });
+    const hooks = await t.context.db.prisma.webhook.findMany({
+      where: { url: `${receiver.url}${path}` },
+      select: { id: true },
+    });
+    return t.context.db.prisma.hookTask.findMany({
+      where: { hookId: { in: hooks.map((hook) => hook.id) } },
+      orderBy: { id: 'asc' },
+    });
   }
 
   it('delivers each event once through BullMQ and records the result on the HookTask; the outbox empties', async () => {
@@ -71,11 +94,16 @@ describeWithRedis('webhook deliveries through Redis ([queue] TYPE=redis)', () =>
     expect(ids).toHaveLength(5);
     expect(new Set(ids).size).toBe(5);
     const tasks = await tasksOf('/once');
-    expect(tasks.map((task) => [task.status, task.attempts, task.isSucceed])).toEqual(Array(5).fill(['delivered', 1, true]));
+    expect(tasks.map((task) => [task.status, task.attempts, task.isSucceed])).toEqual(
+      Array(5).fill(['delivered', 1, true]),
+    );
     expect(new Set(tasks.map((task) => task.uuid))).toEqual(new Set(ids));
     expect(await t.context.db.prisma.job.count()).toBe(0);
     // The jobs went through Redis, under the outbox row ids.
-    const queue = new Queue('webhook_sender_queue', { connection: { host: '127.0.0.1', port: redis.port }, prefix: 'anvil' });
+    const queue = new Queue('webhook_sender_queue', {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: 'anvil',
+    });
     try {
       const completed = await queue.getJobs(['completed']);
       expect(completed.length).toBeGreaterThanOrEqual(5);
@@ -137,10 +165,17 @@ describeWithRedis('webhook deliveries through Redis ([queue] TYPE=redis)', () =>
       const [{ id: hookId }] = await t.context.db.prisma.webhook.findMany({ where: { url: `${receiver.url}/shared` } });
       const [template] = await tasksOf('/shared');
       for (let i = 0; i < 4; i++) {
-        const task = await t.context.db.prisma.hookTask.create({ data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload } });
-        await t.context.db.prisma.job.create({ data: { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) } });
+        const task = await t.context.db.prisma.hookTask.create({
+          data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload },
+        });
+        await t.context.db.prisma.job.create({
+          data: { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) },
+        });
       }
-      await Promise.all([t.context.services.hookDeliveries.deliverDue(), second.context.services.hookDeliveries.deliverDue()]);
+      await Promise.all([
+        t.context.services.hookDeliveries.deliverDue(),
+        second.context.services.hookDeliveries.deliverDue(),
+      ]);
       await receiver.until(() => deliveryIds('/shared').length >= 8);
       await sleep(800);
       expect(deliveryIds('/shared')).toHaveLength(8);

@@ -19,11 +19,20 @@ let server: AnvilProcess | null = null;
 /** The server's settings on a port; the data written before it starts goes to the same place. */
 function serverEnv(port: number): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, HOME: process.env.HOME, ANVIL_DATA_DIR: dataDir, PORT: String(port), ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    ANVIL__server__HTTP_ADDR: '127.0.0.1', ANVIL__cron__ENABLED: 'false',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANVIL_DATA_DIR: dataDir,
+    PORT: String(port),
+    ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+    ANVIL__server__HTTP_ADDR: '127.0.0.1',
+    ANVIL__cron__ENABLED: 'false',
     ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback', ANVIL__webhook__DELIVER_TIMEOUT: '2', ANVIL__webhook__DELIVERY_LEASE: '1s',
-    ANVIL__webhook__RETRY_BACKOFF: '200ms', ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms', ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
+    ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
+    ANVIL__webhook__DELIVER_TIMEOUT: '2',
+    ANVIL__webhook__DELIVERY_LEASE: '1s',
+    ANVIL__webhook__RETRY_BACKOFF: '200ms',
+    ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms',
+    ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
   };
 }
 
@@ -43,7 +52,12 @@ it('delivers every queued delivery after a SIGKILL and restart, each answered on
   const fake = { context } as TestApp;
   const owner = await createTestUser(fake);
   const org = await createTestOrg(fake, owner.user);
-  await context.services.webhooks.createOrg(org, { type: 'forgejo', config: { url: `${receiver.url}/durable`, content_type: 'json' }, events: ['repository'], active: true });
+  await context.services.webhooks.createOrg(org, {
+    type: 'forgejo',
+    config: { url: `${receiver.url}/durable`, content_type: 'json' },
+    events: ['repository'],
+    active: true,
+  });
   await context.db.close();
 
   // The receiver holds every request: two deliveries are in flight, the rest wait in the queue.
@@ -51,7 +65,9 @@ it('delivers every queued delivery after a SIGKILL and restart, each answered on
   server = await startAnvilProcess(serverEnv);
   for (let i = 0; i < REPOS; i++) {
     const res = await fetch(`${server.base}api/v1/orgs/${org.name}/repos`, {
-      method: 'POST', headers: { Authorization: owner.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: `r${i}` }),
+      method: 'POST',
+      headers: { Authorization: owner.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: `r${i}` }),
     });
     expect(res.status).toBe(201);
   }
@@ -64,12 +80,19 @@ it('delivers every queued delivery after a SIGKILL and restart, each answered on
   receiver.respond = () => 200;
   server = await startAnvilProcess(serverEnv);
   const succeeded = () => receiver.received.filter((hook) => hook.answered === 200);
-  await receiver.until(() => new Set(succeeded().map((hook) => hook.headers['x-forgejo-delivery'])).size === REPOS, 30_000);
+  await receiver.until(
+    () => new Set(succeeded().map((hook) => hook.headers['x-forgejo-delivery'])).size === REPOS,
+    30_000,
+  );
   await sleep(1500);
   const ids = succeeded().map((hook) => String(hook.headers['x-forgejo-delivery']));
   expect(new Set(ids).size).toBe(REPOS);
   expect(ids).toHaveLength(REPOS);
-  expect(succeeded().map((hook) => JSON.parse(hook.body.toString()).repository.name).sort()).toEqual(Array.from({ length: REPOS }, (_, i) => `r${i}`));
+  expect(
+    succeeded()
+      .map((hook) => JSON.parse(hook.body.toString()).repository.name)
+      .sort(),
+  ).toEqual(Array.from({ length: REPOS }, (_, i) => `r${i}`));
 
   server.child.kill('SIGTERM');
   await server.exited;

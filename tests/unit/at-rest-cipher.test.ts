@@ -26,7 +26,9 @@ describe('AtRestCipher', () => {
     expect(() => cipher.decrypt(sealed, 'secret:1:0:B')).toThrow(AtRestDecryptionError);
     const body = Buffer.from(sealed.split(':')[2], 'base64');
     body[14] ^= 1;
-    expect(() => cipher.decrypt(`enc1:${cipher.keyId}:${body.toString('base64')}`, 'secret:1:0:A')).toThrow(/does not authenticate/);
+    expect(() => cipher.decrypt(`enc1:${cipher.keyId}:${body.toString('base64')}`, 'secret:1:0:A')).toThrow(
+      /does not authenticate/,
+    );
     expect(() => cipher.decrypt(`enc1:${cipher.keyId}:AAAA`, 'secret:1:0:A')).toThrow(/truncated/);
     expect(() => new AtRestCipher(key(2)).decrypt(sealed, 'secret:1:0:A')).toThrow(/another key/);
     expect(() => cipher.decrypt('clear text', 'secret:1:0:A')).toThrow(/not an encrypted value/);

@@ -22,18 +22,26 @@ describe('settings', () => {
   });
 
   it('reads app.ini and lets ANVIL__section__KEY override it', () => {
-    fs.writeFileSync(path.join(dataDir, 'app.ini'), '[api]\nMAX_RESPONSE_ITEMS = 20\n; comment\n[quota.default]\nTOTAL = 100\n[security]\nPASSWORD_COMPLEXITY = lower,digit\n');
+    fs.writeFileSync(
+      path.join(dataDir, 'app.ini'),
+      '[api]\nMAX_RESPONSE_ITEMS = 20\n; comment\n[quota.default]\nTOTAL = 100\n[security]\nPASSWORD_COMPLEXITY = lower,digit\n',
+    );
     const settings = loadSettings({ ANVIL_DATA_DIR: dataDir, ANVIL__api__MAX_RESPONSE_ITEMS: '40', PORT: '4000' });
     expect(settings.api.MAX_RESPONSE_ITEMS).toBe(40);
     expect(settings['quota.default'].TOTAL).toBe(100);
     expect(settings.security.PASSWORD_COMPLEXITY).toEqual(['lower', 'digit']);
     expect(settings.server.ROOT_URL).toBe('http://localhost:4000/');
-    expect(loadSettings({ ANVIL_DATA_DIR: dataDir, ANVIL__quota_0x2E_default__TOTAL: '7' })['quota.default'].TOTAL).toBe(7);
+    expect(
+      loadSettings({ ANVIL_DATA_DIR: dataDir, ANVIL__quota_0x2E_default__TOTAL: '7' })['quota.default'].TOTAL,
+    ).toBe(7);
   });
 
   it("reads git's size notation, and git's own keys under [git.config] as Forgejo writes them", () => {
     expect(loadSettings({ ANVIL_DATA_DIR: dataDir })['git.config']['RECEIVE.MAXINPUTSIZE']).toBe(2 * 1024 ** 3);
-    fs.writeFileSync(path.join(dataDir, 'app.ini'), '[git.config]\nreceive.maxInputSize = 500m\n[git]\nHTTP_MAX_REQUEST_BUFFER = 4096\n');
+    fs.writeFileSync(
+      path.join(dataDir, 'app.ini'),
+      '[git.config]\nreceive.maxInputSize = 500m\n[git]\nHTTP_MAX_REQUEST_BUFFER = 4096\n',
+    );
     const settings = loadSettings({ ANVIL_DATA_DIR: dataDir });
     expect(settings['git.config']['RECEIVE.MAXINPUTSIZE']).toBe(500 * 1024 ** 2);
     expect(settings.git.HTTP_MAX_REQUEST_BUFFER).toBe(4096);

@@ -54,12 +54,27 @@ describe('parseSchedule', () => {
     expect(parseSchedule(' @midnight ').text).toBe('@midnight');
   });
 
-  it.each(['', '@every', '@every 0s', '@every 10 minutes', '@sometimes', '* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '*/0 * * * *', '5-1 * * * *', 'a * * * *', '0 0 0 * * *', '@every 1d', '@every -5m', 'TZ=UTC'])(
-    'refuses %j',
-    (text) => {
-      expect(() => parseSchedule(text)).toThrow(ScheduleError);
-    },
-  );
+  it.each([
+    '',
+    '@every',
+    '@every 0s',
+    '@every 10 minutes',
+    '@sometimes',
+    '* * * *',
+    '60 * * * *',
+    '* 24 * * *',
+    '* * 0 * *',
+    '* * * 13 *',
+    '*/0 * * * *',
+    '5-1 * * * *',
+    'a * * * *',
+    '0 0 0 * * *',
+    '@every 1d',
+    '@every -5m',
+    'TZ=UTC',
+  ])('refuses %j', (text) => {
+    expect(() => parseSchedule(text)).toThrow(ScheduleError);
+  });
 
   it('refuses a date that never comes', () => {
     expect(() => parseSchedule('0 0 31 2 *').next(at(2024, 1, 1))).toThrow(ScheduleError);
@@ -67,8 +82,19 @@ describe('parseSchedule', () => {
 });
 
 describe('ref changes of a push', () => {
-  const before = new Map([['refs/heads/main', 'a1'], ['refs/heads/old', 'b1'], ['refs/tags/v1', 't1'], ['refs/heads/same', 's1']]);
-  const after = new Map([['refs/heads/main', 'a2'], ['refs/heads/new', 'c1'], ['refs/tags/v1', 't1'], ['refs/tags/v2', 't2'], ['refs/heads/same', 's1']]);
+  const before = new Map([
+    ['refs/heads/main', 'a1'],
+    ['refs/heads/old', 'b1'],
+    ['refs/tags/v1', 't1'],
+    ['refs/heads/same', 's1'],
+  ]);
+  const after = new Map([
+    ['refs/heads/main', 'a2'],
+    ['refs/heads/new', 'c1'],
+    ['refs/tags/v1', 't1'],
+    ['refs/tags/v2', 't2'],
+    ['refs/heads/same', 's1'],
+  ]);
   const changes = diffRefs(before, after);
 
   it('lists created, moved and deleted refs by name', () => {
@@ -84,7 +110,12 @@ describe('ref changes of a push', () => {
     expect(changes.map(pushOpType)).toEqual(['commit_repo', 'commit_repo', 'delete_branch', 'push_tag']);
     expect(pushOpType({ ref: 'refs/tags/v1', oldSha: 't1', newSha: null })).toBe('delete_tag');
     expect(pushOpType({ ref: 'refs/notes/x', oldSha: null, newSha: 'n' })).toBeNull();
-    expect(changes.map(mirrorSyncOpType)).toEqual(['mirror_sync_push', 'mirror_sync_create', 'mirror_sync_delete', 'mirror_sync_create']);
+    expect(changes.map(mirrorSyncOpType)).toEqual([
+      'mirror_sync_push',
+      'mirror_sync_create',
+      'mirror_sync_delete',
+      'mirror_sync_create',
+    ]);
     expect(mirrorSyncOpType({ ref: 'refs/pull/1/head', oldSha: null, newSha: 'p' })).toBeNull();
   });
 });

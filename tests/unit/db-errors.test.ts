@@ -6,7 +6,9 @@ const failing = (error: Error) => () => Promise.reject(error);
 
 describe('translated', () => {
   it('turns a unique violation into NameTakenError naming what was taken (a 422)', async () => {
-    const error = await translated({ taken: 'repository name' }, failing(prismaError('P2002'))).catch((e: unknown) => e);
+    const error = await translated({ taken: 'repository name' }, failing(prismaError('P2002'))).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(NameTakenError);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toBe('repository name is already taken');
@@ -20,7 +22,10 @@ describe('translated', () => {
   });
 
   it('turns a missing referred row into RecordGoneError naming it (a 404)', async () => {
-    const error = await translated({ taken: 'repository name', refersTo: 'owner' }, failing(prismaError('P2003'))).catch((e: unknown) => e);
+    const error = await translated(
+      { taken: 'repository name', refersTo: 'owner' },
+      failing(prismaError('P2003')),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecordGoneError);
     expect((error as Error).message).toBe('owner does not exist');
   });

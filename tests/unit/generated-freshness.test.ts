@@ -7,7 +7,10 @@ const root = path.resolve(__dirname, '../..');
 
 function check(dir: string): number {
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check', '--dir', dir], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check', '--dir', dir], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     return 0;
   } catch (error) {
     return (error as { status: number }).status;

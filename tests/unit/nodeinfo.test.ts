@@ -2,7 +2,14 @@ import { toNodeInfo } from '../../src/convert/nodeinfo.ts';
 
 describe('toNodeInfo', () => {
   it('leaves zero counts out, as Forgejo does', () => {
-    const body = JSON.parse(JSON.stringify(toNodeInfo({ openRegistrations: true, usage: { users: 2, activeMonth: 0, activeHalfyear: 1, issues: 0, comments: 0 } })));
+    const body = JSON.parse(
+      JSON.stringify(
+        toNodeInfo({
+          openRegistrations: true,
+          usage: { users: 2, activeMonth: 0, activeHalfyear: 1, issues: 0, comments: 0 },
+        }),
+      ),
+    );
     expect(body.usage).toEqual({ users: { total: 2, activeHalfyear: 1 } });
   });
 

@@ -3,18 +3,34 @@ import type { User } from '../../src/db/prisma.ts';
 import { AccessMode } from '../../src/domain/access/modes.ts';
 import { sniffContentType } from '../../src/lib/content-sniff.ts';
 import { packageAccessMode } from '../../src/domain/access/package-access.ts';
-import { isValidGenericFileName, isValidGenericPackageName, isValidGenericVersion } from '../../src/domain/package-names.ts';
+import {
+  isValidGenericFileName,
+  isValidGenericPackageName,
+  isValidGenericVersion,
+} from '../../src/domain/package-names.ts';
 import { matchesEntityTag, parseByteRange } from '../../src/http/byte-range.ts';
 
 const account = (id: number, type: 0 | 1, visibility: 0 | 1 | 2) => ({ id, type, visibility }) as User;
 
 describe('generic names', () => {
-  it.each(['a', '7', 'tool', 'A-b_c+d.e', '..a', 'a..'])('accepts package name %p', (name) => expect(isValidGenericPackageName(name)).toBe(true));
-  it.each(['', '.', '-', '..', 'a/b', 'a b', 'ä', 'a\\b', 'a\0'])('refuses package name %p', (name) => expect(isValidGenericPackageName(name)).toBe(false));
-  it.each(['f', 'a b.txt', 'x=(1)[2]{3}~!@#$%^&;:.tgz', '...'])('accepts file name %p', (name) => expect(isValidGenericFileName(name)).toBe(true));
-  it.each(['', '.', '..', ' a', 'a ', 'a/b', 'a\\b', 'a\nb', 'a"b', 'a?b', 'a*b'])('refuses file name %p', (name) => expect(isValidGenericFileName(name)).toBe(false));
-  it.each(['1', '1.0.0-rc.1+b', 'latest', 'v 2'])('accepts version %p', (version) => expect(isValidGenericVersion(version)).toBe(true));
-  it.each(['', '.', '..', ' 1', '1 ', '1/2', '1\\2', '1\t2', '1\u007f'])('refuses version %p', (version) => expect(isValidGenericVersion(version)).toBe(false));
+  it.each(['a', '7', 'tool', 'A-b_c+d.e', '..a', 'a..'])('accepts package name %p', (name) =>
+    expect(isValidGenericPackageName(name)).toBe(true),
+  );
+  it.each(['', '.', '-', '..', 'a/b', 'a b', 'ä', 'a\\b', 'a\0'])('refuses package name %p', (name) =>
+    expect(isValidGenericPackageName(name)).toBe(false),
+  );
+  it.each(['f', 'a b.txt', 'x=(1)[2]{3}~!@#$%^&;:.tgz', '...'])('accepts file name %p', (name) =>
+    expect(isValidGenericFileName(name)).toBe(true),
+  );
+  it.each(['', '.', '..', ' a', 'a ', 'a/b', 'a\\b', 'a\nb', 'a"b', 'a?b', 'a*b'])('refuses file name %p', (name) =>
+    expect(isValidGenericFileName(name)).toBe(false),
+  );
+  it.each(['1', '1.0.0-rc.1+b', 'latest', 'v 2'])('accepts version %p', (version) =>
+    expect(isValidGenericVersion(version)).toBe(true),
+  );
+  it.each(['', '.', '..', ' 1', '1 ', '1/2', '1\\2', '1\t2', '1\u007f'])('refuses version %p', (version) =>
+    expect(isValidGenericVersion(version)).toBe(false),
+  );
 });
 
 describe('packageAccessMode', () => {
@@ -30,10 +46,26 @@ describe('packageAccessMode', () => {
 
   it("takes an organization's best team level, raised below write by the packages unit", () => {
     const org = account(3, 1, 2);
-    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.owner, packagesUnit: 0 }], true)).toBe(AccessMode.owner);
-    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.write, packagesUnit: 0 }], true)).toBe(AccessMode.write);
-    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.read, packagesUnit: AccessMode.write }], true)).toBe(AccessMode.write);
-    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.read, packagesUnit: AccessMode.read }, { accessMode: AccessMode.read, packagesUnit: 0 }], true)).toBe(AccessMode.read);
+    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.owner, packagesUnit: 0 }], true)).toBe(
+      AccessMode.owner,
+    );
+    expect(packageAccessMode(viewer, org, [{ accessMode: AccessMode.write, packagesUnit: 0 }], true)).toBe(
+      AccessMode.write,
+    );
+    expect(
+      packageAccessMode(viewer, org, [{ accessMode: AccessMode.read, packagesUnit: AccessMode.write }], true),
+    ).toBe(AccessMode.write);
+    expect(
+      packageAccessMode(
+        viewer,
+        org,
+        [
+          { accessMode: AccessMode.read, packagesUnit: AccessMode.read },
+          { accessMode: AccessMode.read, packagesUnit: 0 },
+        ],
+        true,
+      ),
+    ).toBe(AccessMode.read);
     expect(packageAccessMode(viewer, org, [], true)).toBe(AccessMode.read);
     expect(packageAccessMode(viewer, org, [], false)).toBe(AccessMode.none);
     expect(packageAccessMode(null, account(3, 1, 0), [], true)).toBe(AccessMode.read);

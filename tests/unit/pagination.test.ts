@@ -5,10 +5,22 @@ const paging = { DEFAULT_PAGING_NUM: 30, MAX_RESPONSE_ITEMS: 50 };
 describe('listOptions', () => {
   it.each([
     [{}, { page: 1, limit: 30, skip: 0 }],
-    [{ page: 0, limit: 0 }, { page: 1, limit: 30, skip: 0 }],
-    [{ page: -3, limit: -1 }, { page: 1, limit: 30, skip: 0 }],
-    [{ page: 3, limit: 10 }, { page: 3, limit: 10, skip: 20 }],
-    [{ page: 2, limit: 500 }, { page: 2, limit: 50, skip: 50 }],
+    [
+      { page: 0, limit: 0 },
+      { page: 1, limit: 30, skip: 0 },
+    ],
+    [
+      { page: -3, limit: -1 },
+      { page: 1, limit: 30, skip: 0 },
+    ],
+    [
+      { page: 3, limit: 10 },
+      { page: 3, limit: 10, skip: 20 },
+    ],
+    [
+      { page: 2, limit: 500 },
+      { page: 2, limit: 50, skip: 50 },
+    ],
   ])('%j → %j', (query, expected) => {
     expect(listOptions(query, paging)).toEqual(expected);
   });

@@ -19,7 +19,8 @@ describe('passwordHasher', () => {
   it('keeps verifying hashes written by the earlier hash-wasm implementation', async () => {
     const hasher = passwordHasher(CHEAP, { concurrency: 1 });
     // Made with hash-wasm 4.13 argon2id({ outputType: 'encoded' }) at Forgejo's default and at the tests' parameters.
-    const atDefaults = '$argon2id$v=19$m=19456,t=2,p=1$rYn+eBvyJ5h0D4rSPQxsFA$yZ1RXpeDGRu3QUJ57wMPnLhAUbCFBLLcf6aeQv670M8';
+    const atDefaults =
+      '$argon2id$v=19$m=19456,t=2,p=1$rYn+eBvyJ5h0D4rSPQxsFA$yZ1RXpeDGRu3QUJ57wMPnLhAUbCFBLLcf6aeQv670M8';
     const cheap = '$argon2id$v=19$m=64,t=1,p=1$kC3+B9Z5xY48SwqUpGznnw$I0pieFjyI2U+k930QQrjig';
     for (const hash of [atDefaults, cheap]) {
       await expect(hasher.verify(hash, PASSWORD)).resolves.toBe(true);
@@ -63,7 +64,10 @@ describe('passwordHasher', () => {
     }
   });
 
-  it.each(['bcrypt', 'argon2$2$19456$1', 'argon2$0$19456$1$32', 'argon2$1$8$2$32', 'argon2$1$64$1$2'])('refuses PASSWORD_HASH_ALGO %s', (algorithm) => {
-    expect(() => passwordHasher(algorithm, { concurrency: 1 })).toThrow(ConfigError);
-  });
+  it.each(['bcrypt', 'argon2$2$19456$1', 'argon2$0$19456$1$32', 'argon2$1$8$2$32', 'argon2$1$64$1$2'])(
+    'refuses PASSWORD_HASH_ALGO %s',
+    (algorithm) => {
+      expect(() => passwordHasher(algorithm, { concurrency: 1 })).toThrow(ConfigError);
+    },
+  );
 });

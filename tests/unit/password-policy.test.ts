@@ -1,6 +1,11 @@
 import { isComplexEnough, passwordProblem, type PasswordPolicy } from '../../src/domain/password.ts';
 
-const policy = (overrides: Partial<PasswordPolicy> = {}): PasswordPolicy => ({ minLength: 8, complexity: [], checkPwned: false, ...overrides });
+const policy = (overrides: Partial<PasswordPolicy> = {}): PasswordPolicy => ({
+  minLength: 8,
+  complexity: [],
+  checkPwned: false,
+  ...overrides,
+});
 
 describe('password rules', () => {
   it.each([

@@ -13,7 +13,10 @@ function meter(body: Buffer, size: number) {
 }
 
 describe('PushPackMeter', () => {
-  const commands = pkt(`${OLD} ${NEW} refs/heads/main\0report-status side-band-64k agent=git/2\n`) + pkt(`${OLD} ${NEW} refs/tags/v1\n`) + '0000';
+  const commands =
+    pkt(`${OLD} ${NEW} refs/heads/main\0report-status side-band-64k agent=git/2\n`) +
+    pkt(`${OLD} ${NEW} refs/tags/v1\n`) +
+    '0000';
   const pack = Buffer.concat([Buffer.from('PACK'), Buffer.alloc(1000, 7)]);
 
   it.each([1, 3, 7, 64, 100_000])('counts only the pack, reads refs and side-band, in pieces of %i bytes', (size) => {

@@ -1,9 +1,21 @@
 import {
-  headroom, isQuotaSubject, isWithinQuota, NO_USAGE, type QuotaGroup, type QuotaRule, type QuotaSubject,
-  type QuotaUsage, usedFor, withPendingBytes,
+  headroom,
+  isQuotaSubject,
+  isWithinQuota,
+  NO_USAGE,
+  type QuotaGroup,
+  type QuotaRule,
+  type QuotaSubject,
+  type QuotaUsage,
+  usedFor,
+  withPendingBytes,
 } from '../../src/domain/quota.ts';
 
-const rule = (limit: number, ...subjects: QuotaSubject[]): QuotaRule => ({ name: `r${limit}-${subjects.join('+')}`, limit, subjects });
+const rule = (limit: number, ...subjects: QuotaSubject[]): QuotaRule => ({
+  name: `r${limit}-${subjects.join('+')}`,
+  limit,
+  subjects,
+});
 const group = (...rules: QuotaRule[]): QuotaGroup => ({ name: 'g', rules });
 const usage = (fields: Partial<QuotaUsage>): QuotaUsage => ({ ...NO_USAGE, ...fields });
 
@@ -24,22 +36,92 @@ describe('isWithinQuota', () => {
     // parent subjects are never consulted
     ['parent rule does not cover a child', [group(rule(1000, 'size:all'))], NO_USAGE, 'size:repos:public', -1, false],
     // children are: a rule on a child answers for the parent
-    ['child rule answers for the parent (passes)', [group(rule(100, 'size:repos:public'))], repos100, 'size:repos:all', -1, true],
-    ['child rule answers for the parent (fails)', [group(rule(59, 'size:repos:public'))], repos100, 'size:repos:all', -1, false],
-    ['grandchild rule answers for size:all', [group(rule(10, 'size:assets:packages:all'))], usage({ packages: 11 }), 'size:all', -1, false],
+    [
+      'child rule answers for the parent (passes)',
+      [group(rule(100, 'size:repos:public'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      true,
+    ],
+    [
+      'child rule answers for the parent (fails)',
+      [group(rule(59, 'size:repos:public'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      false,
+    ],
+    [
+      'grandchild rule answers for size:all',
+      [group(rule(10, 'size:assets:packages:all'))],
+      usage({ packages: 11 }),
+      'size:all',
+      -1,
+      false,
+    ],
     // limits
     ['at the limit passes', [group(rule(100, 'size:repos:all'))], repos100, 'size:repos:all', -1, true],
     ['over the limit fails', [group(rule(99, 'size:repos:all'))], repos100, 'size:repos:all', -1, false],
     ['limit -1 covers every subject', [group(rule(-1, 'size:assets:artifacts'))], repos100, 'size:repos:all', 0, true],
-    ['a rule sums all its subjects', [group(rule(120, 'size:repos:all', 'size:git:lfs'))], usage({ reposPublic: 100, lfs: 30 }), 'size:repos:all', -1, false],
+    [
+      'a rule sums all its subjects',
+      [group(rule(120, 'size:repos:all', 'size:git:lfs'))],
+      usage({ reposPublic: 100, lfs: 30 }),
+      'size:repos:all',
+      -1,
+      false,
+    ],
     // rules in a group are AND-ed
-    ['AND: both pass', [group(rule(200, 'size:repos:all'), rule(150, 'size:repos:all'))], repos100, 'size:repos:all', -1, true],
-    ['AND: one fails', [group(rule(200, 'size:repos:all'), rule(50, 'size:repos:all'))], repos100, 'size:repos:all', -1, false],
-    ['AND: unlimited rule does not rescue a failing one', [group(rule(-1, 'size:all'), rule(50, 'size:repos:all'))], repos100, 'size:repos:all', -1, false],
+    [
+      'AND: both pass',
+      [group(rule(200, 'size:repos:all'), rule(150, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      true,
+    ],
+    [
+      'AND: one fails',
+      [group(rule(200, 'size:repos:all'), rule(50, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      false,
+    ],
+    [
+      'AND: unlimited rule does not rescue a failing one',
+      [group(rule(-1, 'size:all'), rule(50, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      false,
+    ],
     // across groups the most permissive wins
-    ['OR: one permissive group suffices', [group(rule(50, 'size:repos:all')), group(rule(500, 'size:repos:all'))], repos100, 'size:repos:all', -1, true],
-    ['OR: a covering group beats one that does not cover', [group(rule(5, 'size:assets:all')), group(rule(500, 'size:repos:all'))], repos100, 'size:repos:all', -1, true],
-    ['OR: all failing', [group(rule(50, 'size:repos:all')), group(rule(60, 'size:repos:all'))], repos100, 'size:repos:all', -1, false],
+    [
+      'OR: one permissive group suffices',
+      [group(rule(50, 'size:repos:all')), group(rule(500, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      true,
+    ],
+    [
+      'OR: a covering group beats one that does not cover',
+      [group(rule(5, 'size:assets:all')), group(rule(500, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      true,
+    ],
+    [
+      'OR: all failing',
+      [group(rule(50, 'size:repos:all')), group(rule(60, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      -1,
+      false,
+    ],
     ['groups replace the default', [group(rule(500, 'size:assets:all'))], repos100, 'size:repos:all', -1, false],
   ])('%s', (_name, groups, used, subject, defaultTotal, expected) => {
     expect(isWithinQuota(groups, used, subject, defaultTotal)).toBe(expected);
@@ -47,7 +129,15 @@ describe('isWithinQuota', () => {
 });
 
 describe('usedFor', () => {
-  const used = usage({ reposPublic: 1, reposPrivate: 2, lfs: 4, attachmentsIssues: 8, attachmentsReleases: 16, artifacts: 32, packages: 64 });
+  const used = usage({
+    reposPublic: 1,
+    reposPrivate: 2,
+    lfs: 4,
+    attachmentsIssues: 8,
+    attachmentsReleases: 16,
+    artifacts: 32,
+    packages: 64,
+  });
   it.each<[QuotaSubject, number]>([
     ['size:all', 127], // each byte once
     ['size:repos:all', 3],
@@ -75,8 +165,12 @@ describe('subjects and pending bytes', () => {
 
   it('adds an upload about to be written to its leaf', () => {
     const used = withPendingBytes(usage({ packages: 5 }), 'size:assets:packages:all', 10);
-    expect(isWithinQuota([group(rule(14, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(false);
-    expect(isWithinQuota([group(rule(15, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(true);
+    expect(isWithinQuota([group(rule(14, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(
+      false,
+    );
+    expect(isWithinQuota([group(rule(15, 'size:assets:packages:all'))], used, 'size:assets:packages:all', -1)).toBe(
+      true,
+    );
     expect(() => withPendingBytes(NO_USAGE, 'size:all', 1)).toThrow();
   });
 });
@@ -84,11 +178,20 @@ describe('subjects and pending bytes', () => {
 describe('headroom', () => {
   it.each<[string, QuotaGroup[], QuotaUsage, QuotaSubject, number]>([
     ['what one rule leaves', [group(rule(100, 'size:repos:all'))], repos100, 'size:repos:all', 0],
-    ['every covering rule of a group must pass',
+    [
+      'every covering rule of a group must pass',
       [group(rule(1000, 'size:repos:all'), rule(150, 'size:repos:all', 'size:git:lfs'))],
-      repos100, 'size:repos:all', 50],
-    ['the best group binds',
-      [group(rule(120, 'size:repos:all')), group(rule(500, 'size:repos:all'))], repos100, 'size:repos:all', 400],
+      repos100,
+      'size:repos:all',
+      50,
+    ],
+    [
+      'the best group binds',
+      [group(rule(120, 'size:repos:all')), group(rule(500, 'size:repos:all'))],
+      repos100,
+      'size:repos:all',
+      400,
+    ],
     ['over already', [group(rule(99, 'size:repos:all'))], repos100, 'size:repos:all', -1],
     ['unlimited', [group(rule(-1, 'size:repos:all'))], repos100, 'size:repos:all', Infinity],
   ])('%s', (_name, groups, used, subject, expected) => {

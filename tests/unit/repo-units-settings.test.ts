@@ -1,19 +1,37 @@
-import { isValidExternalTrackerFormat, isValidExternalUrl, repoUnitsSettingsProblem } from '../../src/domain/repo-units-settings.ts';
+import {
+  isValidExternalTrackerFormat,
+  isValidExternalUrl,
+  repoUnitsSettingsProblem,
+} from '../../src/domain/repo-units-settings.ts';
 
 const ROOT = 'https://forge.example.com/';
 
 describe('isValidExternalUrl', () => {
-  it.each(['https://tracker.example.com', 'http://tracker.example.com:8080/issues?q=1', 'https://10.0.0.5/wiki', 'https://forge.example.com/other/repo/issues'])(
-    'accepts %s',
-    (url) => {
-      expect(isValidExternalUrl(url, ROOT)).toBe(true);
-    },
-  );
+  it.each([
+    'https://tracker.example.com',
+    'http://tracker.example.com:8080/issues?q=1',
+    'https://10.0.0.5/wiki',
+    'https://forge.example.com/other/repo/issues',
+  ])('accepts %s', (url) => {
+    expect(isValidExternalUrl(url, ROOT)).toBe(true);
+  });
 
   it.each([
-    '', 'not a url', '/relative/path', 'ftp://tracker.example.com', 'javascript:alert(1)', 'mailto:a@example.com', 'https://',
-    'http://localhost/issues', 'http://LOCALHOST:3000', 'http://127.0.0.1/x', 'http://127.1.2.3/x', 'http://[::1]/x',
-    'https://forge.example.com/api/v1/repos', 'https://tracker.example.com:99999/', 'https://tracker.example.com/a b',
+    '',
+    'not a url',
+    '/relative/path',
+    'ftp://tracker.example.com',
+    'javascript:alert(1)',
+    'mailto:a@example.com',
+    'https://',
+    'http://localhost/issues',
+    'http://LOCALHOST:3000',
+    'http://127.0.0.1/x',
+    'http://127.1.2.3/x',
+    'http://[::1]/x',
+    'https://forge.example.com/api/v1/repos',
+    'https://tracker.example.com:99999/',
+    'https://tracker.example.com/a b',
   ])('refuses %j', (url) => {
     expect(isValidExternalUrl(url, ROOT)).toBe(false);
   });
@@ -48,7 +66,8 @@ describe('repoUnitsSettingsProblem', () => {
     for (const style of ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only']) {
       expect(repoUnitsSettingsProblem({ default_merge_style: style }, ROOT)).toBeNull();
     }
-    for (const style of ['merge', 'rebase']) expect(repoUnitsSettingsProblem({ default_update_style: style }, ROOT)).toBeNull();
+    for (const style of ['merge', 'rebase'])
+      expect(repoUnitsSettingsProblem({ default_update_style: style }, ROOT)).toBeNull();
   });
 
   it.each([
@@ -58,7 +77,16 @@ describe('repoUnitsSettingsProblem', () => {
     [{ default_update_style: 'squash' }, '[DefaultUpdateStyle]: In'],
     [{ has_issues: true, external_tracker: { external_tracker_url: 'nope' } }, 'External tracker URL not valid'],
     [{ has_issues: true, external_tracker: {} }, 'External tracker URL not valid'],
-    [{ has_issues: true, external_tracker: { external_tracker_url: 'https://t.example.com', external_tracker_format: 'https://t.example.com/{id}' } }, 'External tracker URL format not valid'],
+    [
+      {
+        has_issues: true,
+        external_tracker: {
+          external_tracker_url: 'https://t.example.com',
+          external_tracker_format: 'https://t.example.com/{id}',
+        },
+      },
+      'External tracker URL format not valid',
+    ],
     [{ has_wiki: true, external_wiki: { external_wiki_url: 'file:///etc/passwd' } }, 'Invalid external wiki URL'],
   ])('refuses %j: %s', (edit, message) => {
     expect(repoUnitsSettingsProblem(edit, ROOT)).toBe(message);
@@ -72,6 +100,14 @@ describe('repoUnitsSettingsProblem', () => {
   });
 
   it('accepts an empty tracker format', () => {
-    expect(repoUnitsSettingsProblem({ has_issues: true, external_tracker: { external_tracker_url: 'https://t.example.com', external_tracker_format: '' } }, ROOT)).toBeNull();
+    expect(
+      repoUnitsSettingsProblem(
+        {
+          has_issues: true,
+          external_tracker: { external_tracker_url: 'https://t.example.com', external_tracker_format: '' },
+        },
+        ROOT,
+      ),
+    ).toBeNull();
   });
 });

@@ -9,16 +9,33 @@ describe('webhook events', () => {
   });
 
   it('expands issues and pull_request to every event of their kind', () => {
-    expect(roundTrip(['issues'])).toEqual(['issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment']);
+    expect(roundTrip(['issues'])).toEqual([
+      'issues',
+      'issue_assign',
+      'issue_label',
+      'issue_milestone',
+      'issue_comment',
+    ]);
     expect(roundTrip(['pull_request'])).toEqual([
-      'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
-      'pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment', 'pull_request_sync',
+      'pull_request',
+      'pull_request_assign',
+      'pull_request_label',
+      'pull_request_milestone',
+      'pull_request_comment',
+      'pull_request_review_approved',
+      'pull_request_review_rejected',
+      'pull_request_review_comment',
+      'pull_request_sync',
       'pull_request_review_request',
     ]);
   });
 
   it('keeps the _only forms to the main event and ignores unknown names', () => {
-    expect(roundTrip(['issues_only', 'pull_request_only', 'Create', 'nonsense'])).toEqual(['create', 'issues', 'pull_request']);
+    expect(roundTrip(['issues_only', 'pull_request_only', 'Create', 'nonsense'])).toEqual([
+      'create',
+      'issues',
+      'pull_request',
+    ]);
   });
 
   it('reads stored send_everything hooks as every event', () => {

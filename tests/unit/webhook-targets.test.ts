@@ -26,12 +26,21 @@ describe('ALLOWED_HOST_LIST', () => {
 });
 
 describe('hook event matching', () => {
-  const chosen = (events: Record<string, boolean>, branchFilter = '') => ({ events: JSON.stringify({ choose_events: true, events }), branchFilter });
+  const chosen = (events: Record<string, boolean>, branchFilter = '') => ({
+    events: JSON.stringify({ choose_events: true, events }),
+    branchFilter,
+  });
 
   it('reads push_only, send_everything and choose_events as Forgejo does', () => {
-    expect(hookWantsEvent({ events: JSON.stringify({ push_only: true }), branchFilter: '' }, 'push', 'main')).toBe(true);
-    expect(hookWantsEvent({ events: JSON.stringify({ push_only: true }), branchFilter: '' }, 'create', 'main')).toBe(false);
-    expect(hookWantsEvent({ events: JSON.stringify({ send_everything: true }), branchFilter: '' }, 'package', null)).toBe(true);
+    expect(hookWantsEvent({ events: JSON.stringify({ push_only: true }), branchFilter: '' }, 'push', 'main')).toBe(
+      true,
+    );
+    expect(hookWantsEvent({ events: JSON.stringify({ push_only: true }), branchFilter: '' }, 'create', 'main')).toBe(
+      false,
+    );
+    expect(
+      hookWantsEvent({ events: JSON.stringify({ send_everything: true }), branchFilter: '' }, 'package', null),
+    ).toBe(true);
     expect(hookWantsEvent(chosen({ issues: true }), 'issues', null)).toBe(true);
     expect(hookWantsEvent(chosen({ issues: true }), 'issue_comment', null)).toBe(false);
   });

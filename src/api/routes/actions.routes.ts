@@ -6,8 +6,15 @@ import { reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
 import { adminCronList, adminCronRun } from '../handlers/admin/cron.ts';
 import { adminGetRunnerRegistrationToken } from '../handlers/admin/runner.ts';
 import {
-  createOrgVariable, deleteOrgSecret, deleteOrgVariable, getOrgVariable, getOrgVariablesList, orgGetRunnerRegistrationToken,
-  orgListActionsSecrets, updateOrgSecret, updateOrgVariable,
+  createOrgVariable,
+  deleteOrgSecret,
+  deleteOrgVariable,
+  getOrgVariable,
+  getOrgVariablesList,
+  orgGetRunnerRegistrationToken,
+  orgListActionsSecrets,
+  updateOrgSecret,
+  updateOrgVariable,
 } from '../handlers/org/action.ts';
 import { route, type RouteGroup } from '../route.ts';
 

@@ -2,7 +2,13 @@
 // /pulls groups, and /repos/issues/search). The repository the caller may not see is 404 before anything else.
 import { repoAssignment } from '../assignment.ts';
 import { reqRepoReader, reqToken } from '../guards.ts';
-import { issueCreateComment, issueCreateIssue, issueEditIssue, issueGetIssue, issueSearchIssues } from '../handlers/issue/issue.ts';
+import {
+  issueCreateComment,
+  issueCreateIssue,
+  issueEditIssue,
+  issueGetIssue,
+  issueSearchIssues,
+} from '../handlers/issue/issue.ts';
 import { repoCreatePullRequest } from '../handlers/issue/pull.ts';
 import { UnitType } from '../../domain/access/modes.ts';
 import { route, type RouteGroup } from '../route.ts';
@@ -22,5 +28,8 @@ export const issuesRoutes: RouteGroup<IssuesOperation> = {
   issueEditIssue: route([repoAssignment(), reqToken()], issueEditIssue),
   issueGetIssue: route([repoAssignment()], issueGetIssue),
   issueSearchIssues: route([], issueSearchIssues),
-  repoCreatePullRequest: route([repoAssignment(), reqToken(), reqRepoReader(UnitType.code), reqRepoReader(UnitType.pulls)], repoCreatePullRequest),
+  repoCreatePullRequest: route(
+    [repoAssignment(), reqToken(), reqRepoReader(UnitType.code), reqRepoReader(UnitType.pulls)],
+    repoCreatePullRequest,
+  ),
 };

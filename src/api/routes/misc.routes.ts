@@ -7,7 +7,12 @@ import { renderMarkdown, renderMarkdownRaw, renderMarkup } from '../handlers/mis
 import { getNodeInfo, getNodeInfoLinks } from '../handlers/misc/nodeinfo.ts';
 import { getApiContract, getVersion, healthCheck } from '../handlers/misc/server.ts';
 import {
-  getGitignoreTemplateInfo, getLabelTemplateInfo, getLicenseTemplateInfo, listGitignoresTemplates, listLabelTemplates, listLicenseTemplates,
+  getGitignoreTemplateInfo,
+  getLabelTemplateInfo,
+  getLicenseTemplateInfo,
+  listGitignoresTemplates,
+  listLabelTemplates,
+  listLicenseTemplates,
 } from '../handlers/misc/template.ts';
 import { route, type RouteGroup } from '../route.ts';
 

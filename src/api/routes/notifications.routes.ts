@@ -3,7 +3,13 @@
 import { repoAssignment } from '../assignment.ts';
 import { reqToken } from '../guards.ts';
 import {
-  notifyGetList, notifyGetRepoList, notifyGetThread, notifyNewAvailable, notifyReadList, notifyReadRepoList, notifyReadThread,
+  notifyGetList,
+  notifyGetRepoList,
+  notifyGetThread,
+  notifyNewAvailable,
+  notifyReadList,
+  notifyReadRepoList,
+  notifyReadThread,
 } from '../handlers/notify/notification.ts';
 import { userCurrentCheckSubscription } from '../handlers/repo/subscription.ts';
 import { route, type RouteGroup } from '../route.ts';

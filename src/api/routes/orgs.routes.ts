@@ -2,17 +2,36 @@
 // Each route's guards are its access rule: an organization the caller may not see is 404 before anything else.
 import { orgAssignment, userAssignment } from '../assignment.ts';
 import { reqOrgCreator, reqOrgMembership, reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
-import { adminCreateHook, adminDeleteHook, adminEditHook, adminGetHook, adminListHooks } from '../handlers/admin/hook.ts';
+import {
+  adminCreateHook,
+  adminDeleteHook,
+  adminEditHook,
+  adminGetHook,
+  adminListHooks,
+} from '../handlers/admin/hook.ts';
 import { adminCreateOrg, adminGetAllOrgs } from '../handlers/admin/org.ts';
 import { orgDeleteAvatar, orgUpdateAvatar } from '../handlers/org/avatar.ts';
 import { orgBlockUser, orgListBlockedUsers, orgUnblockUser } from '../handlers/org/block.ts';
 import { orgCreateHook, orgDeleteHook, orgEditHook, orgGetHook, orgListHooks } from '../handlers/org/hook.ts';
 import { orgCreateLabel, orgDeleteLabel, orgEditLabel, orgGetLabel, orgListLabels } from '../handlers/org/label.ts';
 import {
-  orgConcealMember, orgDeleteMember, orgIsMember, orgIsPublicMember, orgListMembers, orgListPublicMembers, orgPublicizeMember,
+  orgConcealMember,
+  orgDeleteMember,
+  orgIsMember,
+  orgIsPublicMember,
+  orgListMembers,
+  orgListPublicMembers,
+  orgPublicizeMember,
 } from '../handlers/org/member.ts';
 import {
-  orgCreate, orgDelete, orgEdit, orgGet, orgGetAll, orgGetUserPermissions, orgListActivityFeeds, orgListCurrentUserOrgs,
+  orgCreate,
+  orgDelete,
+  orgEdit,
+  orgGet,
+  orgGetAll,
+  orgGetUserPermissions,
+  orgListActivityFeeds,
+  orgListCurrentUserOrgs,
   orgListUserOrgs,
 } from '../handlers/org/org.ts';
 import { route, type RouteGroup } from '../route.ts';

@@ -3,7 +3,12 @@
 // level on its packages decides: read to look, write to upload and delete.
 import { userAssignment } from '../assignment.ts';
 import { reqPackageAccess, reqToken } from '../guards.ts';
-import { genericPackageDelete, genericPackageDeleteFile, genericPackageDownload, genericPackageUpload } from '../handlers/package/generic.ts';
+import {
+  genericPackageDelete,
+  genericPackageDeleteFile,
+  genericPackageDownload,
+  genericPackageUpload,
+} from '../handlers/package/generic.ts';
 import { deletePackage, getPackage, listPackageFiles, listPackages } from '../handlers/package/package.ts';
 import { route, type RouteGroup } from '../route.ts';
 

@@ -3,13 +3,37 @@
 import { orgAssignment, userAssignment } from '../assignment.ts';
 import { reqFeature, reqOrgOwnership, reqSiteAdmin, reqToken } from '../guards.ts';
 import {
-  adminAddRuleToQuotaGroup, adminAddUserToQuotaGroup, adminCreateQuotaGroup, adminCreateQuotaRule, adminDeleteQuotaGroup,
-  adminDEleteQuotaRule, adminEditQuotaRule, adminGetQuotaGroup, adminGetQuotaRule, adminGetUserQuota, adminListQuotaGroups,
-  adminListQuotaRules, adminListUsersInQuotaGroup, adminRemoveRuleFromQuotaGroup, adminRemoveUserFromQuotaGroup,
+  adminAddRuleToQuotaGroup,
+  adminAddUserToQuotaGroup,
+  adminCreateQuotaGroup,
+  adminCreateQuotaRule,
+  adminDeleteQuotaGroup,
+  adminDEleteQuotaRule,
+  adminEditQuotaRule,
+  adminGetQuotaGroup,
+  adminGetQuotaRule,
+  adminGetUserQuota,
+  adminListQuotaGroups,
+  adminListQuotaRules,
+  adminListUsersInQuotaGroup,
+  adminRemoveRuleFromQuotaGroup,
+  adminRemoveUserFromQuotaGroup,
   adminSetUserQuotaGroups,
 } from '../handlers/admin/quota.ts';
-import { orgCheckQuota, orgGetQuota, orgListQuotaArtifacts, orgListQuotaAttachments, orgListQuotaPackages } from '../handlers/org/quota.ts';
-import { userCheckQuota, userGetQuota, userListQuotaArtifacts, userListQuotaAttachments, userListQuotaPackages } from '../handlers/user/quota.ts';
+import {
+  orgCheckQuota,
+  orgGetQuota,
+  orgListQuotaArtifacts,
+  orgListQuotaAttachments,
+  orgListQuotaPackages,
+} from '../handlers/org/quota.ts';
+import {
+  userCheckQuota,
+  userGetQuota,
+  userListQuotaArtifacts,
+  userListQuotaAttachments,
+  userListQuotaPackages,
+} from '../handlers/user/quota.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type QuotaOperation =

@@ -1,8 +1,25 @@
 // Routes for teams (Forgejo: routers/api/v1/api.go, the /teams/{teamid} and /orgs/{org}/teams groups).
-import { orgAddTeamMember, orgListTeamMember, orgListTeamMembers, orgRemoveTeamMember } from '../handlers/team/team-member.ts';
-import { orgAddTeamRepository, orgListTeamRepo, orgListTeamRepos, orgRemoveTeamRepository } from '../handlers/team/team-repo.ts';
 import {
-  orgCreateTeam, orgDeleteTeam, orgEditTeam, orgGetTeam, orgListTeamActivityFeeds, orgListTeams, teamSearch, userListTeams,
+  orgAddTeamMember,
+  orgListTeamMember,
+  orgListTeamMembers,
+  orgRemoveTeamMember,
+} from '../handlers/team/team-member.ts';
+import {
+  orgAddTeamRepository,
+  orgListTeamRepo,
+  orgListTeamRepos,
+  orgRemoveTeamRepository,
+} from '../handlers/team/team-repo.ts';
+import {
+  orgCreateTeam,
+  orgDeleteTeam,
+  orgEditTeam,
+  orgGetTeam,
+  orgListTeamActivityFeeds,
+  orgListTeams,
+  teamSearch,
+  userListTeams,
 } from '../handlers/team/team.ts';
 import { orgAssignment, teamAssignment } from '../assignment.ts';
 import { reqOrgMembership, reqOrgOwnership, reqTeamMembership, reqToken } from '../guards.ts';

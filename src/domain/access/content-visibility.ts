@@ -17,13 +17,26 @@ export function unitOfIssue(isPull: boolean): number {
 }
 
 const CODE_OPS: readonly ActivityOpType[] = [
-  'commit_repo', 'push_tag', 'delete_tag', 'delete_branch', 'publish_release',
-  'mirror_sync_push', 'mirror_sync_create', 'mirror_sync_delete',
+  'commit_repo',
+  'push_tag',
+  'delete_tag',
+  'delete_branch',
+  'publish_release',
+  'mirror_sync_push',
+  'mirror_sync_create',
+  'mirror_sync_delete',
 ];
 const ISSUE_OPS: readonly ActivityOpType[] = ['create_issue', 'comment_issue', 'close_issue', 'reopen_issue'];
 const PULL_OPS: readonly ActivityOpType[] = [
-  'create_pull_request', 'comment_pull', 'merge_pull_request', 'close_pull_request', 'reopen_pull_request',
-  'approve_pull_request', 'reject_pull_request', 'pull_review_dismissed', 'pull_request_ready_for_review',
+  'create_pull_request',
+  'comment_pull',
+  'merge_pull_request',
+  'close_pull_request',
+  'reopen_pull_request',
+  'approve_pull_request',
+  'reject_pull_request',
+  'pull_review_dismissed',
+  'pull_request_ready_for_review',
   'auto_merge_pull_request',
 ];
 

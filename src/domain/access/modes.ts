@@ -30,7 +30,16 @@ export const UNITS = [
 
 export type UnitKey = (typeof UNITS)[number]['key'];
 export const UnitType = {
-  code: 1, issues: 2, pulls: 3, releases: 4, wiki: 5, extWiki: 6, extIssues: 7, projects: 8, packages: 9, actions: 10,
+  code: 1,
+  issues: 2,
+  pulls: 3,
+  releases: 4,
+  wiki: 5,
+  extWiki: 6,
+  extIssues: 7,
+  projects: 8,
+  packages: 9,
+  actions: 10,
 } as const;
 
 /** External tracker and wiki only link elsewhere: teams never get more than read on them. */

@@ -14,7 +14,12 @@ export interface TeamPackageGrant {
  * read a public or limited user's packages, anonymous ones a public user's. Site admins are let through by the
  * guards, not here.
  */
-export function packageAccessMode(viewer: { readonly id: number } | null, owner: Owner, teams: readonly TeamPackageGrant[], ownerVisible: boolean): AccessModeValue {
+export function packageAccessMode(
+  viewer: { readonly id: number } | null,
+  owner: Owner,
+  teams: readonly TeamPackageGrant[],
+  ownerVisible: boolean,
+): AccessModeValue {
   if (isOrganization(owner)) {
     let mode = 0;
     if (viewer) {
@@ -26,7 +31,9 @@ export function packageAccessMode(viewer: { readonly id: number } | null, owner:
   }
   if (viewer) {
     if (viewer.id === owner.id) return AccessMode.owner;
-    return owner.visibility === Visibility.public || owner.visibility === Visibility.limited ? AccessMode.read : AccessMode.none;
+    return owner.visibility === Visibility.public || owner.visibility === Visibility.limited
+      ? AccessMode.read
+      : AccessMode.none;
   }
   return owner.visibility === Visibility.public ? AccessMode.read : AccessMode.none;
 }

@@ -64,8 +64,12 @@ export function repoPermission(viewer: Viewer | null, repo: RepoFacts, facts: Vi
   if (collaboration !== undefined) mode = Math.max(mode, collaboration);
   if (!isOrganization(repo.owner)) return { mode, unitModes: null, units };
 
-  const repoTeams = facts.teams.filter((team) =>
-    team.orgId === repo.ownerId && team.accessMode > AccessMode.none && (team.includesAllRepositories || team.repoIds.has(repo.id)));
+  const repoTeams = facts.teams.filter(
+    (team) =>
+      team.orgId === repo.ownerId &&
+      team.accessMode > AccessMode.none &&
+      (team.includesAllRepositories || team.repoIds.has(repo.id)),
+  );
   const topTeamMode = repoTeams.reduce<number>((top, team) => Math.max(top, team.accessMode), AccessMode.none);
   if (topTeamMode >= AccessMode.admin) return { mode: Math.max(mode, topTeamMode), unitModes: null, units };
   for (const team of repoTeams) mode = Math.max(mode, team.accessMode);

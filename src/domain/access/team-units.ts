@@ -1,6 +1,14 @@
 // How a team's permission and units are derived from a create/edit body, and how they read back
 // (Forgejo: routers/api/v1/org/team.go, models/organization/team.go, models/unit/unit.go).
-import { AccessMode, type AccessModeValue, accessModeName, EXTERNAL_UNIT_TYPES, UNITS, unitKeyOfType, unitTypeOfKey } from './modes.ts';
+import {
+  AccessMode,
+  type AccessModeValue,
+  accessModeName,
+  EXTERNAL_UNIT_TYPES,
+  UNITS,
+  unitKeyOfType,
+  unitTypeOfKey,
+} from './modes.ts';
 
 export interface TeamUnitGrant {
   type: number;
@@ -10,10 +18,14 @@ export interface TeamUnitGrant {
 /** Callers may ask for read, write or admin; anything else (owner included) is none, as in Forgejo. */
 export function parseTeamPermission(text: string | undefined): AccessModeValue {
   switch ((text ?? '').toLowerCase()) {
-    case 'read': return AccessMode.read;
-    case 'write': return AccessMode.write;
-    case 'admin': return AccessMode.admin;
-    default: return AccessMode.none;
+    case 'read':
+      return AccessMode.read;
+    case 'write':
+      return AccessMode.write;
+    case 'admin':
+      return AccessMode.admin;
+    default:
+      return AccessMode.none;
   }
 }
 
@@ -47,7 +59,10 @@ export function lowestUnitAccess(unitsMap: Map<number, AccessModeValue>): Access
 }
 
 /** The team level from `permission`: below admin, a non-empty units_map lowers it to its lowest level. */
-export function teamAccessMode(permission: string | undefined, unitsMap: Map<number, AccessModeValue>): AccessModeValue {
+export function teamAccessMode(
+  permission: string | undefined,
+  unitsMap: Map<number, AccessModeValue>,
+): AccessModeValue {
   const requested = parseTeamPermission(permission);
   return requested < AccessMode.admin && unitsMap.size > 0 ? lowestUnitAccess(unitsMap) : requested;
 }
@@ -61,7 +76,11 @@ export function adminTeamUnits(): TeamUnitGrant[] {
  * The units a team at `accessMode` gets from the body: admin units at admin level and above; below admin the
  * units_map when non-empty, else `units` at the team level; null when the body names no unit.
  */
-export function teamUnitGrants(accessMode: number, units: readonly string[] | undefined, unitsMap: Map<number, AccessModeValue>): TeamUnitGrant[] | null {
+export function teamUnitGrants(
+  accessMode: number,
+  units: readonly string[] | undefined,
+  unitsMap: Map<number, AccessModeValue>,
+): TeamUnitGrant[] | null {
   if (accessMode >= AccessMode.admin) return adminTeamUnits();
   if (unitsMap.size > 0) return [...unitsMap].map(([type, mode]) => ({ type, accessMode: capped(type, mode) }));
   const types = new Set((units ?? []).map(unitTypeOfKey).filter((type): type is number => type !== undefined));
@@ -77,9 +96,13 @@ export interface TeamUnitsView {
 /** `units` and `units_map` as the API shows them: admin and owner teams report every unit at the team level. */
 export function teamUnitsView(accessMode: number, stored: readonly TeamUnitGrant[]): TeamUnitsView {
   const ordered = (grants: readonly TeamUnitGrant[]) => [...grants].sort((a, b) => a.type - b.type);
-  const grants = accessMode >= AccessMode.admin
-    ? UNITS.map(({ type }) => ({ type, accessMode: accessMode === AccessMode.admin ? capped(type, accessMode) : accessMode }))
-    : ordered(stored.filter((grant) => unitKeyOfType(grant.type) !== undefined));
+  const grants =
+    accessMode >= AccessMode.admin
+      ? UNITS.map(({ type }) => ({
+          type,
+          accessMode: accessMode === AccessMode.admin ? capped(type, accessMode) : accessMode,
+        }))
+      : ordered(stored.filter((grant) => unitKeyOfType(grant.type) !== undefined));
   const unitsMap: Record<string, string> = {};
   for (const grant of grants) unitsMap[unitKeyOfType(grant.type)!] = accessModeName(grant.accessMode);
   return { units: grants.map((grant) => unitKeyOfType(grant.type)!), unitsMap };

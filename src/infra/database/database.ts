@@ -36,7 +36,9 @@ function openSqlite(file: string): Database {
   connection.pragma('foreign_keys = ON');
   const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3');
   const { PrismaClient } = require('../../../generated/prisma/sqlite/client.ts');
-  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }) });
+  const prisma: PrismaClient = new PrismaClient({
+    adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }),
+  });
   return {
     provider: 'sqlite',
     prisma,

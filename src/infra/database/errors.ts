@@ -3,7 +3,10 @@
 import { NameTakenError, RecordGoneError } from '../../domain/errors.ts';
 
 function prismaCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string'
+  return typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof (error as { code: unknown }).code === 'string'
     ? (error as { code: string }).code
     : undefined;
 }

@@ -22,7 +22,10 @@ const SQLITE_LOCK_WAIT_MS = 120_000;
 const POSTGRES_MIGRATION_LOCK = 72707369;
 
 // Returns the names of the migrations it applied, in order; an up-to-date database gives [].
-export async function migrateDatabase(target: DatabaseTarget, migrationsRoot = DEFAULT_MIGRATIONS_ROOT): Promise<string[]> {
+export async function migrateDatabase(
+  target: DatabaseTarget,
+  migrationsRoot = DEFAULT_MIGRATIONS_ROOT,
+): Promise<string[]> {
   const files = readMigrationFiles(path.join(path.resolve(migrationsRoot), target.provider));
   if (target.provider === 'postgresql') {
     const connection = await postgresMigrationConnection(target.url);
@@ -35,7 +38,8 @@ export async function migrateDatabase(target: DatabaseTarget, migrationsRoot = D
   }
   const file = path.resolve(target.file);
   // Checked read-only first: a start beside a running server must not wait for a write lock to learn nothing is due.
-  if (fs.existsSync(file) && (await pendingOn(sqliteMigrationConnection(file, { readonly: true }), files)) === 0) return [];
+  if (fs.existsSync(file) && (await pendingOn(sqliteMigrationConnection(file, { readonly: true }), files)) === 0)
+    return [];
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return withSqliteLock(`${file}.migrate-lock`, () => applyPending(sqliteMigrationConnection(file), files, true));
 }
@@ -49,7 +53,11 @@ async function pendingOn(connection: MigrationConnection, files: readonly Migrat
   }
 }
 
-async function applyPending(connection: MigrationConnection, files: readonly MigrationFile[], closeAfter = false): Promise<string[]> {
+async function applyPending(
+  connection: MigrationConnection,
+  files: readonly MigrationFile[],
+  closeAfter = false,
+): Promise<string[]> {
   try {
     const history = new MigrationHistory(connection);
     const applied = new Set(await history.applied(files));
@@ -74,7 +82,11 @@ async function applyPending(connection: MigrationConnection, files: readonly Mig
   }
 }
 
-async function applyOne(connection: MigrationConnection, history: MigrationHistory, file: MigrationFile): Promise<void> {
+async function applyOne(
+  connection: MigrationConnection,
+  history: MigrationHistory,
+  file: MigrationFile,
+): Promise<void> {
   if (connection.provider === 'postgresql') {
     // PostgreSQL's DDL is transactional: the script and its history row commit together or not at all.
     await connection.run('BEGIN');

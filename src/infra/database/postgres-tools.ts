@@ -3,7 +3,14 @@
 // parameters, which libpq refuses, are left out.
 import { execFile } from 'node:child_process';
 
-const PRISMA_ONLY_PARAMETERS = ['schema', 'connection_limit', 'pool_timeout', 'pgbouncer', 'statement_cache_size', 'socket_timeout'];
+const PRISMA_ONLY_PARAMETERS = [
+  'schema',
+  'connection_limit',
+  'pool_timeout',
+  'pgbouncer',
+  'statement_cache_size',
+  'socket_timeout',
+];
 
 export function libpqConnection(url: string): { dbname: string; env: Record<string, string> } {
   const parsed = new URL(url);
@@ -19,10 +26,18 @@ export class PostgresToolError extends Error {}
 export function runPostgresTool(program: string, args: string[], url: string): Promise<void> {
   const { dbname, env } = libpqConnection(url);
   return new Promise((resolve, reject) => {
-    execFile(program, [...args, `--dbname=${dbname}`], { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 ** 2 }, (error, _stdout, stderr) => {
-      if (!error) return resolve();
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${program} was not found on PATH (install PostgreSQL's client programs)` : `${program} failed: ${stderr.trim() || error.message}`;
-      reject(new PostgresToolError(reason));
-    });
+    execFile(
+      program,
+      [...args, `--dbname=${dbname}`],
+      { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 ** 2 },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? `${program} was not found on PATH (install PostgreSQL's client programs)`
+            : `${program} failed: ${stderr.trim() || error.message}`;
+        reject(new PostgresToolError(reason));
+      },
+    );
   });
 }

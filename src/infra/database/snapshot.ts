@@ -11,7 +11,11 @@ import { runPostgresTool } from './postgres-tools.ts';
 
 export async function snapshotDatabase(target: DatabaseTarget, file: string): Promise<void> {
   if (target.provider === 'postgresql') {
-    await runPostgresTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`], target.url);
+    await runPostgresTool(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`],
+      target.url,
+    );
     return;
   }
   if (!fs.existsSync(target.file)) throw new Error(`there is no database at ${target.file}`);
@@ -57,7 +61,11 @@ export async function databaseNotEmpty(target: DatabaseTarget): Promise<string |
 /** Puts a snapshot back into an empty target (databaseNotEmpty said so). */
 export async function restoreDatabase(target: DatabaseTarget, file: string): Promise<void> {
   if (target.provider === 'postgresql') {
-    await runPostgresTool('pg_restore', ['--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', file], target.url);
+    await runPostgresTool(
+      'pg_restore',
+      ['--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', file],
+      target.url,
+    );
     return;
   }
   checkSqliteIntegrity(file);

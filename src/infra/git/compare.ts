@@ -12,7 +12,10 @@ export interface BranchComparison {
 /** The commit a branch points at, or null when there is no such branch. */
 export async function branchCommit(dir: string, branch: string): Promise<string | null> {
   try {
-    return (await runGit(['--git-dir', dir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])).trim() || null;
+    return (
+      (await runGit(['--git-dir', dir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`])).trim() ||
+      null
+    );
   } catch {
     return null;
   }

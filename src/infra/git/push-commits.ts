@@ -24,7 +24,16 @@ function parse(record: string): PushedCommit | null {
   if (fields.length < 9) return null;
   const [sha, parents, authorName, authorEmail, committerName, committerEmail, timestamp, message, files] = fields;
   const commit: PushedCommit = {
-    sha, message, authorName, authorEmail, committerName, committerEmail, timestamp, added: [], removed: [], modified: [],
+    sha,
+    message,
+    authorName,
+    authorEmail,
+    committerName,
+    committerEmail,
+    timestamp,
+    added: [],
+    removed: [],
+    modified: [],
     parent: parents.split(' ').filter(Boolean)[0] ?? null,
   };
   const lines = files.split('\n').filter(Boolean);
@@ -40,20 +49,54 @@ function parse(record: string): PushedCommit | null {
 }
 
 /** Up to `limit` commits reachable from `head` and from none of `exclude`, with the number there are in all. */
-export async function pushedCommits(dir: string, head: string, exclude: readonly string[], limit: number): Promise<{ commits: PushedCommit[]; total: number }> {
+export async function pushedCommits(
+  dir: string,
+  head: string,
+  exclude: readonly string[],
+  limit: number,
+): Promise<{ commits: PushedCommit[]; total: number }> {
   const revisions = [head, ...exclude.map((sha) => `^${sha}`)].join('\n') + '\n';
-  const total = Number((await runGit(['--git-dir', dir, 'rev-list', '--count', '--stdin'], { input: revisions })).trim());
+  const total = Number(
+    (await runGit(['--git-dir', dir, 'rev-list', '--count', '--stdin'], { input: revisions })).trim(),
+  );
   if (total === 0 || limit === 0) return { commits: [], total };
   const output = await runGit(
-    ['--git-dir', dir, 'log', `--max-count=${limit}`, `--format=${FORMAT}`, '--name-status', '--no-renames', '--first-parent', '-m', '--stdin'],
+    [
+      '--git-dir',
+      dir,
+      'log',
+      `--max-count=${limit}`,
+      `--format=${FORMAT}`,
+      '--name-status',
+      '--no-renames',
+      '--first-parent',
+      '-m',
+      '--stdin',
+    ],
     { input: revisions },
   );
-  const commits = output.split('\x1e').filter(Boolean).map(parse).filter((commit): commit is PushedCommit => commit !== null);
+  const commits = output
+    .split('\x1e')
+    .filter(Boolean)
+    .map(parse)
+    .filter((commit): commit is PushedCommit => commit !== null);
   return { commits, total };
 }
 
 /** One commit, for a new tag's head commit. */
 export async function readCommit(dir: string, sha: string): Promise<PushedCommit | null> {
-  const output = await runGit(['--git-dir', dir, 'log', '-1', `--format=${FORMAT}`, '--name-status', '--no-renames', '--first-parent', '-m', `${sha}^{commit}`, '--']);
+  const output = await runGit([
+    '--git-dir',
+    dir,
+    'log',
+    '-1',
+    `--format=${FORMAT}`,
+    '--name-status',
+    '--no-renames',
+    '--first-parent',
+    '-m',
+    `${sha}^{commit}`,
+    '--',
+  ]);
   return parse(output.split('\x1e').filter(Boolean)[0] ?? '');
 }

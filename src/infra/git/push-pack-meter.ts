@@ -79,7 +79,12 @@ export class PushPackMeter {
     if (ref) this.refs.push(ref);
     if (this.capabilitiesRead) return;
     this.capabilitiesRead = true;
-    const capabilities = line.includes('\0') ? line.slice(line.indexOf('\0') + 1).trim().split(' ') : [];
+    const capabilities = line.includes('\0')
+      ? line
+          .slice(line.indexOf('\0') + 1)
+          .trim()
+          .split(' ')
+      : [];
     this.sideBand = capabilities.includes('side-band-64k') || capabilities.includes('side-band');
   }
 }

@@ -22,7 +22,8 @@ export class RepositoryStore {
   private inside(...segments: string[]): string {
     const base = path.resolve(this.root);
     const target = path.resolve(base, ...segments);
-    if (!target.startsWith(base + path.sep)) throw new UnsafePathError(`path escapes the repository root: ${segments.join('/')}`);
+    if (!target.startsWith(base + path.sep))
+      throw new UnsafePathError(`path escapes the repository root: ${segments.join('/')}`);
     return target;
   }
 
@@ -33,7 +34,8 @@ export class RepositoryStore {
 
   /** Where git finds the repository (it need not exist). */
   directory(owner: string, repo: string): string {
-    if (ownerNameProblem(owner) !== null || repoNameProblem(repo) !== null) throw new UnsafePathError(`not a valid repository name: ${owner}/${repo}`);
+    if (ownerNameProblem(owner) !== null || repoNameProblem(repo) !== null)
+      throw new UnsafePathError(`not a valid repository name: ${owner}/${repo}`);
     return this.inside(owner.toLowerCase(), `${repo.toLowerCase()}.git`);
   }
 
@@ -92,9 +94,15 @@ export class RepositoryStore {
   list(): RepositoryFolder[] {
     const found: RepositoryFolder[] = [];
     const owners = fs.existsSync(this.root) ? fs.readdirSync(this.root, { withFileTypes: true }) : [];
-    for (const owner of owners.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
+    for (const owner of owners
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()) {
       const repos = fs.readdirSync(path.join(this.root, owner), { withFileTypes: true });
-      for (const repo of repos.filter((entry) => entry.isDirectory() && entry.name.endsWith('.git')).map((entry) => entry.name).sort()) {
+      for (const repo of repos
+        .filter((entry) => entry.isDirectory() && entry.name.endsWith('.git'))
+        .map((entry) => entry.name)
+        .sort()) {
         found.push({ owner, name: repo.slice(0, -'.git'.length) });
       }
     }

@@ -36,14 +36,22 @@ function identPart(value: string): string {
  * Writes the first commit straight into the bare repository (no work tree) with one `git fast-import`: the blobs,
  * the tree, the commit and the branch, then points HEAD at the branch unless it already does.
  */
-export async function commitInitialFiles(dir: string, branch: string, files: readonly InitialFile[], author: Signature, message = 'Initial commit'): Promise<void> {
+export async function commitInitialFiles(
+  dir: string,
+  branch: string,
+  files: readonly InitialFile[],
+  author: Signature,
+  message = 'Initial commit',
+): Promise<void> {
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
   const ident = `${identPart(author.name)} <${identPart(author.email)}> ${Math.floor(Date.now() / 1000)} +0000`;
   const stream = [
     `commit refs/heads/${branch}\n`,
     `author ${ident}\ncommitter ${ident}\n`,
     data(`${message}\n`),
-    ...[...files].sort((a, b) => (a.name < b.name ? -1 : 1)).map((file) => `M 100644 inline ${file.name}\n${data(file.content)}`),
+    ...[...files]
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map((file) => `M 100644 inline ${file.name}\n${data(file.content)}`),
     'done\n',
   ].join('');
   await runGit(['--git-dir', dir, 'fast-import', '--quiet', '--done'], { input: stream });
@@ -67,7 +75,11 @@ export interface RepositoryState {
  */
 export function hasBranchRefs(dir: string): boolean {
   const loose = path.join(dir, 'refs', 'heads');
-  if (fs.existsSync(loose) && fs.readdirSync(loose, { recursive: true, withFileTypes: true }).some((entry) => entry.isFile())) return true;
+  if (
+    fs.existsSync(loose) &&
+    fs.readdirSync(loose, { recursive: true, withFileTypes: true }).some((entry) => entry.isFile())
+  )
+    return true;
   const packed = path.join(dir, 'packed-refs');
   return fs.existsSync(packed) && / refs\/heads\//.test(fs.readFileSync(packed, 'utf8'));
 }
@@ -123,7 +135,10 @@ export async function removeOrigin(dir: string): Promise<void> {
 }
 
 /** Every ref with the object it points at (`git for-each-ref`), for comparing a repository before and after a write. */
-export async function readRefs(dir: string, prefixes: readonly string[] = ['refs/heads/', 'refs/tags/']): Promise<Map<string, string>> {
+export async function readRefs(
+  dir: string,
+  prefixes: readonly string[] = ['refs/heads/', 'refs/tags/'],
+): Promise<Map<string, string>> {
   const output = await runGit(['--git-dir', dir, 'for-each-ref', '--format=%(objectname) %(refname)', ...prefixes]);
   const refs = new Map<string, string>();
   for (const line of output.split('\n')) {
@@ -149,18 +164,35 @@ export interface CommitSummary {
  * Commits reachable from `head` and from none of `exclude`, newest first: the first `max` of them and how many
  * there are. Revisions go through stdin, so any number of excluded refs fits.
  */
-export async function newCommits(dir: string, head: string, exclude: readonly string[], max: number): Promise<{ commits: CommitSummary[]; total: number }> {
+export async function newCommits(
+  dir: string,
+  head: string,
+  exclude: readonly string[],
+  max: number,
+): Promise<{ commits: CommitSummary[]; total: number }> {
   const revisions = [head, ...exclude.map((sha) => `^${sha}`)].join('\n') + '\n';
-  const total = Number((await runGit(['--git-dir', dir, 'rev-list', '--count', '--stdin'], { input: revisions })).trim());
+  const total = Number(
+    (await runGit(['--git-dir', dir, 'rev-list', '--count', '--stdin'], { input: revisions })).trim(),
+  );
   const format = '%H%x00%an%x00%ae%x00%cn%x00%ce%x00%aI%x00%B%x1e';
-  const output = await runGit(['--git-dir', dir, 'log', `--max-count=${max}`, `--format=${format}`, '--stdin'], { input: revisions });
+  const output = await runGit(['--git-dir', dir, 'log', `--max-count=${max}`, `--format=${format}`, '--stdin'], {
+    input: revisions,
+  });
   const commits = output
     .split('\x1e')
     .map((record) => record.replace(/^\n/, ''))
     .filter(Boolean)
     .map((record) => {
       const [sha, authorName, authorEmail, committerName, committerEmail, timestamp, message] = record.split('\x00');
-      return { sha, authorName, authorEmail, committerName, committerEmail, timestamp, subject: (message ?? '').split('\n')[0] };
+      return {
+        sha,
+        authorName,
+        authorEmail,
+        committerName,
+        committerEmail,
+        timestamp,
+        subject: (message ?? '').split('\n')[0],
+      };
     });
   return { commits, total };
 }

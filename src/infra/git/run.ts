@@ -2,7 +2,11 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 
 export class GitError extends Error {
-  constructor(message: string, readonly exitCode: number | null, readonly stderr: string) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
     super(message);
   }
 }

@@ -61,12 +61,15 @@ function requestInput(
         const admitted = meter?.admit(chunk);
         if (!admitted) return done(null, chunk);
         // Over quota: git is stopped before it stores anything, and the client hears why in git's own terms.
-        return void admitted.then(() => done(null, chunk), (error: unknown) => {
-          seen = Infinity;
-          if (!res.headersSent) res.setHeader('Connection', 'close');
-          const refused = error instanceof QuotaExceededError;
-          done(refused ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
-        });
+        return void admitted.then(
+          () => done(null, chunk),
+          (error: unknown) => {
+            seen = Infinity;
+            if (!res.headersSent) res.setHeader('Connection', 'close');
+            const refused = error instanceof QuotaExceededError;
+            done(refused ? new PushRefusal(QUOTA_EXCEEDED, meter!.refs, meter!.sideBand) : (error as Error));
+          },
+        );
       }
       // The rest of the body is not read, so the connection cannot carry another request.
       if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -77,7 +80,9 @@ function requestInput(
       done();
     },
   });
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   let source: Readable = req;
   if (encoding === 'gzip' || encoding === 'x-gzip') {
     source = req.pipe(zlib.createGunzip());
@@ -130,10 +135,12 @@ function pipeProcess(
         return resolve(null);
       }
       // The client sees the end of the answer only once the database knows what the push changed.
-      (beforeEnd ? beforeEnd(code) : Promise.resolve()).catch(() => undefined).finally(() => {
-        res.end();
-        resolve(code);
-      });
+      (beforeEnd ? beforeEnd(code) : Promise.resolve())
+        .catch(() => undefined)
+        .finally(() => {
+          res.end();
+          resolve(code);
+        });
     };
     child.on('error', () => finish(null));
     child.on('close', (code) => finish(code));
@@ -178,7 +185,8 @@ export async function serviceRpc(
 ): Promise<number | null> {
   startResult(res, service);
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
-  const config = service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
+  const config =
+    service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];
   if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
   const meter = service === 'receive-pack' && limits.packBudget ? new PushPackMeter(limits.packBudget) : undefined;
   const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail', meter);

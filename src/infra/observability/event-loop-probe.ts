@@ -17,7 +17,12 @@ export function startEventLoopProbe(): void {
   process.on('message', (message: { type?: string }) => {
     if (message?.type !== 'event-loop-delay') return;
     const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e4) / 100;
-    const answer: EventLoopDelay = { type: 'event-loop-delay', p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+    const answer: EventLoopDelay = {
+      type: 'event-loop-delay',
+      p50: ms(histogram.percentile(50)),
+      p99: ms(histogram.percentile(99)),
+      max: ms(histogram.max),
+    };
     process.send?.(answer);
     histogram.reset();
   });

@@ -10,7 +10,12 @@ import { JOB_QUEUES, type JobKind, queueSettingsFor } from '../../config/queue.t
 import type * as RedisJobQueueModule from './redis-job-queue.ts';
 import type { RedisQueueTarget } from './redis-job-queue.ts';
 
-export function createJobQueue(settings: Settings, jobs: JobRepository, committed: CommittedJobs, log: Logger): JobQueue {
+export function createJobQueue(
+  settings: Settings,
+  jobs: JobRepository,
+  committed: CommittedJobs,
+  log: Logger,
+): JobQueue {
   const onRedis = new Map<JobKind, RedisQueueTarget>();
   for (const kind of Object.keys(JOB_QUEUES) as JobKind[]) {
     const { backend } = queueSettingsFor(settings, kind);

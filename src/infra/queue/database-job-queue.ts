@@ -23,7 +23,12 @@ export class DatabaseJobQueue implements JobQueue {
   ) {}
 
   work(kind: JobKind, run: JobRunner, options: WorkOptions): JobWorker {
-    const poller = new Poller(() => this.runDue(kind, run, options.concurrency, options.leaseMs), options.concurrency, options.pollMs, this.log);
+    const poller = new Poller(
+      () => this.runDue(kind, run, options.concurrency, options.leaseMs),
+      options.concurrency,
+      options.pollMs,
+      this.log,
+    );
     const unsubscribe = this.committed.subscribe(() => poller.tick());
     poller.start();
     return {
@@ -47,7 +52,8 @@ export class DatabaseJobQueue implements JobQueue {
   private async execute(kind: JobKind, job: Models.JobModel, run: JobRunner): Promise<void> {
     try {
       const result = await run({ id: job.id, kind, payload: JSON.parse(job.payload), attempt: job.attempts });
-      if (result.outcome === 'retry') await this.jobs.retryAt(job.id, this.holder, new Date(Date.now() + result.afterMs), result.error);
+      if (result.outcome === 'retry')
+        await this.jobs.retryAt(job.id, this.holder, new Date(Date.now() + result.afterMs), result.error);
       else await this.jobs.complete(job.id, this.holder);
     } catch (error) {
       // The lease expires and the job is taken again.

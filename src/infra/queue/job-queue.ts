@@ -13,7 +13,8 @@ export interface QueuedJob {
 }
 
 /** What became of a run: finished (well or for good), or to be run again later. */
-export type JobResult = { readonly outcome: 'done' } | { readonly outcome: 'retry'; readonly afterMs: number; readonly error: string };
+export type JobResult =
+  { readonly outcome: 'done' } | { readonly outcome: 'retry'; readonly afterMs: number; readonly error: string };
 
 export type JobRunner = (job: QueuedJob) => Promise<JobResult>;
 

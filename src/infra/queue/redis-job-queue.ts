@@ -76,7 +76,12 @@ export class RedisJobQueue implements JobQueue {
     const worker = new Worker<JobData>(
       target.queueName,
       async (job: Job<JobData>) => {
-        const result = await run({ id: Number(job.id!.slice('outbox-'.length)), kind, payload: JSON.parse(job.data.payload), attempt: job.attemptsStarted });
+        const result = await run({
+          id: Number(job.id!.slice('outbox-'.length)),
+          kind,
+          payload: JSON.parse(job.data.payload),
+          attempt: job.attemptsStarted,
+        });
         if (result.outcome === 'retry') throw new RetryLater(result.afterMs, result.error);
       },
       {
@@ -89,11 +94,14 @@ export class RedisJobQueue implements JobQueue {
         // A job whose process died is run again; the runner counts those runs as attempts and ends the job.
         maxStalledCount: MAX_RUNS,
         settings: {
-          backoffStrategy: (_attempts: number, _type?: string, error?: Error) => (error instanceof RetryLater ? error.afterMs : options.leaseMs),
+          backoffStrategy: (_attempts: number, _type?: string, error?: Error) =>
+            error instanceof RetryLater ? error.afterMs : options.leaseMs,
         },
       },
     );
-    worker.on('error', (error) => this.log.warn({ err: error, queue: target.queueName }, 'job queue worker: redis error'));
+    worker.on('error', (error) =>
+      this.log.warn({ err: error, queue: target.queueName }, 'job queue worker: redis error'),
+    );
     worker.on('failed', (job, error) => {
       if (error instanceof DelayedError || error instanceof RetryLater) return;
       this.log.error({ err: error, queue: target.queueName, jobId: job?.id }, 'a background job failed unexpectedly');

@@ -13,7 +13,8 @@ export interface AvatarStore {
 
 /** Names are hashes; anything that could leave the folder (or the prefix in a bucket) is refused. */
 export function checkAvatarName(name: string): void {
-  if (name === '' || name !== path.basename(name) || name.startsWith('.')) throw new Error(`not an avatar file name: ${name}`);
+  if (name === '' || name !== path.basename(name) || name.startsWith('.'))
+    throw new Error(`not an avatar file name: ${name}`);
 }
 
 export class LocalAvatarStore implements AvatarStore {

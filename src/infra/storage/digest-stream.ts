@@ -25,7 +25,8 @@ export class DigestStream extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
-    if (this.received > this.maxBytes) return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
+    if (this.received > this.maxBytes)
+      return callback(new PayloadTooLargeError(`the file is too large: at most ${this.maxBytes} bytes`));
     const pass = () => {
       for (const hash of Object.values(this.hashes)) hash.update(chunk);
       callback(null, chunk);
@@ -44,6 +45,12 @@ export class DigestStream extends Transform {
   /** The digests of everything that passed; call once the stream has ended. */
   digests(): BlobDigests {
     const { md5, sha1, sha256, sha512 } = this.hashes;
-    return { size: this.received, md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), sha512: sha512.digest('hex') };
+    return {
+      size: this.received,
+      md5: md5.digest('hex'),
+      sha1: sha1.digest('hex'),
+      sha256: sha256.digest('hex'),
+      sha512: sha512.digest('hex'),
+    };
   }
 }

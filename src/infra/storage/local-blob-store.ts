@@ -8,7 +8,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  type BlobDigests, type BlobStore, type ByteRange, isBlobKey, type PutOptions, type StagedBlob,
+  type BlobDigests,
+  type BlobStore,
+  type ByteRange,
+  isBlobKey,
+  type PutOptions,
+  type StagedBlob,
 } from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
 

@@ -17,7 +17,9 @@ export class S3AvatarStore implements AvatarStore {
   }
 
   async save(name: string, png: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(name), Body: png, ContentType: 'image/png' }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(name), Body: png, ContentType: 'image/png' }),
+    );
   }
 
   async read(name: string): Promise<Buffer | null> {

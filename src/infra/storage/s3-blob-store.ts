@@ -4,7 +4,13 @@
 // A refused or broken upload leaves no object behind.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { type BlobStore, type ByteRange, isBlobKey, type PutOptions, type StagedBlob } from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
@@ -44,7 +50,12 @@ export class S3BlobStore implements BlobStore {
   }
 
   private upload(key: string, body: Readable): Promise<unknown> {
-    return new Upload({ client: this.client, params: { Bucket: this.bucket, Key: key, Body: body }, partSize: this.partSize, queueSize: this.queueSize }).done();
+    return new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body },
+      partSize: this.partSize,
+      queueSize: this.queueSize,
+    }).done();
   }
 
   async stage(source: Readable, options: PutOptions = {}): Promise<StagedBlob> {
@@ -73,7 +84,13 @@ export class S3BlobStore implements BlobStore {
   /** Copies the complete temporary object to its key; the temporary one stays until discarded. */
   private async moveInto(temp: string, key: string, size: number): Promise<void> {
     if (size <= this.maxCopyBytes) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${temp.split('/').map(encodeURIComponent).join('/')}` }));
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          CopySource: `${this.bucket}/${temp.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      );
       return;
     }
     const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: temp }));
@@ -81,11 +98,13 @@ export class S3BlobStore implements BlobStore {
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
-    const { Body } = await this.client.send(new GetObjectCommand({
-      Bucket: this.bucket,
-      Key: this.objectKey(key),
-      ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-    }));
+    const { Body } = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: this.objectKey(key),
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
     return Body as Readable;
   }
 

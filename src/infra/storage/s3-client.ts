@@ -10,7 +10,9 @@ export function createS3Client(settings: MinioStorageSettings): S3Client {
     region: settings.location,
     forcePathStyle: true,
     // Without keys the SDK's own chain applies (AWS_ACCESS_KEY_ID…, instance roles), as minio-go does for Forgejo.
-    ...(settings.accessKeyId ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
+    ...(settings.accessKeyId
+      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+      : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // An unreachable store fails the request soon instead of holding it.
@@ -20,5 +22,9 @@ export function createS3Client(settings: MinioStorageSettings): S3Client {
 
 /** A missing object: GET answers NoSuchKey, HEAD a bare 404. */
 export function isMissingObject(error: unknown): boolean {
-  return error instanceof NoSuchKey || error instanceof NotFound || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
+  return (
+    error instanceof NoSuchKey ||
+    error instanceof NotFound ||
+    (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
+  );
 }

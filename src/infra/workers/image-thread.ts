@@ -47,9 +47,17 @@ export class ImageThread {
         if ('png' in reply) finish({ png: Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength) });
         else finish({ error: new ImageError(reply.error.reason, reply.error.message) });
       };
-      const onError = (error: Error) => finish({ error: new ImageError('failed', `the image could not be processed: ${error.message}`), threadBroken: true });
-      const onExit = () => finish({ error: new ImageError('failed', 'the image could not be processed'), threadBroken: true });
-      const timer = setTimeout(() => finish({ error: new ImageError('failed', 'processing the image took too long'), threadBroken: true }), this.options.timeoutMs);
+      const onError = (error: Error) =>
+        finish({
+          error: new ImageError('failed', `the image could not be processed: ${error.message}`),
+          threadBroken: true,
+        });
+      const onExit = () =>
+        finish({ error: new ImageError('failed', 'the image could not be processed'), threadBroken: true });
+      const timer = setTimeout(
+        () => finish({ error: new ImageError('failed', 'processing the image took too long'), threadBroken: true }),
+        this.options.timeoutMs,
+      );
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.postMessage({ seq, job });
     });

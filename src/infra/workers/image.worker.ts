@@ -7,12 +7,18 @@ export type ImageJob =
   | { kind: 'uploaded-avatar'; data: Uint8Array; size: number; limits: ImageLimits }
   | { kind: 'default-avatar'; id: number; size: number };
 
-export type ImageReply = { seq: number; png: Uint8Array } | { seq: number; error: { reason: ImageError['reason'] | 'failed'; message: string } };
+export type ImageReply =
+  | { seq: number; png: Uint8Array }
+  | { seq: number; error: { reason: ImageError['reason'] | 'failed'; message: string } };
 
 function render(job: ImageJob): Promise<Buffer> {
   switch (job.kind) {
     case 'uploaded-avatar':
-      return renderUploadedAvatar(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength), job.size, job.limits);
+      return renderUploadedAvatar(
+        Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength),
+        job.size,
+        job.limits,
+      );
     case 'default-avatar':
       return renderDefaultAvatar(job.id, job.size);
   }

@@ -33,7 +33,9 @@ export function parseSchedule(text: string): Schedule {
     // Without a function croner only evaluates the pattern: no timer is started.
     cron = new Cron(trimmed.startsWith('@') ? trimmed.toLowerCase() : trimmed, CRON_OPTIONS);
   } catch (error) {
-    throw new ScheduleError(`schedule "${text}" is neither @every, a descriptor nor five valid cron fields: ${(error as Error).message}`);
+    throw new ScheduleError(
+      `schedule "${text}" is neither @every, a descriptor nor five valid cron fields: ${(error as Error).message}`,
+    );
   }
   return {
     text: trimmed,

@@ -37,7 +37,12 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminCreateUser',
-    body: () => ({ username: uniqueName('user'), email: `${uniqueName('mail')}@example.com`, password: 'password-1234', must_change_password: false }),
+    body: () => ({
+      username: uniqueName('user'),
+      email: `${uniqueName('mail')}@example.com`,
+      password: 'password-1234',
+      must_change_password: false,
+    }),
     expected: { anyOwner: [401, 403, 403, 403, 403, 201, 403, 403] },
   },
   {
@@ -56,7 +61,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminEditHook',
-    params: { id: 'adminHook' }, body: { active: true },
+    params: { id: 'adminHook' },
+    body: { active: true },
     expected: { anyOwner: [401, 403, 403, 403, 403, 200, 403, 403] },
   },
   {
@@ -129,7 +135,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminEditUser',
-    owner: 'user', body: { location: 'edited' },
+    owner: 'user',
+    body: { location: 'edited' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 200, 403, 403],
@@ -140,7 +147,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminDeleteUser',
-    owner: 'user', params: { username: 'new:ownerUserOfVisibility' },
+    owner: 'user',
+    params: { username: 'new:ownerUserOfVisibility' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],
@@ -151,7 +159,9 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminRenameUser',
-    owner: 'user', params: { username: 'new:ownerUserOfVisibility' }, body: () => ({ new_username: uniqueName('renamed') }),
+    owner: 'user',
+    params: { username: 'new:ownerUserOfVisibility' },
+    body: () => ({ new_username: uniqueName('renamed') }),
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],
@@ -162,7 +172,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminCreatePublicKey',
-    owner: 'user', body: () => ({ key: newPublicKey(), title: uniqueName('key') }),
+    owner: 'user',
+    body: () => ({ key: newPublicKey(), title: uniqueName('key') }),
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 201, 403, 403],
@@ -173,7 +184,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminDeleteUserPublicKey',
-    owner: 'user', params: { id: 'new:publicKey' },
+    owner: 'user',
+    params: { id: 'new:publicKey' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],
@@ -184,7 +196,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminCreateOrg',
-    owner: 'user', body: () => ({ username: uniqueName('org') }),
+    owner: 'user',
+    body: () => ({ username: uniqueName('org') }),
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 201, 403, 403],
@@ -195,7 +208,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminCreateRepo',
-    owner: 'user', body: () => ({ name: uniqueName('repo') }),
+    owner: 'user',
+    body: () => ({ name: uniqueName('repo') }),
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 201, 403, 403],
@@ -217,7 +231,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminSetUserQuotaGroups',
-    owner: 'user', body: { groups: [] },
+    owner: 'user',
+    body: { groups: [] },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],
@@ -228,7 +243,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminAddUserToQuotaGroup',
-    owner: 'user', params: { quotagroup: 'new:quotaGroup' },
+    owner: 'user',
+    params: { quotagroup: 'new:quotaGroup' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],
@@ -239,7 +255,8 @@ export const ADMIN_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'adminRemoveUserFromQuotaGroup',
-    owner: 'user', params: { quotagroup: 'new:quotaGroupWithUser' },
+    owner: 'user',
+    params: { quotagroup: 'new:quotaGroupWithUser' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 403, 204, 403, 403],

@@ -7,4 +7,11 @@ import { PACKAGE_ROWS } from './packages.table.ts';
 import { REPO_ROWS } from './repos.table.ts';
 import { TEAM_ROWS } from './teams.table.ts';
 
-export const ALL_ROWS: readonly MatrixRow[] = [...ORG_ROWS, ...TEAM_ROWS, ...REPO_ROWS, ...PACKAGE_ROWS, ...ADMIN_ROWS, ...INSTANCE_ROWS];
+export const ALL_ROWS: readonly MatrixRow[] = [
+  ...ORG_ROWS,
+  ...TEAM_ROWS,
+  ...REPO_ROWS,
+  ...PACKAGE_ROWS,
+  ...ADMIN_ROWS,
+  ...INSTANCE_ROWS,
+];

@@ -182,7 +182,8 @@ export const ORG_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'orgEditLabel',
-    params: { id: 'label' }, body: { description: 'edited' },
+    params: { id: 'label' },
+    body: { description: 'edited' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 200, 200, 200, 403],
@@ -236,7 +237,8 @@ export const ORG_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'orgEditHook',
-    params: { id: 'orgHook' }, body: { active: false },
+    params: { id: 'orgHook' },
+    body: { active: false },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 200, 200, 200, 403],
@@ -373,7 +375,8 @@ export const ORG_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'createOrgVariable',
-    params: { variablename: 'new:variableName' }, body: { value: 'value' },
+    params: { variablename: 'new:variableName' },
+    body: { value: 'value' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 204, 204, 204, 403],

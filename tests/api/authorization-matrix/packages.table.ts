@@ -63,7 +63,8 @@ export const PACKAGE_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'genericPackageUpload',
-    params: { packageversion: 'new:packageVersion' }, body: 'package',
+    params: { packageversion: 'new:packageVersion' },
+    body: 'package',
     expected: {
       byOwner: {
         public: [401, 403, 403, 201, 201, 201, 201, 403],
@@ -118,7 +119,8 @@ export const PACKAGE_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'deletePackage',
-    owner: 'user', params: { name: 'new:package' },
+    owner: 'user',
+    params: { name: 'new:package' },
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 204, 204, 204, 403],
@@ -140,7 +142,9 @@ export const PACKAGE_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'genericPackageUpload',
-    owner: 'user', params: { packageversion: 'new:packageVersion' }, body: 'package',
+    owner: 'user',
+    params: { packageversion: 'new:packageVersion' },
+    body: 'package',
     expected: {
       byOwner: {
         public: [401, 403, 403, 403, 201, 201, 201, 403],

@@ -21,7 +21,8 @@ export const TEAM_ROWS: readonly MatrixRow[] = [
   },
   {
     operation: 'orgEditTeam',
-    params: { id: 'team' }, body: { description: 'edited' },
+    params: { id: 'team' },
+    body: { description: 'edited' },
     expected: {
       byOwner: {
         public: [401, 404, 403, 404, 200, 200, 200, 403],

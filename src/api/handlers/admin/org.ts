@@ -5,7 +5,12 @@ import { userView } from '../../view.ts';
 export const adminGetAllOrgs: Handler<'adminGetAllOrgs'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgs.listAll(page);
-  ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((org) => toOrganization(org, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const adminCreateOrg: Handler<'adminCreateOrg'> = async (ctx) => {

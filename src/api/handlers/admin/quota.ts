@@ -6,7 +6,10 @@ import { userView } from '../../view.ts';
 
 export const adminListQuotaRules: Handler<'adminListQuotaRules'> = async (ctx) => {
   const rules = await ctx.app.services.quota.listRules();
-  ctx.send(200, rules.map((rule) => toQuotaRuleInfo(rule)));
+  ctx.send(
+    200,
+    rules.map((rule) => toQuotaRuleInfo(rule)),
+  );
 };
 
 export const adminCreateQuotaRule: Handler<'adminCreateQuotaRule'> = async (ctx) => {
@@ -28,7 +31,10 @@ export const adminDEleteQuotaRule: Handler<'adminDEleteQuotaRule'> = async (ctx)
 
 export const adminListQuotaGroups: Handler<'adminListQuotaGroups'> = async (ctx) => {
   const groups = await ctx.app.services.quota.listGroups();
-  ctx.send(200, groups.map((group) => toQuotaGroup(group)));
+  ctx.send(
+    200,
+    groups.map((group) => toQuotaGroup(group)),
+  );
 };
 
 export const adminCreateQuotaGroup: Handler<'adminCreateQuotaGroup'> = async (ctx) => {
@@ -57,7 +63,10 @@ export const adminRemoveRuleFromQuotaGroup: Handler<'adminRemoveRuleFromQuotaGro
 export const adminListUsersInQuotaGroup: Handler<'adminListUsersInQuotaGroup'> = async (ctx) => {
   const users = await ctx.app.services.quota.listGroupUsers(ctx.params.quotagroup);
   const view = userView(ctx);
-  ctx.send(200, users.map((user) => toUser(user, view)));
+  ctx.send(
+    200,
+    users.map((user) => toUser(user, view)),
+  );
 };
 
 export const adminAddUserToQuotaGroup: Handler<'adminAddUserToQuotaGroup'> = async (ctx) => {

@@ -85,5 +85,10 @@ export const adminSearchUsers: Handler<'adminSearchUsers'> = async (ctx) => {
     page,
   );
   const view = userView(ctx);
-  ctx.sendPage(200, users.map((user) => toUser(user, view)), page, total);
+  ctx.sendPage(
+    200,
+    users.map((user) => toUser(user, view)),
+    page,
+    total,
+  );
 };

@@ -39,7 +39,12 @@ export const issueEditIssue: Handler<'issueEditIssue'> = async (ctx) => {
 
 export const issueCreateComment: Handler<'issueCreateComment'> = async (ctx) => {
   const doer = ctx.doer();
-  const { comment, issue, repo } = await ctx.app.services.issues.comment(ctx.repo(), ctx.params.index, doer, ctx.body?.body ?? '');
+  const { comment, issue, repo } = await ctx.app.services.issues.comment(
+    ctx.repo(),
+    ctx.params.index,
+    doer,
+    ctx.body?.body ?? '',
+  );
   ctx.send(201, toComment(comment, doer, issue, repo, userView(ctx)));
 };
 
@@ -50,5 +55,10 @@ export const issueSearchIssues: Handler<'issueSearchIssues'> = async (ctx) => {
   const { items, total } = await services.issueSearch.search(viewer, isPublicOnly(ctx.caller), ctx.query, page);
   const details = await services.issues.details(items);
   const view = userView(ctx);
-  ctx.sendPage(200, details.map((detail) => toIssue(detail, view)), page, total);
+  ctx.sendPage(
+    200,
+    details.map((detail) => toIssue(detail, view)),
+    page,
+    total,
+  );
 };

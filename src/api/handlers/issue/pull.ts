@@ -17,6 +17,10 @@ export const repoCreatePullRequest: Handler<'repoCreatePullRequest'> = async (ct
     milestone: body.milestone,
     due_date: body.due_date,
   });
-  const [repoDetails] = await ctx.app.services.repositories.details(ctx.caller?.user ?? null, [access.repo], access.permission);
+  const [repoDetails] = await ctx.app.services.repositories.details(
+    ctx.caller?.user ?? null,
+    [access.repo],
+    access.permission,
+  );
   ctx.send(201, toPullRequest({ ...details, repoDetails }, userView(ctx)));
 };

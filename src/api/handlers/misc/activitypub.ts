@@ -11,11 +11,14 @@ export const activitypubPerson: Handler<'activitypubPerson'> = async (ctx) => {
 
 export const activitypubPersonInbox: Handler<'activitypubPersonInbox'> = async (ctx) => {
   const { req } = ctx;
-  await ctx.app.services.activityPub.receive({
-    method: req.method,
-    url: req.originalUrl,
-    headers: req.headers,
-    body: req.rawBody ?? Buffer.alloc(0),
-  }, clientGoneSignal(ctx.res));
+  await ctx.app.services.activityPub.receive(
+    {
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      body: req.rawBody ?? Buffer.alloc(0),
+    },
+    clientGoneSignal(ctx.res),
+  );
   ctx.send(204);
 };

@@ -2,7 +2,11 @@ import type { AvatarImage } from '../../../services/avatar.service.ts';
 import type { Handler } from '../../route.ts';
 
 /** Avatars change rarely and their names change with their content; a day of caching is safe. */
-function sendPng(ctx: Parameters<Handler<'getAvatar'>>[0] | Parameters<Handler<'getDefaultAvatar'>>[0], image: AvatarImage, maxAge: number): void {
+function sendPng(
+  ctx: Parameters<Handler<'getAvatar'>>[0] | Parameters<Handler<'getDefaultAvatar'>>[0],
+  image: AvatarImage,
+  maxAge: number,
+): void {
   const { req, res } = ctx;
   res.status(200).setHeader('Cache-Control', `public, max-age=${maxAge}, no-transform`).setHeader('ETag', image.etag);
   if (req.fresh) {

@@ -1,4 +1,9 @@
-import { toGitignoreTemplateInfo, toLabelTemplate, toLicenseListEntry, toLicenseTemplateInfo } from '../../../convert/template.ts';
+import {
+  toGitignoreTemplateInfo,
+  toLabelTemplate,
+  toLicenseListEntry,
+  toLicenseTemplateInfo,
+} from '../../../convert/template.ts';
 import type { Handler } from '../../route.ts';
 
 export const listGitignoresTemplates: Handler<'listGitignoresTemplates'> = (ctx) => {
@@ -11,11 +16,17 @@ export const getGitignoreTemplateInfo: Handler<'getGitignoreTemplateInfo'> = (ct
 
 export const listLicenseTemplates: Handler<'listLicenseTemplates'> = (ctx) => {
   const rootUrl = ctx.app.settings.server.ROOT_URL;
-  ctx.send(200, ctx.app.services.templates.licenseNames().map((name) => toLicenseListEntry(name, rootUrl)));
+  ctx.send(
+    200,
+    ctx.app.services.templates.licenseNames().map((name) => toLicenseListEntry(name, rootUrl)),
+  );
 };
 
 export const getLicenseTemplateInfo: Handler<'getLicenseTemplateInfo'> = (ctx) => {
-  ctx.send(200, toLicenseTemplateInfo(ctx.app.services.templates.license(ctx.params.name), ctx.app.settings.server.ROOT_URL));
+  ctx.send(
+    200,
+    toLicenseTemplateInfo(ctx.app.services.templates.license(ctx.params.name), ctx.app.settings.server.ROOT_URL),
+  );
 };
 
 export const listLabelTemplates: Handler<'listLabelTemplates'> = (ctx) => {

@@ -21,24 +21,33 @@ function present(ctx: AnyRequestContext, threads: ThreadDetails[]) {
 async function list(ctx: RequestContext<ListOp>, repoId?: number) {
   const page = ctx.listOptions();
   const query = ctx.query;
-  const { items, total } = await ctx.app.services.notifications.list(reader(ctx), {
-    all: query.all,
-    statusTypes: query['status-types'],
-    subjectTypes: query['subject-type'],
-    since: query.since,
-    before: query.before,
-  }, page, repoId);
+  const { items, total } = await ctx.app.services.notifications.list(
+    reader(ctx),
+    {
+      all: query.all,
+      statusTypes: query['status-types'],
+      subjectTypes: query['subject-type'],
+      since: query.since,
+      before: query.before,
+    },
+    page,
+    repoId,
+  );
   ctx.sendPage(200, present(ctx, items), page, total);
 }
 
 async function mark(ctx: RequestContext<MarkOp>, repoId?: number) {
   const query = ctx.query;
-  const changed = await ctx.app.services.notifications.markMany(reader(ctx), {
-    lastReadAt: query.last_read_at,
-    all: formBool(query.all),
-    statusTypes: query['status-types'],
-    toStatus: query['to-status'],
-  }, repoId);
+  const changed = await ctx.app.services.notifications.markMany(
+    reader(ctx),
+    {
+      lastReadAt: query.last_read_at,
+      all: formBool(query.all),
+      statusTypes: query['status-types'],
+      toStatus: query['to-status'],
+    },
+    repoId,
+  );
   ctx.send(205, present(ctx, changed));
 }
 

@@ -4,7 +4,12 @@ import type { Handler } from '../../route.ts';
 export const orgListBlockedUsers: Handler<'orgListBlockedUsers'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgBlocks.list(ctx.org(), page);
-  ctx.sendPage(200, items.map((block) => ({ block_id: block.blockeeId, created_at: isoTime(block.createdAt) })), page, total);
+  ctx.sendPage(
+    200,
+    items.map((block) => ({ block_id: block.blockeeId, created_at: isoTime(block.createdAt) })),
+    page,
+    total,
+  );
 };
 
 export const orgBlockUser: Handler<'orgBlockUser'> = async (ctx) => {

@@ -7,7 +7,12 @@ export const orgListLabels: Handler<'orgListLabels'> = async (ctx) => {
   // `sort` is read by Forgejo's handler although the contract does not list it.
   const sort = parseLabelSort(ctx.req.query.sort);
   const { org, items, total } = await ctx.app.services.orgLabels.list(ctx.org(), sort, page);
-  ctx.sendPage(200, items.map((label) => toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL)), page, total);
+  ctx.sendPage(
+    200,
+    items.map((label) => toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL)),
+    page,
+    total,
+  );
 };
 
 export const orgCreateLabel: Handler<'orgCreateLabel'> = async (ctx) => {

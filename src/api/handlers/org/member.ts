@@ -5,13 +5,23 @@ import { userView } from '../../view.ts';
 export const orgListMembers: Handler<'orgListMembers'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgMembers.list(ctx.caller?.user ?? null, ctx.org(), page);
-  ctx.sendPage(200, items.map((user) => toUser(user, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((user) => toUser(user, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgListPublicMembers: Handler<'orgListPublicMembers'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgMembers.listPublic(ctx.org(), page);
-  ctx.sendPage(200, items.map((user) => toUser(user, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((user) => toUser(user, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgIsMember: Handler<'orgIsMember'> = async (ctx) => {

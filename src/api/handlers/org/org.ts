@@ -7,7 +7,12 @@ import { userView } from '../../view.ts';
 export const orgGetAll: Handler<'orgGetAll'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgs.listVisible(ctx.caller, page);
-  ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((org) => toOrganization(org, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgCreate: Handler<'orgCreate'> = async (ctx) => {
@@ -33,13 +38,23 @@ export const orgDelete: Handler<'orgDelete'> = async (ctx) => {
 export const orgListCurrentUserOrgs: Handler<'orgListCurrentUserOrgs'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.doer(), page);
-  ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((org) => toOrganization(org, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgListUserOrgs: Handler<'orgListUserOrgs'> = async (ctx) => {
   const page = ctx.listOptions();
   const { items, total } = await ctx.app.services.orgs.listOfUser(ctx.caller, ctx.user(), page);
-  ctx.sendPage(200, items.map((org) => toOrganization(org, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((org) => toOrganization(org, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgGetUserPermissions: Handler<'orgGetUserPermissions'> = async (ctx) => {
@@ -51,5 +66,10 @@ export const orgListActivityFeeds: Handler<'orgListActivityFeeds'> = async (ctx)
   const viewer = ctx.caller?.user ?? null;
   const { orgFeeds } = ctx.app.services;
   const { items, total } = await orgFeeds.list(viewer, isPublicOnly(ctx.caller), ctx.org(), ctx.query.date, page);
-  ctx.sendPage(200, items.map((entry) => toActivity(entry, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    items.map((entry) => toActivity(entry, userView(ctx))),
+    page,
+    total,
+  );
 };

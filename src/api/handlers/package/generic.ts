@@ -14,7 +14,13 @@ function fileOf(ctx: RequestContext<FileOperation>): GenericFileName {
 export const genericPackageUpload: Handler<'genericPackageUpload'> = async (ctx) => {
   const announced = Number(ctx.req.headers['content-length']);
   try {
-    await ctx.app.services.packages.uploadGeneric(ctx.doer(), ctx.user(), fileOf(ctx), ctx.req, Number.isFinite(announced) ? announced : undefined);
+    await ctx.app.services.packages.uploadGeneric(
+      ctx.doer(),
+      ctx.user(),
+      fileOf(ctx),
+      ctx.req,
+      Number.isFinite(announced) ? announced : undefined,
+    );
   } catch (error) {
     // The rest of a refused body is not read, so the connection cannot carry another request.
     if (!ctx.req.readableEnded) ctx.res.setHeader('Connection', 'close');
@@ -42,6 +48,11 @@ export const genericPackageDeleteFile: Handler<'genericPackageDeleteFile'> = asy
 };
 
 export const genericPackageDelete: Handler<'genericPackageDelete'> = async (ctx) => {
-  await ctx.app.services.packages.deleteGenericVersion(ctx.doer(), ctx.user(), ctx.params.packagename, ctx.params.packageversion);
+  await ctx.app.services.packages.deleteGenericVersion(
+    ctx.doer(),
+    ctx.user(),
+    ctx.params.packagename,
+    ctx.params.packageversion,
+  );
   ctx.send(204);
 };

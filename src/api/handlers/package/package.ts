@@ -8,7 +8,12 @@ export const listPackages: Handler<'listPackages'> = async (ctx) => {
   const filter = { type: ctx.query.type, query: ctx.query.q?.trim() };
   const { items, total } = await ctx.app.services.packages.list(ctx.caller?.user ?? null, ctx.user(), filter, page);
   const view = userView(ctx);
-  ctx.sendPage(200, items.map((item) => toPackage(item, view)), page, total);
+  ctx.sendPage(
+    200,
+    items.map((item) => toPackage(item, view)),
+    page,
+    total,
+  );
 };
 
 export const getPackage: Handler<'getPackage'> = async (ctx) => {

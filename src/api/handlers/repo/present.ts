@@ -4,12 +4,20 @@ import type { RepoPermission, RepoWithOwner } from '../../../services/repo-permi
 import type { AnyRequestContext } from '../../route.ts';
 import { userView } from '../../view.ts';
 
-export async function presentRepos(ctx: AnyRequestContext, repos: readonly RepoWithOwner[], permission?: RepoPermission): Promise<ApiRepository[]> {
+export async function presentRepos(
+  ctx: AnyRequestContext,
+  repos: readonly RepoWithOwner[],
+  permission?: RepoPermission,
+): Promise<ApiRepository[]> {
   const details = await ctx.app.services.repositories.details(ctx.caller?.user ?? null, repos, permission);
   const view = userView(ctx);
   return details.map((detail) => toRepository(detail, view));
 }
 
-export async function presentRepo(ctx: AnyRequestContext, repo: RepoWithOwner, permission?: RepoPermission): Promise<ApiRepository> {
+export async function presentRepo(
+  ctx: AnyRequestContext,
+  repo: RepoWithOwner,
+  permission?: RepoPermission,
+): Promise<ApiRepository> {
   return (await presentRepos(ctx, [repo], permission))[0];
 }

@@ -63,13 +63,23 @@ export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
 
 export const repoSearch: Handler<'repoSearch'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { repos, total } = await ctx.app.services.repoSearch.search(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.query, page);
+  const { repos, total } = await ctx.app.services.repoSearch.search(
+    ctx.caller?.user ?? null,
+    isPublicOnly(ctx.caller),
+    ctx.query,
+    page,
+  );
   ctx.sendPage(200, { ok: true, data: await presentRepos(ctx, repos) }, page, total);
 };
 
 export const orgListRepos: Handler<'orgListRepos'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { repos, total } = await ctx.app.services.repoSearch.listOrgRepos(ctx.caller?.user ?? null, isPublicOnly(ctx.caller), ctx.org(), page);
+  const { repos, total } = await ctx.app.services.repoSearch.listOrgRepos(
+    ctx.caller?.user ?? null,
+    isPublicOnly(ctx.caller),
+    ctx.org(),
+    page,
+  );
   ctx.sendPage(200, await presentRepos(ctx, repos), page, total);
 };
 

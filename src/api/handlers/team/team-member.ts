@@ -7,7 +7,12 @@ export const orgListTeamMembers: Handler<'orgListTeamMembers'> = async (ctx) => 
   const page = ctx.listOptions();
   const { users, total } = await ctx.app.services.teams.listMembers(ctx.team(), page);
   const view = userView(ctx);
-  ctx.sendPage(200, users.map((user) => toUser(user, view)), page, total);
+  ctx.sendPage(
+    200,
+    users.map((user) => toUser(user, view)),
+    page,
+    total,
+  );
 };
 
 export const orgListTeamMember: Handler<'orgListTeamMember'> = async (ctx) => {

@@ -8,7 +8,12 @@ export const orgListTeamRepos: Handler<'orgListTeamRepos'> = async (ctx) => {
   const page = ctx.listOptions();
   const { repos, total } = await ctx.app.services.teams.listRepos(ctx.doer(), ctx.team(), page);
   const view = userView(ctx);
-  ctx.sendPage(200, repos.map((repo) => toRepository(repo, view)), page, total);
+  ctx.sendPage(
+    200,
+    repos.map((repo) => toRepository(repo, view)),
+    page,
+    total,
+  );
 };
 
 export const orgListTeamRepo: Handler<'orgListTeamRepo'> = async (ctx) => {

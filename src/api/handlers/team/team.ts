@@ -23,7 +23,12 @@ function teamInput(body: RequestBody<'orgCreateTeam'> | RequestBody<'orgEditTeam
 export const orgListTeams: Handler<'orgListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
   const { teams, total } = await ctx.app.services.teams.listOrgTeams(ctx.org(), page);
-  ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx))), page, total);
+  ctx.sendPage(
+    200,
+    teams.map((team) => toTeam(team, userView(ctx))),
+    page,
+    total,
+  );
 };
 
 export const orgCreateTeam: Handler<'orgCreateTeam'> = async (ctx) => {
@@ -50,7 +55,13 @@ export const orgDeleteTeam: Handler<'orgDeleteTeam'> = async (ctx) => {
 export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
   const page = ctx.listOptions();
   try {
-    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(ctx.doer(), ctx.org(), ctx.query.q ?? '', ctx.query.include_desc, page);
+    const { teams, total } = await ctx.app.services.teams.searchOrgTeams(
+      ctx.doer(),
+      ctx.org(),
+      ctx.query.q ?? '',
+      ctx.query.include_desc,
+      page,
+    );
     ctx.sendPage(200, { ok: true, data: teams.map((team) => toTeam(team, userView(ctx))) }, page, total);
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -62,7 +73,12 @@ export const teamSearch: Handler<'teamSearch'> = async (ctx) => {
 export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
   const page = ctx.listOptions();
   const { teams, total } = await ctx.app.services.teams.listUserTeams(ctx.caller!, page);
-  ctx.sendPage(200, teams.map((team) => toTeam(team, userView(ctx), team.org)), page, total);
+  ctx.sendPage(
+    200,
+    teams.map((team) => toTeam(team, userView(ctx), team.org)),
+    page,
+    total,
+  );
 };
 
 export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = async (ctx) => {
@@ -71,5 +87,10 @@ export const orgListTeamActivityFeeds: Handler<'orgListTeamActivityFeeds'> = asy
   const feeds = await ctx.app.services.teams.feeds(ctx.doer(), publicOnly, ctx.team(), ctx.org(), ctx.query.date, page);
   const { activities, total } = feeds;
   const view = userView(ctx);
-  ctx.sendPage(200, activities.map((activity) => toActivity(activity, view)), page, total);
+  ctx.sendPage(
+    200,
+    activities.map((activity) => toActivity(activity, view)),
+    page,
+    total,
+  );
 };

@@ -9,7 +9,12 @@ export const userCreateToken: Handler<'userCreateToken'> = async (ctx) => {
 export const userGetTokens: Handler<'userGetTokens'> = async (ctx) => {
   const page = ctx.listOptions();
   const { tokens, total } = await ctx.app.services.accessTokens.list(ctx.user(), page);
-  ctx.sendPage(200, tokens.map((token) => toAccessToken(token)), page, total);
+  ctx.sendPage(
+    200,
+    tokens.map((token) => toAccessToken(token)),
+    page,
+    total,
+  );
 };
 
 export const userDeleteAccessToken: Handler<'userDeleteAccessToken'> = async (ctx) => {

@@ -65,7 +65,9 @@ export class MigrationHistory {
       throw new Error(`failed migrations: ${failed.join(', ')} (repair the database, then delete their rows)`);
     }
     const checksums = new Map(files.map((file) => [file.name, file.checksum]));
-    const edited = live.filter((row) => checksums.has(row.migration_name) && checksums.get(row.migration_name) !== row.checksum);
+    const edited = live.filter(
+      (row) => checksums.has(row.migration_name) && checksums.get(row.migration_name) !== row.checksum,
+    );
     if (edited.length > 0) throw new Error(`edited migrations: ${edited.map((row) => row.migration_name).join(', ')}`);
     return live.map((row) => row.migration_name);
   }

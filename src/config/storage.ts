@@ -47,6 +47,11 @@ const MINIO_DEFAULTS = {
   MINIO_BASE_PATH: '',
 } as const;
 
+/** The keys a [storage], [storage.<name>] or [avatar] section may hold. */
+export const STORAGE_KEYS: Record<string, true> = Object.fromEntries(
+  ['STORAGE_TYPE', 'PATH', ...Object.keys(MINIO_DEFAULTS)].map((key) => [key, true]),
+);
+
 function isStorageType(value: string): value is StorageType {
   return (STORAGE_TYPES as readonly string[]).includes(value);
 }

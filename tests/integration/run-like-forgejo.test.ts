@@ -193,6 +193,61 @@ describe("a Forgejo administrator's app.ini", () => {
   });
 });
 
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+(testDatabaseUrl ? describe : describe.skip)("[database] with Forgejo's keys", () => {
+  it('serves from the PostgreSQL database that DB_TYPE, HOST, NAME, USER and PASSWD name', async () => {
+    const { Client } = await import('pg');
+    const url = new URL(testDatabaseUrl!);
+    const name = `anvil_ops_${process.pid}_${Date.now()}`;
+    const admin = new Client({ connectionString: testDatabaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      fs.writeFileSync(
+        path.join(dataDir, 'app.ini'),
+        [
+          '[database]',
+          'DB_TYPE = postgres',
+          `HOST = ${url.host} ; host:port`,
+          `NAME = ${name}`,
+          `USER = ${decodeURIComponent(url.username)}`,
+          `PASSWD = "${decodeURIComponent(url.password)}"`,
+          'SSL_MODE = disable',
+        ].join('\n'),
+      );
+      server = await startAnvilProcess((port) =>
+        baseEnv({ PORT: String(port), FORGEJO__server__HTTP_ADDR: '127.0.0.1' }),
+      );
+      const health = await fetch(`${server.base}api/healthz`);
+      expect(health.status).toBe(200);
+      await cli([
+        'admin',
+        'user',
+        'create',
+        '--username',
+        'pg-user',
+        '--password',
+        'pg-password-1',
+        '--email',
+        'pg@example.com',
+      ]);
+      const migrated = new Client({ connectionString: testDatabaseUrl!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`) });
+      await migrated.connect();
+      const { rows } = await migrated.query(`SELECT "name" FROM "User"`);
+      await migrated.end();
+      expect(rows.map((row: { name: string }) => row.name)).toEqual(['pg-user']);
+      expect(fs.existsSync(path.join(dataDir, 'anvil.db'))).toBe(false);
+    } finally {
+      server?.child.kill('SIGKILL');
+      await server?.exited;
+      server = undefined;
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
+
 describe('serving', () => {
   it('reports a port in use in one line and exits 1', async () => {
     const taken = net.createServer();

@@ -37,7 +37,7 @@ import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
-import { SiteUsageRepository } from './site-usage.repository.ts';
+import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -92,6 +92,7 @@ export function createRepositories(
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
+    siteStatistics: new SiteStatisticsRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

@@ -6,6 +6,8 @@ import { str, sizeLimit } from '../setting-types.ts';
 export const packages = {
   STORAGE_TYPE: str(''),
   PATH: str(''),
+  MINIO_BUCKET: str(''),
+  MINIO_BASE_PATH: str(''),
   LIMIT_SIZE_GENERIC: sizeLimit(),
   LIMIT_SIZE_CONTAINER: sizeLimit(),
 } as const;

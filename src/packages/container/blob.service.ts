@@ -138,7 +138,7 @@ export class ContainerBlobService {
     if (rangeStart === undefined && start !== 0)
       throw uploadInvalid('stream uploads after the first write are not allowed');
     if (announced === 0) return { id, bytes: start };
-    const received = await this.receive(target.owner, body, announced);
+    const received = await this.receive(target.owner, body, announced, start);
     try {
       if (received.digests.size === 0) return { id, bytes: start };
       const part: NewPackageFile = {
@@ -271,10 +271,12 @@ export class ContainerBlobService {
     await removeUnreferencedBlobs(this.deps, orphans);
   }
 
-  private async receive(owner: User, body: Readable, announced?: number): Promise<ReceivedBlob> {
+  /** `before`: bytes of the same upload already received, counted against the size limit with these. */
+  private async receive(owner: User, body: Readable, announced?: number, before = 0): Promise<ReceivedBlob> {
+    const limit = this.maxBytes();
+    const maxBytes = limit === undefined ? undefined : Math.max(0, limit - before);
     // As Forgejo: what is already stored is checked before a byte is read; the upload then stops at the limit.
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
-    const maxBytes = this.maxBytes();
     return receivePackageBlob(this.deps, this.quota, { owner, body, maxBytes, announcedLength: announced });
   }
 

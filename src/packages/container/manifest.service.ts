@@ -129,7 +129,8 @@ export class ContainerManifestService {
     const metadata = metadataOf(file);
     return {
       mediaType: metadata.media_type,
-      digest: metadata.digest,
+      // By digest: the digest asked for (the same bytes may have been pushed under the other algorithm's).
+      digest: parseDigest(reference) ? reference : metadata.digest,
       size: Number(file.blob.size),
       sha256: file.blob.hashSha256,
     };
@@ -143,9 +144,7 @@ export class ContainerManifestService {
   async delete(target: ImageTarget, reference: string): Promise<void> {
     const digest = parseDigest(reference);
     const files = digest
-      ? digest.algorithm === 'sha256'
-        ? await this.containers.findByManifestHash(keyOf(target), digest.hex)
-        : []
+      ? await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex)
       : [await this.containers.findTagged(keyOf(target), reference)].filter((file) => file !== null);
     if (files.length === 0) throw manifestUnknown(reference);
     const orphans = await this.deps.transactions.run(async (repos) => {
@@ -161,6 +160,12 @@ export class ContainerManifestService {
     if (!(await this.containers.imageExists(keyOf(target)))) throw nameUnknown(target.image);
     const found = await this.containers.listTags(keyOf(target), last, limit + 1);
     return { tags: found.slice(0, limit), more: found.length > limit };
+  }
+
+  /** GET /v2/_catalog: the images of owners the viewer may see, in order after `last`; `more` as for tags. */
+  async catalog(viewer: User | null, limit: number, last: string): Promise<{ names: string[]; more: boolean }> {
+    const found = await this.containers.listImageNames(viewer, last, limit + 1);
+    return { names: found.slice(0, limit), more: found.length > limit };
   }
 
   /** The referrers API: descriptors of the manifests whose subject is the digest, optionally of one artifact type. */
@@ -188,8 +193,7 @@ export class ContainerManifestService {
   private async findFile(target: ImageTarget, reference: string): Promise<ContainerFileRow> {
     const digest = parseDigest(reference);
     let file: ContainerFileRow | null = null;
-    if (digest?.algorithm === 'sha256')
-      [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.hex);
+    if (digest) [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex);
     else if (!digest && isTag(reference)) file = await this.containers.findTagged(keyOf(target), reference);
     if (!file) throw manifestUnknown(reference);
     return file;
@@ -202,8 +206,9 @@ export class ContainerManifestService {
     if (document.isIndex) {
       for (const child of document.children) {
         const digest = parseDigest(child.digest);
-        const found =
-          digest?.algorithm === 'sha256' ? await this.containers.findByManifestHash(keyOf(target), digest.hex) : [];
+        const found = digest
+          ? await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex)
+          : [];
         if (found.length === 0) throw manifestBlobUnknown(child.digest);
       }
       return { blobs: [], configHash };

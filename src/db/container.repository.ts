@@ -6,6 +6,7 @@
 import type { Viewer } from '../domain/access/owner-visibility.ts';
 import type { BlobDigests } from '../infra/storage/blob-store.ts';
 import { visibleOwnersWhere } from './access-filters.ts';
+import type { FoundManifest, HotQueries, ManifestReference } from './hot-queries.ts';
 import { translated } from '../infra/database/errors.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import { upsertBlobRow, upsertPackage } from './package.repository.ts';
@@ -46,7 +47,14 @@ export class ContainerRepository {
   constructor(
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
+    private readonly hot: HotQueries,
   ) {}
+
+  /** The manifest a tag or digest names, in one prepared statement (the first request of every pull). */
+  findManifest(key: ImageKey, reference: ManifestReference): Promise<FoundManifest | null> {
+    const lowered = 'tag' in reference ? { tag: reference.tag.toLowerCase() } : reference;
+    return this.hot.containerManifest(key.ownerId, key.image.toLowerCase(), lowered);
+  }
 
   async imageExists(key: ImageKey): Promise<boolean> {
     return (await this.client.package.count({ where: packageWhere(key) })) > 0;

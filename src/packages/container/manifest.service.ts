@@ -5,7 +5,7 @@
 // subject, artifact type, annotations).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { ContainerFileRow, ImageKey } from '../../db/container.repository.ts';
+import type { ImageKey } from '../../db/container.repository.ts';
 import type { User } from '../../db/entities.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
@@ -21,6 +21,7 @@ import {
   summariseImageConfig,
 } from './manifest-document.ts';
 import { digestInvalid, manifestBlobUnknown, manifestInvalid, manifestUnknown, nameUnknown } from './oci-error.ts';
+import { ManifestBytes } from './manifest-bytes.ts';
 import { isTag, parseDigest } from './references.ts';
 
 /** Configs larger than this are not read for the metadata (they are still stored and served). */
@@ -55,10 +56,6 @@ export interface PushedManifest {
 
 const keyOf = (target: ImageTarget): ImageKey => ({ ownerId: target.owner.id, image: target.image });
 
-function metadataOf(file: ContainerFileRow): ManifestMetadata {
-  return JSON.parse(file.version.metadataJson) as ManifestMetadata;
-}
-
 function platformOf(descriptor: Descriptor): string | undefined {
   const { os, architecture, variant } = descriptor.platform ?? {};
   const parts = [os, architecture, variant].filter((part) => part);
@@ -70,6 +67,8 @@ export class ContainerManifestService {
     private readonly deps: ServiceDeps,
     private readonly quota: QuotaService,
   ) {}
+
+  private readonly manifestBytes = new ManifestBytes((sha256) => this.deps.packageBlobs.get(sha256));
 
   private get containers() {
     return this.deps.repos.containers;
@@ -125,19 +124,22 @@ export class ContainerManifestService {
 
   /** The manifest a tag or digest names. */
   async find(target: ImageTarget, reference: string): Promise<StoredManifest> {
-    const file = await this.findFile(target, reference);
-    const metadata = metadataOf(file);
+    const digest = parseDigest(reference);
+    if (!digest && !isTag(reference)) throw manifestUnknown(reference);
+    const found = await this.containers.findManifest(keyOf(target), digest ?? { tag: reference });
+    if (!found) throw manifestUnknown(reference);
+    const metadata = JSON.parse(found.metadataJson) as ManifestMetadata;
     return {
       mediaType: metadata.media_type,
       // By digest: the digest asked for (the same bytes may have been pushed under the other algorithm's).
-      digest: parseDigest(reference) ? reference : metadata.digest,
-      size: Number(file.blob.size),
-      sha256: file.blob.hashSha256,
+      digest: digest ? reference : metadata.digest,
+      size: found.size,
+      sha256: found.hashSha256,
     };
   }
 
-  open(manifest: StoredManifest): Promise<Readable> {
-    return this.deps.packageBlobs.get(manifest.sha256);
+  bytes(manifest: StoredManifest): Promise<Buffer> {
+    return this.manifestBytes.get(manifest.sha256);
   }
 
   /** DELETE: a tag untags; a digest removes every version with that manifest. The blobs go when nothing keeps them. */
@@ -188,15 +190,6 @@ export class ContainerManifestService {
       found.set(metadata.digest, entry);
     }
     return [...found.values()];
-  }
-
-  private async findFile(target: ImageTarget, reference: string): Promise<ContainerFileRow> {
-    const digest = parseDigest(reference);
-    let file: ContainerFileRow | null = null;
-    if (digest) [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex);
-    else if (!digest && isTag(reference)) file = await this.containers.findTagged(keyOf(target), reference);
-    if (!file) throw manifestUnknown(reference);
-    return file;
   }
 
   /** Every blob an image manifest uses must be in the image, and every manifest an index lists. */

@@ -61,12 +61,14 @@ export class ContainerRepository {
   }
 
   /** A blob of the image by digest: an uploaded one or one a manifest refers to. */
-  findBlob(key: ImageKey, digest: string): Promise<ContainerFileRow | null> {
-    return this.client.packageFile.findFirst({
+  async findBlob(key: ImageKey, digest: string): Promise<ContainerFileRow | null> {
+    const file = await this.client.packageFile.findFirst({
       where: { lowerName: digest.toLowerCase(), version: { package: packageWhere(key) } },
       include: FILE_INCLUDE,
       orderBy: { id: 'asc' },
     });
+    // The file and its blob are read in separate statements: a delete committed between them leaves no blob.
+    return file?.blob && file.version ? file : null;
   }
 
   /** The manifest a tag names. */

@@ -6,12 +6,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ImageKey } from '../../db/container.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import type { User } from '../../db/entities.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { receivePackageBlob } from '../core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
-import { type ImageTarget, retryOnceOnRace } from './blob.service.ts';
+import { type ImageTarget, retryOnRace } from './blob.service.ts';
 import {
   type Descriptor,
   IMAGE_CONFIG_TYPES,
@@ -55,6 +56,22 @@ export interface PushedManifest {
 }
 
 const keyOf = (target: ImageTarget): ImageKey => ({ ownerId: target.owner.id, image: target.image });
+
+/**
+ * In the manifest's transaction: the blobs it names are still the image's, under their hashes' locks (a blob
+ * DELETE takes the same lock before its files go), so no removal can take them between the check and the write.
+ */
+async function confirmReferences(
+  repos: Repositories,
+  target: ImageTarget,
+  blobs: readonly { digest: string; blobId: number; hash: string }[],
+): Promise<void> {
+  await repos.packageBlobs.lockHashes(blobs.map((blob) => blob.hash));
+  for (const { digest, blobId } of blobs) {
+    const found = await repos.containers.findBlob(keyOf(target), digest);
+    if (found?.blob.id !== blobId) throw manifestBlobUnknown(digest);
+  }
+}
 
 function platformOf(descriptor: Descriptor): string | undefined {
   const { os, architecture, variant } = descriptor.platform ?? {};
@@ -103,17 +120,18 @@ export class ContainerManifestService {
       announcedLength: bytes.length,
     });
     try {
-      const { orphans } = await retryOnceOnRace(() =>
-        received.commit((repos) =>
-          repos.containers.writeManifestVersion({
+      const { orphans } = await retryOnRace(() =>
+        received.commit(async (repos) => {
+          await confirmReferences(repos, target, references.blobs);
+          return repos.containers.writeManifestVersion({
             key: keyOf(target),
             version: reference,
             creatorId: doer.id,
             metadataJson: JSON.stringify(metadata),
             manifest: received.digests,
             references: references.blobs,
-          }),
-        ),
+          });
+        }),
       );
       await removeUnreferencedBlobs(this.deps, orphans);
     } finally {
@@ -194,7 +212,7 @@ export class ContainerManifestService {
 
   /** Every blob an image manifest uses must be in the image, and every manifest an index lists. */
   private async resolveReferences(target: ImageTarget, document: ManifestDocument) {
-    const blobs = new Map<string, number>();
+    const blobs = new Map<string, { blobId: number; hash: string }>();
     let configHash: string | null = null;
     if (document.isIndex) {
       for (const child of document.children) {
@@ -211,10 +229,10 @@ export class ContainerManifestService {
       if (!found) throw manifestBlobUnknown(item.digest);
       if (Number(found.blob.size) !== item.size)
         throw manifestInvalid(`the size of ${item.digest} is ${found.blob.size}, not ${item.size}`);
-      blobs.set(item.digest, found.blob.id);
+      blobs.set(item.digest, { blobId: found.blob.id, hash: found.blob.hashSha256 });
       if (item === document.config) configHash = found.blob.hashSha256;
     }
-    return { blobs: [...blobs].map(([digest, blobId]) => ({ digest, blobId })), configHash };
+    return { blobs: [...blobs].map(([digest, found]) => ({ digest, ...found })), configHash };
   }
 
   private async metadata(

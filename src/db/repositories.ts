@@ -78,7 +78,7 @@ export function createRepositories(
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    containers: new ContainerRepository(client, provider),
+    containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),

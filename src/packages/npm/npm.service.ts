@@ -39,7 +39,7 @@ function sha512Of(integrity: unknown): string | undefined {
 
 /** The version a tarball's file name `<name>-<version>.tgz` names; 404 for any other name. */
 function versionInFileName(name: string, fileName: string): string {
-  const prefix = tarballName(name, '');
+  const prefix = `${name.slice(name.lastIndexOf('/') + 1)}-`;
   if (!fileName.startsWith(prefix) || !fileName.endsWith('.tgz')) throw packageNotFound();
   return fileName.slice(prefix.length, -'.tgz'.length);
 }

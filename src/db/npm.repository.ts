@@ -2,7 +2,7 @@
 // and its dist-tags, in two queries for a packument; version metadata (deprecation); tags; the search.
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
-import { setTag } from './package.repository.ts';
+import { setTag, touchPackage } from './package.repository.ts';
 
 const NPM = 'npm';
 
@@ -95,15 +95,27 @@ export class NpmRepository {
   /** Points the tag at the version, moving it when it exists. */
   async setTag(packageId: number, name: string, versionId: number): Promise<void> {
     await setTag(this.client, packageId, name, versionId);
+    await touchPackage(this.client, packageId);
   }
 
   /** Answers whether the tag existed. */
   async deleteTag(packageId: number, name: string): Promise<boolean> {
-    return (await this.client.packageTag.deleteMany({ where: { packageId, name } })).count > 0;
+    const deleted = (await this.client.packageTag.deleteMany({ where: { packageId, name } })).count > 0;
+    if (deleted) await touchPackage(this.client, packageId);
+    return deleted;
   }
 
-  async updateMetadata(versionId: number, metadataJson: string): Promise<void> {
+  async updateMetadata(packageId: number, versionId: number, metadataJson: string): Promise<void> {
     await this.client.packageVersion.update({ where: { id: versionId }, data: { metadataJson } });
+    await touchPackage(this.client, packageId);
+  }
+
+  /** The package's id and revision, to tell whether a cached document is current; null when there is none. */
+  revisionOf(ownerId: number, lowerName: string): Promise<{ id: number; revision: number } | null> {
+    return this.client.package.findUnique({
+      where: { ownerId_type_lowerName: { ownerId, type: NPM, lowerName } },
+      select: { id: true, revision: true },
+    });
   }
 
   /** The owner's npm packages whose name holds the text, by name, with their `latest` version. */

@@ -1,11 +1,9 @@
 // The npm registry's handlers for a package (Forgejo: routers/api/packages/npm/npm.go): its document, publish and
 // deprecate, tarballs, unpublish. Each is one service call and an answer in npm's form.
-import { createHash } from 'node:crypto';
 import { matchesEntityTag } from '../../http/byte-range.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { PackageFileRow } from '../../db/package.repository.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { abbreviatedPackument, fullPackument, modifiedAt } from './packument.ts';
 
 const ABBREVIATED = 'application/vnd.npm.install-v1+json';
 
@@ -15,24 +13,21 @@ function service(ctx: RegistryContext) {
 
 /** The packument, abbreviated when the client asks for it; cached by ETag (the document's hash) and Last-Modified. */
 export async function getPackument(ctx: RegistryContext): Promise<void> {
-  const rows = await service(ctx).package(ctx.owner(), ctx.param('name'));
   const abbreviated = (ctx.req.headers.accept ?? '').includes(ABBREVIATED);
-  const registry = ctx.registryUrl();
-  const body = JSON.stringify(abbreviated ? abbreviatedPackument(rows, registry) : fullPackument(rows, registry));
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const document = await service(ctx).packument(ctx.owner(), ctx.param('name'), abbreviated, ctx.registryUrl());
   const { res } = ctx;
-  res.setHeader('ETag', etag);
-  res.setHeader('Last-Modified', modifiedAt(rows).toUTCString());
+  res.setHeader('ETag', document.etag);
+  res.setHeader('Last-Modified', document.lastModified.toUTCString());
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
   res.setHeader('Vary', 'Accept, Authorization');
-  if (matchesEntityTag(ctx.req.headers['if-none-match'], etag)) {
+  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
     res.status(304).end();
     return;
   }
   res
     .status(200)
     .type(abbreviated ? ABBREVIATED : 'application/json')
-    .send(body);
+    .send(document.body);
 }
 
 /** `npm publish`, and `npm deprecate` (the packument sent back without a tarball). */

@@ -16,7 +16,8 @@ import { PackagePublisher } from '../core/publish.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { isValidDistTag, isValidNpmName, isValidNpmVersion, tarballName } from './npm-names.ts';
 import { type JsonObject, readPublishBody } from './publish-body.ts';
-import { parseManifest } from './packument.ts';
+import { abbreviatedPackument, fullPackument, modifiedAt, parseManifest } from './packument.ts';
+import { type PackumentDocument, PackumentCache } from './packument-cache.ts';
 
 const NPM = 'npm';
 const LATEST = 'latest';
@@ -46,6 +47,7 @@ function versionInFileName(name: string, fileName: string): string {
 
 export class NpmService {
   private readonly publisher: PackagePublisher;
+  private readonly packuments = new PackumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -132,9 +134,24 @@ export class NpmService {
         if ((stored.deprecated ?? '') === message) continue;
         if (message === '') delete stored.deprecated;
         else stored.deprecated = message;
-        await repos.npm.updateMetadata(row.versionId, JSON.stringify(stored));
+        await repos.npm.updateMetadata(rows.packageId, row.versionId, JSON.stringify(stored));
       }
     });
+  }
+
+  /**
+   * The packument as `registryUrl` serves it, full or abbreviated: the one kept while the package's revision is the
+   * same, else built from its rows.
+   */
+  async packument(owner: User, name: string, abbreviated: boolean, registryUrl: string): Promise<PackumentDocument> {
+    const found = await this.npm.revisionOf(owner.id, name.toLowerCase());
+    if (!found) throw packageNotFound();
+    const key = `${found.id}\n${abbreviated ? 'a' : 'f'}\n${registryUrl}`;
+    const kept = this.packuments.current(key, found.revision);
+    if (kept) return kept;
+    const rows = await this.package(owner, name);
+    const document = abbreviated ? abbreviatedPackument(rows, registryUrl) : fullPackument(rows, registryUrl);
+    return this.packuments.keep(key, found.revision, JSON.stringify(document), modifiedAt(rows));
   }
 
   /** The package's versions, tarballs and tags (404 when it has none). */

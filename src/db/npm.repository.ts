@@ -1,6 +1,7 @@
 // What the npm registry reads and changes beyond the package core's rows: a package's versions with their tarballs
 // and its dist-tags, in two queries for a packument; version metadata (deprecation); tags; the search.
 import type { ListOptions, Page } from '../domain/page.ts';
+import type { HotQueries } from './hot-queries.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import { setTag, touchPackage } from './package.repository.ts';
 
@@ -52,7 +53,10 @@ function asDate(value: Date | string | number): Date {
 }
 
 export class NpmRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
 
   /** The package with its visible versions, their tarballs and its tags; null when it has no version. */
   async packageRows(ownerId: number, lowerName: string): Promise<NpmPackageRows | null> {
@@ -112,10 +116,7 @@ export class NpmRepository {
 
   /** The package's id and revision, to tell whether a cached document is current; null when there is none. */
   revisionOf(ownerId: number, lowerName: string): Promise<{ id: number; revision: number } | null> {
-    return this.client.package.findUnique({
-      where: { ownerId_type_lowerName: { ownerId, type: NPM, lowerName } },
-      select: { id: true, revision: true },
-    });
+    return this.hot.packageRevision(ownerId, NPM, lowerName);
   }
 
   /** The owner's npm packages whose name holds the text, by name, with their `latest` version. */

@@ -74,7 +74,7 @@ export function createRepositories(
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
-    npm: new NpmRepository(client),
+    npm: new NpmRepository(client, hot),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),

@@ -49,6 +49,7 @@ async function sendTarball(ctx: RegistryContext, file: PackageFileRow): Promise<
     sha256: blob.hashSha256,
     lastModified: file.createdAt,
     fileName: file.name,
+    contentType: 'application/octet-stream',
     open: (range) => ctx.app.services.packages.openBlob(blob.hashSha256, range),
   });
 }

@@ -163,10 +163,9 @@ export class NpmService {
 
   /** The tarball of a version, counted as a download. */
   async tarball(owner: User, name: string, version: string, fileName: string): Promise<PackageFileRow> {
-    const found = await this.version(owner, name, version);
-    const file = await this.deps.repos.packages.findFile(found.id, fileName);
+    const file = await this.deps.repos.packages.findFileOf(this.key(owner, name, version), fileName);
     if (!file) throw new NotFoundError('package file does not exist');
-    await this.deps.repos.packages.countDownload(found.id);
+    await this.deps.repos.packages.countDownload(file.versionId);
     return file;
   }
 

@@ -54,6 +54,8 @@ export interface HotQueries {
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
   repositoryExists(ownerId: number, lowerName: string): Promise<boolean>;
+  /** A package's id and revision (Package.revision), by which a kept index document is known current. */
+  packageRevision(ownerId: number, type: string, lowerName: string): Promise<{ id: number; revision: number } | null>;
   touchToken(id: number, at: Date): Promise<void>;
   /** A trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
@@ -115,6 +117,7 @@ const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "Acce
 const USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
+const PACKAGE_REVISION_SQL = `SELECT "id", "revision" FROM "Package" WHERE "ownerId" = $1 AND "type" = $2 AND "lowerName" = $3`;
 const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
 const MANIFEST_SQL = (match: string) => `SELECT v."metadataJson", b."size", b."hashSha256"
@@ -223,6 +226,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userByName = positional(USER_BY_NAME_SQL).raw(true);
   const userById = positional(USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
+  const packageRevision = positional(PACKAGE_REVISION_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');
   const manifests = {
@@ -280,6 +284,9 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     },
     async repositoryExists(ownerId, lowerName) {
       return repositoryExists.get(ownerId, lowerName) !== undefined;
+    },
+    async packageRevision(ownerId, type, lowerName) {
+      return (packageRevision.get(ownerId, type, lowerName) as { id: number; revision: number } | undefined) ?? null;
     },
     async touchToken(id, at) {
       touch.run(sqliteTimestamp(at), id);
@@ -342,6 +349,10 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     async repositoryExists(ownerId, lowerName) {
       const { rows } = await run('anvil_repository_exists', REPOSITORY_EXISTS_SQL, [ownerId, lowerName]);
       return rows.length > 0;
+    },
+    async packageRevision(ownerId, type, lowerName) {
+      const { rows } = await run('anvil_package_revision', PACKAGE_REVISION_SQL, [ownerId, type, lowerName]);
+      return (rows[0] as { id: number; revision: number } | undefined) ?? null;
     },
     async touchToken(id, at) {
       await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);

@@ -2,7 +2,7 @@
 import { str, sizeLimit } from '../setting-types.ts';
 
 // Package blobs: where they live (settings.storage.packages; PATH is the local folder), the largest generic file
-// and the largest container blob.
+// the largest container blob and the largest npm tarball.
 export const packages = {
   STORAGE_TYPE: str(''),
   PATH: str(''),
@@ -10,4 +10,5 @@ export const packages = {
   MINIO_BASE_PATH: str(''),
   LIMIT_SIZE_GENERIC: sizeLimit(),
   LIMIT_SIZE_CONTAINER: sizeLimit(),
+  LIMIT_SIZE_NPM: sizeLimit(),
 } as const;

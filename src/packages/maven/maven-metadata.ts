@@ -33,7 +33,7 @@ function document(body: Record<string, unknown>): string {
  */
 export function artifactMetadataXml(groupId: string, artifactId: string, versions: readonly StoredVersion[]): string {
   const newest = versions[versions.length - 1];
-  const release = versions.findLast((entry) => !isSnapshotVersion(entry.version));
+  const release = [...versions].reverse().find((entry) => !isSnapshotVersion(entry.version));
   const lastUpdated = new Date(Math.max(...versions.map((entry) => entry.createdAt.getTime())));
   return document({
     groupId,

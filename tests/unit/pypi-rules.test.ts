@@ -2,6 +2,8 @@
 import { isValidProjectName, isValidProjectVersion, normalizeProjectName } from '../../src/packages/pypi/pypi-names.ts';
 import { assertDigestsMatch, readUploadForm } from '../../src/packages/pypi/upload-form.ts';
 import { simpleIndexHtml, simpleIndexJson, type ProjectIndex } from '../../src/packages/pypi/simple-index.ts';
+import { Readable } from 'node:stream';
+import { readUploadParts } from '../../src/packages/pypi/upload-stream.ts';
 import { BadRequestError } from '../../src/domain/errors.ts';
 
 const SHA256 = 'a'.repeat(64);
@@ -160,5 +162,47 @@ describe('the simple index', () => {
         },
       ],
     });
+  });
+});
+
+describe('the multipart body of an upload', () => {
+  const boundary = 'xYzBoundary';
+  const part = (name: string, value: string, fileName?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${fileName ? `; filename="${fileName}"` : ''}\r\n\r\n${value}\r\n`;
+  const request = (body: string) => ({
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: Readable.from([Buffer.from(body)]),
+  });
+  const text = async (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString();
+  };
+
+  it('hands over the fields before the file, and the file as a stream', async () => {
+    const { headers, body } = request(
+      part('name', 'pkg') +
+        part('project_urls', 'Homepage, https://a') +
+        part('project_urls', 'Source, https://b') +
+        part('gpg_signature', 'sig', 'p.asc') +
+        part('content', 'the bytes', 'pkg-1.0.tar.gz') +
+        `--${boundary}--\r\n`,
+    );
+    const parts = await readUploadParts(headers, body);
+    expect(parts.fields.get('name')).toBe('pkg');
+    expect(parts.projectUrls).toEqual(['Homepage, https://a', 'Source, https://b']);
+    expect(parts.fileName).toBe('pkg-1.0.tar.gz');
+    expect(await text(parts.file)).toBe('the bytes');
+    await expect(parts.finished).resolves.toBeUndefined();
+  });
+
+  it('answers 400 for a body without the file or that is no form', async () => {
+    const { headers, body } = request(part('name', 'pkg') + `--${boundary}--\r\n`);
+    await expect(readUploadParts(headers, body)).rejects.toThrow(
+      new BadRequestError('the upload has no "content" file'),
+    );
+    await expect(readUploadParts({ 'content-type': 'application/json' }, Readable.from(['{}']))).rejects.toThrow(
+      BadRequestError,
+    );
   });
 });

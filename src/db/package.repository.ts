@@ -46,6 +46,12 @@ export interface NewPackageFile {
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
   internalVersion?: boolean;
+  /** The registry's metadata of a new version, as JSON. */
+  metadataJson?: string;
+  /** The file must start a new version (npm); an existing one fails its unique index: NameTakenError. */
+  newVersionOnly?: boolean;
+  /** Tags of the package to point at the version (npm's dist-tags). */
+  tags?: readonly string[];
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -80,6 +86,15 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha512: blob.sha512,
     },
     update: {},
+  });
+}
+
+/** Points a tag of the package at a version, moving it when it exists. */
+export function setTag(client: DbClient, packageId: number, name: string, versionId: number) {
+  return client.packageTag.upsert({
+    where: { packageId_name: { packageId, name } },
+    create: { packageId, name, versionId },
+    update: { versionId },
   });
 }
 
@@ -153,10 +168,10 @@ export class PackageRepository {
 
   /**
    * Adds a file to a version, creating the package and the version when they are new and the blob row when the
-   * bytes are; run it in a transaction. A file of that name in the version, or a package or version created by a
-   * concurrent upload meanwhile, fails a unique index: NameTakenError.
+   * bytes are, and points the file's tags at the version; run it in a transaction. A file of that name in the
+   * version, an existing version when the file must start one, or a package or version created by a concurrent
+   * upload meanwhile, fails a unique index: NameTakenError. Answers the version and whether it is new.
    */
-  /** Adds a file, with its package and version when they are new; answers the version and whether it is new. */
   async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
     return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
@@ -165,21 +180,23 @@ export class PackageRepository {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
-    const existing = await this.client.packageVersion.findUnique({
-      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      select: { id: true },
-    });
-    const version = await this.client.packageVersion.upsert({
-      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      create: {
-        packageId: pkg.id,
-        creatorId: file.creatorId,
-        version: key.version,
-        lowerVersion,
-        isInternal: file.internalVersion ?? false,
-      },
-      update: {},
-    });
+    const created = {
+      packageId: pkg.id,
+      creatorId: file.creatorId,
+      version: key.version,
+      lowerVersion,
+      isInternal: file.internalVersion ?? false,
+      ...(file.metadataJson === undefined ? {} : { metadataJson: file.metadataJson }),
+    };
+    const existing = file.newVersionOnly
+      ? null
+      : await this.client.packageVersion.findUnique({
+          where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
+          select: { id: true },
+        });
+    const version = existing
+      ? await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } })
+      : await this.client.packageVersion.create({ data: created });
     const stored = await upsertBlobRow(this.client, file.blob);
     await this.client.packageFile.create({
       data: {
@@ -190,6 +207,7 @@ export class PackageRepository {
         isLead: file.isLead,
       },
     });
+    for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
     return { version: { ...version, package: pkg }, newVersion: existing === null };
   }
 

@@ -14,6 +14,8 @@ import { checkResponses } from '../api/response-contract.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { middlewareChain } from './middleware-chain.ts';
 import { containerRegistry } from '../packages/container/registry-router.ts';
+import { packageRegistries } from '../packages/core/registry-router.ts';
+import { PACKAGE_REGISTRIES } from '../packages/registries.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
 
 export interface AppOptions {
@@ -76,6 +78,8 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   const resolveCredentials = credentialResolver(app);
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));
+  // So do npm, PyPI and Maven, each in its client's; the generic registry is part of the contract.
+  server.use('/api/packages', packageRegistries(app, resolveCredentials, PACKAGE_REGISTRIES));
   server.use(
     middlewareChain([
       normalisePath(),

@@ -1,0 +1,6 @@
+// The package registries served under /api/packages/{owner}/{type}/…, by type: each registry's route table
+// (src/packages/<type>/), run by the core's router (src/packages/core/registry-router.ts) with the API's guard
+// vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
+import type { RegistryTable } from './core/registry-route.ts';
+
+export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {};

@@ -2,5 +2,8 @@
 // (src/packages/<type>/), run by the core's router (src/packages/core/registry-router.ts) with the API's guard
 // vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
 import type { RegistryTable } from './core/registry-route.ts';
+import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 
-export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {};
+export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
+  pypi: PYPI_REGISTRY,
+};

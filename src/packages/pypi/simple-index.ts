@@ -1,5 +1,6 @@
 // A project's page of the simple repository API, as pip reads it: PEP 503 HTML or PEP 691 JSON (with PEP 700's
 // versions, sizes and upload times), every file linked with its sha256 and its version's Requires-Python.
+import type { IndexedFile } from '../../db/package-index.repository.ts';
 import { escapeHtml } from '../../render/html.ts';
 
 export const SIMPLE_JSON = 'application/vnd.pypi.simple.v1+json';
@@ -65,4 +66,39 @@ export function simpleIndexJson(index: ProjectIndex) {
       'upload-time': file.uploadedAt.toISOString(),
     })),
   };
+}
+
+/** The rows of a project's files as its page lists them, linked under the registry's `files/` path. */
+export function projectIndex(name: string, files: readonly IndexedFile[], registryUrl: string): ProjectIndex {
+  const requiresPython = new Map<number, string>();
+  const requirementOf = (file: IndexedFile) => {
+    let requirement = requiresPython.get(file.versionId);
+    if (requirement === undefined) {
+      requirement = readRequiresPython(file.metadataJson);
+      requiresPython.set(file.versionId, requirement);
+    }
+    return requirement;
+  };
+  return {
+    name,
+    versions: [...new Set(files.map((file) => file.version))],
+    files: files.map((file) => ({
+      version: file.version,
+      fileName: file.fileName,
+      url: `${registryUrl}/files/${[name, file.version, file.fileName].map(encodeURIComponent).join('/')}`,
+      sha256: file.sha256,
+      size: file.size,
+      uploadedAt: file.fileCreatedAt,
+      requiresPython: requirementOf(file),
+    })),
+  };
+}
+
+function readRequiresPython(metadataJson: string): string {
+  try {
+    const value = (JSON.parse(metadataJson) as { requires_python?: unknown }).requires_python;
+    return typeof value === 'string' ? value : '';
+  } catch {
+    return '';
+  }
 }

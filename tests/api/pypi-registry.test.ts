@@ -170,6 +170,7 @@ describe('upload and install', () => {
     await t
       .request()
       .get(`${registry(uniqueName('nobody'))}/simple/${name}/`)
+      .set('Authorization', bob.auth)
       .expect(404);
   });
 });
@@ -263,14 +264,20 @@ describe('access', () => {
     await twineUpload(alice.user.name, basicAuth(alice.user.name, 'wrong'), dist(name, '1.3')).expect(401);
   });
 
-  it('hides a private owner from an outsider (404), and shows it to a member', async () => {
+  it('hides a private owner from an outsider (404), challenges anonymous pip, and shows it to a member', async () => {
     const org = await createTestOrg(t, alice.user, { visibility: 2 });
     const name = uniqueName('secret');
     await twineUpload(org.name, alice.auth, dist(name)).expect(201);
-    await t
+    // Anonymous pip is challenged so that it sends what its keyring or .netrc holds; a missing owner the same.
+    const challenged = await t
       .request()
       .get(`${registry(org.name)}/simple/${name}/`)
-      .expect(404);
+      .expect(401);
+    expect(challenged.headers['www-authenticate']).toMatch(/^Basic/);
+    await t
+      .request()
+      .get(`${registry(uniqueName('nobody'))}/simple/${name}/`)
+      .expect(401);
     await t
       .request()
       .get(`${registry(org.name)}/simple/${name}/`)

@@ -1,11 +1,18 @@
 // Checksum files, as Maven fetches and deploys them beside every file: served from the digests stored with the
 // bytes, or computed over a generated document.
 import { createHash } from 'node:crypto';
-import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { ChecksumKind } from './maven-path.ts';
 
-export function storedChecksum(digests: Omit<BlobDigests, 'size'>, kind: ChecksumKind): string {
-  return digests[kind];
+export interface StoredHashes {
+  hashMd5: string;
+  hashSha1: string;
+  hashSha256: string;
+  hashSha512: string;
+}
+
+export function storedChecksum(blob: StoredHashes, kind: ChecksumKind): string {
+  const byKind = { md5: blob.hashMd5, sha1: blob.hashSha1, sha256: blob.hashSha256, sha512: blob.hashSha512 };
+  return byKind[kind];
 }
 
 export function documentChecksum(document: string | Buffer, kind: ChecksumKind): string {

@@ -4,15 +4,18 @@ import { packageReader, packageWriter } from '../core/registry-guards.ts';
 import { registryRoute, type RegistryTable } from '../core/registry-route.ts';
 import { downloadPackageFile, packageIndex, uploadPackageFile } from './pypi-handlers.ts';
 
+// Maven sends credentials on reads only when challenged; pip too when they come from a keyring or .netrc.
+const CHALLENGE = { challengeAnonymous: true };
+
 export const PYPI_REGISTRY: RegistryTable = {
   errors: 'text',
   routes: [
-    registryRoute('POST', /^\/?$/, packageWriter(), uploadPackageFile),
-    registryRoute('GET', /^\/simple\/(?<name>[^/]+)\/?$/, packageReader(), packageIndex),
+    registryRoute('POST', /^\/?$/, packageWriter(CHALLENGE), uploadPackageFile),
+    registryRoute('GET', /^\/simple\/(?<name>[^/]+)\/?$/, packageReader(CHALLENGE), packageIndex),
     registryRoute(
       'GET',
       /^\/files\/(?<name>[^/]+)\/(?<version>[^/]+)\/(?<filename>[^/]+)$/,
-      packageReader(),
+      packageReader(CHALLENGE),
       downloadPackageFile,
     ),
   ],

@@ -35,6 +35,7 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { NpmService } from '../packages/npm/npm.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -130,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
+    npmPackages: new NpmService(deps, quota, hookEvents),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents),

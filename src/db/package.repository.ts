@@ -91,6 +91,11 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
   });
 }
 
+/** Marks a change of the package (Package.revision); run it in the transaction of the change. */
+export async function touchPackage(client: DbClient, packageId: number): Promise<void> {
+  await client.package.updateMany({ where: { id: packageId }, data: { revision: { increment: 1 } } });
+}
+
 /** Points a tag of the package at a version, moving it when it exists. */
 export function setTag(client: DbClient, packageId: number, name: string, versionId: number) {
   return client.packageTag.upsert({
@@ -182,6 +187,7 @@ export class PackageRepository {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
+    await touchPackage(this.client, pkg.id);
     const created = {
       packageId: pkg.id,
       creatorId: file.creatorId,
@@ -236,7 +242,7 @@ export class PackageRepository {
     await this.client.packageVersion.delete({ where: { id: version.id } });
     if ((await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0) {
       await this.client.package.delete({ where: { id: version.packageId } });
-    }
+    } else await touchPackage(this.client, version.packageId);
     return this.deleteOrphanBlobs(files.map((file) => file.blobId));
   }
 

@@ -17,6 +17,7 @@ import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NpmRepository } from './npm.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
@@ -74,6 +75,7 @@ export function createRepositories(
     loginSources: new LoginSourceRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
+    npm: new NpmRepository(client),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),

@@ -10,4 +10,5 @@ export const packages = {
   LIMIT_SIZE_CONTAINER: sizeLimit(),
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
+  LIMIT_SIZE_NPM: sizeLimit(),
 } as const;

@@ -1349,6 +1349,22 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/archive/{archive}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -1376,6 +1392,150 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["repoDeleteBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/compare/{basehead}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoCompareDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContentsList"];
+        put?: never;
+        post: operations["repoChangeFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContents"];
+        put: operations["repoUpdateFile"];
+        post: operations["repoCreateFile"];
+        delete: operations["repoDeleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetSingleCommit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListAllGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/trees/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1431,6 +1591,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/media/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFileOrLFS"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/notifications": {
         parameters: {
             query?: never;
@@ -1460,6 +1636,22 @@ export interface paths {
         put?: never;
         /** Create a pull request */
         post: operations["repoCreatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/raw/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2273,6 +2465,41 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description ChangeFileOperation for creating, updating or deleting a file */
+        ChangeFileOperation: {
+            /** @description new or updated file content, must be base64 encoded */
+            content?: string;
+            /** @description old path of the file to move */
+            from_path?: string;
+            /**
+             * @description indicates what to do with the file
+             * @enum {string}
+             */
+            operation: "create" | "update" | "delete";
+            /** @description path to the existing or new file */
+            path: string;
+            /** @description sha is the SHA for the file that already exists, required for update or delete */
+            sha?: string;
+        };
+        /**
+         * @description ChangeFilesOptions options for creating, updating or deleting multiple files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        ChangeFilesOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description list of file operations */
+            files: components["schemas"]["ChangeFileOperation"][];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
             body?: string;
@@ -2290,10 +2517,82 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        /** Commit contains information generated from a Git commit. */
+        Commit: {
+            author?: components["schemas"]["User"];
+            commit?: components["schemas"]["RepoCommit"];
+            committer?: components["schemas"]["User"];
+            /** Format: date-time */
+            created?: string;
+            files?: components["schemas"]["CommitAffectedFiles"][];
+            html_url?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            stats?: components["schemas"]["CommitStats"];
+            url?: string;
+        };
+        /** @description CommitAffectedFiles store information about files affected by the commit */
+        CommitAffectedFiles: {
+            filename?: string;
+            status?: string;
+        };
+        /** @description CommitDateOptions store dates for GIT_AUTHOR_DATE and GIT_COMMITTER_DATE */
+        CommitDateOptions: {
+            /** Format: date-time */
+            author?: string;
+            /** Format: date-time */
+            committer?: string;
+        };
         CommitMeta: {
             /** Format: date-time */
             created?: string;
             sha?: string;
+            url?: string;
+        };
+        /** @description CommitStats is statistics for a RepoCommit */
+        CommitStats: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            deletions?: number;
+            /** Format: int64 */
+            total?: number;
+        };
+        /** CommitUser contains information of a user in the context of a commit. */
+        CommitUser: {
+            date?: string;
+            /** Format: email */
+            email?: string;
+            name?: string;
+        };
+        /** Compare represents a comparison between two commits. */
+        Compare: {
+            commits?: components["schemas"]["Commit"][];
+            /** Format: int64 */
+            total_commits?: number;
+        };
+        /** @description ContentsResponse contains information about a repo's entry's (dir, file, symlink, submodule) metadata and content */
+        ContentsResponse: {
+            _links?: components["schemas"]["FileLinksResponse"];
+            /** @description `content` is populated when `type` is `file`, otherwise null */
+            content?: string;
+            download_url?: string;
+            /** @description `encoding` is populated when `type` is `file`, otherwise null */
+            encoding?: string;
+            git_url?: string;
+            html_url?: string;
+            last_commit_sha?: string;
+            name?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            /** @description `submodule_git_url` is populated when `type` is `submodule`, otherwise null */
+            submodule_git_url?: string;
+            /** @description `target` is populated when `type` is `symlink`, otherwise null */
+            target?: string;
+            /** @description `type` will be `file`, `dir`, `symlink`, or `submodule` */
+            type?: string;
             url?: string;
         };
         CreateAccessTokenOption: {
@@ -2307,6 +2606,25 @@ export interface components {
         };
         CreateEmailOption: {
             emails?: string[];
+        };
+        /**
+         * @description CreateFileOptions options for creating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        CreateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
         };
         CreateHookOption: {
             /** @default false */
@@ -2469,6 +2787,25 @@ export interface components {
         };
         DeleteEmailOption: {
             emails?: string[];
+        };
+        /**
+         * @description DeleteFileOptions options for deleting files (used for other File structs below)
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        DeleteFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
         };
         EditHookOption: {
             active?: boolean;
@@ -2634,9 +2971,82 @@ export interface components {
         ExternalWiki: {
             external_wiki_url?: string;
         };
+        /** FileCommitResponse contains information generated from a Git commit for a repo's file. */
+        FileCommitResponse: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            /** Format: date-time */
+            created?: string;
+            html_url?: string;
+            message?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+        };
+        /** @description FileDeleteResponse contains information about a repo's file that was deleted */
+        FileDeleteResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: unknown;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FileLinksResponse contains the links for a repo's file */
+        FileLinksResponse: {
+            git?: string;
+            html?: string;
+            self?: string;
+        };
+        /** @description FileResponse contains information about a repo's file */
+        FileResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: components["schemas"]["ContentsResponse"];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FilesResponse contains information about multiple files from a repo */
+        FilesResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            files?: components["schemas"]["ContentsResponse"][];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description GitBlobResponse represents a git blob */
+        GitBlobResponse: {
+            content?: string;
+            encoding?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            url?: string;
+        };
+        /** @description GitEntry represents a git tree */
+        GitEntry: {
+            mode?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            type?: string;
+            url?: string;
+        };
         GitignoreTemplateInfo: {
             name?: string;
             source?: string;
+        };
+        /** GitObject represents a Git object. */
+        GitObject: {
+            sha?: string;
+            type?: string;
+            url?: string;
+        };
+        /** @description GitTreeResponse returns a git tree */
+        GitTreeResponse: {
+            /** Format: int64 */
+            page?: number;
+            sha?: string;
+            /** Format: int64 */
+            total_count?: number;
+            tree?: components["schemas"]["GitEntry"][];
+            truncated?: boolean;
+            url?: string;
         };
         Health: {
             description?: string;
@@ -2662,6 +3072,12 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
             url?: string;
+        };
+        /** @description Identity for a person's identity like an author or committer */
+        Identity: {
+            /** Format: email */
+            email?: string;
+            name?: string;
         };
         InternalTracker: {
             allow_only_contributors_to_track_time?: boolean;
@@ -3087,12 +3503,27 @@ export interface components {
             /** Format: int64 */
             public?: number;
         };
+        /** Reference represents a Git reference. */
+        Reference: {
+            object?: components["schemas"]["GitObject"];
+            ref?: string;
+            url?: string;
+        };
         /** @description RegistrationToken is the token a runner registers with */
         RegistrationToken: {
             token?: string;
         };
         RenameUserOption: {
             new_username: string;
+        };
+        /** RepoCommit contains information of a commit in the context of a repository. */
+        RepoCommit: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            message?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
         };
         Repository: {
             allow_fast_forward_only_merge?: boolean;
@@ -3254,6 +3685,29 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /**
+         * @description UpdateFileOptions options for updating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        UpdateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description from_path (optional) is the path of the original file which will be moved/renamed to the path in the URL */
+            from_path?: string;
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
         UpdateUserAvatarOption: {
             image?: string;
         };
@@ -3407,6 +3861,42 @@ export interface components {
                 "application/json": components["schemas"]["Comment"];
             };
         };
+        /** @description Commit */
+        Commit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"];
+            };
+        };
+        /** @description CommitList */
+        CommitList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"][];
+            };
+        };
+        Compare: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Compare"];
+            };
+        };
         /** @description The name is already in use */
         conflict: {
             headers: {
@@ -3414,6 +3904,33 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description ContentsListResponse */
+        ContentsListResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description A file, symlink or submodule's entry; a directory's entries (as Forgejo answers for a directory) */
+        ContentsOrList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description ContentsResponse */
+        ContentsResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"];
             };
         };
         /** @description Cron list */
@@ -3441,6 +3958,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description EmptyRepository */
+        EmptyRepository: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
         /** @description Error */
         error: {
             headers: {
@@ -3450,6 +3976,33 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description FileDeleteResponse */
+        FileDeleteResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileDeleteResponse"];
+            };
+        };
+        /** @description FileResponse */
+        FileResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileResponse"];
+            };
+        };
+        /** @description FilesResponse */
+        FilesResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FilesResponse"];
+            };
+        };
         /** @description The caller may not do this */
         forbidden: {
             headers: {
@@ -3457,6 +4010,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIForbiddenError"];
+            };
+        };
+        /** @description GitBlobResponse */
+        GitBlobResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitBlobResponse"];
             };
         };
         /** @description Gitignore template info */
@@ -3475,6 +4037,15 @@ export interface components {
             };
             content: {
                 "application/json": string[];
+            };
+        };
+        /** @description GitTreeResponse */
+        GitTreeResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitTreeResponse"];
             };
         };
         /** @description Hook */
@@ -3547,6 +4118,17 @@ export interface components {
             };
             content: {
                 "application/json": string[];
+            };
+        };
+        /** @description LanguageStatistics */
+        LanguageStatistics: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    [key: string]: number;
+                };
             };
         };
         /** @description License template info */
@@ -3795,6 +4377,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["QuotaUsedPackageList"];
+            };
+        };
+        /** @description ReferenceList */
+        ReferenceList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reference"][];
             };
         };
         /** @description Registration token */
@@ -7097,6 +7688,42 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                archive: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/octet-stream": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -7210,6 +7837,402 @@ export interface operations {
             403: components["responses"]["error"];
             404: components["responses"]["notFound"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetAllCommits: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                limit?: number;
+                not?: string;
+                page?: number;
+                path?: string;
+                sha?: string;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["EmptyRepository"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCompareDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                basehead: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Compare"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetContentsList: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsListResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoChangeFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeFilesOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FilesResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetContents: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsOrList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFileOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileDeleteResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["error"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    GetBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitBlobResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetSingleCommit: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Commit"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListAllGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    GetTree: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitTreeResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     issueCreateIssue: {
@@ -7340,6 +8363,43 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoGetRawFileOrLFS: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     notifyGetRepoList: {
         parameters: {
             query?: {
@@ -7449,6 +8509,43 @@ export interface operations {
             409: components["responses"]["error"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetRawFile: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoListStargazers: {

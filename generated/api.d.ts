@@ -1365,6 +1365,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/branch_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListBranchProtection"];
+        put?: never;
+        post: operations["repoCreateBranchProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branch_protections/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetBranchProtection"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteBranchProtection"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditBranchProtection"];
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -1405,6 +1437,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetCombinedStatusByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatusesByRef"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1668,6 +1732,22 @@ export interface paths {
         get: operations["repoListStargazers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/statuses/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatuses"];
+        put?: never;
+        post: operations["repoCreateStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2465,6 +2545,40 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description BranchProtection represents a branch protection for a repository */
+        BranchProtection: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            /** Format: date-time */
+            created_at?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         /** @description ChangeFileOperation for creating, updating or deleting a file */
         ChangeFileOperation: {
             /** @description new or updated file content, must be base64 encoded */
@@ -2499,6 +2613,17 @@ export interface components {
             new_branch?: string;
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
+        };
+        /** @description CombinedStatus holds the combined state of several statuses for a single commit */
+        CombinedStatus: {
+            commit_url?: string;
+            repository?: components["schemas"]["Repository"];
+            sha?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            statuses?: components["schemas"]["CommitStatus"][];
+            /** Format: int64 */
+            total_count?: number;
+            url?: string;
         };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
@@ -2558,6 +2683,26 @@ export interface components {
             /** Format: int64 */
             total?: number;
         };
+        /** @description CommitStatus holds a single status of a single Commit */
+        CommitStatus: {
+            context?: string;
+            /** Format: date-time */
+            created_at?: string;
+            creator?: components["schemas"]["User"];
+            description?: string;
+            /** Format: int64 */
+            id?: number;
+            status?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            url?: string;
+        };
+        /**
+         * @description CommitStatusState holds the state of a CommitStatus
+         *     It can be "pending", "success", "error" and "failure"
+         */
+        CommitStatusState: string;
         /** CommitUser contains information of a user in the context of a commit. */
         CommitUser: {
             date?: string;
@@ -2598,6 +2743,36 @@ export interface components {
         CreateAccessTokenOption: {
             name: string;
             scopes?: string[];
+        };
+        /** @description CreateBranchProtectionOption options for creating a branch protection */
+        CreateBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
         };
         CreateBranchRepoOption: {
             new_branch_name: string;
@@ -2725,6 +2900,13 @@ export interface components {
             /** @enum {string} */
             trust_model?: "default" | "collaborator" | "committer" | "collaboratorcommitter";
         };
+        /** @description CreateStatusOption holds the information needed to create a new CommitStatus for a Commit */
+        CreateStatusOption: {
+            context?: string;
+            description?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
+        };
         CreateTagOption: {
             message?: string;
             tag_name: string;
@@ -2806,6 +2988,33 @@ export interface components {
             sha: string;
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
+        };
+        /** @description EditBranchProtectionOption options for editing a branch protection */
+        EditBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
         };
         EditHookOption: {
             active?: boolean;
@@ -3852,6 +4061,33 @@ export interface components {
                 "application/json": components["schemas"]["Branch"][];
             };
         };
+        /** @description BranchProtection */
+        BranchProtection: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"];
+            };
+        };
+        /** @description BranchProtectionList */
+        BranchProtectionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"][];
+            };
+        };
+        /** @description CombinedStatus */
+        CombinedStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CombinedStatus"];
+            };
+        };
         /** @description Comment */
         Comment: {
             headers: {
@@ -3887,6 +4123,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Commit"][];
+            };
+        };
+        /** @description CommitStatus */
+        CommitStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"];
+            };
+        };
+        /** @description CommitStatusList */
+        CommitStatusList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"][];
             };
         };
         Compare: {
@@ -7724,6 +7978,147 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtectionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchProtectionOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditBranchProtectionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -7872,6 +8267,70 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             409: components["responses"]["EmptyRepository"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetCombinedStatusByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CombinedStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatusesByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -8575,6 +9034,72 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatuses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStatusOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommitStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     repoListSubscribers: {

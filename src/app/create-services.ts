@@ -13,6 +13,8 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { BranchProtectionService } from '../services/branch-protection.service.ts';
+import { CommitStatusService } from '../services/commit-status.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
@@ -82,7 +84,7 @@ export function createServices(deps: ServiceDeps) {
   const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
   const containerBlobs = new ContainerBlobService(deps, quota);
   const repoContents = new RepoContentService(deps);
-  const branchProtection = { assertMayPush: async () => undefined };
+  const branchProtections = new BranchProtectionService(deps, repoPermissions);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -103,8 +105,10 @@ export function createServices(deps: ServiceDeps) {
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),
     repoContents,
-    repoFiles: new RepoFileService(repoContents, pushes, branchProtection),
+    repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
+    commitStatuses: new CommitStatusService(deps),
+    branchProtections,
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps),

@@ -6,6 +6,7 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -28,6 +29,7 @@ import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
+import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
@@ -62,6 +64,7 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
+    commitStatuses: new CommitStatusRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -82,6 +85,7 @@ export function createRepositories(
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
+    protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),

@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{owner}/{repo}/releases/download/{tag}/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A release attachment's bytes, by the release's tag and the attachment's name (Forgejo's browser_download_url) */
+        get: operations["repoDownloadReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/healthz": {
         parameters: {
             query?: never;
@@ -1722,6 +1739,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleases"];
+        put?: never;
+        post: operations["repoCreateRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRelease"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteRelease"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditRelease"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleaseAttachments"];
+        put?: never;
+        post: operations["repoCreateReleaseAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseAttachment"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditReleaseAttachment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetLatestRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseByTag"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/stargazers": {
         parameters: {
             query?: never;
@@ -2884,6 +2997,16 @@ export interface components {
             name?: string;
             subjects?: string[];
         };
+        /** @description CreateReleaseOption options when creating a release */
+        CreateReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name: string;
+            target_commitish?: string;
+        };
         CreateRepoOption: {
             auto_init?: boolean;
             default_branch?: string;
@@ -2989,6 +3112,12 @@ export interface components {
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
         };
+        /** @description EditAttachmentOptions options for editing attachments */
+        EditAttachmentOptions: {
+            /** @description (Can only be set if existing attachment is of external type) */
+            browser_download_url?: string;
+            name?: string;
+        };
         /** @description EditBranchProtectionOption options for editing a branch protection */
         EditBranchProtectionOption: {
             apply_to_admins?: boolean;
@@ -3063,6 +3192,16 @@ export interface components {
             /** Format: int64 */
             limit?: number;
             subjects?: string[];
+        };
+        /** @description EditReleaseOption options when editing a release */
+        EditReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name?: string;
+            target_commitish?: string;
         };
         EditRepoOption: {
             allow_fast_forward_only_merge?: boolean;
@@ -3722,6 +3861,30 @@ export interface components {
         RegistrationToken: {
             token?: string;
         };
+        /** @description Release represents a repository release */
+        Release: {
+            archive_download_count?: components["schemas"]["TagArchiveDownloadCount"];
+            assets?: components["schemas"]["Attachment"][];
+            author?: components["schemas"]["User"];
+            body?: string;
+            /** Format: date-time */
+            created_at?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            name?: string;
+            prerelease?: boolean;
+            /** Format: date-time */
+            published_at?: string;
+            tag_name?: string;
+            tarball_url?: string;
+            target_commitish?: string;
+            upload_url?: string;
+            url?: string;
+            zipball_url?: string;
+        };
         RenameUserOption: {
             new_username: string;
         };
@@ -4014,6 +4177,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ActivityPub"];
+            };
+        };
+        /** @description Attachment */
+        Attachment: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"];
+            };
+        };
+        /** @description AttachmentList */
+        AttachmentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"][];
             };
         };
         /** @description The input was rejected */
@@ -4651,6 +4832,24 @@ export interface components {
                 "application/json": components["schemas"]["RegistrationToken"];
             };
         };
+        /** @description Release */
+        Release: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"];
+            };
+        };
+        /** @description ReleaseList */
+        ReleaseList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"][];
+            };
+        };
         /** @description Repo archived error */
         repoArchivedError: {
             headers: {
@@ -4955,6 +5154,64 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    repoDownloadReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A byte range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            /** @description The range is past the end of the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     healthCheck: {
@@ -9005,6 +9262,388 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoListReleases: {
+        parameters: {
+            query?: {
+                draft?: boolean;
+                limit?: number;
+                page?: number;
+                "pre-release"?: boolean;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReleaseList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateReleaseOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditReleaseOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListReleaseAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AttachmentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateReleaseAttachment: {
+        parameters: {
+            query?: {
+                name?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        /** @description A multipart/form-data form whose `attachment` field is the file, or the file's bytes (application/octet-stream, named by `name`). External attachments (`external_url`) are not served. */
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": string;
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetLatestRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     repoListStargazers: {

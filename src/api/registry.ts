@@ -12,6 +12,7 @@ import { orgsRoutes } from './routes/orgs.routes.ts';
 import { packagesRoutes } from './routes/packages.routes.ts';
 import { protectionRoutes } from './routes/protection.routes.ts';
 import { quotaRoutes } from './routes/quota.routes.ts';
+import { releasesRoutes } from './routes/releases.routes.ts';
 import { reposRoutes } from './routes/repos.routes.ts';
 import { teamsRoutes } from './routes/teams.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
@@ -28,6 +29,7 @@ export const REGISTRY = {
   ...packagesRoutes,
   ...protectionRoutes,
   ...quotaRoutes,
+  ...releasesRoutes,
   ...reposRoutes,
   ...teamsRoutes,
   ...usersRoutes,

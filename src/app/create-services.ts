@@ -15,6 +15,7 @@ import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
 import { CommitStatusService } from '../services/commit-status.service.ts';
+import { ReleaseService } from '../services/release.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
@@ -109,6 +110,7 @@ export function createServices(deps: ServiceDeps) {
     repoCommits: new RepoCommitService(deps),
     commitStatuses: new CommitStatusService(deps),
     branchProtections,
+    releases: new ReleaseService(deps, pushes, quota),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps),

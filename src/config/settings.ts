@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import type { Setting } from './setting-types.ts';
 import { environmentValues, mergeSections, parseIni } from './sources.ts';
-import { resolveSubsystemStorage, type StorageSettings } from './storage.ts';
+import { resolveSubsystemStorage, type SubsystemStorage } from './storage.ts';
 import { server } from './sections/server.ts';
 import { database } from './sections/database.ts';
 import { log } from './sections/log.ts';
@@ -67,7 +67,7 @@ export type Settings = {
   readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Setting<infer T> ? T : never };
 } & {
   /** Where each subsystem keeps its files: [storage], [storage.<name>] and the subsystem's own keys. */
-  readonly storage: { readonly packages: StorageSettings; readonly avatars: StorageSettings };
+  readonly storage: SubsystemStorage;
 };
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {

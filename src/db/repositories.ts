@@ -35,6 +35,7 @@ import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReleaseRepository } from './release.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -91,6 +92,7 @@ export function createRepositories(
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
+    releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),

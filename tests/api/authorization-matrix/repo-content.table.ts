@@ -1,5 +1,5 @@
 // Files, commits and git objects of a repository (/repos/{owner}/{repo}/contents, raw, media, archive, commits,
-// compare, git/…), statuses, branch protections and releases. Readers of code read; writers of code (signed in)
+// compare, git/…), statuses, branch protections and releases with their attachments. Readers of code read; writers of code (signed in)
 // write. The shared repositories have a default branch; the names in the paths name nothing (404 past the guards),
 // and writes name a missing branch (404) so the repositories stay as they are.
 import { uniqueName } from '../../helpers/factories.ts';
@@ -69,6 +69,28 @@ export function repoAdminWriter(status: number): Expected {
   };
 }
 
+/**
+ * Statuses of a read of the releases unit answering `status` past the guards: the write team holds the code and
+ * packages units only, so it reads a private repository's releases no more (403, reqRepoReader).
+ */
+export function releasesReader(status: number): Expected {
+  const s = status;
+  const privateRepo: ByOwner['public'] = [404, 404, 404, 403, s, s, 403, s];
+  return {
+    byRepo: {
+      public: {
+        public: [s, s, s, s, s, s, s, s],
+        limited: [404, s, s, s, s, s, s, s],
+        private: [404, 404, s, s, s, s, s, s],
+      },
+      private: { public: privateRepo, limited: privateRepo, private: privateRepo },
+    },
+  };
+}
+
+/** Writers of releases: the owner and site admins (the write team holds code and packages only). */
+const releasesWriter = repoAdminWriter;
+
 const missingBranch = { branch: 'no-such-branch' };
 
 //                                         anon outsd member team owner admin pubOnly readOnly
@@ -128,4 +150,42 @@ export const REPO_CONTENT_ROWS: readonly MatrixRow[] = [
   },
   { operation: 'repoEditBranchProtection', params: { name: 'missingRef' }, body: {}, expected: repoAdminWriter(404) },
   { operation: 'repoDeleteBranchProtection', params: { name: 'missingRef' }, expected: repoAdminWriter(404) },
+  // Releases: the shared repositories have none (a creation names a missing target, 404), so release `1` is missing.
+  { operation: 'repoListReleases', expected: releasesReader(200) },
+  { operation: 'repoGetLatestRelease', expected: releasesReader(404) },
+  { operation: 'repoGetRelease', params: { id: 'issue' }, expected: releasesReader(404) },
+  { operation: 'repoGetReleaseByTag', expected: releasesReader(404) },
+  { operation: 'repoListReleaseAttachments', params: { id: 'issue' }, expected: releasesReader(404) },
+  {
+    operation: 'repoGetReleaseAttachment',
+    params: { id: 'issue', attachment_id: 'issue' },
+    expected: releasesReader(404),
+  },
+  { operation: 'repoDownloadReleaseAttachment', params: { tag: 'missingRef' }, expected: releasesReader(404) },
+  {
+    operation: 'repoCreateRelease',
+    body: () => ({ tag_name: uniqueName('tag'), target_commitish: 'no-such-branch' }),
+    expected: releasesWriter(404),
+  },
+  { operation: 'repoEditRelease', params: { id: 'issue' }, body: {}, expected: releasesWriter(404) },
+  { operation: 'repoDeleteRelease', params: { id: 'issue' }, expected: releasesWriter(404) },
+  { operation: 'repoDeleteReleaseByTag', expected: releasesWriter(404) },
+  {
+    operation: 'repoCreateReleaseAttachment',
+    params: { id: 'issue' },
+    query: { name: 'file.bin' },
+    body: 'bytes',
+    expected: releasesWriter(404),
+  },
+  {
+    operation: 'repoEditReleaseAttachment',
+    params: { id: 'issue', attachment_id: 'issue' },
+    body: { name: 'renamed.bin' },
+    expected: releasesWriter(404),
+  },
+  {
+    operation: 'repoDeleteReleaseAttachment',
+    params: { id: 'issue', attachment_id: 'issue' },
+    expected: releasesWriter(404),
+  },
 ];

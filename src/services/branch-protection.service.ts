@@ -10,6 +10,7 @@ import {
   isGlobRule,
   parseProtectionOptions,
   type ProtectionOptions,
+  type ProtectionRule,
   type Pusher,
   protectedPushRefusal,
   ruleForBranch,
@@ -112,6 +113,28 @@ export class BranchProtectionService {
       name: rule.ruleName,
       mayPush: protectedPushRefusal(rule.ruleName, rule.options, 'update', facts) === null,
     }));
+  }
+
+  /**
+   * For each branch, the rule protecting it and whether `viewer` may push to it (the branch list's `protected`,
+   * `user_can_push`); `canWrite` is whether the viewer may write code at all.
+   */
+  async forBranches(
+    viewer: User | null,
+    repo: RepoWithOwner,
+    names: readonly string[],
+    canWrite: boolean,
+  ): Promise<Map<string, { rule: ProtectionRule | null; canPush: boolean }>> {
+    const rules = await this.rules(repo);
+    const facts = viewer && canWrite && rules.length > 0 ? await this.pusher(viewer, repo) : null;
+    return new Map(
+      names.map((name) => {
+        const rule = ruleForBranch(rules, name);
+        const canPush =
+          canWrite && (!rule || (facts !== null && !protectedPushRefusal(name, rule.options, 'update', facts)));
+        return [name, { rule, canPush }];
+      }),
+    );
   }
 
   /** The rule protecting `branch` (its required approvals and status checks, for merges), or null. */

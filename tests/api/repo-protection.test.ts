@@ -165,6 +165,17 @@ describe('protection is enforced', () => {
       .expect(201);
   });
 
+  it('shows the protection on the branch, and who may push to it', async () => {
+    const asBob = await t.request().get(api('/branches/main')).set('Authorization', bob.auth).expect(200);
+    expect(asBob.body).toMatchObject({
+      protected: true,
+      effective_branch_protection_name: 'main',
+      user_can_push: true,
+    });
+    const asCarol = await t.request().get(api('/branches/main')).set('Authorization', carol.auth).expect(200);
+    expect(asCarol.body).toMatchObject({ protected: true, user_can_push: false, user_can_merge: true });
+  });
+
   it('lets a whitelisted writer push; refuses another writer, with the reason', async () => {
     await commitFile('by-bob.txt');
     const refused = await git(['push', remote(carol), 'HEAD:main'], work);

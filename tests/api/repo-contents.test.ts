@@ -266,3 +266,53 @@ describe('an empty repository', () => {
     await t.request().get(`${empty}/commits`).expect(200);
   });
 });
+
+describe('odd input', () => {
+  it('answers odd paths, refs and shas with a 4xx or an empty success, never a 500', async () => {
+    const odd = [
+      '..',
+      '.',
+      '-',
+      '-rf',
+      'HEAD',
+      'main~1',
+      'main^{tree}',
+      ':README.md',
+      '%2e%2e',
+      'a%00b',
+      'x'.repeat(300),
+    ];
+    const routes = (value: string) => [
+      `/contents/${value}`,
+      `/contents?ref=${value}`,
+      `/raw/${value}`,
+      `/archive/${value}.zip`,
+      `/archive/${value}.bundle`,
+      `/git/commits/${value}`,
+      `/commits?sha=${value}&path=${value}&not=${value}`,
+      `/compare/${value}...${value}`,
+      `/git/trees/${value}`,
+      `/git/blobs/${value}`,
+      `/git/refs/${value}`,
+      `/statuses/${value}`,
+      `/commits/${value}/status`,
+    ];
+    for (const value of odd) {
+      for (const route of routes(value)) {
+        const response = await t.request().get(api(route)).set('Authorization', alice.auth);
+        expect([route, response.status < 500]).toEqual([route, true]);
+      }
+    }
+    const writes = [
+      { path: '/contents/.git/config', body: { content: b64('x') } },
+      { path: '/contents/a/../b', body: { content: b64('x') } },
+      { path: '/contents/x.txt', body: { content: '***not base64***' } },
+      { path: '/contents/x.txt', body: { content: b64('x'), new_branch: 'bad..name' } },
+      { path: '/contents/x.txt', body: { content: b64('x'), dates: { author: 'yesterday' } } },
+    ];
+    for (const write of writes) {
+      const response = await t.request().post(api(write.path)).set('Authorization', alice.auth).send(write.body);
+      expect([write.path, response.status]).toEqual([write.path, 422]);
+    }
+  });
+});

@@ -1542,6 +1542,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/git/blobs/{sha}": {
         parameters: {
             query?: never;
@@ -8808,6 +8824,45 @@ export interface operations {
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The EditorConfig properties of the repository's root .editorconfig that apply to the file (none: an empty object) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     GetBlob: {

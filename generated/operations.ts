@@ -197,6 +197,7 @@ export const OPERATIONS = {
   repoGetCombinedStatusByRef: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/commits/{ref}/status', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
   repoGetContents: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/contents/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetContentsList: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/contents', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
+  repoGetEditorConfig: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetLatestRelease: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/releases/latest', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetRawFile: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/raw/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetRawFileOrLFS: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/media/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },

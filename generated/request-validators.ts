@@ -294,6 +294,7 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   repoGetReleaseAttachment: { parameters: repoGetReleaseAttachment$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoDeleteReleaseAttachment: { parameters: repoGetReleaseAttachment$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoEditReleaseAttachment: { parameters: repoGetReleaseAttachment$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.repoEditReleaseAttachment$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetEditorConfig: { parameters: repoGetContents$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   healthCheck: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiContract: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiDocs: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

@@ -4,6 +4,7 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import { type ContentEntry, type ContentRef, contentType } from '../domain/repo-content.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { Readable } from 'node:stream';
+import { parseFromFilesSync } from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
 import { entryAt, lastCommitOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
@@ -83,6 +84,20 @@ export class RepoContentService {
       type,
       stream: streamArchive(this.dir(repo), object, format, repo.name),
     };
+  }
+
+  /**
+   * The EditorConfig properties that apply to `path`, from the root `.editorconfig` at the ref (Forgejo reads that one
+   * only); 404 when there is none.
+   */
+  async editorConfig(repo: RepoWithOwner, path: string, ref?: string): Promise<Record<string, unknown>> {
+    const dir = this.dir(repo);
+    const revision = await this.revision(repo, ref);
+    const entry = await entryAt(dir, revision.sha, '.editorconfig');
+    const contents = entry?.type === 'blob' ? await readBlob(dir, entry.sha) : null;
+    if (!contents) throw new NotFoundError('.editorconfig does not exist');
+    const file = `/${path.replace(/^\/+/, '')}`;
+    return parseFromFilesSync(file, [{ name: '/.editorconfig', contents }], { root: '/' });
   }
 
   /** One entry at a commit, with its content (what a file write answers with); null when the path is absent. */

@@ -316,3 +316,21 @@ describe('odd input', () => {
     }
   });
 });
+
+describe('editorconfig', () => {
+  it('answers the properties for a file from the root .editorconfig; none there is 404', async () => {
+    await t.request().get(api('/editorconfig/src/main.go')).expect(404);
+    const config = 'root = true\n[*]\nindent_style = space\nindent_size = 2\n[*.go]\nindent_style = tab\n';
+    await t
+      .request()
+      .post(api('/contents/.editorconfig'))
+      .set('Authorization', alice.auth)
+      .send({ content: b64(config) })
+      .expect(201);
+    const go = await t.request().get(api('/editorconfig/src/main.go')).expect(200);
+    expect(go.body).toMatchObject({ indent_style: 'tab' });
+    const md = await t.request().get(api('/editorconfig/README.md')).expect(200);
+    expect(md.body).toMatchObject({ indent_style: 'space', indent_size: 2 });
+    await t.request().get(api('/editorconfig/README.md?ref=edit')).expect(404);
+  });
+});

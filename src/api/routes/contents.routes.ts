@@ -1,5 +1,5 @@
 // Routes for a repository's files, commits and git objects (Forgejo: routers/api/v1/api.go, the /contents, /raw,
-// /media, /archive, /commits, /compare and /git groups): readers of code read; writers of code, signed in, write files
+// /media, /archive, /editorconfig, /commits, /compare and /git groups): readers of code read; writers of code, signed in, write files
 // into a repository that is not archived and whose owner is within quota.
 import { repoAssignment } from '../assignment.ts';
 import { mustNotBeArchived, reqRepoReader, reqRepoWriter, reqToken } from '../guards.ts';
@@ -19,6 +19,7 @@ import {
   repoGetArchive,
   repoGetContents,
   repoGetContentsList,
+  repoGetEditorConfig,
   repoGetRawFile,
   repoGetRawFileOrLFS,
   repoUpdateFile,
@@ -38,6 +39,7 @@ export type ContentsOperation =
   | 'repoGetArchive'
   | 'repoGetContents'
   | 'repoGetContentsList'
+  | 'repoGetEditorConfig'
   | 'repoGetRawFile'
   | 'repoGetRawFileOrLFS'
   | 'repoGetSingleCommit'
@@ -65,6 +67,7 @@ export const contentsRoutes: RouteGroup<ContentsOperation> = {
   repoGetArchive: route(codeReader, repoGetArchive),
   repoGetContents: route(codeReader, repoGetContents),
   repoGetContentsList: route(codeReader, repoGetContentsList),
+  repoGetEditorConfig: route(codeReader, repoGetEditorConfig),
   repoGetRawFile: route(codeReader, repoGetRawFile),
   repoGetRawFileOrLFS: route(codeReader, repoGetRawFileOrLFS),
   repoGetSingleCommit: route(codeReader, repoGetSingleCommit),

@@ -99,6 +99,8 @@ export const REPO_CONTENT_ROWS: readonly MatrixRow[] = [
   { operation: 'repoGetContents', params: { filepath: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetRawFile', params: { filepath: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetRawFileOrLFS', params: { filepath: 'missingRef' }, expected: codeReader(404) },
+  // The shared repositories have no .editorconfig.
+  { operation: 'repoGetEditorConfig', params: { filepath: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetArchive', params: { archive: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetSingleCommit', params: { sha: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetAllCommits', expected: codeReader(200) },

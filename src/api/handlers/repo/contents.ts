@@ -93,3 +93,7 @@ export const repoGetArchive: Handler<'repoGetArchive'> = async (ctx) => {
   ctx.res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(archive.fileName)}`);
   await pipeline(archive.stream, ctx.res);
 };
+
+export const repoGetEditorConfig: Handler<'repoGetEditorConfig'> = async (ctx) => {
+  ctx.send(200, await ctx.app.services.repoContents.editorConfig(ctx.repo().repo, ctx.params.filepath, ctx.query.ref));
+};

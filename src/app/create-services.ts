@@ -13,7 +13,13 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { BranchProtectionService } from '../services/branch-protection.service.ts';
+import { CommitStatusService } from '../services/commit-status.service.ts';
+import { ReleaseService } from '../services/release.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
+import { RepoCommitService } from '../services/repo-commit.service.ts';
+import { RepoContentService } from '../services/repo-content.service.ts';
+import { RepoFileService } from '../services/repo-file.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
@@ -81,6 +87,8 @@ export function createServices(deps: ServiceDeps) {
   const repoMigrations = new RepoMigrationService(deps, repoCreation, repoEdits, pushes, quota, orgs);
   const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
   const containerBlobs = new ContainerBlobService(deps, quota);
+  const repoContents = new RepoContentService(deps);
+  const branchProtections = new BranchProtectionService(deps, repoPermissions);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -100,6 +108,12 @@ export function createServices(deps: ServiceDeps) {
     repoStars: new RepoStarService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),
+    repoContents,
+    repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
+    repoCommits: new RepoCommitService(deps),
+    commitStatuses: new CommitStatusService(deps),
+    branchProtections,
+    releases: new ReleaseService(deps, pushes, quota),
     orgs,
     orgMembers,
     orgLabels: new OrgLabelService(deps),

@@ -6,6 +6,7 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -30,11 +31,13 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
+import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReleaseRepository } from './release.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -64,6 +67,7 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
+    commitStatuses: new CommitStatusRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -86,11 +90,13 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
+    protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
+    releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),

@@ -1381,6 +1381,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/collaborators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's collaborators */
+        get: operations["repoListCollaborators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a user is a collaborator of a repository */
+        get: operations["repoCheckCollaborator"];
+        /** Add a collaborator to a repository */
+        put: operations["repoAddCollaborator"];
+        post?: never;
+        /** Delete a collaborator from a repository */
+        delete: operations["repoDeleteCollaborator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get repository permissions for a user */
+        get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -1429,6 +1482,80 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's labels */
+        get: operations["issueListLabels"];
+        put?: never;
+        /** Create a label */
+        post: operations["issueCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a single label */
+        get: operations["issueGetLabel"];
+        put?: never;
+        post?: never;
+        /** Delete a label */
+        delete: operations["issueDeleteLabel"];
+        options?: never;
+        head?: never;
+        /** Update a label */
+        patch: operations["issueEditLabel"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's opened milestones */
+        get: operations["issueGetMilestonesList"];
+        put?: never;
+        /** Create a milestone */
+        post: operations["issueCreateMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a milestone */
+        get: operations["issueGetMilestone"];
+        put?: never;
+        post?: never;
+        /** Delete a milestone */
+        delete: operations["issueDeleteMilestone"];
+        options?: never;
+        head?: never;
+        /** Update a milestone */
+        patch: operations["issueEditMilestone"];
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/notifications": {
@@ -1542,6 +1669,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["repoDeleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get list of topics that a repository has */
+        get: operations["repoListTopics"];
+        /** Replace list of topics for a repository */
+        put: operations["repoUpdateTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add a topic to a repository */
+        put: operations["repoAddTopic"];
+        post?: never;
+        /** Delete a topic from a repository */
+        delete: operations["repoDeleteTopic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2215,6 +2378,10 @@ export interface components {
             /** Format: uri */
             url?: string;
         };
+        AddCollaboratorOption: {
+            /** @enum {string} */
+            permission?: "read" | "write" | "admin";
+        };
         APIError: {
             message?: string;
             url?: string;
@@ -2222,6 +2389,10 @@ export interface components {
         APIForbiddenError: {
             message?: string;
             url?: string;
+        };
+        APIInvalidTopicsError: {
+            invalidTopics?: string[];
+            message?: string;
         };
         APINotFound: {
             errors?: string[];
@@ -2353,6 +2524,14 @@ export interface components {
             exclusive?: boolean;
             is_archived?: boolean;
             name: string;
+        };
+        CreateMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            /** @enum {string} */
+            state?: "open" | "closed";
+            title?: string;
         };
         CreateOrgOption: {
             description?: string;
@@ -2502,6 +2681,13 @@ export interface components {
             exclusive?: boolean;
             is_archived?: boolean;
             name?: string;
+        };
+        EditMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            state?: string;
+            title?: string;
         };
         EditOrgOption: {
             description?: string;
@@ -3094,6 +3280,11 @@ export interface components {
         RenameUserOption: {
             new_username: string;
         };
+        RepoCollaboratorPermission: {
+            permission?: string;
+            role_name?: string;
+            user?: components["schemas"]["User"];
+        };
         Repository: {
             allow_fast_forward_only_merge?: boolean;
             allow_merge_commits?: boolean;
@@ -3179,6 +3370,10 @@ export interface components {
             name?: string;
             owner?: string;
         };
+        RepoTopicOptions: {
+            /** @description list of topic names */
+            topics?: string[];
+        };
         RepoTransfer: {
             doer?: components["schemas"]["User"];
             recipient?: components["schemas"]["User"];
@@ -3253,6 +3448,9 @@ export interface components {
             units_map?: {
                 [key: string]: string;
             };
+        };
+        TopicName: {
+            topics?: string[];
         };
         UpdateUserAvatarOption: {
             image?: string;
@@ -3495,6 +3693,15 @@ export interface components {
                 "application/json": components["schemas"]["Hook"][];
             };
         };
+        /** @description APIInvalidTopicsError is error format response to invalid topics */
+        invalidTopicsError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIInvalidTopicsError"];
+            };
+        };
         /** @description Issue */
         Issue: {
             headers: {
@@ -3583,6 +3790,24 @@ export interface components {
             };
             content: {
                 "application/json": string;
+            };
+        };
+        /** @description Milestone */
+        Milestone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"];
+            };
+        };
+        /** @description MilestoneList */
+        MilestoneList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"][];
             };
         };
         /** @description Node info */
@@ -3815,6 +4040,15 @@ export interface components {
                 "application/json": components["schemas"]["APIRepoArchivedError"];
             };
         };
+        /** @description RepoCollaboratorPermission */
+        RepoCollaboratorPermission: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RepoCollaboratorPermission"];
+            };
+        };
         /** @description Repository */
         Repository: {
             headers: {
@@ -3905,6 +4139,15 @@ export interface components {
                 "application/json": components["schemas"]["Team"][];
             };
         };
+        /** @description TopicNames */
+        TopicNames: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TopicName"];
+            };
+        };
         /** @description The credentials are not valid */
         unauthorized: {
             headers: {
@@ -3972,6 +4215,11 @@ export interface components {
                 "application/json": components["schemas"]["CreateKeyOption"];
             };
         };
+        CreateLabelOption: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
         CreateOrgOption: {
             content: {
                 "application/json": components["schemas"]["CreateOrgOption"];
@@ -3985,6 +4233,11 @@ export interface components {
         EditHookOption: {
             content: {
                 "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        EditLabelOption: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
             };
         };
     };
@@ -6236,11 +6489,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
         responses: {
             201: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -6317,11 +6566,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EditLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
         responses: {
             200: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -7212,6 +7457,162 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoListCollaborators: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCheckCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoAddCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to add */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddCollaboratorOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to delete */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRepoPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoCollaboratorPermission"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -7338,6 +7739,314 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueListLabels: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
+        responses: {
+            201: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestonesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description filter by milestone name */
+                name?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description Milestone state, Recognized values are open, closed and all. Defaults to "open" */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MilestoneList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateMilestoneOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to get, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueDeleteMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to delete, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueEditMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to edit, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditMilestoneOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     notifyGetRepoList: {
@@ -7703,6 +8412,130 @@ export interface operations {
             409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListTopics: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TopicNames"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RepoTopicOptions"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoAddTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to add */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoDeleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to delete */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
         };
     };
     issueSearchIssues: {

@@ -3,6 +3,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import type { Route } from './route.ts';
 import { actionsRoutes } from './routes/actions.routes.ts';
 import { avatarsRoutes } from './routes/avatars.routes.ts';
+import { collaborationRoutes } from './routes/collaboration.routes.ts';
 import { gitRefsRoutes } from './routes/git-refs.routes.ts';
 import { issuesRoutes } from './routes/issues.routes.ts';
 import { miscRoutes } from './routes/misc.routes.ts';
@@ -17,6 +18,7 @@ import { usersRoutes } from './routes/users.routes.ts';
 export const REGISTRY = {
   ...actionsRoutes,
   ...avatarsRoutes,
+  ...collaborationRoutes,
   ...gitRefsRoutes,
   ...issuesRoutes,
   ...miscRoutes,

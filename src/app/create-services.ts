@@ -13,6 +13,9 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { MilestoneService } from '../services/milestone.service.ts';
+import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
+import { RepoTopicService } from '../services/repo-topic.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
@@ -25,7 +28,7 @@ import { HookDeliveryService } from '../services/hook-delivery.service.ts';
 import { HookEventsService } from '../services/hook-events.service.ts';
 import { OrgBlockService } from '../services/org-block.service.ts';
 import { OrgFeedService } from '../services/org-feed.service.ts';
-import { OrgLabelService } from '../services/org-label.service.ts';
+import { LabelService } from '../services/label.service.ts';
 import { OrgMemberService } from '../services/org-member.service.ts';
 import { OrgService } from '../services/org.service.ts';
 import { OwnerAccessService } from '../services/owner-access.service.ts';
@@ -99,7 +102,10 @@ export function createServices(deps: ServiceDeps) {
     repoTags: new RepoTagService(deps),
     orgs,
     orgMembers,
-    orgLabels: new OrgLabelService(deps),
+    labels: new LabelService(deps),
+    milestones: new MilestoneService(deps),
+    collaborators: new RepoCollaboratorService(deps, repoPermissions),
+    repoTopics: new RepoTopicService(deps),
     orgBlocks: new OrgBlockService(deps, orgMembers),
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),

@@ -6,6 +6,7 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { CollaborationRepository } from './collaboration.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -16,6 +17,7 @@ import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
+import { MilestoneRepository } from './milestone.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
@@ -62,6 +64,7 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
+    collaborations: new CollaborationRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -71,6 +74,7 @@ export function createRepositories(
     issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
+    milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
     orgBlocks: new OrgBlockRepository(client),

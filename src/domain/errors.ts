@@ -114,3 +114,13 @@ export class PreconditionFailedError extends ApiError {
 export class RepoArchivedError extends ApiError {
   readonly status = 423;
 }
+
+/** Topics a repository may not have (Forgejo: APIInvalidTopicsError), named in the answer. */
+export class InvalidTopicsError extends ValidationError {
+  constructor(
+    message: string,
+    readonly invalidTopics: string[],
+  ) {
+    super(message);
+  }
+}

@@ -42,6 +42,7 @@ import {
 const HANDLER_DECIDED: Readonly<Partial<Record<OperationId, string>>> = {
   orgPublicizeMember: "only one's own membership, after the {username} lookup (an unknown name is 404 first)",
   orgConcealMember: "only one's own membership, after the {username} lookup (an unknown name is 404 first)",
+  repoGetRepoPermissions: 'about oneself, or as a repository admin: the user named is loaded then',
   issueEditIssue: 'its poster or a writer of its unit: the issue, and whether it is a pull request, are loaded then',
   notifyGetThread: "the thread's own user or a site admin: the thread is loaded then",
   notifyReadThread: "the thread's own user or a site admin: the thread is loaded then",

@@ -98,7 +98,11 @@ export type Value =
   | 'new:quotaRule'
   | 'new:publicKey'
   | 'new:unadopted'
-  | 'new:token';
+  | 'new:token'
+  | 'new:topic'
+  | 'new:topicName'
+  | 'new:repoLabel'
+  | 'new:milestone';
 
 export interface MatrixRow {
   readonly operation: OperationId;

@@ -367,6 +367,21 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       execFileSync('git', ['init', '-q', '--bare', dir]);
       return name;
     }
+    case 'new:topicName':
+      return uniqueName('topic');
+    case 'new:topic': {
+      const topic = uniqueName('topic');
+      await call('put', `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/topics/${topic}`, asOwner(visibility));
+      return topic;
+    }
+    case 'new:repoLabel': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/labels`;
+      return String((await call('post', url, asOwner(visibility), { name: uniqueName('l'), color: 'fff' })).id);
+    }
+    case 'new:milestone': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/milestones`;
+      return String((await call('post', url, asOwner(visibility), { title: uniqueName('m') })).id);
+    }
     case 'new:token': {
       const name = uniqueName('token');
       await world.t.context.db.prisma.accessToken.create({

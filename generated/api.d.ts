@@ -1441,7 +1441,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a repository's issues */
+        get: operations["issueListIssues"];
         put?: never;
         post: operations["issueCreateIssue"];
         delete?: never;
@@ -1475,13 +1476,111 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List all comments on an issue */
+        get: operations["issueGetComments"];
         put?: never;
         post: operations["issueCreateComment"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @deprecated
+         */
+        delete: operations["issueDeleteCommentDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @deprecated
+         */
+        patch: operations["issueEditCommentDeprecated"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an issue's labels */
+        get: operations["issueGetLabels"];
+        /** Replace an issue's labels */
+        put: operations["issueReplaceLabels"];
+        /** Add a label to an issue */
+        post: operations["issueAddLabel"];
+        /** Remove all labels from an issue */
+        delete: operations["issueClearLabels"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a label from an issue */
+        delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all comments in a repository */
+        get: operations["issueGetRepoComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a comment */
+        get: operations["issueGetComment"];
+        put?: never;
+        post?: never;
+        /** Delete a comment */
+        delete: operations["issueDeleteComment"];
+        options?: never;
+        head?: never;
+        /** Edit a comment */
+        patch: operations["issueEditComment"];
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/labels": {
@@ -2658,6 +2757,11 @@ export interface components {
             };
             events?: string[];
         };
+        EditIssueCommentOption: {
+            body: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         /** @description Only the fields sent change. */
         EditIssueOption: {
             /** @description deprecated */
@@ -2889,6 +2993,15 @@ export interface components {
             updated_at?: string;
             url?: string;
             user?: components["schemas"]["User"];
+        };
+        IssueLabelsOption: {
+            /**
+             * @description Labels can be a list of integers representing label IDs
+             *     or a list of strings representing label names
+             */
+            labels?: unknown[];
+            /** Format: date-time */
+            updated_at?: string;
         };
         Label: {
             color?: string;
@@ -3605,6 +3718,15 @@ export interface components {
                 "application/json": components["schemas"]["Comment"];
             };
         };
+        /** @description CommentList */
+        CommentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Comment"][];
+            };
+        };
         /** @description The name is already in use */
         conflict: {
             headers: {
@@ -4235,9 +4357,19 @@ export interface components {
                 "application/json": components["schemas"]["EditHookOption"];
             };
         };
+        EditIssueCommentOption: {
+            content: {
+                "application/json": components["schemas"]["EditIssueCommentOption"];
+            };
+        };
         EditLabelOption: {
             content: {
                 "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        IssueLabelsOption: {
+            content: {
+                "application/json": components["schemas"]["IssueLabelsOption"];
             };
         };
     };
@@ -7613,6 +7745,58 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    issueListIssues: {
+        parameters: {
+            query?: {
+                /** @description Only show items for which the given user is assigned */
+                assigned_by?: string;
+                /** @description Only show items updated before the given time. This is a timestamp in RFC 3339 format */
+                before?: string;
+                /** @description Only show items which were created by the given user */
+                created_by?: string;
+                /** @description comma separated list of labels. Fetch only issues that have any of this labels. Non existent labels are discarded */
+                labels?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description Only show items in which the given user was mentioned */
+                mentioned_by?: string;
+                /** @description comma separated list of milestone names or ids. It uses names and fall back to ids. Fetch only issues that have any of this milestones. Non existent milestones are discarded */
+                milestones?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description search string */
+                q?: string;
+                /** @description Only show items updated after the given time. This is a timestamp in RFC 3339 format */
+                since?: string;
+                /** @description whether issue is open or closed */
+                state?: "closed" | "open" | "all";
+                /** @description filter by type (issues / pulls) if set */
+                type?: "issues" | "pulls";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["IssueList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -7709,6 +7893,40 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    issueGetComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description if provided, only comments updated since the specified time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateComment: {
         parameters: {
             query?: never;
@@ -7727,6 +7945,350 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Comment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueDeleteCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueReplaceLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueAddLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueClearLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueRemoveLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to remove */
+                id: number;
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetRepoComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description if provided, only comments updated since the provided time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {

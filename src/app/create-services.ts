@@ -8,6 +8,8 @@ import { ActivityPubService } from '../services/activitypub.service.ts';
 import { IssueEvents } from '../services/issue-events.ts';
 import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
+import { IssueCommentService } from '../services/issue-comment.service.ts';
+import { IssueLabelService } from '../services/issue-label.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
@@ -136,6 +138,8 @@ export function createServices(deps: ServiceDeps) {
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents),
     issueSearch: new IssueSearchService(deps),
+    issueComments: new IssueCommentService(deps, issues, hookEvents),
+    issueLabels: new IssueLabelService(deps, issues),
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

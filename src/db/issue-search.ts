@@ -7,6 +7,8 @@ import type { Prisma } from './prisma.ts';
 /** Every field left out does not narrow the search. */
 export interface IssueSearchFilter {
   reader: ContentReader;
+  /** Only the issues of this repository. */
+  repoId?: number;
   ownerId?: number;
   /** Only repositories linked to this team. */
   teamId?: number;
@@ -33,6 +35,7 @@ export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereIn
   if (filter.ownerId !== undefined) repo.push({ ownerId: filter.ownerId });
   if (filter.teamId !== undefined) repo.push({ teamRepos: { some: { teamId: filter.teamId } } });
   const and: Prisma.IssueWhereInput[] = [visibleIssuesWhere(filter.reader), { repo: { AND: repo } }];
+  if (filter.repoId !== undefined) and.push({ repoId: filter.repoId });
   if (filter.isClosed !== undefined) and.push({ isClosed: filter.isClosed });
   if (filter.isPull !== undefined) and.push({ isPull: filter.isPull });
   if (filter.labelNames) and.push({ labels: { some: { label: { name: { in: filter.labelNames } } } } });

@@ -68,4 +68,17 @@ export class LabelRepository {
     await translated({ gone: 'label' }, () => this.client.label.delete({ where: { id, ...scoped(scope) } }));
     await this.client.issueLabel.deleteMany({ where: { labelId: id } });
   }
+
+  /** Labels a repository's issues may carry (its own, its organization's) named by id or by name. */
+  listUsable(repoId: number, orgId: number | null, ids: readonly number[], names: readonly string[]): Promise<Label[]> {
+    const owners: Prisma.LabelWhereInput[] = [{ repoId }, ...(orgId !== null ? [{ orgId }] : [])];
+    return this.client.label.findMany({
+      where: { OR: owners, AND: { OR: [{ id: { in: [...ids] } }, { name: { in: [...names] } }] } },
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  async unlink(issueId: number, labelIds: readonly number[]): Promise<void> {
+    await this.client.issueLabel.deleteMany({ where: { issueId, labelId: { in: [...labelIds] } } });
+  }
 }

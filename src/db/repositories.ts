@@ -7,6 +7,7 @@ import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CollaborationRepository } from './collaboration.repository.ts';
+import { CommentRepository } from './comment.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -65,6 +66,7 @@ export function createRepositories(
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     collaborations: new CollaborationRepository(client),
+    comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),

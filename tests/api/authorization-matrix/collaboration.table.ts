@@ -1,7 +1,7 @@
 // Collaborators, topics, repository labels and milestones (Forgejo: routers/api/v1/api.go). Columns: see matrix.ts;
 // the repository's visibility decides who sees it (repo-rows.ts).
 import type { MatrixRow } from './matrix.ts';
-import { admins, issueWriters, readers, seenBy } from './repo-rows.ts';
+import { admins, issueContentWriters, issueReaders, issueWriters, readers, seenBy } from './repo-rows.ts';
 
 //                                         anon outsd member team owner admin pubOnly readOnly
 export const COLLABORATION_ROWS: readonly MatrixRow[] = [
@@ -52,4 +52,27 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
     expected: issueWriters(200),
   },
   { operation: 'issueDeleteMilestone', params: { id: 'new:milestone' }, expected: issueWriters(204) },
+  { operation: 'issueListIssues', expected: readers(200) },
+  { operation: 'issueGetRepoComments', expected: readers(200) },
+  { operation: 'issueGetComments', expected: issueReaders(200) },
+  { operation: 'issueGetComment', params: { id: 'new:comment' }, expected: issueReaders(200) },
+  {
+    operation: 'issueEditComment',
+    params: { id: 'new:comment' },
+    body: { body: 'edited' },
+    expected: issueContentWriters(200),
+  },
+  {
+    operation: 'issueEditCommentDeprecated',
+    params: { id: 'new:comment' },
+    body: { body: 'edited' },
+    expected: issueContentWriters(200),
+  },
+  { operation: 'issueDeleteComment', params: { id: 'new:comment' }, expected: issueContentWriters(204) },
+  { operation: 'issueDeleteCommentDeprecated', params: { id: 'new:comment' }, expected: issueContentWriters(204) },
+  { operation: 'issueGetLabels', expected: issueReaders(200) },
+  { operation: 'issueAddLabel', body: { labels: [] }, expected: issueContentWriters(200) },
+  { operation: 'issueReplaceLabels', body: { labels: [] }, expected: issueContentWriters(200) },
+  { operation: 'issueClearLabels', expected: issueContentWriters(204) },
+  { operation: 'issueRemoveLabel', params: { id: 'label' }, expected: issueContentWriters(204) },
 ];

@@ -102,7 +102,8 @@ export type Value =
   | 'new:topic'
   | 'new:topicName'
   | 'new:repoLabel'
-  | 'new:milestone';
+  | 'new:milestone'
+  | 'new:comment';
 
 export interface MatrixRow {
   readonly operation: OperationId;

@@ -40,3 +40,17 @@ export function admins(status: number): Expected {
 export function issueWriters(status: number): Expected {
   return admins(status);
 }
+
+/**
+ * Content of the issues unit, decided per issue by the handler: readers see it, but the write team (code and
+ * packages units only) does not on a private repository (404).
+ */
+export function issueReaders(status: number): Expected {
+  const row = [status, status, status, status, status, status, status, status] as const;
+  return seenBy(row, [0, 0, 0, 404, status, status, 0, status]);
+}
+
+/** Writers of an issue's unit, decided per issue by the handler (who cannot read it gets 404 first). */
+export function issueContentWriters(status: number): Expected {
+  return seenBy([401, 403, 403, 403, status, status, status, 403], [0, 0, 0, 404, status, status, 0, 403]);
+}

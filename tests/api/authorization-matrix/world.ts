@@ -382,6 +382,10 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/milestones`;
       return String((await call('post', url, asOwner(visibility), { title: uniqueName('m') })).id);
     }
+    case 'new:comment': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/issues/1/comments`;
+      return String((await call('post', url, asOwner(visibility), { body: 'a comment' })).id);
+    }
     case 'new:token': {
       const name = uniqueName('token');
       await world.t.context.db.prisma.accessToken.create({

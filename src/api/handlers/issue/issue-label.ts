@@ -1,9 +1,8 @@
 // The labels of an issue (Forgejo: routers/api/v1/repo/issue_label.go).
 import { toIssueLabel } from '../../../convert/issue.ts';
-import type { LabelRow } from '../../../db/issue.repository.ts';
 import type { AnyRequestContext, Handler } from '../../route.ts';
 
-const shown = (ctx: AnyRequestContext, labels: LabelRow[]) => {
+const shown = (ctx: AnyRequestContext, labels: Parameters<typeof toIssueLabel>[0][]) => {
   const { repo } = ctx.repo();
   return labels.map((label) => toIssueLabel(label, repo, ctx.app.settings.server.ROOT_URL));
 };

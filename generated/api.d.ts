@@ -1682,10 +1682,150 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a repo's pull requests */
+        get: operations["repoListPullRequests"];
         put?: never;
         /** Create a pull request */
         post: operations["repoCreatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{base}/{head}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request by base and head */
+        get: operations["repoGetPullRequestByBaseHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request */
+        get: operations["repoGetPullRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a pull request. If using deadline only the date will be taken into account, and time of day ignored. */
+        patch: operations["repoEditPullRequest"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request diff or patch */
+        get: operations["repoDownloadPullDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get commits for a pull request */
+        get: operations["repoGetPullRequestCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get changed files for a pull request */
+        get: operations["repoGetPullRequestFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a pull request has been merged */
+        get: operations["repoPullRequestIsMerged"];
+        put?: never;
+        /** Merge a pull request */
+        post: operations["repoMergePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all reviews for a pull request */
+        get: operations["repoListPullReviews"];
+        put?: never;
+        /** Create a review to an pull request */
+        post: operations["repoCreatePullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a specific review for a pull request */
+        get: operations["repoGetPullReview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2543,6 +2683,20 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        ChangedFile: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            changes?: number;
+            contents_url?: string;
+            /** Format: int64 */
+            deletions?: number;
+            filename?: string;
+            html_url?: string;
+            previous_filename?: string;
+            raw_url?: string;
+            status?: string;
+        };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
             body?: string;
@@ -2560,11 +2714,44 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        /** Commit contains information generated from a Git commit. */
+        Commit: {
+            author?: components["schemas"]["User"];
+            commit?: components["schemas"]["RepoCommit"];
+            committer?: components["schemas"]["User"];
+            /** Format: date-time */
+            created?: string;
+            files?: components["schemas"]["CommitAffectedFiles"][];
+            html_url?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            stats?: components["schemas"]["CommitStats"];
+            url?: string;
+        };
+        CommitAffectedFiles: {
+            filename?: string;
+            status?: string;
+        };
         CommitMeta: {
             /** Format: date-time */
             created?: string;
             sha?: string;
             url?: string;
+        };
+        CommitStats: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            deletions?: number;
+            /** Format: int64 */
+            total?: number;
+        };
+        /** CommitUser contains information of a user in the context of a commit. */
+        CommitUser: {
+            date?: string;
+            /** Format: email */
+            email?: string;
+            name?: string;
         };
         CreateAccessTokenOption: {
             name: string;
@@ -2658,6 +2845,27 @@ export interface components {
             /** Format: int64 */
             milestone?: number;
             title?: string;
+        };
+        CreatePullReviewComment: {
+            body?: string;
+            /**
+             * Format: int64
+             * @description if comment to new file line or 0
+             */
+            new_position?: number;
+            /**
+             * Format: int64
+             * @description if comment to old file line or 0
+             */
+            old_position?: number;
+            /** @description the tree path */
+            path?: string;
+        };
+        CreatePullReviewOptions: {
+            body?: string;
+            comments?: components["schemas"]["CreatePullReviewComment"][];
+            commit_id?: string;
+            event?: components["schemas"]["ReviewStateType"];
         };
         CreateQuotaGroupOptions: {
             name?: string;
@@ -2802,6 +3010,21 @@ export interface components {
             /** @enum {string} */
             visibility?: "public" | "limited" | "private";
             website?: string;
+        };
+        EditPullRequestOption: {
+            allow_maintainer_edit?: boolean;
+            assignee?: string;
+            assignees?: string[];
+            base?: string;
+            body?: string;
+            /** Format: date-time */
+            due_date?: string;
+            labels?: number[];
+            /** Format: int64 */
+            milestone?: number;
+            state?: string;
+            title?: string;
+            unset_due_date?: boolean;
         };
         EditQuotaRuleOptions: {
             /** Format: int64 */
@@ -3044,6 +3267,17 @@ export interface components {
             Mode?: string;
             Text?: string;
             Wiki?: boolean;
+        };
+        MergePullRequestOption: {
+            delete_branch_after_merge?: boolean;
+            /** @enum {string} */
+            Do: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manually-merged";
+            force_merge?: boolean;
+            head_commit_id?: string;
+            merge_when_checks_succeed?: boolean;
+            MergeCommitID?: string;
+            MergeMessageField?: string;
+            MergeTitleField?: string;
         };
         MigrateRepoOptions: {
             auth_password?: string;
@@ -3310,6 +3544,26 @@ export interface components {
             /** Format: date-time */
             merged_at?: string | null;
         };
+        PullReview: {
+            body?: string;
+            /** Format: int64 */
+            comments_count?: number;
+            commit_id?: string;
+            dismissed?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            official?: boolean;
+            pull_request_url?: string;
+            stale?: boolean;
+            state?: components["schemas"]["ReviewStateType"];
+            /** Format: date-time */
+            submitted_at?: string;
+            team?: components["schemas"]["Team"];
+            /** Format: date-time */
+            updated_at?: string;
+            user?: components["schemas"]["User"];
+        };
         QuotaGroup: {
             name?: string;
             rules?: components["schemas"]["QuotaRuleInfo"][];
@@ -3397,6 +3651,15 @@ export interface components {
             permission?: string;
             role_name?: string;
             user?: components["schemas"]["User"];
+        };
+        /** RepoCommit contains information of a commit in the context of a repository. */
+        RepoCommit: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            message?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
         };
         Repository: {
             allow_fast_forward_only_merge?: boolean;
@@ -3492,6 +3755,7 @@ export interface components {
             recipient?: components["schemas"]["User"];
             teams?: components["schemas"]["Team"][];
         };
+        ReviewStateType: string;
         SearchResults: {
             data?: components["schemas"]["Repository"][];
             ok?: boolean;
@@ -3709,6 +3973,25 @@ export interface components {
                 "application/json": components["schemas"]["Branch"][];
             };
         };
+        /** @description ChangedFileList */
+        ChangedFileList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total-Count"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChangedFile"][];
+            };
+        };
         /** @description Comment */
         Comment: {
             headers: {
@@ -3725,6 +4008,25 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Comment"][];
+            };
+        };
+        /** @description CommitList */
+        CommitList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"][];
             };
         };
         /** @description The name is already in use */
@@ -4058,6 +4360,33 @@ export interface components {
                 "application/json": components["schemas"]["PullRequest"];
             };
         };
+        /** @description PullRequestList */
+        PullRequestList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullRequest"][];
+            };
+        };
+        /** @description PullReview */
+        PullReview: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"];
+            };
+        };
+        /** @description PullReviewList */
+        PullReviewList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"][];
+            };
+        };
         /** @description The owner is over quota */
         quotaExceeded: {
             headers: {
@@ -4214,6 +4543,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ServerVersion"];
+            };
+        };
+        /** @description APIString is a string response */
+        string: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
             };
         };
         /** @description A list of strings */
@@ -8688,6 +9026,49 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListPullRequests: {
+        parameters: {
+            query?: {
+                /** @description Label IDs */
+                labels?: number[];
+                /** @description Page size of results */
+                limit?: number;
+                /** @description ID of the milestone */
+                milestone?: number;
+                /** @description Page number of results to return (1-based) */
+                page?: number;
+                /** @description Filter by pull request author */
+                poster?: string;
+                /** @description Type of sort */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority";
+                /** @description State of pull request */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description Owner of the repo */
+                owner: string;
+                /** @description Name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequestList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            500: components["responses"]["error"];
+        };
+    };
     repoCreatePullRequest: {
         parameters: {
             query?: never;
@@ -8720,6 +9101,385 @@ export interface operations {
             409: components["responses"]["error"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetPullRequestByBaseHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description base of the pull request to get */
+                base: string;
+                /** @description head of the pull request to get */
+                head: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoEditPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to edit */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditPullRequestOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            412: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDownloadPullDiffOrPatch: {
+        parameters: {
+            query?: {
+                /** @description whether to include binary file changes. if true, the diff is applicable with `git apply` */
+                binary?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description whether the output is diff or patch */
+                diffType: "diff" | "patch";
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["string"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestCommits: {
+        parameters: {
+            query?: {
+                /** @description include a list of affected files for every commit (disable for speedup, default 'true') */
+                files?: boolean;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description include verification for every commit (disable for speedup, default 'true') */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestFiles: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description skip to given file */
+                "skip-to"?: string;
+                /** @description whitespace behavior */
+                whitespace?: "ignore-all" | "ignore-change" | "ignore-eol" | "show-all";
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ChangedFileList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoPullRequestIsMerged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pull request has been merged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoMergePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to merge */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MergePullRequestOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+            409: components["responses"]["error"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListPullReviews: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreatePullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePullReviewOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoListStargazers: {

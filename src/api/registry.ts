@@ -10,6 +10,7 @@ import { miscRoutes } from './routes/misc.routes.ts';
 import { notificationsRoutes } from './routes/notifications.routes.ts';
 import { orgsRoutes } from './routes/orgs.routes.ts';
 import { packagesRoutes } from './routes/packages.routes.ts';
+import { pullsRoutes } from './routes/pulls.routes.ts';
 import { quotaRoutes } from './routes/quota.routes.ts';
 import { reposRoutes } from './routes/repos.routes.ts';
 import { teamsRoutes } from './routes/teams.routes.ts';
@@ -25,6 +26,7 @@ export const REGISTRY = {
   ...notificationsRoutes,
   ...orgsRoutes,
   ...packagesRoutes,
+  ...pullsRoutes,
   ...quotaRoutes,
   ...reposRoutes,
   ...teamsRoutes,

@@ -14,7 +14,10 @@ import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { PullReviewService } from '../services/pull-review.service.ts';
 import { MilestoneService } from '../services/milestone.service.ts';
 import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
 import { RepoTopicService } from '../services/repo-topic.service.ts';
@@ -86,6 +89,8 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  const issueLabels = new IssueLabelService(deps, issues);
+  const pullReads = new PullReadService(deps, issues, repositories);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -136,10 +141,13 @@ export function createServices(deps: ServiceDeps) {
     containerManifests: new ContainerManifestService(deps, quota),
     issueEvents,
     issues,
-    pulls: new PullRequestService(deps, issues, hookEvents),
+    pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
+    pullReads,
+    pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
+    pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
     issueComments: new IssueCommentService(deps, issues, hookEvents),
-    issueLabels: new IssueLabelService(deps, issues),
+    issueLabels,
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

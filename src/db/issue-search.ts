@@ -16,6 +16,8 @@ export interface IssueSearchFilter {
   isPull?: boolean;
   /** Only issues with a label of one of these names. */
   labelNames?: string[];
+  /** Only issues with one of these labels. */
+  labelIds?: number[];
   milestoneIds?: number[];
   /** A substring of the title, the content or a comment. */
   keyword?: string;
@@ -39,6 +41,7 @@ export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereIn
   if (filter.isClosed !== undefined) and.push({ isClosed: filter.isClosed });
   if (filter.isPull !== undefined) and.push({ isPull: filter.isPull });
   if (filter.labelNames) and.push({ labels: { some: { label: { name: { in: filter.labelNames } } } } });
+  if (filter.labelIds) and.push({ labels: { some: { labelId: { in: filter.labelIds } } } });
   if (filter.milestoneIds) and.push({ milestoneId: { in: filter.milestoneIds } });
   const keyword = filter.keyword;
   if (keyword !== undefined) {

@@ -124,3 +124,8 @@ export class InvalidTopicsError extends ValidationError {
     super(message);
   }
 }
+
+/** The request is understood but the resource's state refuses it (Forgejo answers 405: a merged pull request). */
+export class NotAllowedError extends ApiError {
+  readonly status = 405;
+}

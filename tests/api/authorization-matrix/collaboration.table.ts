@@ -1,7 +1,15 @@
 // Collaborators, topics, repository labels and milestones (Forgejo: routers/api/v1/api.go). Columns: see matrix.ts;
 // the repository's visibility decides who sees it (repo-rows.ts).
 import type { MatrixRow } from './matrix.ts';
-import { admins, issueContentWriters, issueReaders, issueWriters, readers, seenBy } from './repo-rows.ts';
+import {
+  admins,
+  issueContentWriters,
+  issueReaders,
+  issueWriters,
+  readers,
+  seenBy,
+  signedInReaders,
+} from './repo-rows.ts';
 
 //                                         anon outsd member team owner admin pubOnly readOnly
 export const COLLABORATION_ROWS: readonly MatrixRow[] = [
@@ -75,4 +83,26 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'issueReplaceLabels', body: { labels: [] }, expected: issueContentWriters(200) },
   { operation: 'issueClearLabels', expected: issueContentWriters(204) },
   { operation: 'issueRemoveLabel', params: { id: 'label' }, expected: issueContentWriters(204) },
+  // The shared repositories hold no pull request: issue 1 is an issue, so whoever gets past the guards learns
+  // there is no such pull request (404).
+  { operation: 'repoListPullRequests', expected: readers(200) },
+  { operation: 'repoGetPullRequest', expected: readers(404) },
+  {
+    operation: 'repoGetPullRequestByBaseHead',
+    params: { base: 'missingRef', head: 'missingRef' },
+    expected: readers(404),
+  },
+  { operation: 'repoGetPullRequestFiles', expected: readers(404) },
+  { operation: 'repoGetPullRequestCommits', expected: readers(404) },
+  { operation: 'repoDownloadPullDiffOrPatch', params: { diffType: 'diff' }, expected: readers(404) },
+  { operation: 'repoPullRequestIsMerged', expected: readers(404) },
+  { operation: 'repoListPullReviews', expected: readers(404) },
+  { operation: 'repoGetPullReview', params: { id: 'issue' }, expected: readers(404) },
+  { operation: 'repoEditPullRequest', body: { title: 'edited' }, expected: signedInReaders(404) },
+  { operation: 'repoCreatePullReview', body: { event: 'COMMENT', body: 'hm' }, expected: signedInReaders(404) },
+  {
+    operation: 'repoMergePullRequest',
+    body: { Do: 'merge' },
+    expected: seenBy([401, 403, 403, 404, 404, 404, 404, 403], [0, 0, 0, 404, 404, 404, 0, 403]),
+  },
 ];

@@ -76,6 +76,7 @@ export type Value =
   | 'generic'
   | 'repoGit'
   | 'missingRef'
+  | 'diff'
   | 'new:team'
   | 'new:teamWithMember'
   | 'new:teamWithRepo'

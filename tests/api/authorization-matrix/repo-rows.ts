@@ -54,3 +54,8 @@ export function issueReaders(status: number): Expected {
 export function issueContentWriters(status: number): Expected {
   return seenBy([401, 403, 403, 403, status, status, status, 403], [0, 0, 0, 404, status, status, 0, 403]);
 }
+
+/** Signed in and able to see the repository; a read-only token is refused the write. */
+export function signedInReaders(status: number): Expected {
+  return seenBy([401, status, status, status, status, status, status, 403], [0, 0, 0, status, status, status, 0, 403]);
+}

@@ -282,6 +282,8 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       return 'Node';
     case 'missingRef':
       return 'no-such-ref';
+    case 'diff':
+      return 'diff';
     case 'labelTemplate':
       return 'Default';
     case 'license':

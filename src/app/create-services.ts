@@ -21,6 +21,7 @@ import { PullReviewService } from '../services/pull-review.service.ts';
 import { MilestoneService } from '../services/milestone.service.ts';
 import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
 import { RepoTopicService } from '../services/repo-topic.service.ts';
+import { RepoHookService } from '../services/repo-hook.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
@@ -76,6 +77,7 @@ export function createServices(deps: ServiceDeps) {
   const templates = new TemplateService(deps);
   const hookEvents = new HookEventsService(deps);
   const hookDeliveries = new HookDeliveryService(deps);
+  const webhooks = new WebhookService(deps);
   const repositories = new RepositoryLookupService(deps, repoPermissions);
   const repoCreation = new RepositoryCreationService(deps, activity, new RepoInitService(deps, templates), hookEvents);
   const repoEdits = new RepositoryEditService(deps, activity);
@@ -116,7 +118,8 @@ export function createServices(deps: ServiceDeps) {
     orgBlocks: new OrgBlockService(deps, orgMembers),
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
-    webhooks: new WebhookService(deps),
+    webhooks,
+    repoHooks: new RepoHookService(deps, webhooks, hookEvents),
     hookEvents,
     hookDeliveries,
     avatars: new AvatarService(deps),

@@ -1,6 +1,6 @@
-// Routes for working together on a repository (Forgejo: routers/api/v1/api.go, the /collaborators, /topics,
-// /labels and /milestones groups): readers list, admins manage collaborators and topics, writers of issues or
-// pull requests manage labels and milestones.
+// Routes for working together on a repository (Forgejo: routers/api/v1/api.go, the /collaborators, /hooks,
+// /topics, /labels and /milestones groups): readers list, admins manage collaborators, hooks and topics, writers
+// of issues or pull requests manage labels and milestones.
 import { repoAssignment } from '../assignment.ts';
 import { reqAnyRepoReader, reqRepoAdmin, reqRepoWriter, reqToken } from '../guards.ts';
 import {
@@ -10,6 +10,14 @@ import {
   repoGetRepoPermissions,
   repoListCollaborators,
 } from '../handlers/repo/collaborator.ts';
+import {
+  repoCreateHook,
+  repoDeleteHook,
+  repoEditHook,
+  repoGetHook,
+  repoListHooks,
+  repoTestHook,
+} from '../handlers/repo/hook.ts';
 import { repoAddTopic, repoDeleteTopic, repoListTopics, repoUpdateTopics } from '../handlers/repo/topic.ts';
 import {
   issueCreateLabel,
@@ -40,6 +48,12 @@ export type CollaborationOperation =
   | 'issueGetMilestonesList'
   | 'issueListLabels'
   | 'repoAddCollaborator'
+  | 'repoCreateHook'
+  | 'repoDeleteHook'
+  | 'repoEditHook'
+  | 'repoGetHook'
+  | 'repoListHooks'
+  | 'repoTestHook'
   | 'repoAddTopic'
   | 'repoCheckCollaborator'
   | 'repoDeleteCollaborator'
@@ -50,6 +64,7 @@ export type CollaborationOperation =
   | 'repoUpdateTopics';
 
 const collaborators = [repoAssignment(), reqToken()];
+const hooks = [repoAssignment(), reqToken(), reqRepoAdmin()];
 const topics = [repoAssignment(), reqAnyRepoReader()];
 const repo = [repoAssignment()];
 const issueWriter = [...repo, reqToken(), reqRepoWriter(UnitType.issues, UnitType.pulls)];
@@ -65,6 +80,12 @@ export const collaborationRoutes: RouteGroup<CollaborationOperation> = {
   issueGetMilestone: route(repo, issueGetMilestone),
   issueGetMilestonesList: route(repo, issueGetMilestonesList),
   issueListLabels: route(repo, issueListLabels),
+  repoCreateHook: route(hooks, repoCreateHook),
+  repoDeleteHook: route(hooks, repoDeleteHook),
+  repoEditHook: route(hooks, repoEditHook),
+  repoGetHook: route(hooks, repoGetHook),
+  repoListHooks: route(hooks, repoListHooks),
+  repoTestHook: route(hooks, repoTestHook),
   repoAddCollaborator: route([...collaborators, reqRepoAdmin()], repoAddCollaborator),
   repoAddTopic: route([...topics, reqToken(), reqRepoAdmin()], repoAddTopic),
   repoCheckCollaborator: route([...collaborators, reqAnyRepoReader()], repoCheckCollaborator),

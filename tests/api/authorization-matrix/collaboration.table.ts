@@ -2,6 +2,7 @@
 // the repository's visibility decides who sees it (repo-rows.ts).
 import type { MatrixRow } from './matrix.ts';
 import {
+  adminReaders,
   admins,
   issueContentWriters,
   issueReaders,
@@ -105,4 +106,14 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
     body: { Do: 'merge' },
     expected: seenBy([401, 403, 403, 404, 404, 404, 404, 403], [0, 0, 0, 404, 404, 404, 0, 403]),
   },
+  { operation: 'repoListHooks', expected: adminReaders(200) },
+  { operation: 'repoGetHook', params: { id: 'new:repoHook' }, expected: adminReaders(200) },
+  {
+    operation: 'repoCreateHook',
+    body: { type: 'gitea', config: { url: 'https://hooks.example/r', content_type: 'json' }, events: ['push'] },
+    expected: admins(201),
+  },
+  { operation: 'repoEditHook', params: { id: 'new:repoHook' }, body: { active: true }, expected: admins(200) },
+  { operation: 'repoDeleteHook', params: { id: 'new:repoHook' }, expected: admins(204) },
+  { operation: 'repoTestHook', params: { id: 'new:repoHook' }, expected: admins(204) },
 ];

@@ -104,7 +104,8 @@ export type Value =
   | 'new:topicName'
   | 'new:repoLabel'
   | 'new:milestone'
-  | 'new:comment';
+  | 'new:comment'
+  | 'new:repoHook';
 
 export interface MatrixRow {
   readonly operation: OperationId;

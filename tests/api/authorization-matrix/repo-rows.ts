@@ -59,3 +59,8 @@ export function issueContentWriters(status: number): Expected {
 export function signedInReaders(status: number): Expected {
   return seenBy([401, status, status, status, status, status, status, 403], [0, 0, 0, status, status, status, 0, 403]);
 }
+
+/** Signed in and an admin of the repository, reading (a read-only token of the owner reads too). */
+export function adminReaders(status: number): Expected {
+  return seenBy([401, 403, 403, 403, status, status, status, status], [0, 0, 0, 403, status, status, 0, status]);
+}

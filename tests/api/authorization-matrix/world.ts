@@ -384,6 +384,15 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/milestones`;
       return String((await call('post', url, asOwner(visibility), { title: uniqueName('m') })).id);
     }
+    case 'new:repoHook': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/hooks`;
+      const body = {
+        type: 'gitea',
+        config: { url: 'https://hooks.example/r', content_type: 'json' },
+        events: ['push'],
+      };
+      return String((await call('post', url, asOwner(visibility), body)).id);
+    }
     case 'new:comment': {
       const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/issues/1/comments`;
       return String((await call('post', url, asOwner(visibility), { body: 'a comment' })).id);

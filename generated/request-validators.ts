@@ -317,6 +317,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   repoDeleteHook: { parameters: issueGetLabel$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoEditHook: { parameters: issueGetLabel$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.adminEditHook$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   repoTestHook: { parameters: repoTestHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  listForks: { parameters: repoListBranches$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  createFork: { parameters: adminAdoptRepository$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.createFork$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   healthCheck: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiContract: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiDocs: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

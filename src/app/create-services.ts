@@ -22,6 +22,7 @@ import { MilestoneService } from '../services/milestone.service.ts';
 import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
 import { RepoTopicService } from '../services/repo-topic.service.ts';
 import { RepoHookService } from '../services/repo-hook.service.ts';
+import { RepoForkService } from '../services/repo-fork.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
@@ -126,6 +127,7 @@ export function createServices(deps: ServiceDeps) {
     repoPermissions,
     repositories,
     repoCreation,
+    repoForks: new RepoForkService(deps, repoCreation, orgs),
     repoEdits,
     repoRemoval,
     templates,

@@ -268,3 +268,53 @@ describe('milestones', () => {
     await t.request().get(`${repoPath()}/milestones`).set('Authorization', friend.auth).expect(200);
   });
 });
+
+describe('forks', () => {
+  it('forks into the caller and into an organization with a real clone, lists forks, refuses twice', async () => {
+    const { createTestOrg } = await import('../helpers/factories.ts');
+    await t
+      .request()
+      .put(`${repoPath()}/collaborators/${friend.user.name}`)
+      .set('Authorization', owner.auth)
+      .send({ permission: 'read' })
+      .expect(204);
+    const fork = await t.request().post(`${repoPath()}/forks`).set('Authorization', friend.auth).send({}).expect(202);
+    expect(fork.body).toMatchObject({ name, fork: true, private: true, owner: { login: friend.user.name } });
+    const remote = `${withCredentials(base, friend.token)}${friend.user.name}/${name}.git`;
+    const clone = path.join(tempDir(), 'f');
+    await gitOk(['clone', '-q', remote, clone]);
+    const original = path.join(tempDir(), 'o');
+    await gitOk(['clone', '-q', `${withCredentials(base, owner.token)}${owner.user.name}/${name}.git`, original]);
+    expect((await gitOk(['rev-parse', 'HEAD'], clone)).trim()).toBe(
+      (await gitOk(['rev-parse', 'HEAD'], original)).trim(),
+    );
+    await t.request().post(`${repoPath()}/forks`).set('Authorization', friend.auth).send({}).expect(409);
+
+    const org = await createTestOrg(t, friend.user);
+    const into = await t
+      .request()
+      .post(`${repoPath()}/forks`)
+      .set('Authorization', friend.auth)
+      .send({ organization: org.name, name: 'renamed' })
+      .expect(202);
+    expect(into.body).toMatchObject({ name: 'renamed', owner: { login: org.name } });
+    await t
+      .request()
+      .post(`${repoPath()}/forks`)
+      .set('Authorization', stranger.auth)
+      .send({ organization: org.name })
+      .expect(404);
+
+    // The forks are private: only who may read them sees them.
+    const hidden = await t.request().get(`${repoPath()}/forks`).set('Authorization', owner.auth).expect(200);
+    expect(hidden.body).toEqual([]);
+    const forks = await t.request().get(`${repoPath()}/forks`).set('Authorization', friend.auth).expect(200);
+    expect(forks.headers['x-total-count']).toBe('2');
+    expect(forks.body.map((r: { full_name: string }) => r.full_name)).toEqual([
+      `${friend.user.name}/${name}`,
+      `${org.name}/renamed`,
+    ]);
+    const repo = await t.request().get(repoPath()).set('Authorization', owner.auth).expect(200);
+    expect(repo.body.forks_count).toBe(2);
+  });
+});

@@ -2,7 +2,8 @@
 // /topics, /labels and /milestones groups): readers list, admins manage collaborators, hooks and topics, writers
 // of issues or pull requests manage labels and milestones.
 import { repoAssignment } from '../assignment.ts';
-import { reqAnyRepoReader, reqRepoAdmin, reqRepoWriter, reqToken } from '../guards.ts';
+import { reqAnyRepoReader, reqRepoAdmin, reqRepoReader, reqRepoWriter, reqToken } from '../guards.ts';
+import { enforceQuota } from '../quota-guard.ts';
 import {
   repoAddCollaborator,
   repoCheckCollaborator,
@@ -18,6 +19,7 @@ import {
   repoListHooks,
   repoTestHook,
 } from '../handlers/repo/hook.ts';
+import { createFork, listForks } from '../handlers/repo/fork.ts';
 import { repoAddTopic, repoDeleteTopic, repoListTopics, repoUpdateTopics } from '../handlers/repo/topic.ts';
 import {
   issueCreateLabel,
@@ -37,6 +39,8 @@ import { UnitType } from '../../domain/access/modes.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type CollaborationOperation =
+  | 'createFork'
+  | 'listForks'
   | 'issueCreateLabel'
   | 'issueCreateMilestone'
   | 'issueDeleteLabel'
@@ -70,6 +74,11 @@ const repo = [repoAssignment()];
 const issueWriter = [...repo, reqToken(), reqRepoWriter(UnitType.issues, UnitType.pulls)];
 
 export const collaborationRoutes: RouteGroup<CollaborationOperation> = {
+  createFork: route(
+    [repoAssignment(), reqToken(), reqRepoReader(UnitType.code), enforceQuota('size:repos:all', 'doer')],
+    createFork,
+  ),
+  listForks: route(repo, listForks),
   issueCreateLabel: route(issueWriter, issueCreateLabel),
   issueCreateMilestone: route(issueWriter, issueCreateMilestone),
   issueDeleteLabel: route(issueWriter, issueDeleteLabel),

@@ -116,4 +116,12 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoEditHook', params: { id: 'new:repoHook' }, body: { active: true }, expected: admins(200) },
   { operation: 'repoDeleteHook', params: { id: 'new:repoHook' }, expected: admins(204) },
   { operation: 'repoTestHook', params: { id: 'new:repoHook' }, expected: admins(204) },
+  { operation: 'listForks', expected: readers(200) },
+  {
+    operation: 'createFork',
+    // A fresh repository to fork each time one is forked: one owner forks a repository once.
+    params: { repo: 'new:repo' },
+    body: {},
+    expected: seenBy([401, 202, 202, 202, 202, 202, 202, 403], [0, 0, 0, 202, 202, 202, 0, 403]),
+  },
 ];

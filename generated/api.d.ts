@@ -1366,6 +1366,95 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repository's actions runner registration token */
+        get: operations["repoGetRunnerRegistrationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an repo's actions secrets */
+        get: operations["repoListActionsSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or Update a secret value in a repository */
+        put: operations["updateRepoSecret"];
+        post?: never;
+        /** Delete a secret in a repository */
+        delete: operations["deleteRepoSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get repo-level variables list */
+        get: operations["getRepoVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repo-level variable */
+        get: operations["getRepoVariable"];
+        /** Update a repo-level variable */
+        put: operations["updateRepoVariable"];
+        /** Create a repo-level variable */
+        post: operations["createRepoVariable"];
+        /** Delete a repo-level variable */
+        delete: operations["deleteRepoVariable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/archive/{archive}": {
         parameters: {
             query?: never;
@@ -2577,6 +2666,78 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an user's actions runner registration token */
+        get: operations["userGetRunnerRegistrationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or Update a secret value in a user scope */
+        put: operations["updateUserSecret"];
+        post?: never;
+        /** Delete a secret in a user scope */
+        delete: operations["deleteUserSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the user-level list of variables which is created by current doer */
+        get: operations["getUserVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user-level variable which is created by current doer */
+        get: operations["getUserVariable"];
+        /** Update a user-level variable which is created by current doer */
+        put: operations["updateUserVariable"];
+        /** Create a user-level variable */
+        post: operations["createUserVariable"];
+        /** Delete a user-level variable which is created by current doer */
+        delete: operations["deleteUserVariable"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5773,9 +5934,19 @@ export interface components {
                 "application/json": components["schemas"]["CreateOrgOption"];
             };
         };
+        CreateOrUpdateSecretOption: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
+            };
+        };
         CreateRepoOption: {
             content: {
                 "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        CreateVariableOption: {
+            content: {
+                "application/json": components["schemas"]["CreateVariableOption"];
             };
         };
         EditHookOption: {
@@ -5796,6 +5967,11 @@ export interface components {
         IssueLabelsOption: {
             content: {
                 "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        UpdateVariableOption: {
+            content: {
+                "application/json": components["schemas"]["UpdateVariableOption"];
             };
         };
     };
@@ -7594,11 +7770,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
         responses: {
             /** @description Created */
             201: {
@@ -7725,11 +7897,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["UpdateVariableOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
         responses: {
             /** @description No content */
             204: {
@@ -7763,11 +7931,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateVariableOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
         responses: {
             /** @description Created */
             201: {
@@ -8956,6 +9120,344 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RegistrationToken"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListActionsSecrets: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SecretList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    updateRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
+        responses: {
+            /** @description response when creating a secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a secret */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description delete one secret of the organization */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getRepoVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VariableList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
+        responses: {
+            /** @description response when updating a repo-level variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a repo-level variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
+        responses: {
+            /** @description response when creating a repo-level variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when creating a repo-level variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            /** @description response when deleting a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when deleting a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     repoGetArchive: {
@@ -12842,6 +13344,220 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["User"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userGetRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RegistrationToken"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
+        responses: {
+            /** @description response when creating a secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a secret */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description delete one secret of the user */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getUserVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VariableList"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
+        responses: {
+            /** @description response when updating a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
+        responses: {
+            /** @description response when creating a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when creating a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description response when deleting a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when deleting a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

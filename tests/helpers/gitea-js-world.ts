@@ -99,7 +99,7 @@ export function pathValue(w: World, param: string, route: string, before: string
     case 'repository':
       return w.repo;
     case 'org':
-      return route.startsWith('/teams/') ? w.org.name : w.org.name;
+      return w.org.name;
     case 'username':
     case 'user':
     case 'collaborator':
@@ -190,6 +190,12 @@ export function bodyFor(w: World, method: string): unknown {
     updateOrgSecret: () => ({ data: 'secret-value' }),
     updateOrgVariable: () => ({ value: 'release' }),
     createOrgVariable: () => ({ value: 'debug' }),
+    updateRepoSecret: () => ({ data: 'secret-value' }),
+    updateRepoVariable: () => ({ value: 'release' }),
+    createRepoVariable: () => ({ value: 'debug' }),
+    updateUserSecret: () => ({ data: 'secret-value' }),
+    updateUserVariable: () => ({ value: 'release' }),
+    createUserVariable: () => ({ value: 'debug' }),
     orgUpdateAvatar: () => ({ image: PNG_1X1 }),
     orgCreateHook: () => hook,
     orgEditHook: () => ({ active: false }),

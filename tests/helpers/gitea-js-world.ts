@@ -7,7 +7,7 @@ import type { TestApp } from './test-app.ts';
 
 export const ED25519_KEY =
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE8xTNzErH5Ea4s9DnOGt8kZcoTCzG4B3SbAWDc+ijtf fixture@ed25519-256';
-const DEPLOY_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOJ7wBNWQH0bOuvlL8Qz9H39bHOxkcPQJ/Gu+HM4MM7A deploy@anvil';
+const DEPLOY_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvgGX2fUWYbw8XXKpGDIJu0Fi70OWM+zZ8ZiNOBRwaZ deploy@anvil';
 
 export interface World {
   boss: TestUser;

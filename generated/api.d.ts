@@ -2559,6 +2559,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repository by id */
+        get: operations["repoGetByID"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for api */
+        get: operations["getGeneralAPISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/repository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for repositories */
+        get: operations["getGeneralRepositorySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/ui": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for ui */
+        get: operations["getGeneralUISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{id}": {
         parameters: {
             query?: never;
@@ -4213,6 +4281,33 @@ export interface components {
             files?: components["schemas"]["ContentsResponse"][];
             verification?: components["schemas"]["PayloadCommitVerification"];
         };
+        /** @description GeneralAPISettings contains global api settings exposed by it */
+        GeneralAPISettings: {
+            /** Format: int64 */
+            default_git_trees_per_page?: number;
+            /** Format: int64 */
+            default_max_blob_size?: number;
+            /** Format: int64 */
+            default_paging_num?: number;
+            /** Format: int64 */
+            max_response_items?: number;
+        };
+        /** @description GeneralRepoSettings contains global repository settings exposed by API */
+        GeneralRepoSettings: {
+            forks_disabled?: boolean;
+            http_git_disabled?: boolean;
+            lfs_disabled?: boolean;
+            migrations_disabled?: boolean;
+            mirrors_disabled?: boolean;
+            stars_disabled?: boolean;
+            time_tracking_disabled?: boolean;
+        };
+        /** @description GeneralUISettings contains global ui settings exposed by API */
+        GeneralUISettings: {
+            allowed_reactions?: string[];
+            custom_emojis?: string[];
+            default_theme?: string;
+        };
         /** @description GitBlobResponse represents a git blob */
         GitBlobResponse: {
             content?: string;
@@ -5394,6 +5489,33 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIForbiddenError"];
+            };
+        };
+        /** @description GeneralAPISettings */
+        GeneralAPISettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralAPISettings"];
+            };
+        };
+        /** @description GeneralRepoSettings */
+        GeneralRepoSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralRepoSettings"];
+            };
+        };
+        /** @description GeneralUISettings */
+        GeneralUISettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralUISettings"];
             };
         };
         /** @description GitBlobResponse */
@@ -13171,6 +13293,70 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoGetByID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the repo to get */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getGeneralAPISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralAPISettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getGeneralRepositorySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralRepoSettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getGeneralUISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralUISettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     orgGetTeam: {

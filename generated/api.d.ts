@@ -2811,6 +2811,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update Avatar */
+        post: operations["userUpdateAvatar"];
+        /** Delete Avatar */
+        delete: operations["userDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/emails": {
         parameters: {
             query?: never;
@@ -6213,6 +6231,11 @@ export interface components {
                 "application/json": components["schemas"]["IssueLabelsOption"];
             };
         };
+        UpdateUserAvatarOption: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserAvatarOption"];
+            };
+        };
         UpdateVariableOption: {
             content: {
                 "application/json": components["schemas"]["UpdateVariableOption"];
@@ -8276,11 +8299,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["UpdateUserAvatarOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["UpdateUserAvatarOption"];
         responses: {
             204: components["responses"]["empty"];
             /** @description The owner was renamed: the same request under the new name */
@@ -13866,6 +13885,38 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateUserAvatarOption"];
+        responses: {
+            204: components["responses"]["empty"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

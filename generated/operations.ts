@@ -318,6 +318,7 @@ export const OPERATIONS = {
   userCurrentPutStar: { method: 'put', path: '/api/v1/user/starred/{owner}/{repo}', scopes: ['user', 'repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userCurrentPutSubscription: { method: 'put', path: '/api/v1/repos/{owner}/{repo}/subscription', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userDeleteAccessToken: { method: 'delete', path: '/api/v1/users/{username}/tokens/{token}', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
+  userDeleteAvatar: { method: 'delete', path: '/api/v1/user/avatar', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userDeleteEmail: { method: 'delete', path: '/api/v1/user/emails', scopes: ['user'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
   userGet: { method: 'get', path: '/api/v1/users/{username}', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetCurrent: { method: 'get', path: '/api/v1/user', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
@@ -336,6 +337,7 @@ export const OPERATIONS = {
   userListSubscriptions: { method: 'get', path: '/api/v1/users/{username}/subscriptions', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
   userListTeams: { method: 'get', path: '/api/v1/user/teams', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },
   userSearch: { method: 'get', path: '/api/v1/users/search', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['uid', 'page', 'limit'] },
+  userUpdateAvatar: { method: 'post', path: '/api/v1/user/avatar', scopes: ['user'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
 } as const satisfies Record<keyof operations, OperationInfo>;
 
 export type OperationId = keyof typeof OPERATIONS;

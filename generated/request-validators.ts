@@ -397,6 +397,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   updateUserVariable: { parameters: getUserVariable$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.updateOrgVariable$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   createUserVariable: { parameters: getUserVariable$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.createOrgVariable$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   deleteUserVariable: { parameters: getUserVariable$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  userUpdateAvatar: { parameters: adminCreateHook$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.orgUpdateAvatar$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
+  userDeleteAvatar: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCurrentListFollowers: { parameters: adminCronList$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCurrentListFollowing: { parameters: adminCronList$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCurrentCheckFollowing: { parameters: adminEditUser$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

@@ -40,6 +40,7 @@ export async function seedWorld(t: TestApp): Promise<World> {
   for (const repo of ['tools', 'spare'])
     await as('post', '/user/repos', { name: repo, auto_init: true, readme: 'Default' }).expect(201);
   await as('post', `/orgs/${org.name}/repos`, { name: 'shared', auto_init: true }).expect(201);
+  const repoId = (await as('get', `/repos/${name}/tools`).expect(200)).body.id as number;
   const sha = (await as('get', `/repos/${name}/tools/branches/main`).expect(200)).body.commit.id as string;
   await as('post', `/repos/${name}/tools/contents/feature.txt`, {
     content: Buffer.from('feature\n').toString('base64'),
@@ -67,7 +68,7 @@ export async function seedWorld(t: TestApp): Promise<World> {
     branch: 'feature',
     issue,
     pull,
-    ids: new Map(),
+    ids: new Map([['/repositories', repoId]]),
     strings: new Map(),
   };
 }
@@ -197,6 +198,7 @@ export function bodyFor(w: World, method: string): unknown {
     updateUserVariable: () => ({ value: 'release' }),
     createUserVariable: () => ({ value: 'debug' }),
     orgUpdateAvatar: () => ({ image: PNG_1X1 }),
+    userUpdateAvatar: () => ({ image: PNG_1X1 }),
     orgCreateHook: () => hook,
     orgEditHook: () => ({ active: false }),
     orgCreateLabel: () => ({ name: 'org-wide', color: '#00aabb' }),

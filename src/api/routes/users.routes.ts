@@ -12,6 +12,7 @@ import {
 } from '../handlers/admin/user.ts';
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
+import * as avatar from '../handlers/user/avatar.ts';
 import * as follower from '../handlers/user/follower.ts';
 import {
   userCurrentDeleteKey,
@@ -72,7 +73,9 @@ export type UsersOperation =
   | 'userListFollowing'
   | 'userCheckFollowing'
   | 'userListKeys'
-  | 'userCurrentGetKey';
+  | 'userCurrentGetKey'
+  | 'userUpdateAvatar'
+  | 'userDeleteAvatar';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -130,4 +133,6 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   userCheckFollowing: route([userAssignment()], follower.userCheckFollowing),
   userListKeys: route([userAssignment()], userListKeys),
   userCurrentGetKey: route([reqToken()], userCurrentGetKey),
+  userUpdateAvatar: route([reqToken()], avatar.userUpdateAvatar),
+  userDeleteAvatar: route([reqToken()], avatar.userDeleteAvatar),
 };

@@ -1,4 +1,4 @@
-// The activity feed rows of an organization (Action rows whose feed owner is the organization), with the
+// The activity feed rows of an owner (Action rows whose feed owner is the user or organization), with the
 // users and repositories they name. A page holds only the rows its reader may see now (visibleActionsWhere).
 import type { ListOptions } from '../domain/page.ts';
 import { type ContentReader, visibleActionsWhere } from './content-access-filters.ts';
@@ -25,6 +25,8 @@ export interface FeedFilter {
   /** Rows created in [from, to). */
   createdBetween?: { from: Date; to: Date };
   excludedActorIds?: number[];
+  /** Rows of this actor's actions only. */
+  actorId?: number;
 }
 
 export class OrgFeedRepository {
@@ -41,6 +43,7 @@ export class OrgFeedRepository {
     if (filter.repoIds) all.push({ repoId: { in: filter.repoIds } });
     if (filter.createdBetween)
       all.push({ createdAt: { gte: filter.createdBetween.from, lt: filter.createdBetween.to } });
+    if (filter.actorId !== undefined) all.push({ actUserId: filter.actorId });
     if (filter.excludedActorIds && filter.excludedActorIds.length > 0)
       all.push({ actUserId: { notIn: filter.excludedActorIds } });
     const where: Prisma.ActionWhereInput = { AND: all };

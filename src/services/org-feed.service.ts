@@ -60,6 +60,39 @@ export class OrgFeedService {
     return this.page(orgId, viewer, { reader: { viewer, publicOnly }, repoIds }, date, page);
   }
 
+  /**
+   * A user's feed (Forgejo: ListUserActivityFeeds): private rows for the user and site admins only; a user who
+   * keeps their activity private shows others nothing; `onlyPerformedBy` keeps the user's own actions.
+   */
+  async listForUser(
+    viewer: User | null,
+    publicOnly: boolean,
+    user: User,
+    onlyPerformedBy: boolean,
+    date: string | undefined,
+    page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
+    const self = viewer !== null && (viewer.id === user.id || viewer.isAdmin);
+    if (user.hideActivity && !self) return { items: [], total: 0 };
+    const filter = {
+      reader: { viewer, publicOnly },
+      publicRowsOnly: !self,
+      actorId: onlyPerformedBy ? user.id : undefined,
+    };
+    return this.page(user.id, viewer, filter, date, page);
+  }
+
+  /** A repository's feed: its rows as written to its owner's feed, as the caller may read them. */
+  async listForRepo(
+    viewer: User | null,
+    publicOnly: boolean,
+    repo: { id: number; ownerId: number },
+    date: string | undefined,
+    page: ListOptions,
+  ): Promise<Page<FeedEntry>> {
+    return this.page(repo.ownerId, viewer, { reader: { viewer, publicOnly }, repoIds: [repo.id] }, date, page);
+  }
+
   /** One page of the organization's feed rows matching `filter`, newest first, without hidden actors. */
   private async page(
     orgId: number,

@@ -20,6 +20,7 @@ import {
   userCurrentPutSubscription,
 } from '../handlers/repo/repo.ts';
 import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
+import { repoListActivityFeeds } from '../handlers/repo/feed.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
@@ -38,6 +39,7 @@ export type ReposOperation =
   | 'repoEdit'
   | 'repoGet'
   | 'repoGetByID'
+  | 'repoListActivityFeeds'
   | 'repoListStargazers'
   | 'repoListSubscribers'
   | 'repoMigrate'
@@ -69,6 +71,7 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoEdit: route([repoAssignment(), reqToken(), reqRepoAdmin()], repoEdit),
   repoGet: route([repoAssignment()], repoGet),
   repoGetByID: route([repoIdAssignment()], repoGetByID),
+  repoListActivityFeeds: route([repoAssignment()], repoListActivityFeeds),
   repoListStargazers: route([repoAssignment()], repoListStargazers),
   repoListSubscribers: route([repoAssignment()], repoListSubscribers),
   repoMigrate: route([reqToken()], repoMigrate),

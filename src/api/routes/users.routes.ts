@@ -13,6 +13,7 @@ import {
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
 import * as avatar from '../handlers/user/avatar.ts';
+import { userListActivityFeeds } from '../handlers/user/feed.ts';
 import * as follower from '../handlers/user/follower.ts';
 import {
   userCurrentDeleteKey,
@@ -75,7 +76,8 @@ export type UsersOperation =
   | 'userListKeys'
   | 'userCurrentGetKey'
   | 'userUpdateAvatar'
-  | 'userDeleteAvatar';
+  | 'userDeleteAvatar'
+  | 'userListActivityFeeds';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -133,6 +135,7 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   userCheckFollowing: route([userAssignment()], follower.userCheckFollowing),
   userListKeys: route([userAssignment()], userListKeys),
   userCurrentGetKey: route([reqToken()], userCurrentGetKey),
+  userListActivityFeeds: route([userAssignment()], userListActivityFeeds),
   userUpdateAvatar: route([reqToken()], avatar.userUpdateAvatar),
   userDeleteAvatar: route([reqToken()], avatar.userDeleteAvatar),
 };

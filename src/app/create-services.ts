@@ -31,6 +31,7 @@ import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
 import { RepoFileService } from '../services/repo-file.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
+import { RepoTeamService } from '../services/repo-team.service.ts';
 import { UserFollowService } from '../services/user-follow.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
@@ -121,6 +122,7 @@ export function createServices(deps: ServiceDeps) {
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
     userFollows: new UserFollowService(deps),
+    repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),
     repoContents,

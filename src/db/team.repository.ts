@@ -240,6 +240,16 @@ export class TeamRepository {
   }
 
   /** Whether the team has an explicit link to the repository (teams with all repositories have none). */
+  /** The organization's teams that reach a repository: linked to it, or including all repositories. */
+  async withRepository(orgId: number, repoId: number) {
+    const linked = await this.client.teamRepo.findMany({ where: { repoId }, select: { teamId: true } });
+    return this.client.team.findMany({
+      where: { orgId, OR: [{ includesAllRepositories: true }, { id: { in: linked.map((l) => l.teamId) } }] },
+      orderBy: { id: 'asc' },
+      include: UNITS_SELECT,
+    });
+  }
+
   async hasRepositoryLink(teamId: number, repoId: number): Promise<boolean> {
     return (
       (await this.client.teamRepo.findUnique({

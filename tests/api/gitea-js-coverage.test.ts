@@ -18,7 +18,7 @@ import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Raise as operations are added; the goal is 300.
-const REACHING_FLOOR = 275;
+const REACHING_FLOOR = 279;
 
 let t: TestApp;
 let server: Server;
@@ -50,6 +50,10 @@ const PATH_OVERRIDES: Record<string, (w: World) => Record<string, string | numbe
   orgIsMember: (w) => ({ username: w.boss.user.name }),
   orgGetUserPermissions: (w) => ({ username: w.boss.user.name }),
   adminCronRun: () => ({ task: 'check_repo_stats' }),
+  repoListTeams: (w) => ({ owner: w.org.name, repo: w.orgRepo }),
+  repoCheckTeam: (w) => ({ owner: w.org.name, repo: w.orgRepo, team: 'builders' }),
+  repoAddTeam: (w) => ({ owner: w.org.name, repo: w.orgRepo, team: 'builders' }),
+  repoDeleteTeam: (w) => ({ owner: w.org.name, repo: w.orgRepo, team: 'builders' }),
 };
 
 /**

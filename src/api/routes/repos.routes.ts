@@ -1,6 +1,14 @@
 // Routes for repositories (Forgejo: routers/api/v1/api.go, the /repos/{username}/{reponame} group) and git smart HTTP.
 import { orgAssignment, repoAssignment, repoIdAssignment, userAssignment } from '../assignment.ts';
-import { reqGitAccess, reqOrgRepoCreator, reqRepoAdmin, reqRepoOwner, reqSiteAdmin, reqToken } from '../guards.ts';
+import {
+  reqAnyRepoReader,
+  reqGitAccess,
+  reqOrgRepoCreator,
+  reqRepoAdmin,
+  reqRepoOwner,
+  reqSiteAdmin,
+  reqToken,
+} from '../guards.ts';
 import { enforceQuota } from '../quota-guard.ts';
 import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
 import { gitInfoRefs, gitReceivePack, gitUploadPack } from '../handlers/repo/git.ts';
@@ -21,6 +29,7 @@ import {
 } from '../handlers/repo/repo.ts';
 import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { repoListActivityFeeds } from '../handlers/repo/feed.ts';
+import * as team from '../handlers/repo/team.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
@@ -40,6 +49,10 @@ export type ReposOperation =
   | 'repoGet'
   | 'repoGetByID'
   | 'repoListActivityFeeds'
+  | 'repoListTeams'
+  | 'repoCheckTeam'
+  | 'repoAddTeam'
+  | 'repoDeleteTeam'
   | 'repoListStargazers'
   | 'repoListSubscribers'
   | 'repoMigrate'
@@ -72,6 +85,10 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoGet: route([repoAssignment()], repoGet),
   repoGetByID: route([repoIdAssignment()], repoGetByID),
   repoListActivityFeeds: route([repoAssignment()], repoListActivityFeeds),
+  repoListTeams: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoListTeams),
+  repoCheckTeam: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoCheckTeam),
+  repoAddTeam: route([repoAssignment(), reqToken(), reqRepoAdmin()], team.repoAddTeam),
+  repoDeleteTeam: route([repoAssignment(), reqToken(), reqRepoAdmin()], team.repoDeleteTeam),
   repoListStargazers: route([repoAssignment()], repoListStargazers),
   repoListSubscribers: route([repoAssignment()], repoListSubscribers),
   repoMigrate: route([reqToken()], repoMigrate),

@@ -3249,6 +3249,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{username}/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user's heatmap */
+        get: operations["userGetHeatmapData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/{username}/keys": {
         parameters: {
             query?: never;
@@ -5158,6 +5175,11 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /**
+         * Format: int64
+         * @description TimeStamp defines a timestamp
+         */
+        TimeStamp: number;
         TopicName: {
             topics?: string[];
         };
@@ -5226,6 +5248,12 @@ export interface components {
             username?: string;
             visibility?: string;
             website?: string;
+        };
+        /** @description UserHeatmapData represents the data needed to create a heatmap */
+        UserHeatmapData: {
+            /** Format: int64 */
+            contributions?: number;
+            timestamp?: components["schemas"]["TimeStamp"];
         };
         WatchInfo: {
             /** Format: date-time */
@@ -6205,6 +6233,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["User"];
+            };
+        };
+        /** @description UserHeatmapData */
+        UserHeatmapData: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserHeatmapData"][];
             };
         };
         /** @description User list */
@@ -14787,6 +14824,31 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userGetHeatmapData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of user to get */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserHeatmapData"];
             /** @description The owner was renamed: the same request under the new name */
             307: {
                 headers: {

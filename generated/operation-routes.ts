@@ -193,6 +193,7 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/followers)(?:\/$)?$/i, keys: ['username'], prefix: '/api/v1/users/', segments: 5, operations: { get: 'userListFollowers' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/following\/([^\/]+))(?:\/$)?$/i, keys: ['username', 'target'], prefix: '/api/v1/users/', segments: 6, operations: { get: 'userCheckFollowing' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/following)(?:\/$)?$/i, keys: ['username'], prefix: '/api/v1/users/', segments: 5, operations: { get: 'userListFollowing' }, allow: 'GET' },
+  { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/heatmap)(?:\/$)?$/i, keys: ['username'], prefix: '/api/v1/users/', segments: 5, operations: { get: 'userGetHeatmapData' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/keys)(?:\/$)?$/i, keys: ['username'], prefix: '/api/v1/users/', segments: 5, operations: { get: 'userListKeys' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/orgs\/([^\/]+)\/permissions)(?:\/$)?$/i, keys: ['username', 'org'], prefix: '/api/v1/users/', segments: 7, operations: { get: 'orgGetUserPermissions' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/users\/([^\/]+)\/orgs)(?:\/$)?$/i, keys: ['username'], prefix: '/api/v1/users/', segments: 5, operations: { get: 'orgListUserOrgs' }, allow: 'GET' },

@@ -327,6 +327,7 @@ export const OPERATIONS = {
   userDeleteEmail: { method: 'delete', path: '/api/v1/user/emails', scopes: ['user'], rawBody: false, body: 'json', integerPathParams: [], integerQueryParams: [] },
   userGet: { method: 'get', path: '/api/v1/users/{username}', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetCurrent: { method: 'get', path: '/api/v1/user', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
+  userGetHeatmapData: { method: 'get', path: '/api/v1/users/{username}/heatmap', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetQuota: { method: 'get', path: '/api/v1/user/quota', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetRunnerRegistrationToken: { method: 'get', path: '/api/v1/user/actions/runners/registration-token', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   userGetTokens: { method: 'get', path: '/api/v1/users/{username}/tokens', scopes: ['user'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: ['page', 'limit'] },

@@ -417,6 +417,7 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   userListFollowers: { parameters: orgListUserOrgs$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userListFollowing: { parameters: orgListUserOrgs$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCheckFollowing: { parameters: userCheckFollowing$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  userGetHeatmapData: { parameters: adminEditUser$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userListKeys: { parameters: userListKeys$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   healthCheck: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiContract: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

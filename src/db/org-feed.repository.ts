@@ -59,6 +59,20 @@ export class OrgFeedRepository {
     return { items, total };
   }
 
+  /** When the owner acted in their own feed since `since`, as the reader may see it (for the heatmap). */
+  async ownActionTimes(ownerId: number, reader: ContentReader, since: Date): Promise<Date[]> {
+    const rows = await this.client.action.findMany({
+      where: {
+        AND: [
+          { userId: ownerId, actUserId: ownerId, isDeleted: false, createdAt: { gte: since } },
+          visibleActionsWhere(reader),
+        ],
+      },
+      select: { createdAt: true },
+    });
+    return rows.map((row) => row.createdAt);
+  }
+
   /** Everyone who acted in the organization's feed, deleted rows included. */
   async actors(orgId: number): Promise<User[]> {
     const rows = await this.client.action.findMany({

@@ -19,6 +19,9 @@ function dayRange(date: string | undefined): { from: Date; to: Date } | null {
   return { from: start, to: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }
 
+/** Forgejo groups heatmap contributions by 15 minutes. */
+const HEATMAP_BUCKET_SECONDS = 900;
+
 export class OrgFeedService {
   private readonly feeds: OrgFeedRepository;
 
@@ -80,6 +83,27 @@ export class OrgFeedService {
       actorId: onlyPerformedBy ? user.id : undefined,
     };
     return this.page(user.id, viewer, filter, date, page);
+  }
+
+  /**
+   * A user's contributions per quarter hour over the last year (Forgejo: GetUserHeatmapDataByUser): nothing for a
+   * user who keeps their activity private, except to themselves and site admins.
+   */
+  async heatmap(
+    viewer: User | null,
+    publicOnly: boolean,
+    user: User,
+  ): Promise<Array<{ timestamp: number; contributions: number }>> {
+    const self = viewer !== null && (viewer.id === user.id || viewer.isAdmin);
+    if (user.hideActivity && !self) return [];
+    const since = new Date(Date.now() - 366 * 24 * 60 * 60 * 1000);
+    const times = await this.feeds.ownActionTimes(user.id, { viewer, publicOnly }, since);
+    const buckets = new Map<number, number>();
+    for (const time of times) {
+      const bucket = Math.floor(time.getTime() / 1000 / HEATMAP_BUCKET_SECONDS) * HEATMAP_BUCKET_SECONDS;
+      buckets.set(bucket, (buckets.get(bucket) ?? 0) + 1);
+    }
+    return [...buckets].sort(([a], [b]) => a - b).map(([timestamp, contributions]) => ({ timestamp, contributions }));
   }
 
   /** A repository's feed: its rows as written to its owner's feed, as the caller may read them. */

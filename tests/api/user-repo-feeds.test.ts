@@ -44,7 +44,9 @@ describe("a user's feed", () => {
   it('shows private rows to the user only', async () => {
     const ownOnly = [`${ann.user.name}:create_repo:closed`, `${ann.user.name}:create_repo:open`];
     expect(await feed(url(), ann)).toEqual([...ownOnly, `${ben.user.name}:create_issue:open`].sort());
-    expect(await feed(url())).toEqual([`${ann.user.name}:create_repo:open`, `${ben.user.name}:create_issue:open`]);
+    expect(await feed(url())).toEqual(
+      [`${ann.user.name}:create_repo:open`, `${ben.user.name}:create_issue:open`].sort(),
+    );
     expect(await feed(`${url()}?only-performed-by=true`, ann)).toEqual(ownOnly);
   });
 
@@ -63,10 +65,9 @@ describe("a user's feed", () => {
 
 describe("a repository's feed", () => {
   it('holds the rows of that repository once each', async () => {
-    expect(await feed(`/repos/${ann.user.name}/open/activities/feeds`)).toEqual([
-      `${ann.user.name}:create_repo:open`,
-      `${ben.user.name}:create_issue:open`,
-    ]);
+    expect(await feed(`/repos/${ann.user.name}/open/activities/feeds`)).toEqual(
+      [`${ann.user.name}:create_repo:open`, `${ben.user.name}:create_issue:open`].sort(),
+    );
     expect(await feed(`/repos/${ann.user.name}/closed/activities/feeds`, ann)).toEqual([
       `${ann.user.name}:create_repo:closed`,
     ]);
@@ -78,5 +79,25 @@ describe("a repository's feed", () => {
       .get(`/api/v1/repos/${ann.user.name}/closed/activities/feeds`)
       .set('Authorization', ben.auth)
       .expect(404);
+  });
+});
+
+describe("a user's heatmap", () => {
+  const url = () => `/api/v1/users/${ann.user.name}/heatmap`;
+  const total = (body: { contributions: number; timestamp: number }[]) =>
+    body.reduce((sum, entry) => sum + entry.contributions, 0);
+
+  it('counts the user’s own actions per quarter hour, private ones for the user only', async () => {
+    const own = await t.request().get(url()).set('Authorization', ann.auth).expect(200);
+    expect(total(own.body)).toBe(2);
+    expect(own.body[0].timestamp % 900).toBe(0);
+    expect(total((await t.request().get(url()).expect(200)).body)).toBe(1);
+  });
+
+  it('is empty to others for a user who keeps activity private, and 404 for an unknown user', async () => {
+    await t.context.db.prisma.user.update({ where: { id: ann.user.id }, data: { hideActivity: true } });
+    expect((await t.request().get(url()).set('Authorization', ben.auth).expect(200)).body).toEqual([]);
+    await t.context.db.prisma.user.update({ where: { id: ann.user.id }, data: { hideActivity: false } });
+    await t.request().get('/api/v1/users/nobody-here/heatmap').expect(404);
   });
 });

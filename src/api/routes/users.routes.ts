@@ -13,7 +13,7 @@ import {
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
 import * as avatar from '../handlers/user/avatar.ts';
-import { userListActivityFeeds } from '../handlers/user/feed.ts';
+import { userGetHeatmapData, userListActivityFeeds } from '../handlers/user/feed.ts';
 import * as follower from '../handlers/user/follower.ts';
 import {
   userCurrentDeleteKey,
@@ -77,7 +77,8 @@ export type UsersOperation =
   | 'userCurrentGetKey'
   | 'userUpdateAvatar'
   | 'userDeleteAvatar'
-  | 'userListActivityFeeds';
+  | 'userListActivityFeeds'
+  | 'userGetHeatmapData';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -136,6 +137,7 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   userListKeys: route([userAssignment()], userListKeys),
   userCurrentGetKey: route([reqToken()], userCurrentGetKey),
   userListActivityFeeds: route([userAssignment()], userListActivityFeeds),
+  userGetHeatmapData: route([userAssignment()], userGetHeatmapData),
   userUpdateAvatar: route([reqToken()], avatar.userUpdateAvatar),
   userDeleteAvatar: route([reqToken()], avatar.userDeleteAvatar),
 };

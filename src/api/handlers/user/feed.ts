@@ -22,3 +22,12 @@ export const userListActivityFeeds: Handler<'userListActivityFeeds'> = async (ct
     total,
   );
 };
+
+export const userGetHeatmapData: Handler<'userGetHeatmapData'> = async (ctx) => {
+  const heatmap = await ctx.app.services.orgFeeds.heatmap(
+    ctx.caller?.user ?? null,
+    isPublicOnly(ctx.caller),
+    ctx.user(),
+  );
+  ctx.send(200, heatmap);
+};

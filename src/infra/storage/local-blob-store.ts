@@ -17,8 +17,6 @@ import {
 } from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
 
-const READ_CHUNK_BYTES = 1024 * 1024;
-
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
@@ -60,9 +58,7 @@ export class LocalBlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     const handle = await fsp.open(this.pathOf(key), 'r');
-    // Large reads: a download of megabytes takes a few reads and socket writes instead of one per 64 KiB.
-    const highWaterMark = READ_CHUNK_BYTES;
-    return handle.createReadStream(range ? { start: range.start, end: range.end, highWaterMark } : { highWaterMark });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

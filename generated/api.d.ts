@@ -75,7 +75,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the server and its database answer */
+        /** Whether the server and what it depends on answer, in Forgejo's shape (routers/web/healthcheck) */
         get: operations["healthCheck"];
         put?: never;
         post?: never;
@@ -2639,9 +2639,20 @@ export interface components {
             source?: string;
         };
         Health: {
-            description?: string;
+            checks: {
+                [key: string]: components["schemas"]["HealthCheck"][];
+            };
+            description: string;
             /** @enum {string} */
-            status: "pass" | "fail";
+            status: "pass" | "warn" | "fail";
+        };
+        HealthCheck: {
+            componentId?: string;
+            output?: string;
+            /** @enum {string} */
+            status: "pass" | "warn" | "fail";
+            /** Format: date-time */
+            time: string;
         };
         Hook: {
             active?: boolean;
@@ -4121,7 +4132,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy */
+            /** @description Pass or warn */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,8 +4141,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer */
-            503: {
+            /** @description A check failed: the database does not answer */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };

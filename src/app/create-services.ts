@@ -33,6 +33,8 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { MavenService } from '../packages/maven/maven.service.ts';
+import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
@@ -127,6 +129,8 @@ export function createServices(deps: ServiceDeps) {
     packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
+    pypi: new PypiService(deps, quota, hookEvents),
+    maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     issueEvents,
     issues,

@@ -8,6 +8,7 @@
 // A [storage.x] section falls back to [storage] for keys it lacks (go-ini's child sections). The own section,
 // unless it was the whole configuration, still overrides PATH, MINIO_BUCKET and MINIO_BASE_PATH. Each subsystem
 // gets its own folder: <APP_DATA_PATH>/<name> locally, <name>/ in the bucket, under a base path given in [storage].
+import { memberOf } from '../lib/member-of.ts';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 
@@ -47,9 +48,12 @@ const MINIO_DEFAULTS = {
   MINIO_BASE_PATH: '',
 } as const;
 
-function isStorageType(value: string): value is StorageType {
-  return (STORAGE_TYPES as readonly string[]).includes(value);
-}
+/** The keys a [storage], [storage.<name>] or [avatar] section may hold. */
+export const STORAGE_KEYS: Record<string, true> = Object.fromEntries(
+  ['STORAGE_TYPE', 'PATH', ...Object.keys(MINIO_DEFAULTS)].map((key) => [key, true]),
+);
+
+const isStorageType = memberOf(STORAGE_TYPES);
 
 /**
  * Which section holds the configuration: the subsystem's own, a [storage.<type>] section, [storage.<name>], or

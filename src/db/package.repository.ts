@@ -52,6 +52,8 @@ export interface NewPackageFile {
   newVersionOnly?: boolean;
   /** Tags of the package to point at the version (npm's dist-tags). */
   tags?: readonly string[];
+  /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
+  replaceMetadata?: boolean;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -208,9 +210,15 @@ export class PackageRepository {
           where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
           select: { id: true },
         });
-    const version = existing
-      ? await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } })
-      : await this.client.packageVersion.create({ data: created });
+    const replaced = existing && file.replaceMetadata && file.metadataJson !== undefined;
+    const version = !existing
+      ? await this.client.packageVersion.create({ data: created })
+      : replaced
+        ? await this.client.packageVersion.update({
+            where: { id: existing.id },
+            data: { metadataJson: file.metadataJson },
+          })
+        : await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } });
     const stored = await upsertBlobRow(this.client, file.blob);
     await this.client.packageFile.create({
       data: {
@@ -244,6 +252,20 @@ export class PackageRepository {
       await this.client.package.delete({ where: { id: version.packageId } });
     } else await touchPackage(this.client, version.packageId);
     return this.deleteOrphanBlobs(files.map((file) => file.blobId));
+  }
+
+  /**
+   * Deletes the version's file of that name, if there is one, to be replaced; returns the hash of its blob when no
+   * other file refers to it. Run it in a transaction.
+   */
+  async deleteFileNamed(key: VersionKey, fileName: string): Promise<string[]> {
+    const found = await this.client.packageFile.findFirst({
+      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      select: { id: true, blobId: true },
+    });
+    if (!found) return [];
+    await this.client.packageFile.delete({ where: { id: found.id } });
+    return this.deleteOrphanBlobs([found.blobId]);
   }
 
   /** Deletes one file; returns the hash of its blob when no other file refers to it. Run it in a transaction. */

@@ -28,6 +28,7 @@ import { ContainerRepository } from './container.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
+import { PackageIndexRepository } from './package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
@@ -38,7 +39,7 @@ import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
-import { SiteUsageRepository } from './site-usage.repository.ts';
+import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -80,10 +81,11 @@ export function createRepositories(
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    containers: new ContainerRepository(client, provider),
+    containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
+    packageIndex: new PackageIndexRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
@@ -94,6 +96,7 @@ export function createRepositories(
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
+    siteStatistics: new SiteStatisticsRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

@@ -2,6 +2,8 @@
 // Forgejo v10 semantics (models/quota/{limit_subject,rule,group,default,used}.go), except that Anvil counts each
 // byte once in size:all (v10 adds the repositories twice).
 
+import { memberOf } from '../lib/member-of.ts';
+
 export const QUOTA_SUBJECTS = [
   'none',
   'size:all',
@@ -21,9 +23,7 @@ export const QUOTA_SUBJECTS = [
 
 export type QuotaSubject = (typeof QUOTA_SUBJECTS)[number];
 
-export function isQuotaSubject(value: string): value is QuotaSubject {
-  return (QUOTA_SUBJECTS as readonly string[]).includes(value);
-}
+export const isQuotaSubject = memberOf(QUOTA_SUBJECTS);
 
 /** Bytes an owner uses, per leaf of the subject tree. */
 export interface QuotaUsage {

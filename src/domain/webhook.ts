@@ -1,6 +1,8 @@
 // Webhook vocabulary (Forgejo: modules/webhook, models/webhook, routers/api/v1/utils/hook.go).
 // Events are stored as Forgejo's HookEvent JSON so the delivery side reads what Forgejo would.
 
+import { memberOf } from '../lib/member-of.ts';
+
 export const HOOK_TYPES = [
   'forgejo',
   'gitea',
@@ -18,9 +20,7 @@ export const HOOK_TYPES = [
 ] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
 
-export function isHookType(value: string): value is HookType {
-  return (HOOK_TYPES as readonly string[]).includes(value);
-}
+export const isHookType = memberOf(HOOK_TYPES);
 
 /** The types Anvil delivers; the others Forgejo knows are refused at creation. */
 export const DELIVERED_HOOK_TYPES: readonly HookType[] = ['forgejo', 'gitea', 'gogs', 'slack', 'discord'];

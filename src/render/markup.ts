@@ -2,6 +2,7 @@
 // (Forgejo: routers/common/markup.go, modules/markup/renderer.go). Synchronous and self-contained, so it can run
 // on a worker thread: a document that mentions accounts or issues is answered with what it mentions first, and
 // rendered once the caller has looked those up.
+import { memberOf } from '../lib/member-of.ts';
 import path from 'node:path';
 import { asciicastOutput, renderConsole } from './console.ts';
 import { renderDelimited } from './csv.ts';
@@ -43,9 +44,7 @@ const DOCUMENT: MarkdownStyle = { hardBreaks: false, references: true };
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd', '.livemd']);
 const PLAIN_TEXT_EXTENSIONS = new Set(['.txt', '.text']);
 
-export function isRenderMode(mode: string): mode is RenderMode {
-  return (RENDER_MODES as readonly string[]).includes(mode);
-}
+export const isRenderMode = memberOf(RENDER_MODES);
 
 function renderMarkdown(
   request: RenderRequest,

@@ -13,6 +13,7 @@ import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type ReceivedBlob, receivePackageBlob } from './receive-blob.ts';
+import { removeUnreferencedBlobs } from './remove-blobs.ts';
 
 export interface PublishedFile {
   owner: User;
@@ -25,6 +26,10 @@ export interface PublishedFile {
   /** The file starts a new version: an existing version is a conflict (npm); else files join it (PyPI, Maven). */
   newVersionOnly?: boolean;
   tags?: readonly string[];
+  /** A file of that name in the version is replaced instead of refused (Maven SNAPSHOTs). */
+  replaceExisting?: boolean;
+  /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
+  replaceMetadata?: boolean;
   /** What the client says the bytes are; each given digest (lower-case hex) and the size must match. */
   expected?: Partial<BlobDigests>;
   /** The type's size limit; none: no bound. */
@@ -74,7 +79,7 @@ export class PackagePublisher {
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
-    if (await packages.fileExists(file.key, file.fileName)) throw fileExists();
+    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName))) throw fileExists();
   }
 
   /**
@@ -96,7 +101,7 @@ export class PackagePublisher {
     }
   }
 
-  private commit(received: ReceivedBlob, file: PublishedFile): Promise<PackageVersionRow> {
+  private async commit(received: ReceivedBlob, file: PublishedFile): Promise<PackageVersionRow> {
     const row: NewPackageFile = {
       key: file.key,
       creatorId: file.doer.id,
@@ -106,8 +111,11 @@ export class PackagePublisher {
       metadataJson: file.metadataJson,
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
+      replaceMetadata: file.replaceMetadata,
     };
-    return received.commit(async (repos) => {
+    let replaced: string[] = [];
+    const version = await received.commit(async (repos) => {
+      if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
       const { version, newVersion } = await repos.packages.addFile(row);
       if (newVersion) {
         const { owner, doer } = file;
@@ -120,6 +128,9 @@ export class PackagePublisher {
       }
       return version;
     });
+    // The replaced file's bytes, when nothing refers to them any more (the new row may: same bytes again).
+    await removeUnreferencedBlobs(this.deps, replaced);
+    return version;
   }
 }
 

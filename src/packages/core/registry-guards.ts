@@ -9,18 +9,30 @@ import { tokenReachesOwner } from '../../domain/access/token-reach.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../domain/errors.ts';
 import type { RegistryGuard } from './registry-route.ts';
 
+export interface OwnerOptions {
+  /**
+   * An anonymous caller is challenged (401) instead of told 404, whether the owner is hidden or missing (so the
+   * answer tells nothing): for clients that send credentials only when challenged, as Maven does on reads.
+   */
+  challengeAnonymous?: boolean;
+}
+
 /**
  * `{owner}`: a user or organization the caller may see, else 404 (anonymous callers too: package clients send
- * their credentials on every request). With REQUIRE_SIGNIN_VIEW an anonymous caller is challenged instead.
+ * their credentials on every request, unless `challengeAnonymous`). With REQUIRE_SIGNIN_VIEW an anonymous caller
+ * is challenged instead.
  */
-export function ownerAssignment(): RegistryGuard {
+export function ownerAssignment(options: OwnerOptions = {}): RegistryGuard {
   return async (ctx) => {
     const viewer = ctx.caller?.user ?? null;
     if (!viewer && ctx.app.settings.service.REQUIRE_SIGNIN_VIEW) throw new UnauthorizedError('sign in required');
     const { users, ownerAccess } = ctx.app.services;
     const name = ctx.ownerName;
     const owner = viewer?.lowerName === name.toLowerCase() ? viewer : await users.byName(name);
-    if (!owner || !(await ownerAccess.canSee(viewer, owner))) throw new NotFoundError('owner does not exist');
+    if (!owner || !(await ownerAccess.canSee(viewer, owner))) {
+      if (!viewer && options.challengeAnonymous) throw new UnauthorizedError('authentication required');
+      throw new NotFoundError('owner does not exist');
+    }
     ctx.assignedOwner = owner;
   };
 }
@@ -56,10 +68,10 @@ export function reqPackageAccess(needed: 'read' | 'write'): RegistryGuard {
 }
 
 /** What every registry route starts with: the owner, then `needed` on its packages. */
-export function packageReader(): RegistryGuard[] {
-  return [ownerAssignment(), reqPackageAccess('read')];
+export function packageReader(options: OwnerOptions = {}): RegistryGuard[] {
+  return [ownerAssignment(options), reqPackageAccess('read')];
 }
 
-export function packageWriter(): RegistryGuard[] {
-  return [ownerAssignment(), reqToken(), reqPackageAccess('write')];
+export function packageWriter(options: OwnerOptions = {}): RegistryGuard[] {
+  return [ownerAssignment(options), reqToken(), reqPackageAccess('write')];
 }

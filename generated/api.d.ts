@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{owner}/{repo}/releases/download/{tag}/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A release attachment's bytes, by the release's tag and the attachment's name (Forgejo's browser_download_url) */
+        get: operations["repoDownloadReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/healthz": {
         parameters: {
             query?: never;
@@ -1349,6 +1366,54 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/archive/{archive}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branch_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListBranchProtection"];
+        put?: never;
+        post: operations["repoCreateBranchProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branch_protections/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetBranchProtection"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteBranchProtection"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditBranchProtection"];
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -1381,7 +1446,307 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/repos/{owner}/{repo}/issues": {
+    "/api/v1/repos/{owner}/{repo}/collaborators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's collaborators */
+        get: operations["repoListCollaborators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a user is a collaborator of a repository */
+        get: operations["repoCheckCollaborator"];
+        /** Add a collaborator to a repository */
+        put: operations["repoAddCollaborator"];
+        post?: never;
+        /** Delete a collaborator from a repository */
+        delete: operations["repoDeleteCollaborator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get repository permissions for a user */
+        get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetCombinedStatusByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatusesByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/compare/{basehead}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoCompareDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContentsList"];
+        put?: never;
+        post: operations["repoChangeFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContents"];
+        put: operations["repoUpdateFile"];
+        post: operations["repoCreateFile"];
+        delete: operations["repoDeleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/forks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's forks */
+        get: operations["listForks"];
+        put?: never;
+        /** Fork a repository */
+        post: operations["createFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetSingleCommit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListAllGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/trees/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the hooks in a repository */
+        get: operations["repoListHooks"];
+        put?: never;
+        /** Create a hook */
+        post: operations["repoCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a hook */
+        get: operations["repoGetHook"];
+        put?: never;
+        post?: never;
+        /** Delete a hook in a repository */
+        delete: operations["repoDeleteHook"];
+        options?: never;
+        head?: never;
+        /** Edit a hook in a repository */
+        patch: operations["repoEditHook"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/hooks/{id}/tests": {
         parameters: {
             query?: never;
             header?: never;
@@ -1389,6 +1754,24 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /** Test a push webhook */
+        post: operations["repoTestHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's issues */
+        get: operations["issueListIssues"];
         put?: never;
         post: operations["issueCreateIssue"];
         delete?: never;
@@ -1422,13 +1805,201 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List all comments on an issue */
+        get: operations["issueGetComments"];
         put?: never;
         post: operations["issueCreateComment"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @deprecated
+         */
+        delete: operations["issueDeleteCommentDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @deprecated
+         */
+        patch: operations["issueEditCommentDeprecated"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an issue's labels */
+        get: operations["issueGetLabels"];
+        /** Replace an issue's labels */
+        put: operations["issueReplaceLabels"];
+        /** Add a label to an issue */
+        post: operations["issueAddLabel"];
+        /** Remove all labels from an issue */
+        delete: operations["issueClearLabels"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a label from an issue */
+        delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all comments in a repository */
+        get: operations["issueGetRepoComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a comment */
+        get: operations["issueGetComment"];
+        put?: never;
+        post?: never;
+        /** Delete a comment */
+        delete: operations["issueDeleteComment"];
+        options?: never;
+        head?: never;
+        /** Edit a comment */
+        patch: operations["issueEditComment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's labels */
+        get: operations["issueListLabels"];
+        put?: never;
+        /** Create a label */
+        post: operations["issueCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a single label */
+        get: operations["issueGetLabel"];
+        put?: never;
+        post?: never;
+        /** Delete a label */
+        delete: operations["issueDeleteLabel"];
+        options?: never;
+        head?: never;
+        /** Update a label */
+        patch: operations["issueEditLabel"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/media/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFileOrLFS"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's opened milestones */
+        get: operations["issueGetMilestonesList"];
+        put?: never;
+        /** Create a milestone */
+        post: operations["issueCreateMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a milestone */
+        get: operations["issueGetMilestone"];
+        put?: never;
+        post?: never;
+        /** Delete a milestone */
+        delete: operations["issueDeleteMilestone"];
+        options?: never;
+        head?: never;
+        /** Update a milestone */
+        patch: operations["issueEditMilestone"];
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/notifications": {
@@ -1456,11 +2027,263 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a repo's pull requests */
+        get: operations["repoListPullRequests"];
         put?: never;
         /** Create a pull request */
         post: operations["repoCreatePullRequest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{base}/{head}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request by base and head */
+        get: operations["repoGetPullRequestByBaseHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request */
+        get: operations["repoGetPullRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a pull request. If using deadline only the date will be taken into account, and time of day ignored. */
+        patch: operations["repoEditPullRequest"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request diff or patch */
+        get: operations["repoDownloadPullDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get commits for a pull request */
+        get: operations["repoGetPullRequestCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get changed files for a pull request */
+        get: operations["repoGetPullRequestFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a pull request has been merged */
+        get: operations["repoPullRequestIsMerged"];
+        put?: never;
+        /** Merge a pull request */
+        post: operations["repoMergePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all reviews for a pull request */
+        get: operations["repoListPullReviews"];
+        put?: never;
+        /** Create a review to an pull request */
+        post: operations["repoCreatePullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a specific review for a pull request */
+        get: operations["repoGetPullReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/raw/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleases"];
+        put?: never;
+        post: operations["repoCreateRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRelease"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteRelease"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditRelease"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleaseAttachments"];
+        put?: never;
+        post: operations["repoCreateReleaseAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseAttachment"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditReleaseAttachment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetLatestRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseByTag"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseByTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1476,6 +2299,22 @@ export interface paths {
         get: operations["repoListStargazers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/statuses/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatuses"];
+        put?: never;
+        post: operations["repoCreateStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1542,6 +2381,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["repoDeleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get list of topics that a repository has */
+        get: operations["repoListTopics"];
+        /** Replace list of topics for a repository */
+        put: operations["repoUpdateTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add a topic to a repository */
+        put: operations["repoAddTopic"];
+        post?: never;
+        /** Delete a topic from a repository */
+        delete: operations["repoDeleteTopic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2215,6 +3090,10 @@ export interface components {
             /** Format: uri */
             url?: string;
         };
+        AddCollaboratorOption: {
+            /** @enum {string} */
+            permission?: "read" | "write" | "admin";
+        };
         APIError: {
             message?: string;
             url?: string;
@@ -2222,6 +3101,10 @@ export interface components {
         APIForbiddenError: {
             message?: string;
             url?: string;
+        };
+        APIInvalidTopicsError: {
+            invalidTopics?: string[];
+            message?: string;
         };
         APINotFound: {
             errors?: string[];
@@ -2273,6 +3156,100 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description BranchProtection represents a branch protection for a repository */
+        BranchProtection: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            /** Format: date-time */
+            created_at?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        ChangedFile: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            changes?: number;
+            contents_url?: string;
+            /** Format: int64 */
+            deletions?: number;
+            filename?: string;
+            html_url?: string;
+            previous_filename?: string;
+            raw_url?: string;
+            status?: string;
+        };
+        /** @description ChangeFileOperation for creating, updating or deleting a file */
+        ChangeFileOperation: {
+            /** @description new or updated file content, must be base64 encoded */
+            content?: string;
+            /** @description old path of the file to move */
+            from_path?: string;
+            /**
+             * @description indicates what to do with the file
+             * @enum {string}
+             */
+            operation: "create" | "update" | "delete";
+            /** @description path to the existing or new file */
+            path: string;
+            /** @description sha is the SHA for the file that already exists, required for update or delete */
+            sha?: string;
+        };
+        /**
+         * @description ChangeFilesOptions options for creating, updating or deleting multiple files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        ChangeFilesOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description list of file operations */
+            files: components["schemas"]["ChangeFileOperation"][];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
+        /** @description CombinedStatus holds the combined state of several statuses for a single commit */
+        CombinedStatus: {
+            commit_url?: string;
+            repository?: components["schemas"]["Repository"];
+            sha?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            statuses?: components["schemas"]["CommitStatus"][];
+            /** Format: int64 */
+            total_count?: number;
+            url?: string;
+        };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
             body?: string;
@@ -2290,15 +3267,137 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        /** Commit contains information generated from a Git commit. */
+        Commit: {
+            author?: components["schemas"]["User"];
+            commit?: components["schemas"]["RepoCommit"];
+            committer?: components["schemas"]["User"];
+            /** Format: date-time */
+            created?: string;
+            files?: components["schemas"]["CommitAffectedFiles"][];
+            html_url?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            stats?: components["schemas"]["CommitStats"];
+            url?: string;
+        };
+        /** @description CommitAffectedFiles store information about files affected by the commit */
+        CommitAffectedFiles: {
+            filename?: string;
+            status?: string;
+        };
+        /** @description CommitDateOptions store dates for GIT_AUTHOR_DATE and GIT_COMMITTER_DATE */
+        CommitDateOptions: {
+            /** Format: date-time */
+            author?: string;
+            /** Format: date-time */
+            committer?: string;
+        };
         CommitMeta: {
             /** Format: date-time */
             created?: string;
             sha?: string;
             url?: string;
         };
+        /** @description CommitStats is statistics for a RepoCommit */
+        CommitStats: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            deletions?: number;
+            /** Format: int64 */
+            total?: number;
+        };
+        /** @description CommitStatus holds a single status of a single Commit */
+        CommitStatus: {
+            context?: string;
+            /** Format: date-time */
+            created_at?: string;
+            creator?: components["schemas"]["User"];
+            description?: string;
+            /** Format: int64 */
+            id?: number;
+            status?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            url?: string;
+        };
+        /**
+         * @description CommitStatusState holds the state of a CommitStatus
+         *     It can be "pending", "success", "error" and "failure"
+         */
+        CommitStatusState: string;
+        /** CommitUser contains information of a user in the context of a commit. */
+        CommitUser: {
+            date?: string;
+            /** Format: email */
+            email?: string;
+            name?: string;
+        };
+        /** Compare represents a comparison between two commits. */
+        Compare: {
+            commits?: components["schemas"]["Commit"][];
+            /** Format: int64 */
+            total_commits?: number;
+        };
+        /** @description ContentsResponse contains information about a repo's entry's (dir, file, symlink, submodule) metadata and content */
+        ContentsResponse: {
+            _links?: components["schemas"]["FileLinksResponse"];
+            /** @description `content` is populated when `type` is `file`, otherwise null */
+            content?: string;
+            download_url?: string;
+            /** @description `encoding` is populated when `type` is `file`, otherwise null */
+            encoding?: string;
+            git_url?: string;
+            html_url?: string;
+            last_commit_sha?: string;
+            name?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            /** @description `submodule_git_url` is populated when `type` is `submodule`, otherwise null */
+            submodule_git_url?: string;
+            /** @description `target` is populated when `type` is `symlink`, otherwise null */
+            target?: string;
+            /** @description `type` will be `file`, `dir`, `symlink`, or `submodule` */
+            type?: string;
+            url?: string;
+        };
         CreateAccessTokenOption: {
             name: string;
             scopes?: string[];
+        };
+        /** @description CreateBranchProtectionOption options for creating a branch protection */
+        CreateBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
         };
         CreateBranchRepoOption: {
             new_branch_name: string;
@@ -2307,6 +3406,31 @@ export interface components {
         };
         CreateEmailOption: {
             emails?: string[];
+        };
+        /**
+         * @description CreateFileOptions options for creating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        CreateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
+        CreateForkOption: {
+            /** @description name of the forked repository */
+            name?: string;
+            /** @description organization name, if forking into an organization */
+            organization?: string;
         };
         CreateHookOption: {
             /** @default false */
@@ -2354,6 +3478,14 @@ export interface components {
             is_archived?: boolean;
             name: string;
         };
+        CreateMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            /** @enum {string} */
+            state?: "open" | "closed";
+            title?: string;
+        };
         CreateOrgOption: {
             description?: string;
             email?: string;
@@ -2381,6 +3513,27 @@ export interface components {
             milestone?: number;
             title?: string;
         };
+        CreatePullReviewComment: {
+            body?: string;
+            /**
+             * Format: int64
+             * @description if comment to new file line or 0
+             */
+            new_position?: number;
+            /**
+             * Format: int64
+             * @description if comment to old file line or 0
+             */
+            old_position?: number;
+            /** @description the tree path */
+            path?: string;
+        };
+        CreatePullReviewOptions: {
+            body?: string;
+            comments?: components["schemas"]["CreatePullReviewComment"][];
+            commit_id?: string;
+            event?: components["schemas"]["ReviewStateType"];
+        };
         CreateQuotaGroupOptions: {
             name?: string;
             rules?: components["schemas"]["CreateQuotaRuleOptions"][];
@@ -2390,6 +3543,16 @@ export interface components {
             limit?: number;
             name?: string;
             subjects?: string[];
+        };
+        /** @description CreateReleaseOption options when creating a release */
+        CreateReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name: string;
+            target_commitish?: string;
         };
         CreateRepoOption: {
             auto_init?: boolean;
@@ -2406,6 +3569,13 @@ export interface components {
             template?: boolean;
             /** @enum {string} */
             trust_model?: "default" | "collaborator" | "committer" | "collaboratorcommitter";
+        };
+        /** @description CreateStatusOption holds the information needed to create a new CommitStatus for a Commit */
+        CreateStatusOption: {
+            context?: string;
+            description?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
         };
         CreateTagOption: {
             message?: string;
@@ -2470,6 +3640,58 @@ export interface components {
         DeleteEmailOption: {
             emails?: string[];
         };
+        /**
+         * @description DeleteFileOptions options for deleting files (used for other File structs below)
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        DeleteFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
+        /** @description EditAttachmentOptions options for editing attachments */
+        EditAttachmentOptions: {
+            /** @description (Can only be set if existing attachment is of external type) */
+            browser_download_url?: string;
+            name?: string;
+        };
+        /** @description EditBranchProtectionOption options for editing a branch protection */
+        EditBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
+        };
         EditHookOption: {
             active?: boolean;
             authorization_header?: string;
@@ -2478,6 +3700,11 @@ export interface components {
                 [key: string]: string;
             };
             events?: string[];
+        };
+        EditIssueCommentOption: {
+            body: string;
+            /** Format: date-time */
+            updated_at?: string;
         };
         /** @description Only the fields sent change. */
         EditIssueOption: {
@@ -2503,6 +3730,13 @@ export interface components {
             is_archived?: boolean;
             name?: string;
         };
+        EditMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            state?: string;
+            title?: string;
+        };
         EditOrgOption: {
             description?: string;
             email?: string;
@@ -2513,10 +3747,35 @@ export interface components {
             visibility?: "public" | "limited" | "private";
             website?: string;
         };
+        EditPullRequestOption: {
+            allow_maintainer_edit?: boolean;
+            assignee?: string;
+            assignees?: string[];
+            base?: string;
+            body?: string;
+            /** Format: date-time */
+            due_date?: string;
+            labels?: number[];
+            /** Format: int64 */
+            milestone?: number;
+            state?: string;
+            title?: string;
+            unset_due_date?: boolean;
+        };
         EditQuotaRuleOptions: {
             /** Format: int64 */
             limit?: number;
             subjects?: string[];
+        };
+        /** @description EditReleaseOption options when editing a release */
+        EditReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name?: string;
+            target_commitish?: string;
         };
         EditRepoOption: {
             allow_fast_forward_only_merge?: boolean;
@@ -2634,9 +3893,82 @@ export interface components {
         ExternalWiki: {
             external_wiki_url?: string;
         };
+        /** FileCommitResponse contains information generated from a Git commit for a repo's file. */
+        FileCommitResponse: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            /** Format: date-time */
+            created?: string;
+            html_url?: string;
+            message?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+        };
+        /** @description FileDeleteResponse contains information about a repo's file that was deleted */
+        FileDeleteResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: unknown;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FileLinksResponse contains the links for a repo's file */
+        FileLinksResponse: {
+            git?: string;
+            html?: string;
+            self?: string;
+        };
+        /** @description FileResponse contains information about a repo's file */
+        FileResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: components["schemas"]["ContentsResponse"];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FilesResponse contains information about multiple files from a repo */
+        FilesResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            files?: components["schemas"]["ContentsResponse"][];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description GitBlobResponse represents a git blob */
+        GitBlobResponse: {
+            content?: string;
+            encoding?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            url?: string;
+        };
+        /** @description GitEntry represents a git tree */
+        GitEntry: {
+            mode?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            type?: string;
+            url?: string;
+        };
         GitignoreTemplateInfo: {
             name?: string;
             source?: string;
+        };
+        /** GitObject represents a Git object. */
+        GitObject: {
+            sha?: string;
+            type?: string;
+            url?: string;
+        };
+        /** @description GitTreeResponse returns a git tree */
+        GitTreeResponse: {
+            /** Format: int64 */
+            page?: number;
+            sha?: string;
+            /** Format: int64 */
+            total_count?: number;
+            tree?: components["schemas"]["GitEntry"][];
+            truncated?: boolean;
+            url?: string;
         };
         Health: {
             checks: {
@@ -2673,6 +4005,12 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
             url?: string;
+        };
+        /** @description Identity for a person's identity like an author or committer */
+        Identity: {
+            /** Format: email */
+            email?: string;
+            name?: string;
         };
         InternalTracker: {
             allow_only_contributors_to_track_time?: boolean;
@@ -2715,6 +4053,15 @@ export interface components {
             url?: string;
             user?: components["schemas"]["User"];
         };
+        IssueLabelsOption: {
+            /**
+             * @description Labels can be a list of integers representing label IDs
+             *     or a list of strings representing label names
+             */
+            labels?: unknown[];
+            /** Format: date-time */
+            updated_at?: string;
+        };
         Label: {
             color?: string;
             description?: string;
@@ -2756,6 +4103,17 @@ export interface components {
             Mode?: string;
             Text?: string;
             Wiki?: boolean;
+        };
+        MergePullRequestOption: {
+            delete_branch_after_merge?: boolean;
+            /** @enum {string} */
+            Do: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manually-merged";
+            force_merge?: boolean;
+            head_commit_id?: string;
+            merge_when_checks_succeed?: boolean;
+            MergeCommitID?: string;
+            MergeMessageField?: string;
+            MergeTitleField?: string;
         };
         MigrateRepoOptions: {
             auth_password?: string;
@@ -3022,6 +4380,26 @@ export interface components {
             /** Format: date-time */
             merged_at?: string | null;
         };
+        PullReview: {
+            body?: string;
+            /** Format: int64 */
+            comments_count?: number;
+            commit_id?: string;
+            dismissed?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            official?: boolean;
+            pull_request_url?: string;
+            stale?: boolean;
+            state?: components["schemas"]["ReviewStateType"];
+            /** Format: date-time */
+            submitted_at?: string;
+            team?: components["schemas"]["Team"];
+            /** Format: date-time */
+            updated_at?: string;
+            user?: components["schemas"]["User"];
+        };
         QuotaGroup: {
             name?: string;
             rules?: components["schemas"]["QuotaRuleInfo"][];
@@ -3098,12 +4476,56 @@ export interface components {
             /** Format: int64 */
             public?: number;
         };
+        /** Reference represents a Git reference. */
+        Reference: {
+            object?: components["schemas"]["GitObject"];
+            ref?: string;
+            url?: string;
+        };
         /** @description RegistrationToken is the token a runner registers with */
         RegistrationToken: {
             token?: string;
         };
+        /** @description Release represents a repository release */
+        Release: {
+            archive_download_count?: components["schemas"]["TagArchiveDownloadCount"];
+            assets?: components["schemas"]["Attachment"][];
+            author?: components["schemas"]["User"];
+            body?: string;
+            /** Format: date-time */
+            created_at?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            name?: string;
+            prerelease?: boolean;
+            /** Format: date-time */
+            published_at?: string;
+            tag_name?: string;
+            tarball_url?: string;
+            target_commitish?: string;
+            upload_url?: string;
+            url?: string;
+            zipball_url?: string;
+        };
         RenameUserOption: {
             new_username: string;
+        };
+        RepoCollaboratorPermission: {
+            permission?: string;
+            role_name?: string;
+            user?: components["schemas"]["User"];
+        };
+        /** RepoCommit contains information of a commit in the context of a repository. */
+        RepoCommit: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            message?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
         };
         Repository: {
             allow_fast_forward_only_merge?: boolean;
@@ -3190,11 +4612,16 @@ export interface components {
             name?: string;
             owner?: string;
         };
+        RepoTopicOptions: {
+            /** @description list of topic names */
+            topics?: string[];
+        };
         RepoTransfer: {
             doer?: components["schemas"]["User"];
             recipient?: components["schemas"]["User"];
             teams?: components["schemas"]["Team"][];
         };
+        ReviewStateType: string;
         SearchResults: {
             data?: components["schemas"]["Repository"][];
             ok?: boolean;
@@ -3264,6 +4691,32 @@ export interface components {
             units_map?: {
                 [key: string]: string;
             };
+        };
+        TopicName: {
+            topics?: string[];
+        };
+        /**
+         * @description UpdateFileOptions options for updating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        UpdateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description from_path (optional) is the path of the original file which will be moved/renamed to the path in the URL */
+            from_path?: string;
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
         };
         UpdateUserAvatarOption: {
             image?: string;
@@ -3364,6 +4817,24 @@ export interface components {
                 "application/json": components["schemas"]["ActivityPub"];
             };
         };
+        /** @description Attachment */
+        Attachment: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"];
+            };
+        };
+        /** @description AttachmentList */
+        AttachmentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"][];
+            };
+        };
         /** @description The input was rejected */
         badRequest: {
             headers: {
@@ -3409,6 +4880,52 @@ export interface components {
                 "application/json": components["schemas"]["Branch"][];
             };
         };
+        /** @description BranchProtection */
+        BranchProtection: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"];
+            };
+        };
+        /** @description BranchProtectionList */
+        BranchProtectionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"][];
+            };
+        };
+        /** @description ChangedFileList */
+        ChangedFileList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total-Count"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChangedFile"][];
+            };
+        };
+        /** @description CombinedStatus */
+        CombinedStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CombinedStatus"];
+            };
+        };
         /** @description Comment */
         Comment: {
             headers: {
@@ -3418,6 +4935,69 @@ export interface components {
                 "application/json": components["schemas"]["Comment"];
             };
         };
+        /** @description CommentList */
+        CommentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Comment"][];
+            };
+        };
+        /** @description Commit */
+        Commit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"];
+            };
+        };
+        /** @description CommitList */
+        CommitList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"][];
+            };
+        };
+        /** @description CommitStatus */
+        CommitStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"];
+            };
+        };
+        /** @description CommitStatusList */
+        CommitStatusList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"][];
+            };
+        };
+        Compare: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Compare"];
+            };
+        };
         /** @description The name is already in use */
         conflict: {
             headers: {
@@ -3425,6 +5005,33 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description ContentsListResponse */
+        ContentsListResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description A file, symlink or submodule's entry; a directory's entries (as Forgejo answers for a directory) */
+        ContentsOrList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description ContentsResponse */
+        ContentsResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"];
             };
         };
         /** @description Cron list */
@@ -3452,6 +5059,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description EmptyRepository */
+        EmptyRepository: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
         /** @description Error */
         error: {
             headers: {
@@ -3461,6 +5077,33 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description FileDeleteResponse */
+        FileDeleteResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileDeleteResponse"];
+            };
+        };
+        /** @description FileResponse */
+        FileResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileResponse"];
+            };
+        };
+        /** @description FilesResponse */
+        FilesResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FilesResponse"];
+            };
+        };
         /** @description The caller may not do this */
         forbidden: {
             headers: {
@@ -3468,6 +5111,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIForbiddenError"];
+            };
+        };
+        /** @description GitBlobResponse */
+        GitBlobResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitBlobResponse"];
             };
         };
         /** @description Gitignore template info */
@@ -3488,6 +5140,15 @@ export interface components {
                 "application/json": string[];
             };
         };
+        /** @description GitTreeResponse */
+        GitTreeResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitTreeResponse"];
+            };
+        };
         /** @description Hook */
         Hook: {
             headers: {
@@ -3504,6 +5165,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Hook"][];
+            };
+        };
+        /** @description APIInvalidTopicsError is error format response to invalid topics */
+        invalidTopicsError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIInvalidTopicsError"];
             };
         };
         /** @description Issue */
@@ -3560,6 +5230,17 @@ export interface components {
                 "application/json": string[];
             };
         };
+        /** @description LanguageStatistics */
+        LanguageStatistics: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    [key: string]: number;
+                };
+            };
+        };
         /** @description License template info */
         LicenseTemplateInfo: {
             headers: {
@@ -3594,6 +5275,24 @@ export interface components {
             };
             content: {
                 "application/json": string;
+            };
+        };
+        /** @description Milestone */
+        Milestone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"];
+            };
+        };
+        /** @description MilestoneList */
+        MilestoneList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"][];
             };
         };
         /** @description Node info */
@@ -3722,6 +5421,33 @@ export interface components {
                 "application/json": components["schemas"]["PullRequest"];
             };
         };
+        /** @description PullRequestList */
+        PullRequestList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullRequest"][];
+            };
+        };
+        /** @description PullReview */
+        PullReview: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"];
+            };
+        };
+        /** @description PullReviewList */
+        PullReviewList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"][];
+            };
+        };
         /** @description The owner is over quota */
         quotaExceeded: {
             headers: {
@@ -3808,6 +5534,15 @@ export interface components {
                 "application/json": components["schemas"]["QuotaUsedPackageList"];
             };
         };
+        /** @description ReferenceList */
+        ReferenceList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reference"][];
+            };
+        };
         /** @description Registration token */
         RegistrationToken: {
             headers: {
@@ -3817,6 +5552,24 @@ export interface components {
                 "application/json": components["schemas"]["RegistrationToken"];
             };
         };
+        /** @description Release */
+        Release: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"];
+            };
+        };
+        /** @description ReleaseList */
+        ReleaseList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"][];
+            };
+        };
         /** @description Repo archived error */
         repoArchivedError: {
             headers: {
@@ -3824,6 +5577,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIRepoArchivedError"];
+            };
+        };
+        /** @description RepoCollaboratorPermission */
+        RepoCollaboratorPermission: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RepoCollaboratorPermission"];
             };
         };
         /** @description Repository */
@@ -3871,6 +5633,15 @@ export interface components {
                 "application/json": components["schemas"]["ServerVersion"];
             };
         };
+        /** @description APIString is a string response */
+        string: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
         /** @description A list of strings */
         StringSlice: {
             headers: {
@@ -3914,6 +5685,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Team"][];
+            };
+        };
+        /** @description TopicNames */
+        TopicNames: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TopicName"];
             };
         };
         /** @description The credentials are not valid */
@@ -3983,6 +5763,11 @@ export interface components {
                 "application/json": components["schemas"]["CreateKeyOption"];
             };
         };
+        CreateLabelOption: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
         CreateOrgOption: {
             content: {
                 "application/json": components["schemas"]["CreateOrgOption"];
@@ -3996,6 +5781,21 @@ export interface components {
         EditHookOption: {
             content: {
                 "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        EditIssueCommentOption: {
+            content: {
+                "application/json": components["schemas"]["EditIssueCommentOption"];
+            };
+        };
+        EditLabelOption: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        IssueLabelsOption: {
+            content: {
+                "application/json": components["schemas"]["IssueLabelsOption"];
             };
         };
     };
@@ -4121,6 +5921,64 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    repoDownloadReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A byte range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            /** @description The range is past the end of the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     healthCheck: {
@@ -6247,11 +8105,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
         responses: {
             201: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -6328,11 +8182,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EditLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
         responses: {
             200: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -7108,6 +8958,183 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                archive: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/octet-stream": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtectionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchProtectionOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditBranchProtectionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -7223,6 +9250,967 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoListCollaborators: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCheckCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoAddCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to add */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddCollaboratorOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to delete */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRepoPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoCollaboratorPermission"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetAllCommits: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                limit?: number;
+                not?: string;
+                page?: number;
+                path?: string;
+                sha?: string;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["EmptyRepository"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetCombinedStatusByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CombinedStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatusesByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCompareDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                basehead: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Compare"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetContentsList: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsListResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoChangeFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeFilesOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FilesResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetContents: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsOrList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFileOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileDeleteResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["error"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The EditorConfig properties of the repository's root .editorconfig that apply to the file (none: an empty object) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    listForks: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createFork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo to fork */
+                owner: string;
+                /** @description name of the repo to fork */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateForkOption"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Repository"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    GetBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitBlobResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetSingleCommit: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Commit"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListAllGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    GetTree: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitTreeResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the hook to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the hook to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the hook */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoTestHook: {
+        parameters: {
+            query?: {
+                /** @description The name of the commit/branch/tag, indicates which commit will be loaded to the webhook payload. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the hook to test */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueListIssues: {
+        parameters: {
+            query?: {
+                /** @description Only show items for which the given user is assigned */
+                assigned_by?: string;
+                /** @description Only show items updated before the given time. This is a timestamp in RFC 3339 format */
+                before?: string;
+                /** @description Only show items which were created by the given user */
+                created_by?: string;
+                /** @description comma separated list of labels. Fetch only issues that have any of this labels. Non existent labels are discarded */
+                labels?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description Only show items in which the given user was mentioned */
+                mentioned_by?: string;
+                /** @description comma separated list of milestone names or ids. It uses names and fall back to ids. Fetch only issues that have any of this milestones. Non existent milestones are discarded */
+                milestones?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description search string */
+                q?: string;
+                /** @description Only show items updated after the given time. This is a timestamp in RFC 3339 format */
+                since?: string;
+                /** @description whether issue is open or closed */
+                state?: "closed" | "open" | "all";
+                /** @description filter by type (issues / pulls) if set */
+                type?: "issues" | "pulls";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["IssueList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -7319,6 +10307,40 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    issueGetComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description if provided, only comments updated since the specified time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateComment: {
         parameters: {
             query?: never;
@@ -7349,6 +10371,695 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueDeleteCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueReplaceLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueAddLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueClearLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueRemoveLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to remove */
+                id: number;
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetRepoComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description if provided, only comments updated since the provided time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueListLabels: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
+        responses: {
+            201: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRawFileOrLFS: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestonesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description filter by milestone name */
+                name?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description Milestone state, Recognized values are open, closed and all. Defaults to "open" */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MilestoneList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateMilestoneOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to get, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueDeleteMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to delete, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueEditMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to edit, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditMilestoneOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     notifyGetRepoList: {
@@ -7428,6 +11139,49 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListPullRequests: {
+        parameters: {
+            query?: {
+                /** @description Label IDs */
+                labels?: number[];
+                /** @description Page size of results */
+                limit?: number;
+                /** @description ID of the milestone */
+                milestone?: number;
+                /** @description Page number of results to return (1-based) */
+                page?: number;
+                /** @description Filter by pull request author */
+                poster?: string;
+                /** @description Type of sort */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority";
+                /** @description State of pull request */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description Owner of the repo */
+                owner: string;
+                /** @description Name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequestList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            500: components["responses"]["error"];
+        };
+    };
     repoCreatePullRequest: {
         parameters: {
             query?: never;
@@ -7462,6 +11216,804 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoGetPullRequestByBaseHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description base of the pull request to get */
+                base: string;
+                /** @description head of the pull request to get */
+                head: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoEditPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to edit */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditPullRequestOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            412: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDownloadPullDiffOrPatch: {
+        parameters: {
+            query?: {
+                /** @description whether to include binary file changes. if true, the diff is applicable with `git apply` */
+                binary?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description whether the output is diff or patch */
+                diffType: "diff" | "patch";
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["string"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestCommits: {
+        parameters: {
+            query?: {
+                /** @description include a list of affected files for every commit (disable for speedup, default 'true') */
+                files?: boolean;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description include verification for every commit (disable for speedup, default 'true') */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestFiles: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description skip to given file */
+                "skip-to"?: string;
+                /** @description whitespace behavior */
+                whitespace?: "ignore-all" | "ignore-change" | "ignore-eol" | "show-all";
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ChangedFileList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoPullRequestIsMerged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pull request has been merged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoMergePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to merge */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MergePullRequestOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+            409: components["responses"]["error"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListPullReviews: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreatePullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePullReviewOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRawFile: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListReleases: {
+        parameters: {
+            query?: {
+                draft?: boolean;
+                limit?: number;
+                page?: number;
+                "pre-release"?: boolean;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReleaseList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateReleaseOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditReleaseOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListReleaseAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AttachmentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateReleaseAttachment: {
+        parameters: {
+            query?: {
+                name?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        /** @description A multipart/form-data form whose `attachment` field is the file, or the file's bytes (application/octet-stream, named by `name`). External attachments (`external_url`) are not served. */
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": string;
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetLatestRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListStargazers: {
         parameters: {
             query?: {
@@ -7489,6 +12041,72 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatuses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStatusOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommitStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     repoListSubscribers: {
@@ -7714,6 +12332,130 @@ export interface operations {
             409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListTopics: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TopicNames"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RepoTopicOptions"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoAddTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to add */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoDeleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to delete */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
         };
     };
     issueSearchIssues: {

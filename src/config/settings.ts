@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import type { Setting } from './setting-types.ts';
 import { configFile, environmentValues, mergeSections, readConfigFile, type RawSections } from './sources.ts';
-import { resolveSubsystemStorage, STORAGE_KEYS, type StorageSettings } from './storage.ts';
+import { resolveSubsystemStorage, STORAGE_KEYS, type SubsystemStorage } from './storage.ts';
 import { resolveDatabase } from './database-url.ts';
 import { root } from './sections/root.ts';
 import { metrics } from './sections/metrics.ts';
@@ -71,7 +71,7 @@ export type Settings = {
   readonly [S in keyof Schema]: { readonly [K in keyof Schema[S]]: Schema[S][K] extends Setting<infer T> ? T : never };
 } & {
   /** Where each subsystem keeps its files: [storage], [storage.<name>] and the subsystem's own keys. */
-  readonly storage: { readonly packages: StorageSettings; readonly avatars: StorageSettings };
+  readonly storage: SubsystemStorage;
   /** The app.ini read (or looked for). */
   readonly configFile: string;
   /** Values given that Anvil does not read, `[section] KEY`, for one warning at start. */
@@ -85,7 +85,7 @@ export interface LoadOptions {
 
 /** Sections Anvil reads itself outside SCHEMA: the storage ones (storage.ts). */
 function isStorageSection(name: string): boolean {
-  return name === 'storage' || name.startsWith('storage.') || name === 'avatar';
+  return name === 'storage' || name.startsWith('storage.') || name === 'avatar' || name === 'attachment';
 }
 
 /** `[section] KEY` of every value given that Anvil does not read, to be warned about once. */

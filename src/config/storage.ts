@@ -1,4 +1,4 @@
-// Where a subsystem (package blobs, avatars) keeps its files, read from app.ini with Forgejo's keys and Forgejo's
+// Where a subsystem (package blobs, avatars, attachments) keeps its files, read from app.ini with Forgejo's keys and Forgejo's
 // precedence (modules/setting/storage.go and its tests):
 //  1. the subsystem's own section ([packages]; for avatars [avatar], typed by [picture] AVATAR_STORAGE_TYPE) with
 //     STORAGE_TYPE local or minio and no [storage.<type>] section is the whole configuration;
@@ -228,10 +228,13 @@ function resolveStorage(sections: IniSections, subsystem: Subsystem, appDataPath
     : minioStorage(resolver, subsystem, target, override);
 }
 
-export interface SubsystemStorage {
+// A type, not an interface: settings.ts builds it among plain records.
+export type SubsystemStorage = {
   readonly packages: StorageSettings;
   readonly avatars: StorageSettings;
-}
+  /** Release attachments ([attachment], as Forgejo names its section). */
+  readonly attachments: StorageSettings;
+};
 
 /** The storage of each subsystem Anvil keeps files for. */
 export function resolveSubsystemStorage(sections: IniSections, appDataPath: string): SubsystemStorage {
@@ -244,6 +247,11 @@ export function resolveSubsystemStorage(sections: IniSections, appDataPath: stri
     packages: resolveStorage(
       sections,
       { name: 'packages', ownSection: sections.has('packages') ? 'packages' : undefined },
+      appDataPath,
+    ),
+    attachments: resolveStorage(
+      sections,
+      { name: 'attachments', ownSection: sections.has('attachment') ? 'attachment' : undefined },
       appDataPath,
     ),
     avatars: resolveStorage(

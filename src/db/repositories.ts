@@ -6,6 +6,9 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { CommitStatusRepository } from './commit-status.repository.ts';
+import { CollaborationRepository } from './collaboration.repository.ts';
+import { CommentRepository } from './comment.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -16,6 +19,7 @@ import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
+import { MilestoneRepository } from './milestone.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
 import { NpmRepository } from './npm.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
@@ -30,11 +34,14 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
+import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReleaseRepository } from './release.repository.ts';
+import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -64,6 +71,9 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
+    commitStatuses: new CommitStatusRepository(client),
+    collaborations: new CollaborationRepository(client),
+    comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -73,6 +83,7 @@ export function createRepositories(
     issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
+    milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
     npm: new NpmRepository(client, hot),
@@ -86,12 +97,15 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
+    protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
+    releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { parseFromFilesSync } from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
-import { entryAt, lastCommitOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
+import { entryAt, lastCommitOf, lastCommitsOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type Contents = { kind: 'entry'; entry: ContentEntry } | { kind: 'list'; entries: ContentEntry[] };
@@ -35,11 +35,19 @@ export class RepoContentService {
     if (!entry) throw new NotFoundError(`object does not exist [id: , rel_path: ${clean}]`);
     if (entry.type === 'tree') {
       const entries = await listTree(dir, revision.sha, clean);
+      const lastCommits = await lastCommitsOf(
+        dir,
+        revision.sha,
+        clean,
+        entries.map((child) => child.path),
+      );
       return {
         ref: revision,
         contents: {
           kind: 'list',
-          entries: await Promise.all(entries.map((child) => this.describe(dir, revision.sha, child, false))),
+          entries: await Promise.all(
+            entries.map((child) => this.describe(dir, revision.sha, child, false, lastCommits.get(child.path))),
+          ),
         },
       };
     }
@@ -107,7 +115,13 @@ export class RepoContentService {
     return entry ? this.describe(dir, commit, entry, true) : null;
   }
 
-  private async describe(dir: string, commit: string, entry: TreeEntry, withContent: boolean): Promise<ContentEntry> {
+  private async describe(
+    dir: string,
+    commit: string,
+    entry: TreeEntry,
+    withContent: boolean,
+    lastCommit?: string,
+  ): Promise<ContentEntry> {
     const type = contentType(entry.mode);
     const described: ContentEntry = {
       type,
@@ -115,7 +129,7 @@ export class RepoContentService {
       path: entry.path,
       sha: entry.sha,
       size: entry.size,
-      lastCommitSha: (await lastCommitOf(dir, commit, entry.path)) ?? commit,
+      lastCommitSha: lastCommit ?? (await lastCommitOf(dir, commit, entry.path)) ?? commit,
     };
     if (type === 'symlink') described.target = (await readBlob(dir, entry.sha))?.toString('utf8') ?? '';
     if (type === 'file' && withContent) described.content = (await readBlob(dir, entry.sha))?.toString('base64') ?? '';

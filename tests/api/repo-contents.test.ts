@@ -69,6 +69,11 @@ describe('file writes are commits', () => {
     expect(dir.body[0].content).toBeUndefined();
     const root = await t.request().get(api('/contents')).expect(200);
     expect(root.body.map((entry: { name: string }) => entry.name).sort()).toEqual(['README.md', 'docs']);
+    // Each entry's last commit: the file's own, and for the directory the commit that changed what is below it.
+    const byName = new Map(root.body.map((entry: { name: string }) => [entry.name, entry]));
+    const readme = await t.request().get(api('/commits?path=README.md')).expect(200);
+    expect(byName.get('README.md')).toMatchObject({ last_commit_sha: readme.body[0].sha });
+    expect(byName.get('docs')).toMatchObject({ last_commit_sha: file.body.last_commit_sha });
     await t.request().get(api('/contents/nope.txt')).expect(404);
     await t.request().get(api('/contents/docs/hello.txt?ref=nobranch')).expect(404);
   });

@@ -8,14 +8,24 @@ import { ActivityPubService } from '../services/activitypub.service.ts';
 import { IssueEvents } from '../services/issue-events.ts';
 import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
+import { IssueCommentService } from '../services/issue-comment.service.ts';
+import { IssueLabelService } from '../services/issue-label.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
 import { CommitStatusService } from '../services/commit-status.service.ts';
 import { ReleaseService } from '../services/release.service.ts';
+import { PullReviewService } from '../services/pull-review.service.ts';
+import { MilestoneService } from '../services/milestone.service.ts';
+import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
+import { RepoTopicService } from '../services/repo-topic.service.ts';
+import { RepoHookService } from '../services/repo-hook.service.ts';
+import { RepoForkService } from '../services/repo-fork.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
@@ -31,7 +41,7 @@ import { HookDeliveryService } from '../services/hook-delivery.service.ts';
 import { HookEventsService } from '../services/hook-events.service.ts';
 import { OrgBlockService } from '../services/org-block.service.ts';
 import { OrgFeedService } from '../services/org-feed.service.ts';
-import { OrgLabelService } from '../services/org-label.service.ts';
+import { LabelService } from '../services/label.service.ts';
 import { OrgMemberService } from '../services/org-member.service.ts';
 import { OrgService } from '../services/org.service.ts';
 import { OwnerAccessService } from '../services/owner-access.service.ts';
@@ -39,6 +49,9 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { MavenService } from '../packages/maven/maven.service.ts';
+import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { NpmService } from '../packages/npm/npm.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -74,6 +87,7 @@ export function createServices(deps: ServiceDeps) {
   const templates = new TemplateService(deps);
   const hookEvents = new HookEventsService(deps);
   const hookDeliveries = new HookDeliveryService(deps);
+  const webhooks = new WebhookService(deps);
   const repositories = new RepositoryLookupService(deps, repoPermissions);
   const repoCreation = new RepositoryCreationService(deps, activity, new RepoInitService(deps, templates), hookEvents);
   const repoEdits = new RepositoryEditService(deps, activity);
@@ -89,6 +103,8 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  const issueLabels = new IssueLabelService(deps, issues);
+  const pullReads = new PullReadService(deps, issues, repositories);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -113,17 +129,22 @@ export function createServices(deps: ServiceDeps) {
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
-    orgLabels: new OrgLabelService(deps),
+    labels: new LabelService(deps),
+    milestones: new MilestoneService(deps),
+    collaborators: new RepoCollaboratorService(deps, repoPermissions),
+    repoTopics: new RepoTopicService(deps),
     orgBlocks: new OrgBlockService(deps, orgMembers),
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
-    webhooks: new WebhookService(deps),
+    webhooks,
+    repoHooks: new RepoHookService(deps, webhooks, hookEvents),
     hookEvents,
     hookDeliveries,
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
     repoCreation,
+    repoForks: new RepoForkService(deps, repoCreation, orgs),
     repoEdits,
     repoRemoval,
     templates,
@@ -140,10 +161,18 @@ export function createServices(deps: ServiceDeps) {
     packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
+    pypi: new PypiService(deps, quota, hookEvents),
+    maven: new MavenService(deps, quota, hookEvents),
+    npmPackages: new NpmService(deps, quota, hookEvents),
     issueEvents,
     issues,
-    pulls: new PullRequestService(deps, issues, hookEvents),
+    pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
+    pullReads,
+    pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
+    pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
+    issueComments: new IssueCommentService(deps, issues, hookEvents),
+    issueLabels,
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

@@ -48,6 +48,11 @@ const MINIO_DEFAULTS = {
   MINIO_BASE_PATH: '',
 } as const;
 
+/** The keys a [storage], [storage.<name>] or [avatar] section may hold. */
+export const STORAGE_KEYS: Record<string, true> = Object.fromEntries(
+  ['STORAGE_TYPE', 'PATH', ...Object.keys(MINIO_DEFAULTS)].map((key) => [key, true]),
+);
+
 const isStorageType = memberOf(STORAGE_TYPES);
 
 /**

@@ -29,4 +29,16 @@ export class PullRequestRepository {
     });
     return open ? pulls.find((p) => p.issueId === open.id)! : null;
   }
+
+  /** The newest pull request of the repository from `headBranch` into `baseBranch`. */
+  findLatest(repoId: number, headBranch: string, baseBranch: string) {
+    return this.client.pullRequest.findFirst({
+      where: { baseRepoId: repoId, headBranch, baseBranch },
+      orderBy: { id: 'desc' },
+    });
+  }
+
+  update(id: number, data: Prisma.PullRequestUncheckedUpdateInput) {
+    return this.client.pullRequest.update({ where: { id }, data });
+  }
 }

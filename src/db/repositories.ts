@@ -7,6 +7,8 @@ import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CommitStatusRepository } from './commit-status.repository.ts';
+import { CollaborationRepository } from './collaboration.repository.ts';
+import { CommentRepository } from './comment.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -17,7 +19,9 @@ import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
+import { MilestoneRepository } from './milestone.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NpmRepository } from './npm.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
@@ -28,6 +32,7 @@ import { ContainerRepository } from './container.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
+import { PackageIndexRepository } from './package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
@@ -36,11 +41,12 @@ import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
 import { ReleaseRepository } from './release.repository.ts';
+import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
-import { SiteUsageRepository } from './site-usage.repository.ts';
+import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -66,6 +72,8 @@ export function createRepositories(
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     commitStatuses: new CommitStatusRepository(client),
+    collaborations: new CollaborationRepository(client),
+    comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -75,17 +83,20 @@ export function createRepositories(
     issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
+    milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
+    npm: new NpmRepository(client, hot),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    containers: new ContainerRepository(client, provider),
+    containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
+    packageIndex: new PackageIndexRepository(client),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
@@ -94,10 +105,12 @@ export function createRepositories(
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
+    siteStatistics: new SiteStatisticsRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

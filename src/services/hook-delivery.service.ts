@@ -73,13 +73,24 @@ export class HookDeliveryService {
     return this.deps.jobQueue.runDue(HOOK_DELIVERY_JOB, (job) => this.deliver(job), limit, this.leaseMs);
   }
 
+  /**
+   * Another run holds the attempt: either it is sending now (two relays raced) — nothing to send here once it records
+   * the answer — or it died with the claim (a killed process), and the delivery must be tried again when the claim
+   * expires rather than be dropped.
+   */
+  private async afterClaimRefused(taskId: number): Promise<JobResult> {
+    const task = await this.deps.repos.hookTasks.findById(taskId);
+    if (task?.status !== 'pending' || !task.claimedUntil) return { outcome: 'done' };
+    const afterMs = Math.max(0, task.claimedUntil.getTime() - Date.now()) + 100;
+    return { outcome: 'retry', afterMs, error: 'another run holds this delivery' };
+  }
+
   private async deliver(job: QueuedJob): Promise<JobResult> {
     const { repos } = this.deps;
     const { hookTaskId } = job.payload as { hookTaskId: number };
     const task = await repos.hookTasks.findById(hookTaskId);
-    // Already answered (a run that died after recording it, or a job relayed twice), or being sent by another run of
-    // the same job right now (two relays raced): nothing to send here.
-    if (!task || !(await repos.hookTasks.claimAttempt(task.id, this.leaseMs))) return { outcome: 'done' };
+    if (!task) return { outcome: 'done' };
+    if (!(await repos.hookTasks.claimAttempt(task.id, this.leaseMs))) return this.afterClaimRefused(task.id);
     const hook = await repos.webhooks.findForDelivery(task.hookId);
     if (!hook || !hook.isActive) {
       return this.finish(
@@ -157,11 +168,13 @@ export class HookDeliveryService {
     durationMs: number,
   ): Promise<JobResult> {
     const { MAX_ATTEMPTS, RETRY_BACKOFF } = this.deps.settings.webhook;
-    const retry = outcome.status === 'retry' && job.attempt < MAX_ATTEMPTS;
+    // Sends of this delivery, not runs of its job: a run that only found the attempt claimed sent nothing.
+    const attempt = task.attempts + 1;
+    const retry = outcome.status === 'retry' && attempt < MAX_ATTEMPTS;
     const status = outcome.status === 'delivered' ? 'delivered' : retry ? 'pending' : 'failed';
     await this.deps.repos.hookTasks.recordAttempt(task.id, {
       status,
-      attempts: job.attempt,
+      attempts: attempt,
       isSucceed: status === 'delivered',
       requestInfo,
       responseInfo: JSON.stringify(response),
@@ -169,13 +182,13 @@ export class HookDeliveryService {
       deliveredAt: new Date(),
     });
     this.deps.log.debug(
-      { hookId: task.hookId, delivery: task.uuid, status, attempt: job.attempt, responseStatus: response.status },
+      { hookId: task.hookId, delivery: task.uuid, status, attempt, responseStatus: response.status },
       'webhook delivery attempt',
     );
     return retry
       ? {
           outcome: 'retry',
-          afterMs: RETRY_BACKOFF * 2 ** (job.attempt - 1),
+          afterMs: RETRY_BACKOFF * 2 ** (attempt - 1),
           error: (outcome as { error: string }).error,
         }
       : { outcome: 'done' };

@@ -77,6 +77,40 @@ export class HookEventsService {
     return written;
   }
 
+  /**
+   * A test delivery to one hook, whatever its events and whether it is active (Forgejo: TestHook,
+   * PrepareTestWebhook): a push of `commit` to `branch`.
+   */
+  async testPush(
+    repos: Repositories,
+    hookId: number,
+    repo: RepoWithOwner,
+    pusher: User,
+    branch: string,
+    commit: PushedCommit | null,
+  ): Promise<void> {
+    const sha = commit?.sha ?? '0'.repeat(40);
+    const event: HookEvent = {
+      type: 'push',
+      repo,
+      pusher,
+      ref: `refs/heads/${branch}`,
+      before: sha,
+      after: sha,
+      commits: commit ? [commit] : [],
+      totalCommits: commit ? 1 : 0,
+      headCommit: commit,
+      comparePath: '',
+    };
+    const task = await repos.hookTasks.create({
+      hookId,
+      uuid: randomUUID(),
+      eventType: 'push',
+      payload: this.deps.hookPayloads(event),
+    });
+    await repos.jobs.enqueue(HOOK_DELIVERY_JOB, { hookTaskId: task.id });
+  }
+
   private static source(repo: RepoWithOwner): EventSource {
     return { ownerId: repo.ownerId, repoId: repo.id };
   }

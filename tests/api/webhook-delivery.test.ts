@@ -281,6 +281,34 @@ describe('webhook delivery', () => {
     });
   });
 
+  it('sends a delivery whose claim was left by a run that died, once the claim expires', async () => {
+    const hookId = await createHook(orgA, 'orphaned', { events: ['repository'] });
+    await createRepo(orgA, 'orphaned-repo');
+    await receiver.until(() => receiver.at('/orphaned').length === 1);
+    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
+    // What a process killed in the middle of sending leaves: a pending delivery claimed for a while yet.
+    const task = await t.context.db.prisma.hookTask.create({
+      data: {
+        hookId,
+        uuid: crypto.randomUUID(),
+        eventType: 'repository',
+        payload: template.payload,
+        claimedUntil: new Date(Date.now() + 1500),
+      },
+    });
+    await t.context.db.prisma.job.create({
+      data: { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) },
+    });
+    await t.context.services.hookDeliveries.deliverDue(50);
+    await receiver.until(() =>
+      receiver.at('/orphaned').some((hook) => hook.headers['x-forgejo-delivery'] === task.uuid),
+    );
+    expect(await t.context.db.prisma.hookTask.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+    });
+  });
+
   it('refuses hook types Anvil does not deliver with 422', async () => {
     const res = await t
       .request()
@@ -327,8 +355,19 @@ describe('push webhooks', () => {
     return (await gitOk(['rev-parse', 'HEAD'], work)).trim();
   }
 
-  const events = (name: string) =>
-    receiver.at(name).map((hook) => `${hook.headers['x-forgejo-event']}:${json(hook).ref}`);
+  /** A hook's events in the order they happened (deliveries run side by side, so they may arrive in another). */
+  async function events(name: string): Promise<string[]> {
+    const hooks = receiver.at(name);
+    const tasks = await t.context.db.prisma.hookTask.findMany({
+      where: { uuid: { in: hooks.map((hook) => String(hook.headers['x-forgejo-delivery'])) } },
+      select: { uuid: true, id: true },
+    });
+    const order = new Map(tasks.map((task) => [task.uuid, task.id]));
+    const position = (hook: (typeof hooks)[number]) => order.get(String(hook.headers['x-forgejo-delivery'])) ?? 0;
+    return [...hooks]
+      .sort((a, b) => position(a) - position(b))
+      .map((hook) => `${hook.headers['x-forgejo-event']}:${json(hook).ref}`);
+  }
 
   it('delivers push for a branch update, create+push for a new branch, push+create for a tag, delete', async () => {
     const old = (await gitOk(['rev-parse', 'HEAD'], work)).trim();
@@ -368,7 +407,7 @@ describe('push webhooks', () => {
     await gitOk(['push', '-q', remote, ':refs/heads/feature/x'], work);
     await receiver.until(() => receiver.at('/push').length === 6 && receiver.at('/feature-only').length === 5);
     await settle();
-    expect(events('/push')).toEqual([
+    expect(await events('/push')).toEqual([
       'push:refs/heads/main',
       'create:refs/heads/feature/x',
       'push:refs/heads/feature/x',
@@ -377,7 +416,7 @@ describe('push webhooks', () => {
       'delete:refs/heads/feature/x',
     ]);
     // The branch filter lets feature/* through and never filters tags; gitea hooks get short refs in create/delete.
-    expect(events('/feature-only')).toEqual([
+    expect(await events('/feature-only')).toEqual([
       'create:feature/x',
       'push:refs/heads/feature/x',
       'push:refs/tags/v1',

@@ -3,6 +3,7 @@
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { type ContentEntry, type ContentRef, contentType } from '../domain/repo-content.ts';
 import { NotFoundError } from '../domain/errors.ts';
+import { statisticsLanguage } from '../lib/file-language.ts';
 import type { Readable } from 'node:stream';
 import { parseFromFilesSync } from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
@@ -106,6 +107,18 @@ export class RepoContentService {
     if (!contents) throw new NotFoundError('.editorconfig does not exist');
     const file = `/${path.replace(/^\/+/, '')}`;
     return parseFromFilesSync(file, [{ name: '/.editorconfig', contents }], { root: '/' });
+  }
+
+  /** Bytes per language at the default branch (Forgejo: GET /languages), languages by name; empty when empty. */
+  async languages(repo: RepoWithOwner): Promise<Record<string, number>> {
+    if (repo.isEmpty) return {};
+    const revision = await this.revision(repo);
+    const totals = new Map<string, number>();
+    for (const entry of await listTree(this.dir(repo), revision.sha, '', { recursive: true })) {
+      const language = entry.type === 'blob' && entry.mode !== '120000' ? statisticsLanguage(entry.path) : null;
+      if (language) totals.set(language, (totals.get(language) ?? 0) + entry.size);
+    }
+    return Object.fromEntries([...totals].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
   /** One entry at a commit, with its content (what a file write answers with); null when the path is absent. */

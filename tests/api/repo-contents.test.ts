@@ -339,3 +339,26 @@ describe('editorconfig', () => {
     await t.request().get(api('/editorconfig/README.md?ref=edit')).expect(404);
   });
 });
+
+describe('languages', () => {
+  it('counts the bytes of programming and markup files at the default branch, not vendored ones or prose', async () => {
+    await t
+      .request()
+      .post(api('/contents'))
+      .set('Authorization', alice.auth)
+      .send({
+        files: [
+          { operation: 'create', path: 'src/main.go', content: b64('package main\n') },
+          { operation: 'create', path: 'src/app.ts', content: b64('export {};\n') },
+          { operation: 'create', path: 'src/view.ts', content: b64('export const a = 1;\n') },
+          { operation: 'create', path: 'vendor/dep/dep.go', content: b64('package dep\n'.repeat(10)) },
+        ],
+      })
+      .expect(201);
+    const languages = await t.request().get(api('/languages')).expect(200);
+    expect(languages.body).toEqual({ Go: 13, TypeScript: 31 });
+    await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'nothing' }).expect(201);
+    const none = await t.request().get(`/api/v1/repos/${alice.user.name}/nothing/languages`).expect(200);
+    expect(none.body).toEqual({});
+  });
+});

@@ -373,6 +373,7 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   repoTestHook: { parameters: repoTestHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   listForks: { parameters: repoListBranches$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   createFork: { parameters: adminAdoptRepository$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.createFork$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetLanguages: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   healthCheck: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiContract: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiDocs: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

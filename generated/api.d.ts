@@ -1619,6 +1619,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list reactions of an issue */
+        get: operations["issueGetIssueReactions"];
+        put?: never;
+        /** Add a reaction to an issue */
+        post: operations["issuePostIssueReaction"];
+        /** Remove a reaction from an issue */
+        delete: operations["issueDeleteIssueReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues/comments": {
         parameters: {
             query?: never;
@@ -1653,6 +1672,25 @@ export interface paths {
         head?: never;
         /** Edit a comment */
         patch: operations["issueEditComment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list of reactions from a comment of an issue */
+        get: operations["issueGetCommentReactions"];
+        put?: never;
+        /** Add a reaction to a comment of an issue */
+        post: operations["issuePostCommentReaction"];
+        /** Remove a reaction from a comment of an issue */
+        delete: operations["issueDeleteCommentReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/labels": {
@@ -3109,6 +3147,9 @@ export interface components {
             limit?: number;
             subjects?: string[];
         };
+        EditReactionOption: {
+            content?: string;
+        };
         EditRepoOption: {
             allow_fast_forward_only_merge?: boolean;
             allow_manual_merge?: boolean;
@@ -3717,6 +3758,12 @@ export interface components {
             private?: number;
             /** Format: int64 */
             public?: number;
+        };
+        Reaction: {
+            content?: string;
+            /** Format: date-time */
+            created_at?: string;
+            user?: components["schemas"]["User"];
         };
         /** @description RegistrationToken is the token a runner registers with */
         RegistrationToken: {
@@ -4551,6 +4598,24 @@ export interface components {
                 "application/json": components["schemas"]["QuotaUsedPackageList"];
             };
         };
+        /** @description Reaction */
+        Reaction: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"];
+            };
+        };
+        /** @description ReactionList */
+        ReactionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"][];
+            };
+        };
         /** @description Registration token */
         RegistrationToken: {
             headers: {
@@ -4781,6 +4846,11 @@ export interface components {
         EditLabelOption: {
             content: {
                 "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        EditReactionOption: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
             };
         };
         IssueLabelsOption: {
@@ -8845,6 +8915,101 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    issueGetIssueReactions: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueGetRepoComments: {
         parameters: {
             query?: {
@@ -8971,6 +9136,96 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueGetCommentReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     issueListLabels: {

@@ -36,6 +36,7 @@ import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReactionRepository } from './reaction.repository.ts';
 import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
@@ -95,6 +96,7 @@ export function createRepositories(
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),

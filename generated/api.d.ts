@@ -1907,6 +1907,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** create review requests for a pull request */
+        post: operations["repoCreatePullReviewRequests"];
+        /** cancel review requests for a pull request */
+        delete: operations["repoDeletePullReviewRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews": {
         parameters: {
             query?: never;
@@ -3683,6 +3701,10 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        PullReviewRequestOptions: {
+            reviewers?: string[];
+            team_reviewers?: string[];
+        };
         QuotaGroup: {
             name?: string;
             rules?: components["schemas"]["QuotaRuleInfo"][];
@@ -4856,6 +4878,11 @@ export interface components {
         IssueLabelsOption: {
             content: {
                 "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        PullReviewRequestOptions: {
+            content: {
+                "application/json": components["schemas"]["PullReviewRequestOptions"];
             };
         };
     };
@@ -9967,6 +9994,66 @@ export interface operations {
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreatePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            201: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeletePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoListPullReviews: {

@@ -325,6 +325,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   issueGetCommentReactions: { parameters: issueGetLabel$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   issuePostCommentReaction: { parameters: issueGetLabel$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.issuePostIssueReaction$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   issueDeleteCommentReaction: { parameters: issueGetLabel$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.issuePostIssueReaction$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoCreatePullReviewRequests: { parameters: issueGetIssue$params, body: { required: true, contents: [{ type: "application/json", validate: bodies.repoCreatePullReviewRequests$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoDeletePullReviewRequests: { parameters: issueGetIssue$params, body: { required: true, contents: [{ type: "application/json", validate: bodies.repoCreatePullReviewRequests$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   healthCheck: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiContract: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   getApiDocs: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

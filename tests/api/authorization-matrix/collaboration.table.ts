@@ -146,4 +146,6 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
     body: { content: 'heart' },
     expected: signedInIssueReaders(200),
   },
+  { operation: 'repoCreatePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
+  { operation: 'repoDeletePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
 ];

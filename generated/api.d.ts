@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{owner}/{repo}/releases/download/{tag}/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A release attachment's bytes, by the release's tag and the attachment's name (Forgejo's browser_download_url) */
+        get: operations["repoDownloadReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/healthz": {
         parameters: {
             query?: never;
@@ -75,7 +92,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the server and its database answer */
+        /** Whether the server and what it depends on answer, in Forgejo's shape (routers/web/healthcheck) */
         get: operations["healthCheck"];
         put?: never;
         post?: never;
@@ -1349,6 +1366,54 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/archive/{archive}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branch_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListBranchProtection"];
+        put?: never;
+        post: operations["repoCreateBranchProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/branch_protections/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetBranchProtection"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteBranchProtection"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditBranchProtection"];
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -1434,6 +1499,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetCombinedStatusByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/commits/{ref}/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatusesByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/compare/{basehead}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoCompareDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContentsList"];
+        put?: never;
+        post: operations["repoChangeFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/contents/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetContents"];
+        put: operations["repoUpdateFile"];
+        post: operations["repoCreateFile"];
+        delete: operations["repoDeleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/forks": {
         parameters: {
             query?: never;
@@ -1446,6 +1623,86 @@ export interface paths {
         put?: never;
         /** Fork a repository */
         post: operations["createFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetSingleCommit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListAllGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/refs/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/git/trees/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["GetTree"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1730,6 +1987,22 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/media/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFileOrLFS"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/milestones": {
         parameters: {
             query?: never;
@@ -1960,6 +2233,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/raw/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRawFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleases"];
+        put?: never;
+        post: operations["repoCreateRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetRelease"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteRelease"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditRelease"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListReleaseAttachments"];
+        put?: never;
+        post: operations["repoCreateReleaseAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseAttachment"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseAttachment"];
+        options?: never;
+        head?: never;
+        patch: operations["repoEditReleaseAttachment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetLatestRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/releases/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetReleaseByTag"];
+        put?: never;
+        post?: never;
+        delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/stargazers": {
         parameters: {
             query?: never;
@@ -1970,6 +2355,22 @@ export interface paths {
         get: operations["repoListStargazers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/statuses/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoListStatuses"];
+        put?: never;
+        post: operations["repoCreateStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2811,6 +3212,40 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description BranchProtection represents a branch protection for a repository */
+        BranchProtection: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            /** Format: date-time */
+            created_at?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         ChangedFile: {
             /** Format: int64 */
             additions?: number;
@@ -2824,6 +3259,52 @@ export interface components {
             previous_filename?: string;
             raw_url?: string;
             status?: string;
+        };
+        /** @description ChangeFileOperation for creating, updating or deleting a file */
+        ChangeFileOperation: {
+            /** @description new or updated file content, must be base64 encoded */
+            content?: string;
+            /** @description old path of the file to move */
+            from_path?: string;
+            /**
+             * @description indicates what to do with the file
+             * @enum {string}
+             */
+            operation: "create" | "update" | "delete";
+            /** @description path to the existing or new file */
+            path: string;
+            /** @description sha is the SHA for the file that already exists, required for update or delete */
+            sha?: string;
+        };
+        /**
+         * @description ChangeFilesOptions options for creating, updating or deleting multiple files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        ChangeFilesOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description list of file operations */
+            files: components["schemas"]["ChangeFileOperation"][];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
+        /** @description CombinedStatus holds the combined state of several statuses for a single commit */
+        CombinedStatus: {
+            commit_url?: string;
+            repository?: components["schemas"]["Repository"];
+            sha?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            statuses?: components["schemas"]["CommitStatus"][];
+            /** Format: int64 */
+            total_count?: number;
+            url?: string;
         };
         Comment: {
             assets?: components["schemas"]["Attachment"][];
@@ -2856,9 +3337,17 @@ export interface components {
             stats?: components["schemas"]["CommitStats"];
             url?: string;
         };
+        /** @description CommitAffectedFiles store information about files affected by the commit */
         CommitAffectedFiles: {
             filename?: string;
             status?: string;
+        };
+        /** @description CommitDateOptions store dates for GIT_AUTHOR_DATE and GIT_COMMITTER_DATE */
+        CommitDateOptions: {
+            /** Format: date-time */
+            author?: string;
+            /** Format: date-time */
+            committer?: string;
         };
         CommitMeta: {
             /** Format: date-time */
@@ -2866,6 +3355,7 @@ export interface components {
             sha?: string;
             url?: string;
         };
+        /** @description CommitStats is statistics for a RepoCommit */
         CommitStats: {
             /** Format: int64 */
             additions?: number;
@@ -2874,6 +3364,26 @@ export interface components {
             /** Format: int64 */
             total?: number;
         };
+        /** @description CommitStatus holds a single status of a single Commit */
+        CommitStatus: {
+            context?: string;
+            /** Format: date-time */
+            created_at?: string;
+            creator?: components["schemas"]["User"];
+            description?: string;
+            /** Format: int64 */
+            id?: number;
+            status?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            url?: string;
+        };
+        /**
+         * @description CommitStatusState holds the state of a CommitStatus
+         *     It can be "pending", "success", "error" and "failure"
+         */
+        CommitStatusState: string;
         /** CommitUser contains information of a user in the context of a commit. */
         CommitUser: {
             date?: string;
@@ -2881,9 +3391,69 @@ export interface components {
             email?: string;
             name?: string;
         };
+        /** Compare represents a comparison between two commits. */
+        Compare: {
+            commits?: components["schemas"]["Commit"][];
+            /** Format: int64 */
+            total_commits?: number;
+        };
+        /** @description ContentsResponse contains information about a repo's entry's (dir, file, symlink, submodule) metadata and content */
+        ContentsResponse: {
+            _links?: components["schemas"]["FileLinksResponse"];
+            /** @description `content` is populated when `type` is `file`, otherwise null */
+            content?: string;
+            download_url?: string;
+            /** @description `encoding` is populated when `type` is `file`, otherwise null */
+            encoding?: string;
+            git_url?: string;
+            html_url?: string;
+            last_commit_sha?: string;
+            name?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            /** @description `submodule_git_url` is populated when `type` is `submodule`, otherwise null */
+            submodule_git_url?: string;
+            /** @description `target` is populated when `type` is `symlink`, otherwise null */
+            target?: string;
+            /** @description `type` will be `file`, `dir`, `symlink`, or `submodule` */
+            type?: string;
+            url?: string;
+        };
         CreateAccessTokenOption: {
             name: string;
             scopes?: string[];
+        };
+        /** @description CreateBranchProtectionOption options for creating a branch protection */
+        CreateBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: true */
+            branch_name?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            rule_name?: string;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
         };
         CreateBranchRepoOption: {
             new_branch_name: string;
@@ -2892,6 +3462,25 @@ export interface components {
         };
         CreateEmailOption: {
             emails?: string[];
+        };
+        /**
+         * @description CreateFileOptions options for creating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        CreateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
         };
         CreateForkOption: {
             /** @description name of the forked repository */
@@ -3011,6 +3600,16 @@ export interface components {
             name?: string;
             subjects?: string[];
         };
+        /** @description CreateReleaseOption options when creating a release */
+        CreateReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name: string;
+            target_commitish?: string;
+        };
         CreateRepoOption: {
             auto_init?: boolean;
             default_branch?: string;
@@ -3026,6 +3625,13 @@ export interface components {
             template?: boolean;
             /** @enum {string} */
             trust_model?: "default" | "collaborator" | "committer" | "collaboratorcommitter";
+        };
+        /** @description CreateStatusOption holds the information needed to create a new CommitStatus for a Commit */
+        CreateStatusOption: {
+            context?: string;
+            description?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
         };
         CreateTagOption: {
             message?: string;
@@ -3089,6 +3695,58 @@ export interface components {
         };
         DeleteEmailOption: {
             emails?: string[];
+        };
+        /**
+         * @description DeleteFileOptions options for deleting files (used for other File structs below)
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        DeleteFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
+        /** @description EditAttachmentOptions options for editing attachments */
+        EditAttachmentOptions: {
+            /** @description (Can only be set if existing attachment is of external type) */
+            browser_download_url?: string;
+            name?: string;
+        };
+        /** @description EditBranchProtectionOption options for editing a branch protection */
+        EditBranchProtectionOption: {
+            apply_to_admins?: boolean;
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            enable_push?: boolean;
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            protected_file_patterns?: string;
+            push_whitelist_deploy_keys?: boolean;
+            push_whitelist_teams?: string[];
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            unprotected_file_patterns?: string;
         };
         EditHookOption: {
             active?: boolean;
@@ -3167,6 +3825,16 @@ export interface components {
         };
         EditReactionOption: {
             content?: string;
+        };
+        /** @description EditReleaseOption options when editing a release */
+        EditReleaseOption: {
+            body?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            name?: string;
+            prerelease?: boolean;
+            tag_name?: string;
+            target_commitish?: string;
         };
         EditRepoOption: {
             allow_fast_forward_only_merge?: boolean;
@@ -3284,14 +3952,98 @@ export interface components {
         ExternalWiki: {
             external_wiki_url?: string;
         };
+        /** FileCommitResponse contains information generated from a Git commit for a repo's file. */
+        FileCommitResponse: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            /** Format: date-time */
+            created?: string;
+            html_url?: string;
+            message?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+        };
+        /** @description FileDeleteResponse contains information about a repo's file that was deleted */
+        FileDeleteResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: unknown;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FileLinksResponse contains the links for a repo's file */
+        FileLinksResponse: {
+            git?: string;
+            html?: string;
+            self?: string;
+        };
+        /** @description FileResponse contains information about a repo's file */
+        FileResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: components["schemas"]["ContentsResponse"];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description FilesResponse contains information about multiple files from a repo */
+        FilesResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            files?: components["schemas"]["ContentsResponse"][];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description GitBlobResponse represents a git blob */
+        GitBlobResponse: {
+            content?: string;
+            encoding?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            url?: string;
+        };
+        /** @description GitEntry represents a git tree */
+        GitEntry: {
+            mode?: string;
+            path?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            type?: string;
+            url?: string;
+        };
         GitignoreTemplateInfo: {
             name?: string;
             source?: string;
         };
+        /** GitObject represents a Git object. */
+        GitObject: {
+            sha?: string;
+            type?: string;
+            url?: string;
+        };
+        /** @description GitTreeResponse returns a git tree */
+        GitTreeResponse: {
+            /** Format: int64 */
+            page?: number;
+            sha?: string;
+            /** Format: int64 */
+            total_count?: number;
+            tree?: components["schemas"]["GitEntry"][];
+            truncated?: boolean;
+            url?: string;
+        };
         Health: {
-            description?: string;
+            checks: {
+                [key: string]: components["schemas"]["HealthCheck"][];
+            };
+            description: string;
             /** @enum {string} */
-            status: "pass" | "fail";
+            status: "pass" | "warn" | "fail";
+        };
+        HealthCheck: {
+            componentId?: string;
+            output?: string;
+            /** @enum {string} */
+            status: "pass" | "warn" | "fail";
+            /** Format: date-time */
+            time: string;
         };
         Hook: {
             active?: boolean;
@@ -3312,6 +4064,12 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
             url?: string;
+        };
+        /** @description Identity for a person's identity like an author or committer */
+        Identity: {
+            /** Format: email */
+            email?: string;
+            name?: string;
         };
         InternalTracker: {
             allow_only_contributors_to_track_time?: boolean;
@@ -3787,9 +4545,39 @@ export interface components {
             created_at?: string;
             user?: components["schemas"]["User"];
         };
+        /** Reference represents a Git reference. */
+        Reference: {
+            object?: components["schemas"]["GitObject"];
+            ref?: string;
+            url?: string;
+        };
         /** @description RegistrationToken is the token a runner registers with */
         RegistrationToken: {
             token?: string;
+        };
+        /** @description Release represents a repository release */
+        Release: {
+            archive_download_count?: components["schemas"]["TagArchiveDownloadCount"];
+            assets?: components["schemas"]["Attachment"][];
+            author?: components["schemas"]["User"];
+            body?: string;
+            /** Format: date-time */
+            created_at?: string;
+            draft?: boolean;
+            hide_archive_links?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            name?: string;
+            prerelease?: boolean;
+            /** Format: date-time */
+            published_at?: string;
+            tag_name?: string;
+            tarball_url?: string;
+            target_commitish?: string;
+            upload_url?: string;
+            url?: string;
+            zipball_url?: string;
         };
         RenameUserOption: {
             new_username: string;
@@ -3976,6 +4764,29 @@ export interface components {
         TopicName: {
             topics?: string[];
         };
+        /**
+         * @description UpdateFileOptions options for updating files
+         *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
+         */
+        UpdateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description branch (optional) to base this file from. if not given, the default branch is used */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description content must be base64 encoded */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description from_path (optional) is the path of the original file which will be moved/renamed to the path in the URL */
+            from_path?: string;
+            /** @description message (optional) for the commit of this file. if not supplied, a default message will be used */
+            message?: string;
+            /** @description new_branch (optional) will make a new branch from `branch` before creating the file */
+            new_branch?: string;
+            /** @description sha is the SHA for the file that already exists */
+            sha: string;
+            /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
+            signoff?: boolean;
+        };
         UpdateUserAvatarOption: {
             image?: string;
         };
@@ -4075,6 +4886,24 @@ export interface components {
                 "application/json": components["schemas"]["ActivityPub"];
             };
         };
+        /** @description Attachment */
+        Attachment: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"];
+            };
+        };
+        /** @description AttachmentList */
+        AttachmentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Attachment"][];
+            };
+        };
         /** @description The input was rejected */
         badRequest: {
             headers: {
@@ -4120,6 +4949,24 @@ export interface components {
                 "application/json": components["schemas"]["Branch"][];
             };
         };
+        /** @description BranchProtection */
+        BranchProtection: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"];
+            };
+        };
+        /** @description BranchProtectionList */
+        BranchProtectionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"][];
+            };
+        };
         /** @description ChangedFileList */
         ChangedFileList: {
             headers: {
@@ -4139,6 +4986,15 @@ export interface components {
                 "application/json": components["schemas"]["ChangedFile"][];
             };
         };
+        /** @description CombinedStatus */
+        CombinedStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CombinedStatus"];
+            };
+        };
         /** @description Comment */
         Comment: {
             headers: {
@@ -4155,6 +5011,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Comment"][];
+            };
+        };
+        /** @description Commit */
+        Commit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"];
             };
         };
         /** @description CommitList */
@@ -4176,6 +5041,32 @@ export interface components {
                 "application/json": components["schemas"]["Commit"][];
             };
         };
+        /** @description CommitStatus */
+        CommitStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"];
+            };
+        };
+        /** @description CommitStatusList */
+        CommitStatusList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"][];
+            };
+        };
+        Compare: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Compare"];
+            };
+        };
         /** @description The name is already in use */
         conflict: {
             headers: {
@@ -4183,6 +5074,33 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description ContentsListResponse */
+        ContentsListResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description A file, symlink or submodule's entry; a directory's entries (as Forgejo answers for a directory) */
+        ContentsOrList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description ContentsResponse */
+        ContentsResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"];
             };
         };
         /** @description Cron list */
@@ -4210,6 +5128,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description EmptyRepository */
+        EmptyRepository: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
         /** @description Error */
         error: {
             headers: {
@@ -4219,6 +5146,33 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description FileDeleteResponse */
+        FileDeleteResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileDeleteResponse"];
+            };
+        };
+        /** @description FileResponse */
+        FileResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileResponse"];
+            };
+        };
+        /** @description FilesResponse */
+        FilesResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FilesResponse"];
+            };
+        };
         /** @description The caller may not do this */
         forbidden: {
             headers: {
@@ -4226,6 +5180,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIForbiddenError"];
+            };
+        };
+        /** @description GitBlobResponse */
+        GitBlobResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitBlobResponse"];
             };
         };
         /** @description Gitignore template info */
@@ -4244,6 +5207,15 @@ export interface components {
             };
             content: {
                 "application/json": string[];
+            };
+        };
+        /** @description GitTreeResponse */
+        GitTreeResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitTreeResponse"];
             };
         };
         /** @description Hook */
@@ -4325,6 +5297,17 @@ export interface components {
             };
             content: {
                 "application/json": string[];
+            };
+        };
+        /** @description LanguageStatistics */
+        LanguageStatistics: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    [key: string]: number;
+                };
             };
         };
         /** @description License template info */
@@ -4638,6 +5621,15 @@ export interface components {
                 "application/json": components["schemas"]["Reaction"][];
             };
         };
+        /** @description ReferenceList */
+        ReferenceList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reference"][];
+            };
+        };
         /** @description Registration token */
         RegistrationToken: {
             headers: {
@@ -4645,6 +5637,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RegistrationToken"];
+            };
+        };
+        /** @description Release */
+        Release: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"];
+            };
+        };
+        /** @description ReleaseList */
+        ReleaseList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Release"][];
             };
         };
         /** @description Repo archived error */
@@ -5010,6 +6020,64 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoDownloadReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A byte range of the file */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            /** @description The range is past the end of the file */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     healthCheck: {
         parameters: {
             query?: never;
@@ -5019,7 +6087,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy */
+            /** @description Pass or warn */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5028,8 +6096,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer */
-            503: {
+            /** @description A check failed: the database does not answer */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7987,6 +9055,183 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                archive: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/octet-stream": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtectionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchProtectionOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditBranchProtectionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -8258,6 +9503,364 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoGetAllCommits: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                limit?: number;
+                not?: string;
+                page?: number;
+                path?: string;
+                sha?: string;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["EmptyRepository"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetCombinedStatusByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CombinedStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatusesByRef: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCompareDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                basehead: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Compare"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetContentsList: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsListResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoChangeFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeFilesOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FilesResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetContents: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsOrList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFileOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FileResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileDeleteResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["error"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The EditorConfig properties of the repository's root .editorconfig that apply to the file (none: an empty object) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     listForks: {
         parameters: {
             query?: {
@@ -8321,6 +9924,147 @@ export interface operations {
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    GetBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitBlobResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetSingleCommit: {
+        parameters: {
+            query?: {
+                files?: boolean;
+                stat?: boolean;
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Commit"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListAllGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                ref: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    GetTree: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitTreeResponse"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -9404,6 +11148,43 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetRawFileOrLFS: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueGetMilestonesList: {
         parameters: {
             query?: {
@@ -10156,6 +11937,425 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetRawFile: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                filepath: string;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns raw file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListReleases: {
+        parameters: {
+            query?: {
+                draft?: boolean;
+                limit?: number;
+                page?: number;
+                "pre-release"?: boolean;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReleaseList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateReleaseOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditReleaseOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListReleaseAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AttachmentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateReleaseAttachment: {
+        parameters: {
+            query?: {
+                name?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        /** @description A multipart/form-data form whose `attachment` field is the file, or the file's bytes (application/octet-stream, named by `name`). External attachments (`external_url`) are not served. */
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": string;
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoEditReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachment_id: number;
+                id: number;
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Attachment"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetLatestRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Release"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListStargazers: {
         parameters: {
             query?: {
@@ -10183,6 +12383,72 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoListStatuses: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStatusOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommitStatus"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["badRequest"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     repoListSubscribers: {

@@ -1,11 +1,13 @@
-// Administration from the command line: works on an empty data directory before the server ever ran.
-//   admin user create --username U --password P --email E [--admin] [--must-change-password=false] [--access-token]
-//   migrate | doctor
-//   dump [--file PATH] | restore ARCHIVE
+// Administration from the command line, with Forgejo's command names and flags; works on an empty data directory
+// before the server ever ran. `cli --help` and `cli <command> --help` list everything.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
 import { bootstrap } from './app/bootstrap.ts';
-import { ConfigError, loadSettings } from './config/settings.ts';
+import type { AppContext } from './app/app-context.ts';
+import { ConfigError, loadSettings, type Settings } from './config/settings.ts';
 import { databaseTarget } from './infra/database/database.ts';
 import { migrateDatabase } from './infra/database/migrate.ts';
 import { createLogger } from './infra/observability/logger.ts';
@@ -13,51 +15,30 @@ import { ApiError } from './domain/errors.ts';
 import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
 import { restoreInstance } from './maintenance/restore.ts';
 import { keepNewFilesPrivate, makePrivateDirectory } from './infra/private-files.ts';
+import { ANVIL_VERSION } from './lib/version.ts';
+import { adminCommand, booleanFlag } from './cli-admin.ts';
 
-function parseFlags(args: string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const match = /^--([^=]+)(?:=(.*))?$/.exec(args[i]);
-    if (!match) throw new Error(`unexpected argument: ${args[i]}`);
-    if (match[2] !== undefined) flags.set(match[1], match[2]);
-    else if (args[i + 1] !== undefined && !args[i + 1].startsWith('--')) flags.set(match[1], args[++i]);
-    else flags.set(match[1], 'true');
-  }
-  return flags;
+const program = new Command('anvil')
+  .description('Anvil, a git-hosting server speaking Forgejo API v1')
+  .version(ANVIL_VERSION, '-v, --version', 'print the version')
+  .option('-c, --config <path>', 'the app.ini to read (else ANVIL_CONFIG, else $ANVIL_DATA_DIR/app.ini)');
+
+function settings(): Settings {
+  return loadSettings(process.env, { configFile: program.opts().config });
 }
 
-function flagBoolean(flags: Map<string, string>, name: string, fallback: boolean): boolean {
-  const value = flags.get(name);
-  return value === undefined ? fallback : value === 'true';
-}
-
-async function createUser(args: string[]): Promise<void> {
-  const flags = parseFlags(args);
-  for (const required of ['username', 'password', 'email']) {
-    if (!flags.get(required)) throw new Error(`--${required} is required`);
-  }
-  const settings = loadSettings();
-  const context = await bootstrap(settings, createLogger('warn'));
+async function withContext<T>(work: (context: AppContext) => Promise<T>): Promise<T> {
+  const context = await bootstrap(settings(), createLogger('warn'));
   try {
-    const user = await context.services.users.create({
-      username: flags.get('username')!,
-      password: flags.get('password')!,
-      email: flags.get('email')!,
-      isAdmin: flagBoolean(flags, 'admin', false),
-      mustChangePassword: flagBoolean(flags, 'must-change-password', true),
-    });
-    console.log(`New user '${user.name}' has been successfully created!`);
-    if (flagBoolean(flags, 'access-token', false)) {
-      const { secret } = await context.services.accessTokens.create(user, `cli-${Date.now()}`, ['all']);
-      console.log(secret);
-    }
+    return await work(context);
   } finally {
     await context.db.close();
   }
 }
 
-async function doctor(): Promise<boolean> {
-  const settings = loadSettings();
+/** Checks that change nothing; with fix, the data directory is created when missing. */
+async function doctorCheck(fix: boolean): Promise<boolean> {
+  const current = settings();
   let healthy = true;
   const check = async (name: string, probe: () => Promise<string> | string) => {
     try {
@@ -68,59 +49,93 @@ async function doctor(): Promise<boolean> {
     }
   };
   await check('data directory', () => {
-    makePrivateDirectory(settings.server.APP_DATA_PATH);
-    fs.accessSync(settings.server.APP_DATA_PATH, fs.constants.W_OK);
-    return settings.server.APP_DATA_PATH;
+    const dir = current.server.APP_DATA_PATH;
+    if (fix) makePrivateDirectory(dir);
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.W_OK);
+    return dir;
   });
   await check('git', () => execFileSync('git', ['--version'], { encoding: 'utf8' }).trim());
-  await check('database', async () => {
-    const context = await bootstrap(settings, createLogger('warn'));
-    try {
-      if (!(await context.services.system.databaseHealthy())) throw new Error('does not answer');
-      return `${context.db.provider}, ${await context.services.system.accountCount()} users and organizations`;
-    } finally {
-      await context.db.close();
-    }
-  });
+  if (fs.existsSync(current.server.APP_DATA_PATH) || current.database.URL)
+    await check('database', async () =>
+      withContext(async (context) => {
+        if (!(await context.services.system.databaseHealthy())) throw new Error('does not answer');
+        return `${context.db.provider}, ${await context.services.system.accountCount()} users and organizations`;
+      }),
+    );
   return healthy;
 }
 
-async function main(argv: string[]): Promise<number> {
-  keepNewFilesPrivate();
-  const [command, ...rest] = argv;
-  if (command === 'admin' && rest[0] === 'user' && rest[1] === 'create') {
-    await createUser(rest.slice(2));
-    return 0;
+/** `dump --file -`: the archive is made privately beside the system's temporary files, then streamed out. */
+async function dumpToStdout(current: Settings): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-dump-'));
+  try {
+    const { file } = await dumpInstance(current, {
+      file: path.join(dir, 'dump.tar.gz'),
+      report: (line) => console.error(line),
+    });
+    await new Promise<void>((resolve, reject) =>
+      fs.createReadStream(file).on('error', reject).pipe(process.stdout).on('error', reject).on('finish', resolve),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (command === 'migrate') {
-    const applied = await migrateDatabase(databaseTarget(loadSettings()));
-    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
-    return 0;
-  }
-  if (command === 'doctor') return (await doctor()) ? 0 : 1;
-  if (command === 'dump') {
-    const file = parseFlags(rest).get('file') ?? defaultDumpFile();
-    if (file === 'true') throw new Error('--file needs a path');
-    await dumpInstance(loadSettings(), { file, report: (line) => console.log(line) });
-    return 0;
-  }
-  if (command === 'restore' && rest.length === 1 && !rest[0].startsWith('--')) {
-    await restoreInstance(rest[0], process.env, { report: (line) => console.log(line) });
-    return 0;
-  }
-  console.error(
-    'usage: cli admin user create --username U --password P --email E [--admin] [--must-change-password=false] [--access-token]\n' +
-      '       cli migrate\n       cli doctor\n       cli dump [--file PATH]\n       cli restore ARCHIVE',
-  );
-  return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof ConfigError) console.error(`Invalid configuration: ${error.message}`);
-    else if (error instanceof ApiError) console.error(`error: ${error.message}`);
-    else console.error(`error: ${(error as Error).message}`);
-    process.exit(1);
-  },
+program.addCommand(adminCommand(withContext));
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations')
+  .action(async () => {
+    const applied = await migrateDatabase(databaseTarget(settings()));
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
+  });
+
+const doctor = program.command('doctor').description('Diagnose problems');
+doctor
+  .command('check', { isDefault: true })
+  .description('Check the data directory, git and the database (changes nothing unless --fix)')
+  .addOption(booleanFlag('--fix', 'repair what can be repaired', false))
+  .action(async (options) => {
+    if (!(await doctorCheck(options.fix))) process.exitCode = 1;
+  });
+
+program
+  .command('dump')
+  .description('Dump the database, repositories and files into one archive (while serving)')
+  .option('-f, --file <path>', 'the archive; - writes it to standard output', defaultDumpFile())
+  .action(async (options) => {
+    const current = settings();
+    if (options.file === '-') return dumpToStdout(current);
+    await dumpInstance(current, { file: options.file, report: (line) => console.log(line) });
+  });
+
+program
+  .command('restore')
+  .description('Restore a dump into an empty data directory and database')
+  .argument('<archive>', 'the dump archive')
+  .action(async (archive: string) => {
+    const env = program.opts().config ? { ...process.env, ANVIL_CONFIG: program.opts().config } : process.env;
+    await restoreInstance(archive, env, { report: (line) => console.log(line) });
+  });
+
+function report(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode;
+  if (error instanceof ConfigError) console.error(`Invalid configuration: ${error.message}`);
+  else if (error instanceof ApiError) console.error(`error: ${error.message}`);
+  else console.error(`error: ${(error as Error).message}`);
+  return 1;
+}
+
+/** Errors and --help reach report() from every command, not process.exit inside commander. */
+function overrideExits(command: Command): void {
+  command.exitOverride().showHelpAfterError();
+  command.commands.forEach(overrideExits);
+}
+
+keepNewFilesPrivate();
+overrideExits(program);
+program.parseAsync(process.argv).then(
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => process.exit(report(error)),
 );

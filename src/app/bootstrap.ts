@@ -48,6 +48,7 @@ export async function bootstrap(
     transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
     stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
+    attachmentBlobs: createBlobStore(settings.storage.attachments),
     hookPayloads: hookPayloadRenderer({
       rootUrl: settings.server.ROOT_URL,
       noReplyAddress: settings.service.NO_REPLY_ADDRESS,

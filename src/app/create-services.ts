@@ -18,6 +18,9 @@ import { NotificationService } from '../services/notification.service.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
 import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
+import { BranchProtectionService } from '../services/branch-protection.service.ts';
+import { CommitStatusService } from '../services/commit-status.service.ts';
+import { ReleaseService } from '../services/release.service.ts';
 import { PullReviewService } from '../services/pull-review.service.ts';
 import { MilestoneService } from '../services/milestone.service.ts';
 import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
@@ -25,6 +28,9 @@ import { RepoTopicService } from '../services/repo-topic.service.ts';
 import { RepoHookService } from '../services/repo-hook.service.ts';
 import { RepoForkService } from '../services/repo-fork.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
+import { RepoCommitService } from '../services/repo-commit.service.ts';
+import { RepoContentService } from '../services/repo-content.service.ts';
+import { RepoFileService } from '../services/repo-file.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
@@ -44,6 +50,9 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { MavenService } from '../packages/maven/maven.service.ts';
+import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { NpmService } from '../packages/npm/npm.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -90,6 +99,8 @@ export function createServices(deps: ServiceDeps) {
   const repoMigrations = new RepoMigrationService(deps, repoCreation, repoEdits, pushes, quota, orgs);
   const maintenance = new RepoMaintenanceService(deps, repoEdits, repoRemoval, repoMigrations);
   const containerBlobs = new ContainerBlobService(deps, quota);
+  const repoContents = new RepoContentService(deps);
+  const branchProtections = new BranchProtectionService(deps, repoPermissions);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -112,6 +123,12 @@ export function createServices(deps: ServiceDeps) {
     repoStars: new RepoStarService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),
+    repoContents,
+    repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
+    repoCommits: new RepoCommitService(deps),
+    commitStatuses: new CommitStatusService(deps),
+    branchProtections,
+    releases: new ReleaseService(deps, pushes, quota),
     orgs,
     orgMembers,
     labels: new LabelService(deps),
@@ -146,6 +163,9 @@ export function createServices(deps: ServiceDeps) {
     packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
+    pypi: new PypiService(deps, quota, hookEvents),
+    maven: new MavenService(deps, quota, hookEvents),
+    npmPackages: new NpmService(deps, quota, hookEvents),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

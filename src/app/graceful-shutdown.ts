@@ -23,12 +23,16 @@ const HAND_BACK_MS = 2_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The handler for the termination signals; a second signal while shutting down changes nothing. */
+/** The handler for the termination signals; a second signal while shutting down ends the process at once. */
 export function gracefulShutdown(steps: ShutdownSteps): () => void {
   const { server, log } = steps;
   let started = false;
   return () => {
-    if (started) return;
+    if (started) {
+      log.warn('second termination signal: exiting at once');
+      steps.exit(1);
+      return;
+    }
     started = true;
     log.info('shutting down: finishing requests and background work');
     // Requests still arriving on open connections are served, and their connection then closes.

@@ -1,6 +1,7 @@
 // The kinds of value a setting holds, each parsed from its app.ini text with Forgejo's notation.
 import { ConfigError } from './config-error.ts';
 import { parseGoDurationMs } from '../lib/go-duration.ts';
+import { parse as parseBytes } from 'bytes-iec';
 
 export interface Setting<T> {
   readonly defaultValue: T;
@@ -23,22 +24,29 @@ export function int(defaultValue: number, min = -Infinity): Setting<number> {
   };
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+/**
+ * A byte count as Forgejo reads one (go-humanize): `100MB` (decimal), `1 GiB` (binary), plain bytes; git's single
+ * letters `k`, `m`, `g` are binary multiples as in git's own settings.
+ */
+export function parseSize(raw: string): number | null {
+  const text = raw.trim().replace(/^(\d+(?:\.\d+)?)\s*([kmgt])$/i, '$1 $2iB');
+  if (!/^\d+(?:\.\d+)?\s*[a-z]*$/i.test(text)) return null;
+  const value = parseBytes(text);
+  return value === null || !Number.isFinite(value) ? null : Math.floor(value);
+}
 
-/** A byte count in git's notation: a number with an optional k, m or g suffix (binary multiples). */
 export function size(defaultValue: number): Setting<number> {
   return {
     defaultValue,
     parse(raw, key) {
-      const match = /^(\d+)\s*([kmg]?)$/i.exec(raw.trim());
-      if (!match)
-        throw new ConfigError(`${key}: "${raw}" is not a size (a number of bytes, optionally with k, m or g)`);
-      return Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()];
+      const value = parseSize(raw);
+      if (value === null) throw new ConfigError(`${key}: "${raw}" is not a size (bytes, or e.g. 512k, 100MB, 1 GiB)`);
+      return value;
     },
   };
 }
 
-/** A size bound as Forgejo's LIMIT_SIZE_* keys take it: -1 for none, else a size in git's notation. */
+/** A size bound as Forgejo's LIMIT_SIZE_* keys take it: -1 for none, else a size. */
 export function sizeLimit(defaultValue = -1): Setting<number> {
   return {
     defaultValue,

@@ -1,4 +1,4 @@
-// Where a subsystem (package blobs, avatars) keeps its files, read from app.ini with Forgejo's keys and Forgejo's
+// Where a subsystem (package blobs, avatars, attachments) keeps its files, read from app.ini with Forgejo's keys and Forgejo's
 // precedence (modules/setting/storage.go and its tests):
 //  1. the subsystem's own section ([packages]; for avatars [avatar], typed by [picture] AVATAR_STORAGE_TYPE) with
 //     STORAGE_TYPE local or minio and no [storage.<type>] section is the whole configuration;
@@ -47,6 +47,11 @@ const MINIO_DEFAULTS = {
   MINIO_USE_SSL: 'false',
   MINIO_BASE_PATH: '',
 } as const;
+
+/** The keys a [storage], [storage.<name>] or [avatar] section may hold. */
+export const STORAGE_KEYS: Record<string, true> = Object.fromEntries(
+  ['STORAGE_TYPE', 'PATH', ...Object.keys(MINIO_DEFAULTS)].map((key) => [key, true]),
+);
 
 const isStorageType = memberOf(STORAGE_TYPES);
 
@@ -223,10 +228,13 @@ function resolveStorage(sections: IniSections, subsystem: Subsystem, appDataPath
     : minioStorage(resolver, subsystem, target, override);
 }
 
-export interface SubsystemStorage {
+// A type, not an interface: settings.ts builds it among plain records.
+export type SubsystemStorage = {
   readonly packages: StorageSettings;
   readonly avatars: StorageSettings;
-}
+  /** Release attachments ([attachment], as Forgejo names its section). */
+  readonly attachments: StorageSettings;
+};
 
 /** The storage of each subsystem Anvil keeps files for. */
 export function resolveSubsystemStorage(sections: IniSections, appDataPath: string): SubsystemStorage {
@@ -239,6 +247,11 @@ export function resolveSubsystemStorage(sections: IniSections, appDataPath: stri
     packages: resolveStorage(
       sections,
       { name: 'packages', ownSection: sections.has('packages') ? 'packages' : undefined },
+      appDataPath,
+    ),
+    attachments: resolveStorage(
+      sections,
+      { name: 'attachments', ownSection: sections.has('attachment') ? 'attachment' : undefined },
       appDataPath,
     ),
     avatars: resolveStorage(

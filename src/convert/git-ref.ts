@@ -1,5 +1,6 @@
 // Branches and tags as Forgejo shows them (services/convert ToBranch, ToTag, ToPayloadCommit).
 import type { components } from '../../generated/api.d.ts';
+import type { ProtectionRule } from '../domain/branch-protection.ts';
 import type { BranchRef, RefCommit, TagRef } from '../infra/git/refs.ts';
 
 export type ApiBranch = components['schemas']['Branch'];
@@ -23,18 +24,27 @@ export function toPayloadCommit(commit: RefCommit, rootUrl: string, repo: RepoNa
   };
 }
 
-/** `canPush`: whether the viewer may write to the branch. */
-export function toBranch(branch: BranchRef, rootUrl: string, repo: RepoNames, canPush: boolean): ApiBranch {
+/**
+ * `access`: whether the viewer may push to the branch and merge into it (a protected branch may refuse pushes to
+ * writers who may still merge pull requests); `rule`: the protection rule that applies, if any.
+ */
+export function toBranch(
+  branch: BranchRef,
+  rootUrl: string,
+  repo: RepoNames,
+  access: { canPush: boolean; canMerge: boolean },
+  rule: ProtectionRule | null = null,
+): ApiBranch {
   return {
     name: branch.name,
     commit: toPayloadCommit(branch.commit, rootUrl, repo),
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [],
-    user_can_push: canPush,
-    user_can_merge: canPush,
-    effective_branch_protection_name: '',
+    protected: rule !== null,
+    required_approvals: rule?.options.requiredApprovals ?? 0,
+    enable_status_check: rule?.options.enableStatusCheck ?? false,
+    status_check_contexts: rule?.options.statusCheckContexts ?? [],
+    user_can_push: access.canPush,
+    user_can_merge: access.canMerge,
+    effective_branch_protection_name: rule?.ruleName ?? '',
   };
 }
 

@@ -3,7 +3,10 @@
 // and whose other files, named by digest, refer to the blobs it uses. Blobs pushed before a manifest refers to
 // them are files of the internal version `_upload`, named by digest; the chunks of an upload in progress too,
 // named `<upload id>/<index>`.
+import type { Viewer } from '../domain/access/owner-visibility.ts';
 import type { BlobDigests } from '../infra/storage/blob-store.ts';
+import { visibleOwnersWhere } from './access-filters.ts';
+import type { FoundManifest, HotQueries, ManifestReference } from './hot-queries.ts';
 import { translated } from '../infra/database/errors.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import { upsertBlobRow, upsertPackage } from './package.repository.ts';
@@ -44,19 +47,28 @@ export class ContainerRepository {
   constructor(
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
+    private readonly hot: HotQueries,
   ) {}
+
+  /** The manifest a tag or digest names, in one prepared statement (the first request of every pull). */
+  findManifest(key: ImageKey, reference: ManifestReference): Promise<FoundManifest | null> {
+    const lowered = 'tag' in reference ? { tag: reference.tag.toLowerCase() } : reference;
+    return this.hot.containerManifest(key.ownerId, key.image.toLowerCase(), lowered);
+  }
 
   async imageExists(key: ImageKey): Promise<boolean> {
     return (await this.client.package.count({ where: packageWhere(key) })) > 0;
   }
 
   /** A blob of the image by digest: an uploaded one or one a manifest refers to. */
-  findBlob(key: ImageKey, digest: string): Promise<ContainerFileRow | null> {
-    return this.client.packageFile.findFirst({
+  async findBlob(key: ImageKey, digest: string): Promise<ContainerFileRow | null> {
+    const file = await this.client.packageFile.findFirst({
       where: { lowerName: digest.toLowerCase(), version: { package: packageWhere(key) } },
       include: FILE_INCLUDE,
       orderBy: { id: 'asc' },
     });
+    // The file and its blob are read in separate statements: a delete committed between them leaves no blob.
+    return file?.blob && file.version ? file : null;
   }
 
   /** The manifest a tag names. */
@@ -70,12 +82,12 @@ export class ContainerRepository {
     });
   }
 
-  /** Every version (tags and the digest's own) whose manifest has this SHA-256. */
-  findByManifestHash(key: ImageKey, sha256: string): Promise<ContainerFileRow[]> {
+  /** Every version (tags and the digest's own) whose manifest has this SHA-256 or SHA-512. */
+  findByManifestHash(key: ImageKey, algorithm: 'sha256' | 'sha512', hex: string): Promise<ContainerFileRow[]> {
     return this.client.packageFile.findMany({
       where: {
         lowerName: MANIFEST_FILE,
-        blob: { hashSha256: sha256 },
+        blob: algorithm === 'sha256' ? { hashSha256: hex } : { hashSha512: hex },
         version: { isInternal: false, package: packageWhere(key) },
       },
       include: FILE_INCLUDE,
@@ -97,6 +109,51 @@ export class ContainerRepository {
       take: limit,
     });
     return versions.map((version) => version.version);
+  }
+
+  /**
+   * The catalog: `{owner}/{image}` of every image with a manifest whose owner the viewer may see, in order of owner
+   * then image, after `last` (an entry of a previous page), at most `limit`.
+   */
+  async listImageNames(viewer: Viewer | null, last: string, limit: number): Promise<string[]> {
+    const slash = last.indexOf('/');
+    const [lastOwner, lastImage] = slash > 0 ? [last.slice(0, slash), last.slice(slash + 1)] : [last, ''];
+    const withImages = await this.client.package.findMany({
+      where: { type: CONTAINER_TYPE, versions: { some: { isInternal: false } } },
+      distinct: ['ownerId'],
+      select: { ownerId: true },
+    });
+    // Each owner has an image, so `limit` owners fill a page; the one more is for the owner `last` ended within.
+    const owners = await this.client.user.findMany({
+      where: {
+        AND: [
+          { id: { in: withImages.map((row) => row.ownerId) } },
+          visibleOwnersWhere(viewer),
+          { lowerName: { gte: lastOwner.toLowerCase() } },
+        ],
+      },
+      select: { id: true, lowerName: true },
+      orderBy: { lowerName: 'asc' },
+      take: limit + 1,
+    });
+    const images = await this.client.package.findMany({
+      where: {
+        type: CONTAINER_TYPE,
+        ownerId: { in: owners.map((owner) => owner.id) },
+        versions: { some: { isInternal: false } },
+      },
+      select: { ownerId: true, lowerName: true },
+      orderBy: { lowerName: 'asc' },
+    });
+    const names: string[] = [];
+    for (const owner of owners) {
+      for (const image of images) {
+        if (image.ownerId !== owner.id) continue;
+        if (owner.lowerName === lastOwner.toLowerCase() && image.lowerName <= lastImage.toLowerCase()) continue;
+        names.push(`${owner.lowerName}/${image.lowerName}`);
+      }
+    }
+    return names.slice(0, limit);
   }
 
   /** Manifest versions whose metadata mentions the digest (the caller keeps those whose subject it is). */

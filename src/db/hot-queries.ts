@@ -32,7 +32,19 @@ export interface UserListQuery {
   offset: number;
 }
 
+/** A container image's manifest: its version's metadata and its bytes' size and address. */
+export interface FoundManifest {
+  metadataJson: string;
+  size: number;
+  hashSha256: string;
+}
+
+/** Which manifest of an image: a tag (lower-cased), or a digest's algorithm and hex. */
+export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
+
 export interface HotQueries {
+  /** The manifest of a container image by tag or digest (every pull starts with it). */
+  containerManifest(ownerId: number, lowerImage: string, reference: ManifestReference): Promise<FoundManifest | null>;
   /** One page of individual users and the total, for the admin user list. */
   listIndividualUsers(query: UserListQuery): Promise<{ users: User[]; total: number }>;
   /** One page of every organization by name and the total, for the admin organization list. */
@@ -42,6 +54,8 @@ export interface HotQueries {
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
   repositoryExists(ownerId: number, lowerName: string): Promise<boolean>;
+  /** A package's id and revision (Package.revision), by which a kept index document is known current. */
+  packageRevision(ownerId: number, type: string, lowerName: string): Promise<{ id: number; revision: number } | null>;
   touchToken(id: number, at: Date): Promise<void>;
   /** A trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
@@ -103,8 +117,23 @@ const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "Acce
 const USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
+const PACKAGE_REVISION_SQL = `SELECT "id", "revision" FROM "Package" WHERE "ownerId" = $1 AND "type" = $2 AND "lowerName" = $3`;
 const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
+const MANIFEST_SQL = (match: string) => `SELECT v."metadataJson", b."size", b."hashSha256"
+  FROM "Package" p JOIN "PackageVersion" v ON v."packageId" = p."id"
+  JOIN "PackageFile" f ON f."versionId" = v."id" JOIN "PackageBlob" b ON b."id" = f."blobId"
+  WHERE p."ownerId" = $1 AND p."type" = 'container' AND p."lowerName" = $2 AND NOT v."isInternal"
+    AND f."lowerName" = 'manifest.json' AND ${match} ORDER BY f."id" LIMIT 1`;
+const MANIFEST_SQL_BY = {
+  tag: MANIFEST_SQL(`v."lowerVersion" = $3`),
+  sha256: MANIFEST_SQL(`b."hashSha256" = $3`),
+  sha512: MANIFEST_SQL(`b."hashSha512" = $3`),
+};
+const manifestQuery = (reference: ManifestReference) =>
+  'tag' in reference
+    ? { kind: 'tag' as const, value: reference.tag }
+    : { kind: reference.algorithm, value: reference.hex };
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
 /** The WHERE clause and its values for a user list; statements are cached per clause shape. */
@@ -197,8 +226,14 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userByName = positional(USER_BY_NAME_SQL).raw(true);
   const userById = positional(USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
+  const packageRevision = positional(PACKAGE_REVISION_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');
+  const manifests = {
+    tag: positional(MANIFEST_SQL_BY.tag).raw(true),
+    sha256: positional(MANIFEST_SQL_BY.sha256).raw(true),
+    sha512: positional(MANIFEST_SQL_BY.sha512).raw(true),
+  };
   // This connection's only write is touchToken, which no count reads.
   const counts = new SqliteCounts(db);
   const orgPage = positional(ORG_PAGE_SQL).raw(true);
@@ -242,8 +277,16 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       const row = userById.get(id) as unknown[] | undefined;
       return row ? sqliteUserFromValues(row) : null;
     },
+    async containerManifest(ownerId, lowerImage, reference) {
+      const { kind, value } = manifestQuery(reference);
+      const row = manifests[kind].get(ownerId, lowerImage, value) as [string, number | bigint, string] | undefined;
+      return row ? { metadataJson: row[0], size: Number(row[1]), hashSha256: row[2] } : null;
+    },
     async repositoryExists(ownerId, lowerName) {
       return repositoryExists.get(ownerId, lowerName) !== undefined;
+    },
+    async packageRevision(ownerId, type, lowerName) {
+      return (packageRevision.get(ownerId, type, lowerName) as { id: number; revision: number } | undefined) ?? null;
     },
     async touchToken(id, at) {
       touch.run(sqliteTimestamp(at), id);
@@ -296,9 +339,20 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
       const { rows } = await run('anvil_user_by_id', USER_BY_ID_SQL, [id]);
       return rows[0] ? postgresUser(rows[0]) : null;
     },
+    async containerManifest(ownerId, lowerImage, reference) {
+      const { kind, value } = manifestQuery(reference);
+      const {
+        rows: [row],
+      } = await run(`anvil_container_manifest_${kind}`, MANIFEST_SQL_BY[kind], [ownerId, lowerImage, value]);
+      return row ? { metadataJson: row.metadataJson, size: Number(row.size), hashSha256: row.hashSha256 } : null;
+    },
     async repositoryExists(ownerId, lowerName) {
       const { rows } = await run('anvil_repository_exists', REPOSITORY_EXISTS_SQL, [ownerId, lowerName]);
       return rows.length > 0;
+    },
+    async packageRevision(ownerId, type, lowerName) {
+      const { rows } = await run('anvil_package_revision', PACKAGE_REVISION_SQL, [ownerId, type, lowerName]);
+      return (rows[0] as { id: number; revision: number } | undefined) ?? null;
     },
     async touchToken(id, at) {
       await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);

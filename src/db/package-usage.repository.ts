@@ -13,6 +13,14 @@ export interface UsedPackage {
   htmlPath: string;
 }
 
+/**
+ * A file's bytes. Prisma reads files and their blobs in separate statements, so a file whose blob was removed in
+ * between (its last reference deleted meanwhile) comes without one: it counts nothing.
+ */
+function sizeOf(file: { blob: { size: bigint } | null }): number {
+  return file.blob ? Number(file.blob.size) : 0;
+}
+
 export class PackageUsageRepository {
   constructor(private readonly client: DbClient) {}
 
@@ -26,7 +34,7 @@ export class PackageUsageRepository {
       where: { version: { package: await this.ownedPackages(ownerId) } },
       select: { blob: { select: { size: true } } },
     });
-    return files.reduce((sum, file) => sum + Number(file.blob.size), 0);
+    return files.reduce((sum, file) => sum + sizeOf(file), 0);
   }
 
   /** The owner's package versions, largest first. */
@@ -43,7 +51,7 @@ export class PackageUsageRepository {
       }),
     ]);
     const sized = versions
-      .map((v) => ({ v, size: v.files.reduce((sum, file) => sum + Number(file.blob.size), 0) }))
+      .map((v) => ({ v, size: v.files.reduce((sum, file) => sum + sizeOf(file), 0) }))
       .sort((a, b) => b.size - a.size || a.v.package.name.localeCompare(b.v.package.name));
     const items = sized.slice(page.skip, page.skip + page.limit).map(({ v, size }) => ({
       name: v.package.name,

@@ -46,6 +46,14 @@ export interface NewPackageFile {
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
   internalVersion?: boolean;
+  /** The registry's metadata of a new version, as JSON. */
+  metadataJson?: string;
+  /** The file must start a new version (npm); an existing one fails its unique index: NameTakenError. */
+  newVersionOnly?: boolean;
+  /** Tags of the package to point at the version (npm's dist-tags). */
+  tags?: readonly string[];
+  /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
+  replaceMetadata?: boolean;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -80,6 +88,20 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha512: blob.sha512,
     },
     update: {},
+  });
+}
+
+/** Marks a change of the package (Package.revision); run it in the transaction of the change. */
+export async function touchPackage(client: DbClient, packageId: number): Promise<void> {
+  await client.package.updateMany({ where: { id: packageId }, data: { revision: { increment: 1 } } });
+}
+
+/** Points a tag of the package at a version, moving it when it exists. */
+export function setTag(client: DbClient, packageId: number, name: string, versionId: number) {
+  return client.packageTag.upsert({
+    where: { packageId_name: { packageId, name } },
+    create: { packageId, name, versionId },
+    update: { versionId },
   });
 }
 
@@ -143,6 +165,14 @@ export class PackageRepository {
     });
   }
 
+  /** A file of a version by the version's key, with its bytes' row, in one query. */
+  findFileOf(key: VersionKey, fileName: string): Promise<PackageFileRow | null> {
+    return this.client.packageFile.findFirst({
+      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      include: { blob: true },
+    });
+  }
+
   async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
       where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
@@ -153,10 +183,10 @@ export class PackageRepository {
 
   /**
    * Adds a file to a version, creating the package and the version when they are new and the blob row when the
-   * bytes are; run it in a transaction. A file of that name in the version, or a package or version created by a
-   * concurrent upload meanwhile, fails a unique index: NameTakenError.
+   * bytes are, and points the file's tags at the version; run it in a transaction. A file of that name in the
+   * version, an existing version when the file must start one, or a package or version created by a concurrent
+   * upload meanwhile, fails a unique index: NameTakenError. Answers the version and whether it is new.
    */
-  /** Adds a file, with its package and version when they are new; answers the version and whether it is new. */
   async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
     return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
@@ -165,21 +195,30 @@ export class PackageRepository {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
-    const existing = await this.client.packageVersion.findUnique({
-      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      select: { id: true },
-    });
-    const version = await this.client.packageVersion.upsert({
-      where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
-      create: {
-        packageId: pkg.id,
-        creatorId: file.creatorId,
-        version: key.version,
-        lowerVersion,
-        isInternal: file.internalVersion ?? false,
-      },
-      update: {},
-    });
+    await touchPackage(this.client, pkg.id);
+    const created = {
+      packageId: pkg.id,
+      creatorId: file.creatorId,
+      version: key.version,
+      lowerVersion,
+      isInternal: file.internalVersion ?? false,
+      ...(file.metadataJson === undefined ? {} : { metadataJson: file.metadataJson }),
+    };
+    const existing = file.newVersionOnly
+      ? null
+      : await this.client.packageVersion.findUnique({
+          where: { packageId_lowerVersion: { packageId: pkg.id, lowerVersion } },
+          select: { id: true },
+        });
+    const replaced = existing && file.replaceMetadata && file.metadataJson !== undefined;
+    const version = !existing
+      ? await this.client.packageVersion.create({ data: created })
+      : replaced
+        ? await this.client.packageVersion.update({
+            where: { id: existing.id },
+            data: { metadataJson: file.metadataJson },
+          })
+        : await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } });
     const stored = await upsertBlobRow(this.client, file.blob);
     await this.client.packageFile.create({
       data: {
@@ -190,6 +229,7 @@ export class PackageRepository {
         isLead: file.isLead,
       },
     });
+    for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
     return { version: { ...version, package: pkg }, newVersion: existing === null };
   }
 
@@ -210,8 +250,22 @@ export class PackageRepository {
     await this.client.packageVersion.delete({ where: { id: version.id } });
     if ((await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0) {
       await this.client.package.delete({ where: { id: version.packageId } });
-    }
+    } else await touchPackage(this.client, version.packageId);
     return this.deleteOrphanBlobs(files.map((file) => file.blobId));
+  }
+
+  /**
+   * Deletes the version's file of that name, if there is one, to be replaced; returns the hash of its blob when no
+   * other file refers to it. Run it in a transaction.
+   */
+  async deleteFileNamed(key: VersionKey, fileName: string): Promise<string[]> {
+    const found = await this.client.packageFile.findFirst({
+      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      select: { id: true, blobId: true },
+    });
+    if (!found) return [];
+    await this.client.packageFile.delete({ where: { id: found.id } });
+    return this.deleteOrphanBlobs([found.blobId]);
   }
 
   /** Deletes one file; returns the hash of its blob when no other file refers to it. Run it in a transaction. */

@@ -6,6 +6,7 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
+import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CollaborationRepository } from './collaboration.repository.ts';
 import { CommentRepository } from './comment.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
@@ -20,6 +21,7 @@ import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
 import { MilestoneRepository } from './milestone.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
+import { NpmRepository } from './npm.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
 import { OrgBlockRepository } from './org-block.repository.ts';
 import { OrgFeedRepository } from './org-feed.repository.ts';
@@ -30,19 +32,22 @@ import { ContainerRepository } from './container.repository.ts';
 import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
+import { PackageIndexRepository } from './package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
+import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
 import { ReactionRepository } from './reaction.repository.ts';
+import { ReleaseRepository } from './release.repository.ts';
 import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
-import { SiteUsageRepository } from './site-usage.repository.ts';
+import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -67,6 +72,7 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
+    commitStatuses: new CommitStatusRepository(client),
     collaborations: new CollaborationRepository(client),
     comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
@@ -81,20 +87,24 @@ export function createRepositories(
     milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
+    npm: new NpmRepository(client, hot),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
     orgMembers: new OrgMemberRepository(client, provider),
     orgs: new OrgRepository(client, hot),
     ownerPurge: new OwnerPurgeRepository(client, provider),
-    containers: new ContainerRepository(client, provider),
+    containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
+    packageIndex: new PackageIndexRepository(client),
+    protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
     pulls: new PullRequestRepository(client),
+    releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
     reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
@@ -102,6 +112,7 @@ export function createRepositories(
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
+    siteStatistics: new SiteStatisticsRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

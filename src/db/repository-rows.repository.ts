@@ -101,6 +101,8 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
     tx.milestone.deleteMany({ where: byRepo }),
     tx.release.deleteMany({ where: byRepo }),
     tx.attachment.deleteMany({ where: byRepo }),
+    tx.commitStatus.deleteMany({ where: byRepo }),
+    tx.protectedBranch.deleteMany({ where: byRepo }),
     tx.secret.deleteMany({ where: byRepo }),
     tx.actionVariable.deleteMany({ where: byRepo }),
     tx.actionArtifact.deleteMany({ where: byRepo }),

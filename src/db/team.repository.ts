@@ -136,6 +136,17 @@ export class TeamRepository {
     return members.map((member) => member.userId);
   }
 
+  /** Ids of the teams of an organization a user belongs to. */
+  async teamIdsOfMember(orgId: number, userId: number): Promise<number[]> {
+    const rows = await this.client.teamUser.findMany({ where: { orgId, userId }, select: { teamId: true } });
+    return rows.map((row) => row.teamId);
+  }
+
+  /** The teams of an organization with these lower-case names. */
+  listByLowerNames(orgId: number, lowerNames: readonly string[]): Promise<Team[]> {
+    return this.client.team.findMany({ where: { orgId, lowerName: { in: [...lowerNames] } } });
+  }
+
   countMembers(teamId: number): Promise<number> {
     return this.client.teamUser.count({ where: { teamId } });
   }

@@ -94,6 +94,11 @@ export class UserRepository {
   }
 
   /** Accounts (users and organizations) with any of these lower-cased names. */
+  /** The users with these ids (any order; missing ids are left out). */
+  listByIds(ids: readonly number[]): Promise<User[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.client.user.findMany({ where: { id: { in: [...ids] } } });
+  }
+
   listByLowerNames(lowerNames: readonly string[]): Promise<User[]> {
     return this.client.user.findMany({ where: { lowerName: { in: [...lowerNames] } } });
   }

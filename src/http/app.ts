@@ -14,7 +14,16 @@ import { checkResponses } from '../api/response-contract.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { middlewareChain } from './middleware-chain.ts';
 import { containerRegistry } from '../packages/container/registry-router.ts';
+import { packageRegistries } from '../packages/core/registry-router.ts';
+import { PACKAGE_REGISTRIES } from '../packages/registries.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
+import compression from 'compression';
+import { clientAddress } from './client-address.ts';
+import { requestLog } from './request-log.ts';
+import { metricsEndpoint, timeRequests } from './metrics-endpoint.ts';
+import { createMetrics } from '../infra/observability/metrics.ts';
+import { ANVIL_VERSION } from '../lib/version.ts';
+import { SITE_STATISTICS } from '../domain/site-statistics.ts';
 
 export interface AppOptions {
   /** Check every response against the contract; on by default when NODE_ENV=test. */
@@ -74,8 +83,20 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
   server.set('query parser', 'extended');
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
   const resolveCredentials = credentialResolver(app);
+  server.use(clientAddress(server, app.settings.security));
+  server.use(requestLog(app.log, app.settings.log.ENABLE_ACCESS_LOG));
+  if (app.settings.metrics.ENABLED) {
+    const { system } = app.services;
+    const metrics = createMetrics(ANVIL_VERSION, () => system.statistics(), SITE_STATISTICS);
+    server.use(timeRequests(metrics));
+    server.get('/metrics', metricsEndpoint(metrics, app.settings.metrics.TOKEN));
+  }
+  // Forgejo's ENABLE_GZIP: compressed answers for clients that accept them (compression skips small bodies).
+  if (app.settings.server.ENABLE_GZIP) server.use(compression());
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));
+  // So do npm, PyPI and Maven, each in its client's; the generic registry is part of the contract.
+  server.use('/api/packages', packageRegistries(app, resolveCredentials, PACKAGE_REGISTRIES));
   server.use(
     middlewareChain([
       normalisePath(),

@@ -1,12 +1,17 @@
-// The listening HTTP server with its limits on slow and oversized clients, from [server] settings:
+// The listening server with its limits on slow and oversized clients, from [server] settings:
 // MAX_HEADER_SIZE (a larger header block answers 431), READ_HEADER_TIMEOUT (headers not complete in time) and
 // READ_TIMEOUT (the whole request, body included, not received in time): node answers 408 and closes the
 // connection. Node checks the timeouts periodically, so the check runs often enough for the shortest of them.
+// PROTOCOL https serves TLS with CERT_FILE and KEY_FILE; http+unix listens on the socket HTTP_ADDR names.
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { RequestListener } from 'node:http';
 import type { Settings } from '../config/settings.ts';
 
 type ServerLimits = Pick<Settings['server'], 'MAX_HEADER_SIZE' | 'READ_HEADER_TIMEOUT' | 'READ_TIMEOUT'>;
+type ServerSettings = ServerLimits & Partial<Pick<Settings['server'], 'PROTOCOL' | 'CERT_FILE' | 'KEY_FILE'>>;
+type ListenSettings = Pick<Settings['server'], 'PROTOCOL' | 'HTTP_ADDR' | 'HTTP_PORT' | 'UNIX_SOCKET_PERMISSION'>;
 
 const LONGEST_CHECK_INTERVAL_MS = 30_000;
 const SHORTEST_CHECK_INTERVAL_MS = 100;
@@ -33,6 +38,30 @@ export function httpServerOptions({
   };
 }
 
-export function createHttpServer(handler: RequestListener, limits: ServerLimits): http.Server {
-  return http.createServer(httpServerOptions(limits), handler);
+export function createHttpServer(handler: RequestListener, settings: ServerSettings): http.Server {
+  const options = httpServerOptions(settings);
+  if (settings.PROTOCOL !== 'https') return http.createServer(options, handler);
+  return https.createServer(
+    { ...options, cert: fs.readFileSync(settings.CERT_FILE!), key: fs.readFileSync(settings.KEY_FILE!) },
+    handler,
+  );
+}
+
+/** Listens where the settings say; rejects with the listen error (EADDRINUSE, EACCES…). */
+export function listen(server: http.Server, settings: ListenSettings): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    const ready = () => {
+      server.off('error', reject);
+      resolve();
+    };
+    if (settings.PROTOCOL === 'http+unix') {
+      // A socket left by a process that died would refuse the bind; one that answers is another server's.
+      fs.rmSync(settings.HTTP_ADDR, { force: true });
+      server.listen(settings.HTTP_ADDR, () => {
+        fs.chmodSync(settings.HTTP_ADDR, parseInt(settings.UNIX_SOCKET_PERMISSION, 8));
+        ready();
+      });
+    } else server.listen(settings.HTTP_PORT, settings.HTTP_ADDR, ready);
+  });
 }

@@ -13,6 +13,8 @@ export interface BlobDownload {
   sha256: string;
   lastModified: Date;
   fileName: string;
+  /** Known by the caller (a registry's own file kinds); otherwise sniffed from the first bytes. */
+  contentType?: string;
   open(range?: ByteRange): Promise<Readable>;
 }
 
@@ -46,7 +48,7 @@ export async function serveBlob(req: Request, res: Response, blob: BlobDownload)
     res.status(416).setHeader('Content-Range', `bytes */${blob.size}`).end();
     return;
   }
-  res.setHeader('Content-Type', sniffContentType(await readHead(blob)));
+  res.setHeader('Content-Type', blob.contentType ?? sniffContentType(await readHead(blob)));
   res.setHeader('Content-Disposition', contentDisposition(blob.fileName));
   if (range) {
     res.status(206);

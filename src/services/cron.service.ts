@@ -161,7 +161,7 @@ export class CronService {
     const started = Date.now();
     try {
       const result = await task.definition.run({ ...this.context, log });
-      log.info({ ms: Date.now() - started, ...(result ?? {}) }, 'cron task finished');
+      log.debug({ ms: Date.now() - started, ...(result ?? {}) }, 'cron task finished');
     } catch (error) {
       log.error({ err: error }, 'cron task failed');
     } finally {

@@ -17,6 +17,8 @@ export interface ServiceDeps {
   readonly transactions: Transactions;
   readonly stores: Stores;
   readonly packageBlobs: BlobStore;
+  /** Release attachments, content-addressed apart from the packages' blobs (their removal counts other rows). */
+  readonly attachmentBlobs: BlobStore;
   readonly hookPayloads: HookPayloadRenderer;
   readonly jobQueue: JobQueue;
   readonly log: Logger;

@@ -89,4 +89,88 @@ describe('command line bootstrap', () => {
       stderr: expect.stringMatching(/\[api\] MAX_RESPONSE_ITEMS/),
     });
   });
+
+  it.each([
+    [[]],
+    [['admin']],
+    [['admin', 'user']],
+    [['admin', 'user', 'create']],
+    [['admin', 'user', 'list']],
+    [['admin', 'user', 'delete']],
+    [['admin', 'user', 'change-password']],
+    [['admin', 'user', 'must-change-password']],
+    [['admin', 'user', 'generate-access-token']],
+    [['admin', 'regenerate', 'hooks']],
+    [['dump']],
+    [['restore']],
+    [['migrate']],
+    [['doctor', 'check']],
+  ])('answers --help for %j with exit 0 and changes nothing', async (command) => {
+    const { stdout } = await cli(dataDir, [...command, '--help']);
+    expect(stdout).toMatch(/^Usage: anvil/);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('refuses unknown flags and boolean flags that are not true or false', async () => {
+    const create = ['admin', 'user', 'create', '--username', 'u', '--password', 'secret-password', '--email', 'u@e.io'];
+    await expect(cli(dataDir, [...create, '--bogus'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/unknown option '--bogus'/),
+    });
+    await expect(cli(dataDir, [...create, '--admin', 'yes'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--admin.*'yes' is invalid/),
+    });
+    expect(fs.existsSync(path.join(dataDir, 'anvil.db'))).toBe(false);
+  });
+
+  it('takes the password from standard input, --admin=true, and lists and changes users', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ANVIL_DATA_DIR: dataDir,
+      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
+    };
+    delete env.DATABASE_URL;
+    const withStdin = (args: string[], input: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = execFile(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout),
+        );
+        child.stdin!.end(input);
+      });
+    const created = await withStdin(
+      [
+        'admin',
+        'user',
+        'create',
+        '--username',
+        'piped',
+        '--email',
+        'p@example.com',
+        '--password-file',
+        '-',
+        '--admin=true',
+        '--must-change-password=false',
+      ],
+      'piped-password-1\n',
+    );
+    expect(created).toMatch(/New user 'piped' has been successfully created!/);
+    const { stdout: listed } = await cli(dataDir, ['admin', 'user', 'list', '--admin']);
+    expect(listed).toMatch(/\tpiped\tp@example.com\ttrue\ttrue/);
+    await withStdin(
+      ['admin', 'user', 'change-password', '-u', 'piped', '--password-file', '-', '--must-change-password=false'],
+      'new-password-22\n',
+    );
+    const { stdout: token } = await cli(dataDir, ['admin', 'user', 'generate-access-token', '-u', 'piped', '--raw']);
+    expect(token.trim()).toMatch(/^[0-9a-f]{40}$/);
+    const dumped = await new Promise<Buffer>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['dist/src/cli.js', 'dump', '--file', '-'],
+        { cwd: root, env, encoding: 'buffer', maxBuffer: 1 << 28 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    );
+    expect(dumped.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+  });
 });

@@ -1,70 +1,18 @@
 // The container registry driven by the real client: skopeo copies an OCI image layout built here on disk to a
 // running Anvil over plain HTTP, inspects it, copies it back and compares digests; a multi-platform index; a delete
 // the client sees; an anonymous pull of a public image; a private organization's image refused to an outsider.
-import { execFile, spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import { hasSkopeo, Layout, OCI_INDEX, run, sha256 } from '../helpers/skopeo.ts';
 
 const root = path.resolve(__dirname, '../..');
-const run = promisify(execFile);
-const hasSkopeo = spawnSync('sh', ['-c', 'command -v skopeo'], { stdio: 'ignore' }).status === 0;
 if (!hasSkopeo) {
   if (process.env.CI) throw new Error('skopeo is missing: .ci/run installs it');
   console.log('container skopeo test skipped: skopeo is not installed (apt-get install skopeo)');
 }
 const describeWithSkopeo = hasSkopeo ? describe : describe.skip;
-
-const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
-const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** An OCI image layout under construction: blobs written by digest, index.json at the end. */
-class Layout {
-  private readonly refs: object[] = [];
-  constructor(readonly dir: string) {
-    fs.mkdirSync(path.join(dir, 'blobs', 'sha256'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
-  }
-
-  blob(bytes: Buffer, mediaType: string) {
-    fs.writeFileSync(path.join(this.dir, 'blobs', 'sha256', sha256(bytes)), bytes);
-    return { mediaType, digest: `sha256:${sha256(bytes)}`, size: bytes.length };
-  }
-
-  image(architecture: string) {
-    const layerTar = randomBytes(256 * 1024);
-    const layer = this.blob(zlib.gzipSync(layerTar), 'application/vnd.oci.image.layer.v1.tar+gzip');
-    const config = this.blob(
-      Buffer.from(
-        JSON.stringify({
-          architecture,
-          os: 'linux',
-          rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerTar)}`] },
-          config: { Labels: { arch: architecture } },
-        }),
-      ),
-      'application/vnd.oci.image.config.v1+json',
-    );
-    const manifest = Buffer.from(
-      JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config, layers: [layer] }),
-    );
-    return { ...this.blob(manifest, OCI_MANIFEST), platform: { os: 'linux', architecture } };
-  }
-
-  tag(descriptor: object, name: string): void {
-    this.refs.push({ ...descriptor, annotations: { 'org.opencontainers.image.ref.name': name } });
-    fs.writeFileSync(
-      path.join(this.dir, 'index.json'),
-      JSON.stringify({ schemaVersion: 2, mediaType: OCI_INDEX, manifests: this.refs }),
-    );
-  }
-}
 
 describeWithSkopeo('skopeo against a running Anvil', () => {
   let work: string;
@@ -186,10 +134,7 @@ describeWithSkopeo('skopeo against a running Anvil', () => {
   it('copies a multi-platform index with --all and serves it as an index', async () => {
     const layout = new Layout(path.join(work, 'multi'));
     const platforms = [layout.image('amd64'), layout.image('arm64')];
-    const index = layout.blob(
-      Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: OCI_INDEX, manifests: platforms })),
-      OCI_INDEX,
-    );
+    const index = layout.index(platforms);
     layout.tag(index, 'v1');
     await skopeo([
       'copy',

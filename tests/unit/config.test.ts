@@ -50,7 +50,7 @@ describe('settings', () => {
   });
 
   it.each([
-    ['ANVIL__git__HTTP_MAX_REQUEST_BUFFER', '10 MB', /\[git\] HTTP_MAX_REQUEST_BUFFER/],
+    ['ANVIL__git__HTTP_MAX_REQUEST_BUFFER', '10 parsecs', /\[git\] HTTP_MAX_REQUEST_BUFFER/],
     ['ANVIL__api__MAX_RESPONSE_ITEMS', 'many', /\[api\] MAX_RESPONSE_ITEMS/],
     ['ANVIL__quota__ENABLED', 'perhaps', /\[quota\] ENABLED/],
     ['ANVIL__security__PASSWORD_COMPLEXITY', 'lower,emoji', /PASSWORD_COMPLEXITY/],

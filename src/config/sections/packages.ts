@@ -1,11 +1,16 @@
 // [packages] in app.ini.
 import { str, sizeLimit } from '../setting-types.ts';
 
-// Package blobs: where they live (settings.storage.packages; PATH is the local folder), the largest generic file
-// and the largest container blob.
+// Package blobs: where they live (settings.storage.packages; PATH is the local folder), the largest generic file,
+// the largest container blob, and the largest file of each registry.
 export const packages = {
   STORAGE_TYPE: str(''),
   PATH: str(''),
+  MINIO_BUCKET: str(''),
+  MINIO_BASE_PATH: str(''),
   LIMIT_SIZE_GENERIC: sizeLimit(),
   LIMIT_SIZE_CONTAINER: sizeLimit(),
+  LIMIT_SIZE_PYPI: sizeLimit(),
+  LIMIT_SIZE_MAVEN: sizeLimit(),
+  LIMIT_SIZE_NPM: sizeLimit(),
 } as const;

@@ -1,5 +1,5 @@
 // [quota], [quota.default] in app.ini.
-import { int, bool, list } from '../setting-types.ts';
+import { bool, list, sizeLimit } from '../setting-types.ts';
 
 export const quota = {
   ENABLED: bool(true),
@@ -7,5 +7,5 @@ export const quota = {
 } as const;
 
 export const quotaDefault = {
-  TOTAL: int(-1),
+  TOTAL: sizeLimit(),
 } as const;

@@ -1,5 +1,5 @@
 // [security] in app.ini.
-import { str, int, bool, listOf } from '../setting-types.ts';
+import { str, int, bool, list, listOf } from '../setting-types.ts';
 
 export const security = {
   MIN_PASSWORD_LENGTH: int(8, 1),
@@ -13,6 +13,10 @@ export const security = {
   PASSWORD_FAILURES_PER_ACCOUNT: int(10, 0),
   PASSWORD_FAILURE_WINDOW_SECONDS: int(300, 1),
   SECRET_KEY: str(''),
+  // Forgejo's: peers whose X-Forwarded-For / X-Real-IP is believed (CIDRs or addresses, * for any), and how many
+  // proxies in a row are
+  REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
+  REVERSE_PROXY_LIMIT: int(1, 0),
   DISABLE_WEBHOOKS: bool(false),
   DISABLE_QUERY_AUTH_TOKEN: bool(false),
   IMPORT_LOCAL_PATHS: bool(false),

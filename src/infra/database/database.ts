@@ -60,7 +60,9 @@ function openPostgres(url: string): Database {
   pool.on('error', () => undefined);
   const { PrismaPg } = require('@prisma/adapter-pg');
   const { PrismaClient } = require('../../../generated/prisma/postgresql/client.ts');
-  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // [database] SCHEMA travels in the URL as search_path; Prisma names the schema in its queries itself.
+  const schema = /search_path=([^&\s]+)/.exec(decodeURIComponent(new URL(url).searchParams.get('options') ?? ''))?.[1];
+  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
   return {
     provider: 'postgresql',
     prisma,

@@ -167,3 +167,28 @@ export async function writeTagObject(
   const body = `object ${sha}\ntype commit\ntag ${name}\ntagger ${clean(tagger.name)} <${clean(tagger.email)}> ${date}\n\n${message.endsWith('\n') ? message : `${message}\n`}`;
   return (await runGit(['--git-dir', dir, 'mktag'], { input: body })).trim();
 }
+
+export interface GitRef {
+  /** Full name, refs/heads/main. */
+  ref: string;
+  sha: string;
+  type: string;
+}
+
+/** Every ref under `prefix` (refs/ for all), by name. */
+export async function listRefs(dir: string, prefix = 'refs/'): Promise<GitRef[]> {
+  const output = await runGit([
+    '--git-dir',
+    dir,
+    'for-each-ref',
+    '--format=%(objectname) %(objecttype) %(refname)',
+    prefix,
+  ]);
+  return output
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha, type, ...ref] = line.split(' ');
+      return { sha, type, ref: ref.join(' ') };
+    });
+}

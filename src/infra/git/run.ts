@@ -39,7 +39,12 @@ export function spawnGit(args: readonly string[], options: SpawnOptions & { env?
 }
 
 /** Runs git and resolves with its standard output; rejects with GitError on a non-zero exit or a timeout. */
-export function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+export async function runGit(args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+  return (await runGitBytes(args, options)).toString('utf8');
+}
+
+/** runGit for output that is bytes (blobs, archives), not text. */
+export function runGitBytes(args: readonly string[], options: GitRunOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawnGit(args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -60,7 +65,7 @@ export function runGit(args: readonly string[], options: GitRunOptions = {}): Pr
       const stderr = Buffer.concat(err).toString('utf8');
       if (timedOut) return reject(new GitError(`git ${args[0]} timed out`, code, stderr));
       if (code !== 0) return reject(new GitError(`git ${args[0]} failed: ${stderr.trim()}`, code, stderr));
-      resolve(Buffer.concat(out).toString('utf8'));
+      resolve(Buffer.concat(out));
     });
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(options.input);

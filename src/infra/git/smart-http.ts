@@ -101,9 +101,13 @@ function pipeProcess(
   res: Response,
   input: Readable | null,
   beforeEnd?: (exitCode: number | null) => Promise<void>,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<number | null> {
   const protocol = gitProtocol(req);
-  const child = spawnGit(args, { env: protocol ? { GIT_PROTOCOL: protocol } : {}, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnGit(args, {
+    env: protocol ? { ...env, GIT_PROTOCOL: protocol } : env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stderr!.resume();
   child.stdin!.on('error', () => undefined);
   let inputFailure: Error | null = null;
@@ -172,6 +176,8 @@ export interface RpcLimits {
   readonly hooksPath?: string;
   /** For a push: admits the pack as it arrives (a quota hold); a refusal stops the push. */
   readonly packBudget?: ByteBudget;
+  /** Environment for git and its hooks (what protection-hook.ts reads). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
@@ -190,9 +196,16 @@ export async function serviceRpc(
   if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
   const meter = service === 'receive-pack' && limits.packBudget ? new PushPackMeter(limits.packBudget) : undefined;
   const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail', meter);
-  return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, async (code) => {
-    if (code === 0 && afterSuccess) await afterSuccess();
-  });
+  return pipeProcess(
+    [...config, service, '--stateless-rpc', dir],
+    req,
+    res,
+    input,
+    async (code) => {
+      if (code === 0 && afterSuccess) await afterSuccess();
+    },
+    limits.env,
+  );
 }
 
 /** Answers a protocol round with an error the git client shows its user, without running git. */

@@ -47,16 +47,20 @@ function requireDigest(text: string | undefined): Digest {
   return digest;
 }
 
+/** How often a write that lost a race on a unique index is run again (each run sees what the winners wrote). */
+const RACE_ATTEMPTS = 4;
+
 /**
- * Two clients pushing the same blob (or the first blob of an image) at once: the loser's transaction fails a unique
- * index; run again, it finds what the winner wrote.
+ * Clients pushing the same blob, tag or first blob of an image at once: a loser's transaction fails a unique index;
+ * run again, it finds what the winner wrote.
  */
-export async function retryOnceOnRace<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (!(error instanceof NameTakenError)) throw error;
-    return write();
+export async function retryOnRace<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof NameTakenError) || attempt >= RACE_ATTEMPTS) throw error;
+    }
   }
 }
 
@@ -138,19 +142,21 @@ export class ContainerBlobService {
     if (rangeStart === undefined && start !== 0)
       throw uploadInvalid('stream uploads after the first write are not allowed');
     if (announced === 0) return { id, bytes: start };
-    const received = await this.receive(target.owner, body, announced);
+    const received = await this.receive(target.owner, body, announced, start);
     try {
       if (received.digests.size === 0) return { id, bytes: start };
       const part: NewPackageFile = {
         ...this.uploadFile(doer, target, `${id}/${upload.parts}`, received.digests),
         isLead: false,
       };
-      await received.commit(async (repos) => {
-        if (!(await repos.containers.advanceUpload(id, start, received.digests.size))) {
-          throw uploadInvalid('another chunk was written at the same place', 416);
-        }
-        await repos.packages.addFile(part);
-      });
+      await retryOnRace(() =>
+        received.commit(async (repos) => {
+          if (!(await repos.containers.advanceUpload(id, start, received.digests.size))) {
+            throw uploadInvalid('another chunk was written at the same place', 416);
+          }
+          await repos.packages.addFile(part);
+        }),
+      );
       return { id, bytes: start + received.digests.size };
     } finally {
       await received.close();
@@ -175,7 +181,7 @@ export class ContainerBlobService {
       // One chunk is already the blob: the digest's file refers to the same bytes, nothing is copied.
       const only = digestsOfRow(parts[0].blob);
       if (only[digest.algorithm] !== digest.hex) throw digestInvalid();
-      const orphans = await retryOnceOnRace(() =>
+      const orphans = await retryOnRace(() =>
         this.deps.transactions.run(async (repos) => {
           await this.addUploadedIn(repos, this.uploadFile(doer, target, digestText, only), target, digestText);
           await repos.containers.deleteUpload(id);
@@ -214,7 +220,7 @@ export class ContainerBlobService {
     if (!found) return false;
     await this.quota.assertWithin(target.owner, 'size:assets:packages:all');
     const file = this.uploadFile(doer, target, digestText, digestsOfRow(found.blob));
-    return retryOnceOnRace(() =>
+    return retryOnRace(() =>
       this.deps.transactions.run(async (repos) => {
         // Under the hash's lock: a removal of the bytes either finished (no row: nothing to mount) or waits for us.
         await repos.packageBlobs.lockHashes([found.blob.hashSha256]);
@@ -229,10 +235,12 @@ export class ContainerBlobService {
    * DELETE of a blob: the uploaded copy goes; a manifest that refers to the blob keeps it until the manifest goes.
    */
   async delete(target: ImageTarget, digestText: string): Promise<void> {
-    await this.find(target, digestText);
-    const orphans = await this.deps.transactions.run((repos) =>
-      repos.containers.deleteUploadFiles(keyOf(target), [digestText]),
-    );
+    const file = await this.find(target, digestText);
+    const orphans = await this.deps.transactions.run(async (repos) => {
+      // The hash first, as a manifest push naming the blob takes it: one waits for the other, neither deadlocks.
+      await repos.packageBlobs.lockHashes([file.blob.hashSha256]);
+      return repos.containers.deleteUploadFiles(keyOf(target), [digestText]);
+    });
     await removeUnreferencedBlobs(this.deps, orphans);
   }
 
@@ -271,10 +279,12 @@ export class ContainerBlobService {
     await removeUnreferencedBlobs(this.deps, orphans);
   }
 
-  private async receive(owner: User, body: Readable, announced?: number): Promise<ReceivedBlob> {
+  /** `before`: bytes of the same upload already received, counted against the size limit with these. */
+  private async receive(owner: User, body: Readable, announced?: number, before = 0): Promise<ReceivedBlob> {
+    const limit = this.maxBytes();
+    const maxBytes = limit === undefined ? undefined : Math.max(0, limit - before);
     // As Forgejo: what is already stored is checked before a byte is read; the upload then stops at the limit.
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
-    const maxBytes = this.maxBytes();
     return receivePackageBlob(this.deps, this.quota, { owner, body, maxBytes, announcedLength: announced });
   }
 
@@ -292,7 +302,7 @@ export class ContainerBlobService {
     also: (repos: ServiceDeps['repos']) => Promise<string[]> = async () => [],
   ): Promise<string[]> {
     const file = this.uploadFile(doer, target, digestText, received.digests);
-    return retryOnceOnRace(() =>
+    return retryOnRace(() =>
       received.commit(async (repos) => {
         await this.addUploadedIn(repos, file, target, digestText);
         return also(repos);

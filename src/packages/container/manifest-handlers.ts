@@ -1,5 +1,4 @@
 // Manifest, tag list and referrers end points of the OCI distribution spec, thin over ContainerManifestService.
-import { pipeline } from 'node:stream/promises';
 import type { Request } from 'express';
 import type { Descriptor } from './manifest-document.ts';
 import { MediaType } from './manifest-document.ts';
@@ -68,11 +67,7 @@ export async function getManifest(ctx: RegistryRequest, reference: string): Prom
   res.setHeader('Docker-Content-Digest', manifest.digest);
   res.setHeader('ETag', `"${manifest.digest}"`);
   res.status(200);
-  if (ctx.req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  await pipeline(await manifests.open(manifest), res);
+  res.end(ctx.req.method === 'HEAD' ? undefined : await manifests.bytes(manifest));
 }
 
 export async function deleteManifest(ctx: RegistryRequest, reference: string): Promise<void> {

@@ -5,13 +5,14 @@
 // subject, artifact type, annotations).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { ContainerFileRow, ImageKey } from '../../db/container.repository.ts';
+import type { ImageKey } from '../../db/container.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import type { User } from '../../db/entities.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { receivePackageBlob } from '../core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
-import { type ImageTarget, retryOnceOnRace } from './blob.service.ts';
+import { type ImageTarget, retryOnRace } from './blob.service.ts';
 import {
   type Descriptor,
   IMAGE_CONFIG_TYPES,
@@ -21,6 +22,7 @@ import {
   summariseImageConfig,
 } from './manifest-document.ts';
 import { digestInvalid, manifestBlobUnknown, manifestInvalid, manifestUnknown, nameUnknown } from './oci-error.ts';
+import { ManifestBytes } from './manifest-bytes.ts';
 import { isTag, parseDigest } from './references.ts';
 
 /** Configs larger than this are not read for the metadata (they are still stored and served). */
@@ -55,8 +57,20 @@ export interface PushedManifest {
 
 const keyOf = (target: ImageTarget): ImageKey => ({ ownerId: target.owner.id, image: target.image });
 
-function metadataOf(file: ContainerFileRow): ManifestMetadata {
-  return JSON.parse(file.version.metadataJson) as ManifestMetadata;
+/**
+ * In the manifest's transaction: the blobs it names are still the image's, under their hashes' locks (a blob
+ * DELETE takes the same lock before its files go), so no removal can take them between the check and the write.
+ */
+async function confirmReferences(
+  repos: Repositories,
+  target: ImageTarget,
+  blobs: readonly { digest: string; blobId: number; hash: string }[],
+): Promise<void> {
+  await repos.packageBlobs.lockHashes(blobs.map((blob) => blob.hash));
+  for (const { digest, blobId } of blobs) {
+    const found = await repos.containers.findBlob(keyOf(target), digest);
+    if (found?.blob.id !== blobId) throw manifestBlobUnknown(digest);
+  }
 }
 
 function platformOf(descriptor: Descriptor): string | undefined {
@@ -70,6 +84,8 @@ export class ContainerManifestService {
     private readonly deps: ServiceDeps,
     private readonly quota: QuotaService,
   ) {}
+
+  private readonly manifestBytes = new ManifestBytes((sha256) => this.deps.packageBlobs.get(sha256));
 
   private get containers() {
     return this.deps.repos.containers;
@@ -104,17 +120,18 @@ export class ContainerManifestService {
       announcedLength: bytes.length,
     });
     try {
-      const { orphans } = await retryOnceOnRace(() =>
-        received.commit((repos) =>
-          repos.containers.writeManifestVersion({
+      const { orphans } = await retryOnRace(() =>
+        received.commit(async (repos) => {
+          await confirmReferences(repos, target, references.blobs);
+          return repos.containers.writeManifestVersion({
             key: keyOf(target),
             version: reference,
             creatorId: doer.id,
             metadataJson: JSON.stringify(metadata),
             manifest: received.digests,
             references: references.blobs,
-          }),
-        ),
+          });
+        }),
       );
       await removeUnreferencedBlobs(this.deps, orphans);
     } finally {
@@ -125,27 +142,29 @@ export class ContainerManifestService {
 
   /** The manifest a tag or digest names. */
   async find(target: ImageTarget, reference: string): Promise<StoredManifest> {
-    const file = await this.findFile(target, reference);
-    const metadata = metadataOf(file);
+    const digest = parseDigest(reference);
+    if (!digest && !isTag(reference)) throw manifestUnknown(reference);
+    const found = await this.containers.findManifest(keyOf(target), digest ?? { tag: reference });
+    if (!found) throw manifestUnknown(reference);
+    const metadata = JSON.parse(found.metadataJson) as ManifestMetadata;
     return {
       mediaType: metadata.media_type,
-      digest: metadata.digest,
-      size: Number(file.blob.size),
-      sha256: file.blob.hashSha256,
+      // By digest: the digest asked for (the same bytes may have been pushed under the other algorithm's).
+      digest: digest ? reference : metadata.digest,
+      size: found.size,
+      sha256: found.hashSha256,
     };
   }
 
-  open(manifest: StoredManifest): Promise<Readable> {
-    return this.deps.packageBlobs.get(manifest.sha256);
+  bytes(manifest: StoredManifest): Promise<Buffer> {
+    return this.manifestBytes.get(manifest.sha256);
   }
 
   /** DELETE: a tag untags; a digest removes every version with that manifest. The blobs go when nothing keeps them. */
   async delete(target: ImageTarget, reference: string): Promise<void> {
     const digest = parseDigest(reference);
     const files = digest
-      ? digest.algorithm === 'sha256'
-        ? await this.containers.findByManifestHash(keyOf(target), digest.hex)
-        : []
+      ? await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex)
       : [await this.containers.findTagged(keyOf(target), reference)].filter((file) => file !== null);
     if (files.length === 0) throw manifestUnknown(reference);
     const orphans = await this.deps.transactions.run(async (repos) => {
@@ -161,6 +180,12 @@ export class ContainerManifestService {
     if (!(await this.containers.imageExists(keyOf(target)))) throw nameUnknown(target.image);
     const found = await this.containers.listTags(keyOf(target), last, limit + 1);
     return { tags: found.slice(0, limit), more: found.length > limit };
+  }
+
+  /** GET /v2/_catalog: the images of owners the viewer may see, in order after `last`; `more` as for tags. */
+  async catalog(viewer: User | null, limit: number, last: string): Promise<{ names: string[]; more: boolean }> {
+    const found = await this.containers.listImageNames(viewer, last, limit + 1);
+    return { names: found.slice(0, limit), more: found.length > limit };
   }
 
   /** The referrers API: descriptors of the manifests whose subject is the digest, optionally of one artifact type. */
@@ -185,25 +210,16 @@ export class ContainerManifestService {
     return [...found.values()];
   }
 
-  private async findFile(target: ImageTarget, reference: string): Promise<ContainerFileRow> {
-    const digest = parseDigest(reference);
-    let file: ContainerFileRow | null = null;
-    if (digest?.algorithm === 'sha256')
-      [file = null] = await this.containers.findByManifestHash(keyOf(target), digest.hex);
-    else if (!digest && isTag(reference)) file = await this.containers.findTagged(keyOf(target), reference);
-    if (!file) throw manifestUnknown(reference);
-    return file;
-  }
-
   /** Every blob an image manifest uses must be in the image, and every manifest an index lists. */
   private async resolveReferences(target: ImageTarget, document: ManifestDocument) {
-    const blobs = new Map<string, number>();
+    const blobs = new Map<string, { blobId: number; hash: string }>();
     let configHash: string | null = null;
     if (document.isIndex) {
       for (const child of document.children) {
         const digest = parseDigest(child.digest);
-        const found =
-          digest?.algorithm === 'sha256' ? await this.containers.findByManifestHash(keyOf(target), digest.hex) : [];
+        const found = digest
+          ? await this.containers.findByManifestHash(keyOf(target), digest.algorithm, digest.hex)
+          : [];
         if (found.length === 0) throw manifestBlobUnknown(child.digest);
       }
       return { blobs: [], configHash };
@@ -213,10 +229,10 @@ export class ContainerManifestService {
       if (!found) throw manifestBlobUnknown(item.digest);
       if (Number(found.blob.size) !== item.size)
         throw manifestInvalid(`the size of ${item.digest} is ${found.blob.size}, not ${item.size}`);
-      blobs.set(item.digest, found.blob.id);
+      blobs.set(item.digest, { blobId: found.blob.id, hash: found.blob.hashSha256 });
       if (item === document.config) configHash = found.blob.hashSha256;
     }
-    return { blobs: [...blobs].map(([digest, blobId]) => ({ digest, blobId })), configHash };
+    return { blobs: [...blobs].map(([digest, found]) => ({ digest, ...found })), configHash };
   }
 
   private async metadata(

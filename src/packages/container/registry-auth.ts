@@ -77,6 +77,16 @@ function requirePackageScope(caller: Caller | null, method: string): void {
 }
 
 /**
+ * Whose view of the owners a catalog request lists: a credential and read:package as for any pull; a public-only
+ * token, or none, sees public owners only.
+ */
+export function catalogViewer(app: AppContext, who: RegistryCaller, method: string): User | null {
+  requireCredential(app, who);
+  requirePackageScope(who.caller, method);
+  return isPublicOnly(who.caller) ? null : (who.caller?.user ?? null);
+}
+
+/**
  * `{owner}/{image}` resolved for a request needing `needed` on the owner's packages. `name` is the path's
  * repository name; the image part must be a valid image name.
  */

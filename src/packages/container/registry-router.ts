@@ -16,6 +16,7 @@ import {
   startUpload,
   uploadStatus,
 } from './blob-handlers.ts';
+import { listCatalog } from './catalog-handler.ts';
 import { deleteManifest, getManifest, listReferrers, listTags, putManifest } from './manifest-handlers.ts';
 import { unsupported } from './oci-error.ts';
 import { sendOciError } from './oci-error-response.ts';
@@ -74,6 +75,10 @@ async function route(app: RegistryApp, authenticate: Authenticator, req: Request
   if (path === '/token') {
     if (req.method !== 'GET') throw unsupported();
     return issueToken(app, who, res);
+  }
+  if (path === '/_catalog') {
+    if (req.method !== 'GET') throw unsupported();
+    return listCatalog(app, who, req, res);
   }
   const match = ENDPOINT.exec(path);
   if (!match) throw unsupported('no such end point');

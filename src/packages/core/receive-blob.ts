@@ -4,6 +4,7 @@
 // removal; the bytes are published before it and checked again after it. Whatever fails, nothing is kept: no
 // bytes, no rows, no hold.
 import type { Readable } from 'node:stream';
+import { PayloadTooLargeError } from '../../domain/errors.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import type { QuotaHold } from '../../services/quota-hold.ts';
 import type { QuotaOwner, QuotaService } from '../../services/quota.service.ts';
@@ -60,12 +61,16 @@ export class ReceivedBlob {
   }
 }
 
+const tooLarge = (maxBytes: number) => new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
+
 /** Streams an upload in under the owner's package quota; the caller commits it (or not), then closes it. */
 export async function receivePackageBlob(
   deps: ServiceDeps,
   quota: QuotaService,
   upload: BlobUpload,
 ): Promise<ReceivedBlob> {
+  // A length already past the limit is refused before a byte is read or a byte of quota reserved.
+  if (upload.maxBytes !== undefined && (upload.announcedLength ?? 0) > upload.maxBytes) throw tooLarge(upload.maxBytes);
   const hold = await quota.hold(upload.owner, 'size:assets:packages:all', 'packages', upload.announcedLength);
   try {
     const staged = await deps.packageBlobs.stage(upload.body, { maxBytes: upload.maxBytes, budget: hold });

@@ -554,7 +554,8 @@ function cellsOf(rows: readonly MatrixRow[]): [string, MatrixRow, Cell, Row][] {
 
 /** Declares the tests of one area: every cell, every caller. */
 export function describeMatrix(area: string, rows: readonly MatrixRow[]): void {
-  beforeAll(buildWorld);
+  // Building the world is a few hundred requests: on a loaded machine it needs more than the default minute.
+  beforeAll(buildWorld, 180_000);
   afterAll(closeWorld);
   describe(`authorization matrix: ${area}`, () => {
     it.each(cellsOf(rows))('%s', async (_label, row, cell, expectedRow) => {

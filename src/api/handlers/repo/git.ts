@@ -1,9 +1,10 @@
 // git smart HTTP: /{owner}/{repo}.git/info/refs, git-upload-pack, git-receive-pack. Access is the routes' rule.
 import { ForbiddenError } from '../../../domain/errors.ts';
 import { anonymousCloneLimit } from '../../../infra/git/anonymous-clone-limit.ts';
+import { protectionEnv, protectionHooksPath } from '../../../infra/git/protection-hook.ts';
 import { overQuotaHooksPath } from '../../../infra/git/quota-hook.ts';
 import { advertiseRefs, type GitService, refuseRpc, serviceRpc } from '../../../infra/git/smart-http.ts';
-import type { Handler } from '../../route.ts';
+import type { AnyRequestContext, Handler } from '../../route.ts';
 
 export const gitInfoRefs: Handler<'gitInfoRefs'> = async (ctx) => {
   const service = ctx.query.service?.replace(/^git-/, '') as GitService | undefined;
@@ -26,6 +27,20 @@ export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
   }
 };
 
+/**
+ * The pre-receive hook a push runs, if any: branch protection when the repository has rules (which then also refuses
+ * what the owner's quota does not allow), else the over-quota hook when the owner is over quota, else none.
+ */
+async function receiveHooks(ctx: AnyRequestContext, withinQuota: boolean) {
+  const dataDir = ctx.app.settings.server.APP_DATA_PATH;
+  const policy = await ctx.app.services.branchProtections.pushPolicy(ctx.doer(), ctx.repo().repo);
+  if (policy) {
+    const env = { ANVIL_PROTECTION: protectionEnv(policy), ...(withinQuota ? {} : { ANVIL_QUOTA_EXCEEDED: '1' }) };
+    return { hooksPath: protectionHooksPath(dataDir), env };
+  }
+  return { hooksPath: withinQuota ? undefined : overQuotaHooksPath(dataDir), env: undefined };
+}
+
 export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   const { repositories, pushes } = ctx.app.services;
   const { repo } = ctx.repo();
@@ -41,11 +56,11 @@ export const gitReceivePack: Handler<'gitReceivePack'> = async (ctx) => {
   // until the repository's new size is recorded.
   const { quota } = ctx.app.services;
   const withinQuota = await quota.isWithin(repo.owner, 'size:repos:all');
-  const hooksPath = withinQuota ? undefined : overQuotaHooksPath(ctx.app.settings.server.APP_DATA_PATH);
+  const { hooksPath, env } = await receiveHooks(ctx, withinQuota);
   const leaf = repo.isPrivate ? 'reposPrivate' : 'reposPublic';
   const hold = withinQuota ? await quota.hold(repo.owner, 'size:repos:all', leaf) : undefined;
   try {
-    const limits = { maxRequestBytes, maxPackBytes, hooksPath, packBudget: hold };
+    const limits = { maxRequestBytes, maxPackBytes, hooksPath, packBudget: hold, env };
     await serviceRpc(ctx.req, ctx.res, dir, 'receive-pack', limits, () => push.finish());
   } finally {
     await hold?.release();

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Release" ADD COLUMN     "hideArchiveLinks" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,277 @@
+// The npm rows of `npm run bench`: Anvil's npm registry beside verdaccio, the registry npm users run themselves,
+// in one run on loopback. Verdaccio is installed when missing into a folder of its own under the OS temp dir (not a
+// project dependency), pinned, with node-fetch pinned by an npm override, and started with its storage in a temp
+// dir. The same package (BENCH_NPM_VERSIONS versions and a 5 MiB tarball) is published to both; then packument
+// GETs (requests/s) and 5 MiB tarball GETs (MiB/s) are measured with autocannon — goal Anvil ≥ 1.5× verdaccio on
+// both — and a 50 MiB package is published to Anvil while its resident memory is sampled (goal growth < 60 MiB).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+const root = path.resolve(__dirname, '..');
+const VERDACCIO_VERSION = '6.2.0';
+const VERDACCIO_DIR = path.join(os.tmpdir(), 'anvil-bench-verdaccio');
+const VERSIONS = Number(process.env.BENCH_NPM_VERSIONS ?? 30);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const TARBALL_MIB = 5;
+const PUBLISH_MIB = 50;
+const RATIO_GOAL = 1.5;
+const RSS_GOAL_MIB = 60;
+
+export interface NpmGoalRow {
+  name: string;
+  measured: string;
+  goal: string;
+  met: boolean;
+}
+
+interface Target {
+  name: string;
+  /** The registry's root, ending in a slash. */
+  registry: string;
+  headers: Record<string, string>;
+}
+
+function run(command: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${command} ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
+    );
+  });
+}
+
+async function ensureVerdaccio(): Promise<string> {
+  const bin = path.join(VERDACCIO_DIR, 'node_modules', '.bin', 'verdaccio');
+  const installed = path.join(VERDACCIO_DIR, 'node_modules', 'verdaccio', 'package.json');
+  if (fs.existsSync(installed) && JSON.parse(fs.readFileSync(installed, 'utf8')).version === VERDACCIO_VERSION)
+    return bin;
+  console.log(`installing verdaccio ${VERDACCIO_VERSION} into ${VERDACCIO_DIR}…`);
+  fs.mkdirSync(VERDACCIO_DIR, { recursive: true });
+  fs.writeFileSync(
+    path.join(VERDACCIO_DIR, 'package.json'),
+    JSON.stringify({
+      name: 'anvil-bench-verdaccio',
+      private: true,
+      dependencies: { verdaccio: VERDACCIO_VERSION },
+      overrides: { 'node-fetch': '2.7.0' },
+    }),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], VERDACCIO_DIR);
+  return bin;
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Verdaccio on loopback, storage in a temp dir, anyone may publish (no accounts to set up). */
+async function startVerdaccio(port: number): Promise<{ child: ChildProcess; storage: string }> {
+  const bin = await ensureVerdaccio();
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-verdaccio-storage-'));
+  const config = path.join(storage, 'config.yaml');
+  fs.writeFileSync(
+    config,
+    [
+      `storage: ${path.join(storage, 'packages')}`,
+      'auth:',
+      '  htpasswd:',
+      `    file: ${path.join(storage, 'htpasswd')}`,
+      'uplinks: {}',
+      'packages:',
+      "  '**':",
+      '    access: $all',
+      '    publish: $all',
+      '    unpublish: $all',
+      'max_body_size: 200mb',
+      'log: { type: stdout, format: pretty, level: error }',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(bin, ['--config', config, '--listen', `127.0.0.1:${port}`], {
+    cwd: storage,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitFor(`http://127.0.0.1:${port}/-/ping`);
+  return { child, storage };
+}
+
+function digest(algorithm: string, bytes: Buffer, encoding: 'hex' | 'base64'): string {
+  return createHash(algorithm).update(bytes).digest(encoding);
+}
+
+/** `npm publish`'s body, streamed: the metadata, then the tarball in base64 a piece at a time. */
+function publishBody(name: string, version: string, tarball: Buffer): Readable {
+  const fileName = `${name}-${version}.tgz`;
+  const manifest = {
+    name,
+    version,
+    description: `bench package ${name}`,
+    main: 'index.js',
+    dependencies: { left: '^1.0.0', right: '^2.0.0' },
+    _id: `${name}@${version}`,
+    dist: {
+      integrity: `sha512-${digest('sha512', tarball, 'base64')}`,
+      shasum: digest('sha1', tarball, 'hex'),
+      tarball: `http://localhost/${name}/-/${fileName}`,
+    },
+  };
+  const head = JSON.stringify({
+    _id: name,
+    name,
+    'dist-tags': { latest: version },
+    versions: { [version]: manifest },
+    _attachments: { [fileName]: { content_type: 'application/octet-stream', data: '@DATA@', length: tarball.length } },
+  });
+  const [before, after] = head.split('"@DATA@"');
+  const PIECE = 3 * 256 * 1024;
+  return Readable.from(
+    (function* () {
+      yield `${before}"`;
+      for (let at = 0; at < tarball.length; at += PIECE) yield tarball.subarray(at, at + PIECE).toString('base64');
+      yield `"${after}`;
+    })(),
+  );
+}
+
+function put(url: string, headers: Record<string, string>, body: Readable): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' } });
+    request.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    body.pipe(request);
+  });
+}
+
+function autocannon(url: string, headers: Record<string, string>, connections: number) {
+  const args = ['-c', String(connections), '-d', String(DURATION), '-j'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  return run(path.join(root, 'node_modules/.bin/autocannon'), [...args, url], root).then((stdout) => {
+    const result = JSON.parse(stdout);
+    return { rps: result.requests.average as number, non2xx: result.non2xx as number };
+  });
+}
+
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+async function publishAll(target: Target, name: string): Promise<void> {
+  for (let i = 0; i < VERSIONS; i++) {
+    const status = await put(
+      `${target.registry}${name}`,
+      target.headers,
+      publishBody(name, `1.0.${i}`, randomBytes(2048)),
+    );
+    if (status >= 300) throw new Error(`${target.name}: publishing ${name}@1.0.${i} answered ${status}`);
+  }
+  const big = randomBytes(TARBALL_MIB * 1024 * 1024);
+  const status = await put(`${target.registry}${name}`, target.headers, publishBody(name, '2.0.0', big));
+  if (status >= 300) throw new Error(`${target.name}: publishing the ${TARBALL_MIB} MiB version answered ${status}`);
+}
+
+async function tarballUrl(target: Target, name: string): Promise<string> {
+  const res = await fetch(`${target.registry}${name}`, { headers: target.headers });
+  const doc = (await res.json()) as { versions: Record<string, { dist: { tarball: string } }> };
+  return doc.versions['2.0.0'].dist.tarball;
+}
+
+/** Runs the rows; `anvil` is the running server's registry root for `owner` and its process id. */
+export async function benchNpm(anvil: {
+  base: string;
+  token: string;
+  owner: string;
+  pid: number;
+}): Promise<NpmGoalRow[]> {
+  const rows: NpmGoalRow[] = [];
+  const port = 41_000 + Math.floor(Math.random() * 1000);
+  const verdaccio = await startVerdaccio(port);
+  try {
+    const targets: Target[] = [
+      {
+        name: 'Anvil',
+        registry: `${anvil.base}/api/packages/${anvil.owner}/npm/`,
+        headers: { Authorization: `Bearer ${anvil.token}` },
+      },
+      { name: 'verdaccio', registry: `http://127.0.0.1:${port}/`, headers: {} },
+    ];
+    const name = `bench-npm-${randomBytes(3).toString('hex')}`;
+    const measured: Record<string, { packument: number; tarball: number }> = {};
+    for (const target of targets) {
+      await publishAll(target, name);
+      const packument = await autocannon(
+        `${target.registry}${name}`,
+        { ...target.headers, Accept: 'application/json' },
+        32,
+      );
+      const tarball = await autocannon(await tarballUrl(target, name), target.headers, 8);
+      if (packument.non2xx + tarball.non2xx > 0) console.log(`  (${target.name}: non-2xx answers during the run)`);
+      measured[target.name] = { packument: packument.rps, tarball: tarball.rps * TARBALL_MIB };
+    }
+    const [ours, theirs] = [measured.Anvil, measured.verdaccio];
+    console.log(`\n| npm registry (${VERSIONS + 1} versions) | Anvil | verdaccio | ratio | goal |`);
+    console.log('|---|---|---|---|---|');
+    for (const [label, key, unit] of [
+      ['packument GET, req/s', 'packument', 'req/s'],
+      [`${TARBALL_MIB} MiB tarball GET, MiB/s`, 'tarball', 'MiB/s'],
+    ] as const) {
+      const ratio = ours[key] / theirs[key];
+      const met = ratio >= RATIO_GOAL;
+      console.log(
+        `| ${label} | ${ours[key].toFixed(0)} | ${theirs[key].toFixed(0)} | ${ratio.toFixed(2)} | ≥ ${RATIO_GOAL}: ${met ? 'met' : 'below'} |`,
+      );
+      rows.push({
+        name: `npm ${label.split(',')[0]}`,
+        measured: `${ours[key].toFixed(0)} ${unit} vs verdaccio ${theirs[key].toFixed(0)}, ratio ${ratio.toFixed(2)}`,
+        goal: `≥ ${RATIO_GOAL}× verdaccio`,
+        met,
+      });
+    }
+
+    // A 50 MiB publish with the server's resident memory sampled every 20 ms.
+    const big = randomBytes(PUBLISH_MIB * 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idle = rssMiB(anvil.pid);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(anvil.pid))), 20);
+    const started = performance.now();
+    const status = await put(
+      `${targets[0].registry}${name}-big`,
+      targets[0].headers,
+      publishBody(`${name}-big`, '1.0.0', big),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const growth = peak - idle;
+    console.log(
+      `| ${PUBLISH_MIB} MiB npm publish to Anvil | ${status}, ${(PUBLISH_MIB / seconds).toFixed(0)} MiB/s | RSS ${idle.toFixed(0)} → peak ${peak.toFixed(0)} MiB | growth ${growth.toFixed(1)} MiB | < ${RSS_GOAL_MIB} MiB: ${growth < RSS_GOAL_MIB && status === 201 ? 'met' : 'below'} |`,
+    );
+    rows.push({
+      name: `npm publish of a ${PUBLISH_MIB} MiB package: server RSS growth`,
+      measured: `${growth.toFixed(1)} MiB (status ${status})`,
+      goal: `< ${RSS_GOAL_MIB} MiB`,
+      met: growth < RSS_GOAL_MIB && status === 201,
+    });
+  } finally {
+    verdaccio.child.kill();
+    fs.rmSync(verdaccio.storage, { recursive: true, force: true });
+  }
+  return rows;
+}

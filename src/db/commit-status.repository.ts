@@ -1,0 +1,67 @@
+// Commit statuses (CommitStatus rows): every report is kept, numbered per repository and commit.
+import type { StatusSort } from '../domain/commit-status.ts';
+import type { Models } from './entities.ts';
+import type { DbClient } from './prisma.ts';
+
+export type CommitStatusRow = Models.CommitStatusModel;
+
+export interface NewCommitStatus {
+  repoId: number;
+  sha: string;
+  state: string;
+  targetUrl: string;
+  description: string;
+  context: string;
+  creatorId: number;
+}
+
+const ORDER: Record<StatusSort, { [key: string]: 'asc' | 'desc' }> = {
+  oldest: { createdAt: 'asc' },
+  recentupdate: { updatedAt: 'desc' },
+  leastupdate: { updatedAt: 'asc' },
+  leastindex: { index: 'asc' },
+  highestindex: { index: 'desc' },
+};
+
+export class CommitStatusRepository {
+  constructor(private readonly client: DbClient) {}
+
+  /** Appends a status with the next index of its commit (call in a transaction: the unique index settles races). */
+  async create(status: NewCommitStatus): Promise<CommitStatusRow> {
+    const last = await this.client.commitStatus.findFirst({
+      where: { repoId: status.repoId, sha: status.sha },
+      orderBy: { index: 'desc' },
+      select: { index: true },
+    });
+    return this.client.commitStatus.create({ data: { ...status, index: (last?.index ?? 0) + 1 } });
+  }
+
+  async list(
+    repoId: number,
+    sha: string,
+    options: { sort?: StatusSort; state?: string; skip: number; take: number },
+  ): Promise<{ rows: CommitStatusRow[]; total: number }> {
+    const where = { repoId, sha, ...(options.state ? { state: options.state } : {}) };
+    const [rows, total] = await Promise.all([
+      this.client.commitStatus.findMany({
+        where,
+        orderBy: [ORDER[options.sort ?? 'recentupdate'], { id: 'desc' }],
+        skip: options.skip,
+        take: options.take,
+      }),
+      this.client.commitStatus.count({ where }),
+    ]);
+    return { rows, total };
+  }
+
+  /** The newest status of each context of a commit, by context. */
+  async latestPerContext(repoId: number, sha: string): Promise<CommitStatusRow[]> {
+    const rows = await this.client.commitStatus.findMany({ where: { repoId, sha }, orderBy: { index: 'desc' } });
+    const seen = new Set<string>();
+    return rows.filter((row) => !seen.has(row.context) && seen.add(row.context));
+  }
+
+  async deleteForRepo(repoId: number): Promise<void> {
+    await this.client.commitStatus.deleteMany({ where: { repoId } });
+  }
+}

@@ -1,0 +1,92 @@
+// What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
+// of a package's public versions with its version and stored digests, in one query whatever the number of files.
+import { type DbClient, Prisma } from './prisma.ts';
+
+export interface IndexedFile {
+  versionId: number;
+  version: string;
+  versionCreatedAt: Date;
+  metadataJson: string;
+  fileName: string;
+  fileCreatedAt: Date;
+  size: number;
+  sha256: string;
+}
+
+export interface IndexedVersion {
+  version: string;
+  createdAt: Date;
+}
+
+export interface PackageNameKey {
+  ownerId: number;
+  type: string;
+  /** Compared case-insensitively. */
+  name: string;
+}
+
+/** SQLite answers DATETIME columns of raw queries as text or epoch milliseconds, PostgreSQL as dates. */
+function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
+  const text = String(value);
+  return new Date(/^\d+$/.test(text) ? Number(text) : text.includes('T') ? text : `${text.replace(' ', 'T')}Z`);
+}
+
+interface FileRow {
+  versionId: number;
+  version: string;
+  versionCreatedAt: unknown;
+  metadataJson: string;
+  fileName: string;
+  fileCreatedAt: unknown;
+  size: bigint | number;
+  sha256: string;
+}
+
+export class PackageIndexRepository {
+  constructor(private readonly client: DbClient) {}
+
+  /**
+   * The files of the package's public versions (of one version when `lowerVersion` is given), oldest version
+   * first, each version's files in upload order.
+   */
+  async listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
+    const lowerName = key.name.toLowerCase();
+    const rows = await this.client.$queryRaw<FileRow[]>`
+      SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
+             v."metadataJson" AS "metadataJson", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
+             b."size" AS "size", b."hashSha256" AS "sha256"
+      FROM "Package" p
+      JOIN "PackageVersion" v ON v."packageId" = p."id"
+      JOIN "PackageFile" f ON f."versionId" = v."id"
+      JOIN "PackageBlob" b ON b."id" = f."blobId"
+      WHERE p."ownerId" = ${key.ownerId} AND p."type" = ${key.type} AND p."lowerName" = ${lowerName}
+        AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+        ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}
+      ORDER BY v."createdAt", v."id", f."id"`;
+    return rows.map((row) => ({
+      versionId: Number(row.versionId),
+      version: row.version,
+      versionCreatedAt: toDate(row.versionCreatedAt),
+      metadataJson: row.metadataJson,
+      fileName: row.fileName,
+      fileCreatedAt: toDate(row.fileCreatedAt),
+      size: Number(row.size),
+      sha256: row.sha256,
+    }));
+  }
+
+  /** The package's public versions, oldest first. */
+  async listVersions(key: PackageNameKey): Promise<IndexedVersion[]> {
+    const rows = await this.client.packageVersion.findMany({
+      where: {
+        isInternal: false,
+        package: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase(), isInternal: false },
+      },
+      select: { version: true, createdAt: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows;
+  }
+}

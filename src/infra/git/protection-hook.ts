@@ -1,0 +1,77 @@
+// A pre-receive hook for pushes into a repository with protected branches (Forgejo: routers/private/
+// hook_pre_receive.go): git receives the pack into its quarantine, then the hook refuses, per updated branch that a
+// rule protects, a deletion, a force-push (the old commit is not an ancestor of the new one), or a push by someone
+// the rule does not let push. The rules come in ANVIL_PROTECTION, one per line: `exact|glob <TAB> push|deny <TAB>
+// name`, with whether this pusher may push already decided; an exact name wins over globs, then the first glob that
+// matches (shell patterns, which match gobwas's `*`, `?` and classes; `{a,b}` is not supported). ANVIL_QUOTA_EXCEEDED
+// refuses every update but deletions, as the over-quota hook does (quota-hook.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { QUOTA_EXCEEDED } from './quota-hook.ts';
+
+export interface ProtectionLine {
+  glob: boolean;
+  mayPush: boolean;
+  name: string;
+}
+
+const SCRIPT = `#!/bin/sh
+# Written by Anvil: branch protection for this push.
+refused=0
+while read -r old new ref; do
+  case "$new" in *[!0]*) deleting=0 ;; *) deleting=1 ;; esac
+  if [ -n "$ANVIL_QUOTA_EXCEEDED" ] && [ "$deleting" = 0 ]; then
+    echo "${QUOTA_EXCEEDED}" >&2; refused=1; continue
+  fi
+  case "$ref" in refs/heads/*) ;; *) continue ;; esac
+  branch=\${ref#refs/heads/}
+  rule=""
+  tab=$(printf '\\t')
+  while IFS="$tab" read -r kind may name; do
+    [ "$kind" = exact ] && [ "$name" = "$branch" ] && { rule=$may; break; }
+  done <<EOF_RULES
+$ANVIL_PROTECTION
+EOF_RULES
+  if [ -z "$rule" ]; then
+    while IFS="$tab" read -r kind may name; do
+      [ "$kind" = glob ] || continue
+      case "$branch" in $name) rule=$may; break ;; esac
+    done <<EOF_RULES
+$ANVIL_PROTECTION
+EOF_RULES
+  fi
+  [ -z "$rule" ] && continue
+  if [ "$deleting" = 1 ]; then
+    echo "branch $branch is protected from deletion" >&2; refused=1; continue
+  fi
+  case "$old" in *[!0]*)
+    if ! git merge-base --is-ancestor "$old" "$new" 2>/dev/null; then
+      echo "branch $branch is protected from force push" >&2; refused=1; continue
+    fi ;;
+  esac
+  if [ "$rule" != push ]; then
+    echo "Not allowed to push to protected branch $branch" >&2; refused=1; continue
+  fi
+done
+exit $refused
+`;
+
+/** ANVIL_PROTECTION's value for a set of rules. */
+export function protectionEnv(lines: readonly ProtectionLine[]): string {
+  // Tabs and line breaks cannot be in a branch name (git check-ref-format refuses them).
+  return lines
+    .map((line) => `${line.glob ? 'glob' : 'exact'}\t${line.mayPush ? 'push' : 'deny'}\t${line.name}`)
+    .join('\n');
+}
+
+/** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
+export function protectionHooksPath(dataDir: string): string {
+  const dir = path.resolve(dataDir, 'git-hooks', 'protected-branches');
+  const hook = path.join(dir, 'pre-receive');
+  if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
+  fs.mkdirSync(dir, { recursive: true });
+  const temporary = `${hook}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, SCRIPT, { mode: 0o755 });
+  fs.renameSync(temporary, hook);
+  return dir;
+}

@@ -1,0 +1,107 @@
+// Trees and blobs of a bare repository: entries with `ls-tree`, bytes with `cat-file`. Paths are literal (no pathspec
+// magic), so a file named `:(glob)*` is that file.
+import { GitError, runGit, runGitBytes } from './run.ts';
+
+export type EntryType = 'blob' | 'tree' | 'commit';
+
+export interface TreeEntry {
+  /** Octal mode as git writes it: 100644, 100755, 120000 (symlink), 040000 (tree), 160000 (submodule). */
+  mode: string;
+  type: EntryType;
+  sha: string;
+  /** Bytes of a blob; 0 for trees and submodules. */
+  size: number;
+  /** The full path from the root of the tree. */
+  path: string;
+}
+
+const git = (dir: string) => ['--literal-pathspecs', '--git-dir', dir];
+
+function parseEntries(output: string): TreeEntry[] {
+  return output
+    .split('\0')
+    .filter(Boolean)
+    .map((record) => {
+      const tab = record.indexOf('\t');
+      const [mode, type, sha, size] = record.slice(0, tab).split(/\s+/);
+      return { mode, type: type as EntryType, sha, size: size === '-' ? 0 : Number(size), path: record.slice(tab + 1) };
+    });
+}
+
+async function lsTree(args: string[]): Promise<TreeEntry[]> {
+  try {
+    return parseEntries(await runGit(args));
+  } catch (error) {
+    if (error instanceof GitError) return [];
+    throw error;
+  }
+}
+
+/** The entry at `path` in a commit or tree, or null; the empty path is the root tree itself. */
+export async function entryAt(dir: string, treeish: string, path: string): Promise<TreeEntry | null> {
+  if (path === '') {
+    const sha = await objectId(dir, `${treeish}^{tree}`);
+    return sha ? { mode: '040000', type: 'tree', sha, size: 0, path: '' } : null;
+  }
+  const [entry] = await lsTree([...git(dir), 'ls-tree', '-z', '-l', '--full-tree', treeish, '--', path]);
+  return entry && entry.path === path ? entry : null;
+}
+
+/** The entries directly inside the tree at `path` (empty: the root), or every entry below it when `recursive`. */
+export async function listTree(
+  dir: string,
+  treeish: string,
+  path: string,
+  options: { recursive?: boolean; trees?: boolean } = {},
+): Promise<TreeEntry[]> {
+  const args = [...git(dir), 'ls-tree', '-z', '-l', '--full-tree'];
+  if (options.recursive) args.push('-r');
+  if (options.recursive && options.trees) args.push('-t');
+  args.push(treeish, '--', path === '' ? '.' : `${path}/`);
+  const prefix = path === '' ? '' : `${path}/`;
+  return (await lsTree(args)).filter((entry) => entry.path.startsWith(prefix));
+}
+
+/** Entries of the tree object `sha` with paths relative to it (the git data API's view). */
+export async function readTreeObject(dir: string, sha: string, recursive: boolean): Promise<TreeEntry[] | null> {
+  if (!(await objectId(dir, `${sha}^{tree}`))) return null;
+  const args = [...git(dir), 'ls-tree', '-z', '-l'];
+  if (recursive) args.push('-r', '-t');
+  return lsTree([...args, `${sha}^{tree}`]);
+}
+
+/** The object id a revision names (`abc^{tree}`, `main:path`), or null. */
+export async function objectId(dir: string, revision: string): Promise<string | null> {
+  if (revision.startsWith('-')) return null;
+  try {
+    return (
+      (await runGit([...git(dir), 'rev-parse', '--verify', '--quiet', '--end-of-options', revision])).trim() || null
+    );
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+/** A blob's bytes, or null when `sha` names no blob. */
+export async function readBlob(dir: string, sha: string): Promise<Buffer | null> {
+  if (!/^[0-9a-f]{4,64}$/i.test(sha)) return null;
+  try {
+    return await runGitBytes([...git(dir), 'cat-file', 'blob', sha]);
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+/** The last commit from `commit` back that changed `path` (the empty path: `commit` itself). */
+export async function lastCommitOf(dir: string, commit: string, path: string): Promise<string | null> {
+  const args = [...git(dir), 'rev-list', '-1', commit];
+  if (path !== '') args.push('--', path);
+  try {
+    return (await runGit(args)).trim() || null;
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}

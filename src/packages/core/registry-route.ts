@@ -1,0 +1,33 @@
+// The route table of a package registry under /api/packages/{owner}/{type}/…: each route is a method, a pattern
+// over the path below the type, the guards that state who may call it (src/packages/core/registry-guards.ts, in
+// the API's vocabulary) and a handler. Registries whose clients name packages with slashes (npm scopes, Maven
+// groups) match the rest of the path with a regular expression; its named groups are the route's parameters.
+import type { RegistryContext } from './registry-context.ts';
+import type { ErrorFormat } from './registry-errors.ts';
+
+export type RegistryMethod = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
+export type RegistryGuard = (ctx: RegistryContext) => void | Promise<void>;
+export type RegistryHandler = (ctx: RegistryContext) => Promise<void>;
+
+export interface RegistryRoute {
+  readonly method: RegistryMethod;
+  /** Matched against the path below `/api/packages/{owner}/{type}`, still percent-encoded. */
+  readonly pattern: RegExp;
+  readonly guards: readonly RegistryGuard[];
+  readonly handler: RegistryHandler;
+}
+
+/** One registry: its routes, tried in order, and the form its client reads failures in. */
+export interface RegistryTable {
+  readonly errors: ErrorFormat;
+  readonly routes: readonly RegistryRoute[];
+}
+
+export function registryRoute(
+  method: RegistryMethod,
+  pattern: RegExp,
+  guards: readonly RegistryGuard[],
+  handler: RegistryHandler,
+): RegistryRoute {
+  return { method, pattern, guards, handler };
+}

@@ -3,7 +3,6 @@
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from '../app/app-context.ts';
 import { type Authenticator, authenticator } from '../auth/authenticate.ts';
-import { signInThrottle } from '../auth/sign-in-throttle.ts';
 import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { refuseUnrepresentableIntegers } from '../api/integer-query.ts';
@@ -35,11 +34,7 @@ function credentialResolver(app: AppContext): Authenticator {
     tokens: app.services.accessTokens,
     users: app.services.users,
     passwords: app.passwords,
-    throttle: signInThrottle({
-      perAddress: app.settings.security.PASSWORD_FAILURES_PER_ADDRESS,
-      perAccount: app.settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
-      windowSeconds: app.settings.security.PASSWORD_FAILURE_WINDOW_SECONDS,
-    }),
+    throttle: app.signInThrottle,
     allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
   });
 }

@@ -16,7 +16,7 @@ import { containerRegistry } from '../packages/container/registry-router.ts';
 import { packageRegistries } from '../packages/core/registry-router.ts';
 import { PACKAGE_REGISTRIES } from '../packages/registries.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
-import compression from 'compression';
+import { gzipAnswers } from './gzip-answers.ts';
 import { clientAddress } from './client-address.ts';
 import { requestLog } from './request-log.ts';
 import { metricsEndpoint, timeRequests } from './metrics-endpoint.ts';
@@ -86,8 +86,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
     server.use(timeRequests(metrics));
     server.get('/metrics', metricsEndpoint(metrics, app.settings.metrics.TOKEN));
   }
-  // Forgejo's ENABLE_GZIP: compressed answers for clients that accept them (compression skips small bodies).
-  if (app.settings.server.ENABLE_GZIP) server.use(compression());
+  if (app.settings.server.ENABLE_GZIP) server.use(gzipAnswers());
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));
   // So do npm, PyPI and Maven, each in its client's; the generic registry is part of the contract.

@@ -96,13 +96,16 @@ describeWithMvn('mvn deploy, compile and dependency:get against a running Anvil'
     return file;
   }
 
-  /** mvn in batch mode with these settings and a fresh local repository; answers its output (it throws on failure). */
+  /** mvn in batch mode with these settings, with nothing of Anvil's in its local repository; answers its output (it throws on failure). */
   async function mvn(
     settingsFile: string,
     args: string[],
     cwd = work,
-    localRepo = fs.mkdtempSync(path.join(work, 'm2-')),
+    localRepo = path.join(work, 'm2'),
   ): Promise<string> {
+    // Maven's plugins stay in the local repository between runs (copying them is most of a run's time); what came
+    // from Anvil does not, so every run resolves it afresh.
+    fs.rmSync(path.join(localRepo, ...GROUP.split('.')), { recursive: true, force: true });
     try {
       const { stdout } = await run('mvn', ['-B', '-s', settingsFile, `-Dmaven.repo.local=${localRepo}`, ...args], {
         cwd,
@@ -168,7 +171,7 @@ describeWithMvn('mvn deploy, compile and dependency:get against a running Anvil'
       },
     );
     const settingsFile = settings(owner, user, secret);
-    const localRepo = fs.mkdtempSync(path.join(work, 'm2-'));
+    const localRepo = path.join(work, 'm2');
     const output = await mvn(settingsFile, ['compile'], consumer, localRepo);
     expect(output).toContain(
       `Downloaded from anvil: ${repository(owner)}/${GROUP.replace(/\./g, '/')}/${ARTIFACT}/${version}/${ARTIFACT}-${version}.jar`,

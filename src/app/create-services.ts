@@ -128,7 +128,7 @@ export function createServices(deps: ServiceDeps) {
     repoCommits: new RepoCommitService(deps),
     commitStatuses: new CommitStatusService(deps),
     branchProtections,
-    releases: new ReleaseService(deps, pushes, quota),
+    releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
     labels: new LabelService(deps),

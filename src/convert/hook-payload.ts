@@ -12,6 +12,7 @@ import { type HookPayload, type PayloadCommit, payloadText } from '../webhook/pa
 import { toComment, toIssue } from './issue.ts';
 import { toPackage } from './package.ts';
 import { toPullRequest } from './pull-request.ts';
+import { toRelease } from './release.ts';
 import { type ApiRepository, toRepository } from './repository.ts';
 import { type ApiUser, toUser, type UserView } from './user.ts';
 
@@ -129,6 +130,13 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
           sender: user(event.sender),
           commit_id: event.commitId ?? '',
           review: null,
+        };
+      case 'release':
+        return {
+          action: event.action,
+          release: toRelease(event.release, { rootUrl, ownerName: event.repo.ownerName, name: event.repo.name }, view),
+          repository: repository(event.repo),
+          sender: user(event.sender),
         };
       case 'package':
         // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).

@@ -13,6 +13,7 @@ export const HOOK_EVENT_TYPES = [
   'pull_request',
   'pull_request_comment',
   'package',
+  'release',
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 

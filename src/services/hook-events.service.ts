@@ -13,7 +13,7 @@ import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
-import type { HookEvent } from '../webhook/events.ts';
+import type { HookEvent, ReleaseEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
@@ -235,6 +235,11 @@ export class HookEventsService {
     },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  }
+
+  /** release: published (created or a draft made public), updated, deleted; drafts are not announced. */
+  async release(repos: Repositories, event: Omit<ReleaseEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'release', ...event });
   }
 
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */

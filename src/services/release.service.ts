@@ -5,10 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { User } from '../db/entities.ts';
 import type { AttachmentRow, ReleaseFilter, ReleaseRow } from '../db/release.repository.ts';
+import type { Repositories } from '../db/repositories.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { isValidRefName, readTags, RefConflictError, resolveCommit, updateRef } from '../infra/git/refs.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { PushService } from './push.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -34,6 +36,7 @@ export class ReleaseService {
     private readonly deps: ServiceDeps,
     private readonly pushes: PushService,
     private readonly quota: QuotaService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   private dir(repo: RepoWithOwner): string {
@@ -69,17 +72,24 @@ export class ReleaseService {
       throw new ConflictError(`release already exists [tag: ${tagName}]`);
     const target = input.target || repo.defaultBranch;
     const sha = input.isDraft ? await this.tagCommit(repo, tagName) : await this.ensureTag(doer, repo, tagName, target);
-    const row = await this.deps.repos.releases.create({
-      repoId: repo.id,
-      tagName,
-      target,
-      sha: sha ?? '',
-      title: input.title ?? '',
-      note: input.note ?? '',
-      isDraft: input.isDraft ?? false,
-      isPrerelease: input.isPrerelease ?? false,
-      hideArchiveLinks: input.hideArchiveLinks ?? false,
-      publisherId: doer.id,
+    const row = await this.deps.transactions.run(async (repos) => {
+      const created = await repos.releases.create({
+        repoId: repo.id,
+        tagName,
+        target,
+        sha: sha ?? '',
+        title: input.title ?? '',
+        note: input.note ?? '',
+        isDraft: input.isDraft ?? false,
+        isPrerelease: input.isPrerelease ?? false,
+        hideArchiveLinks: input.hideArchiveLinks ?? false,
+        publisherId: doer.id,
+      });
+      if (!created.isDraft) {
+        const view = { release: created, publisher: doer, attachments: [] };
+        await this.hookEvents.release(repos, { repo, sender: doer, action: 'published', release: view });
+      }
+      return created;
     });
     return (await this.views([row]))[0];
   }
@@ -96,30 +106,38 @@ export class ReleaseService {
     const target = input.target || current.target || repo.defaultBranch;
     // Publishing (or renaming a published release) makes its tag if it does not exist yet.
     const sha = isDraft ? await this.tagCommit(repo, tagName) : await this.ensureTag(doer, repo, tagName, target);
-    const row = await this.deps.repos.releases.update(current.id, {
-      tagName,
-      target,
-      sha: sha ?? '',
-      title: input.title ?? current.title,
-      note: input.note ?? current.note,
-      isDraft,
-      isPrerelease: input.isPrerelease ?? current.isPrerelease,
-      hideArchiveLinks: input.hideArchiveLinks ?? current.hideArchiveLinks,
-      // A draft's publication date is when it is published.
-      ...(current.isDraft && !isDraft ? { createdAt: new Date() } : {}),
+    const row = await this.deps.transactions.run(async (repos) => {
+      const updated = await repos.releases.update(current.id, {
+        tagName,
+        target,
+        sha: sha ?? '',
+        title: input.title ?? current.title,
+        note: input.note ?? current.note,
+        isDraft,
+        isPrerelease: input.isPrerelease ?? current.isPrerelease,
+        hideArchiveLinks: input.hideArchiveLinks ?? current.hideArchiveLinks,
+        // A draft's publication date is when it is published.
+        ...(current.isDraft && !isDraft ? { createdAt: new Date() } : {}),
+      });
+      if (!updated.isDraft) {
+        const [view] = await this.views([updated], repos);
+        const action = current.isDraft ? 'published' : 'updated';
+        await this.hookEvents.release(repos, { repo, sender: doer, action, release: view });
+      }
+      return updated;
     });
     return (await this.views([row]))[0];
   }
 
-  async delete(repo: RepoWithOwner, id: number): Promise<void> {
+  async delete(doer: User, repo: RepoWithOwner, id: number): Promise<void> {
     const row = await this.row(repo, id, true);
-    await this.removeRow(row);
+    await this.removeRow(doer, repo, row);
   }
 
-  async deleteByTag(repo: RepoWithOwner, tag: string): Promise<void> {
+  async deleteByTag(doer: User, repo: RepoWithOwner, tag: string): Promise<void> {
     const row = await this.deps.repos.releases.byTag(repo.id, tag);
     if (!row) throw new NotFoundError(`release tag does not exist [tag: ${tag}]`);
-    await this.removeRow(row);
+    await this.removeRow(doer, repo, row);
   }
 
   // ---- attachments ----
@@ -215,8 +233,14 @@ export class ReleaseService {
     return row;
   }
 
-  private async removeRow(row: ReleaseRow): Promise<void> {
-    const keys = await this.deps.transactions.run((repos) => repos.releases.delete(row.id));
+  private async removeRow(doer: User, repo: RepoWithOwner, row: ReleaseRow): Promise<void> {
+    const keys = await this.deps.transactions.run(async (repos) => {
+      if (!row.isDraft) {
+        const [view] = await this.views([row], repos);
+        await this.hookEvents.release(repos, { repo, sender: doer, action: 'deleted', release: view });
+      }
+      return repos.releases.delete(row.id);
+    });
     await this.removeBlobs(keys);
   }
 
@@ -250,10 +274,10 @@ export class ReleaseService {
     return sha;
   }
 
-  private async views(rows: ReleaseRow[]): Promise<ReleaseView[]> {
+  private async views(rows: ReleaseRow[], repos: Repositories = this.deps.repos): Promise<ReleaseView[]> {
     const [publishers, attachments] = await Promise.all([
-      this.deps.repos.users.listByIds([...new Set(rows.map((row) => row.publisherId))]),
-      this.deps.repos.releases.attachmentsOf(rows.map((row) => row.id)),
+      repos.users.listByIds([...new Set(rows.map((row) => row.publisherId))]),
+      repos.releases.attachmentsOf(rows.map((row) => row.id)),
     ]);
     const byId = new Map(publishers.map((user) => [user.id, user]));
     return rows.map((release) => ({

@@ -6,6 +6,7 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
+import type { AttachmentRow, ReleaseRow } from '../db/release.repository.ts';
 import type { ChangesPayload, IssueAction } from './payload.ts';
 
 export type RefType = 'branch' | 'tag';
@@ -95,6 +96,14 @@ export interface PackageEvent {
   package: PackageView;
 }
 
+export interface ReleaseEvent {
+  type: 'release';
+  repo: RepoWithOwner;
+  sender: User;
+  action: 'published' | 'updated' | 'deleted';
+  release: { release: ReleaseRow; publisher: User | null; attachments: AttachmentRow[] };
+}
+
 export type HookEvent =
   | RepositoryEvent
   | PushEvent
@@ -103,7 +112,8 @@ export type HookEvent =
   | IssuesEvent
   | IssueCommentEvent
   | PullRequestEvent
-  | PackageEvent;
+  | PackageEvent
+  | ReleaseEvent;
 
 /** The payload text a delivery of the event stores (and sends, per hook type). */
 export type HookPayloadRenderer = (event: HookEvent) => string;

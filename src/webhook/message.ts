@@ -8,6 +8,7 @@ import type {
   IssueCommentPayload,
   IssuePayload,
   PackagePayload,
+  ReleasePayload,
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
@@ -129,6 +130,17 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         details: '',
         url,
         color: p.action === 'created' ? GREEN : RED,
+      };
+    }
+    case 'release': {
+      const p = payload as ReleasePayload;
+      const url = p.release.html_url ?? '';
+      const name = f.link(url, p.release.tag_name ?? '');
+      return {
+        text: `[${p.repository.full_name}] Release ${p.action === 'published' ? 'created' : p.action}: ${name} by ${f.name(p.sender.login!)}`,
+        details: '',
+        url,
+        color: p.action === 'deleted' ? RED : GREEN,
       };
     }
   }

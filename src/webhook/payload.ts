@@ -10,6 +10,7 @@ export type ApiUser = components['schemas']['User'];
 export type ApiIssue = components['schemas']['Issue'];
 export type ApiComment = components['schemas']['Comment'];
 export type ApiPackage = components['schemas']['Package'];
+export type ApiRelease = components['schemas']['Release'];
 /** Anvil's contract has no pull request record yet; the pull request branch passes Forgejo's PullRequest JSON. */
 export type ApiPullRequest = Record<string, unknown>;
 
@@ -117,6 +118,13 @@ export interface PackagePayload {
   sender: ApiUser;
 }
 
+export interface ReleasePayload {
+  action: 'published' | 'updated' | 'deleted';
+  release: ApiRelease;
+  repository: ApiRepository;
+  sender: ApiUser;
+}
+
 export type HookPayload =
   | PushPayload
   | CreatePayload
@@ -125,7 +133,8 @@ export type HookPayload =
   | IssuePayload
   | IssueCommentPayload
   | PullRequestPayload
-  | PackagePayload;
+  | PackagePayload
+  | ReleasePayload;
 
 /** Go's encoding/json escapes these even inside strings; receivers that re-serialise expect the same bytes. */
 export function goJsonEscape(text: string): string {

@@ -126,7 +126,7 @@ export function createServices(deps: ServiceDeps) {
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
-    commitStatuses: new CommitStatusService(deps),
+    commitStatuses: new CommitStatusService(deps, hookEvents),
     branchProtections,
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,

@@ -13,6 +13,7 @@ import { toComment, toIssue } from './issue.ts';
 import { toPackage } from './package.ts';
 import { toPullRequest } from './pull-request.ts';
 import { toRelease } from './release.ts';
+import { isoTime } from './time.ts';
 import { type ApiRepository, toRepository } from './repository.ts';
 import { type ApiUser, toUser, type UserView } from './user.ts';
 
@@ -137,6 +138,20 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
           release: toRelease(event.release, { rootUrl, ownerName: event.repo.ownerName, name: event.repo.name }, view),
           repository: repository(event.repo),
           sender: user(event.sender),
+        };
+      case 'status':
+        return {
+          commit: event.commit && commit(event.repo)(event.commit),
+          context: event.status.context,
+          created_at: isoTime(event.status.createdAt),
+          description: event.status.description,
+          id: event.status.id,
+          repository: repository(event.repo),
+          sender: user(event.sender),
+          sha: event.status.sha,
+          state: event.status.state,
+          target_url: event.status.targetUrl,
+          updated_at: isoTime(event.status.updatedAt),
         };
       case 'package':
         // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).

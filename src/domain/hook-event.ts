@@ -14,6 +14,7 @@ export const HOOK_EVENT_TYPES = [
   'pull_request_comment',
   'package',
   'release',
+  'status',
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 

@@ -8,7 +8,9 @@ import { combinedState, isCommitStatusState } from '../domain/commit-status.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { readCommit } from '../infra/git/push-commits.ts';
 
 export interface NewStatus {
   state?: string;
@@ -24,7 +26,10 @@ export interface StatusesWithCreators {
 }
 
 export class CommitStatusService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly hookEvents: HookEventsService,
+  ) {}
 
   private dir(repo: RepoWithOwner): string {
     return this.deps.stores.repositories.directory(repo.ownerName, repo.name);
@@ -47,8 +52,9 @@ export class CommitStatusService {
     if (!isCommitStatusState(state)) throw new ValidationError(`invalid state: ${state}`);
     const commit = await resolveRevision(this.dir(repo), sha);
     if (!commit) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
-    const row = await this.deps.transactions.run((repos) =>
-      repos.commitStatuses.create({
+    const payloadCommit = await readCommit(this.dir(repo), commit.sha);
+    const row = await this.deps.transactions.run(async (repos) => {
+      const created = await repos.commitStatuses.create({
         repoId: repo.id,
         sha: commit.sha,
         state,
@@ -56,8 +62,11 @@ export class CommitStatusService {
         description: input.description ?? '',
         context: input.context || 'default',
         creatorId: doer.id,
-      }),
-    );
+      });
+      // Its webhooks hear of it with the row (Forgejo: the status event).
+      await this.hookEvents.status(repos, { repo, sender: doer, status: created, commit: payloadCommit });
+      return created;
+    });
     return { row, creator: doer };
   }
 

@@ -13,7 +13,7 @@ import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
-import type { HookEvent, ReleaseEvent } from '../webhook/events.ts';
+import type { HookEvent, ReleaseEvent, StatusEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
@@ -240,6 +240,11 @@ export class HookEventsService {
   /** release: published (created or a draft made public), updated, deleted; drafts are not announced. */
   async release(repos: Repositories, event: Omit<ReleaseEvent, 'type'>): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'release', ...event });
+  }
+
+  /** status: a commit status was set. */
+  async status(repos: Repositories, event: Omit<StatusEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'status', ...event });
   }
 
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */

@@ -7,6 +7,7 @@ import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { AttachmentRow, ReleaseRow } from '../db/release.repository.ts';
+import type { CommitStatusRow } from '../db/commit-status.repository.ts';
 import type { ChangesPayload, IssueAction } from './payload.ts';
 
 export type RefType = 'branch' | 'tag';
@@ -104,6 +105,15 @@ export interface ReleaseEvent {
   release: { release: ReleaseRow; publisher: User | null; attachments: AttachmentRow[] };
 }
 
+export interface StatusEvent {
+  type: 'status';
+  repo: RepoWithOwner;
+  sender: User;
+  status: CommitStatusRow;
+  /** The commit the status is about, as a push payload lists it. */
+  commit: PushedCommit | null;
+}
+
 export type HookEvent =
   | RepositoryEvent
   | PushEvent
@@ -113,7 +123,8 @@ export type HookEvent =
   | IssueCommentEvent
   | PullRequestEvent
   | PackageEvent
-  | ReleaseEvent;
+  | ReleaseEvent
+  | StatusEvent;
 
 /** The payload text a delivery of the event stores (and sends, per hook type). */
 export type HookPayloadRenderer = (event: HookEvent) => string;

@@ -9,6 +9,7 @@ import type {
   IssuePayload,
   PackagePayload,
   ReleasePayload,
+  StatusPayload,
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
@@ -130,6 +131,16 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         details: '',
         url,
         color: p.action === 'created' ? GREEN : RED,
+      };
+    }
+    case 'status': {
+      const p = payload as StatusPayload;
+      const link = p.target_url ? f.link(p.target_url, p.context) : f.text(p.context);
+      return {
+        text: `[${p.repository.full_name}] Commit ${p.sha.slice(0, 10)} status ${p.state}: ${link}`,
+        details: f.text(p.description),
+        url: p.repository.html_url!,
+        color: p.state === 'success' ? GREEN : p.state === 'pending' ? GREY : RED,
       };
     }
     case 'release': {

@@ -125,6 +125,20 @@ export interface ReleasePayload {
   sender: ApiUser;
 }
 
+export interface StatusPayload {
+  commit: PayloadCommit | null;
+  context: string;
+  created_at: string;
+  description: string;
+  id: number;
+  repository: ApiRepository;
+  sender: ApiUser;
+  sha: string;
+  state: string;
+  target_url: string;
+  updated_at: string;
+}
+
 export type HookPayload =
   | PushPayload
   | CreatePayload
@@ -134,7 +148,8 @@ export type HookPayload =
   | IssueCommentPayload
   | PullRequestPayload
   | PackagePayload
-  | ReleasePayload;
+  | ReleasePayload
+  | StatusPayload;
 
 /** Go's encoding/json escapes these even inside strings; receivers that re-serialise expect the same bytes. */
 export function goJsonEscape(text: string): string {

@@ -140,13 +140,19 @@ describe('repository hooks', () => {
       .set('Authorization', owner.auth)
       .send({ head: 'topic', base: 'main', title: 'Topic' })
       .expect(201);
+    fs.writeFileSync(path.join(work, 'y.txt'), 'y\n');
+    await gitOk(['add', 'y.txt'], work);
+    await gitOk(['commit', '-q', '-m', 'more topic work'], work);
+    await gitOk(['push', '-q', 'origin', 'topic'], work);
+    const head = (await gitOk(['rev-parse', 'HEAD'], work)).trim();
+    await receiver.until(() => receiver.at('/events').length >= 7);
     await t
       .request()
       .post(`${repoPath()}/pulls/${pull.body.number}/merge`)
       .set('Authorization', owner.auth)
       .send({ Do: 'merge', delete_branch_after_merge: true })
       .expect(200);
-    await receiver.until(() => receiver.at('/events').length >= 8);
+    await receiver.until(() => receiver.at('/events').length >= 10);
     const all = await ordered('events');
     expect(await events('events')).toEqual([
       'create',
@@ -155,13 +161,16 @@ describe('repository hooks', () => {
       'issue_comment',
       'pull_request',
       'push',
+      'pull_request',
+      'push',
       'delete',
       'pull_request',
     ]);
-    const closed = json(all[7]);
+    expect(json(all[6])).toMatchObject({ action: 'synchronized', pull_request: { head: { sha: head } } });
+    const closed = json(all[9]);
     expect(closed).toMatchObject({ action: 'closed', pull_request: { merged: true, number: pull.body.number } });
-    const mergePush = json(all[5]);
-    expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 2 });
+    const mergePush = json(all[7]);
+    expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 3 });
   });
 
   it('hears releases published, updated and deleted, and not drafts', async () => {

@@ -243,6 +243,7 @@ export const OPERATIONS = {
   repoGetContentsList: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/contents', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetEditorConfig: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetHook: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/hooks/{id}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: ['id'], integerQueryParams: [] },
+  repoGetLanguages: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/languages', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetLatestRelease: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/releases/latest', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetPullRequest: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/pulls/{index}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: ['index'], integerQueryParams: [] },
   repoGetPullRequestByBaseHead: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/pulls/{base}/{head}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },

@@ -60,7 +60,6 @@ export const HOOK_EVENT_FLAGS = [
   'repository',
   'release',
   'package',
-  'status',
 ] as const;
 export type HookEventFlag = (typeof HOOK_EVENT_FLAGS)[number];
 
@@ -90,17 +89,7 @@ const PULL_FLAGS: readonly HookEventFlag[] = [
 export function hookEventsFromList(list: readonly string[] | undefined, branchFilter = ''): HookEvents {
   const names = new Set((list && list.length > 0 ? list : ['push']).map((name) => name.toLowerCase()));
   const events = Object.fromEntries(HOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<HookEventFlag, boolean>;
-  for (const flag of [
-    'create',
-    'delete',
-    'fork',
-    'push',
-    'wiki',
-    'repository',
-    'release',
-    'package',
-    'status',
-  ] as const)
+  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package'] as const)
     events[flag] = names.has(flag);
   events.issues = names.has('issues') || names.has('issues_only');
   for (const flag of ISSUE_FLAGS) events[flag] = names.has('issues') || names.has(flag);
@@ -143,7 +132,6 @@ export function hookEventList(stored: string): string[] {
     ['release', on('release')],
     ['package', on('package')],
     ['pull_request_review_request', on('pull_request_review_request')],
-    ['status', on('status')],
   ];
   return pairs.filter(([, enabled]) => enabled).map(([name]) => name);
 }

@@ -7,10 +7,10 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import { combinedState, isCommitStatusState } from '../domain/commit-status.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { readCommit } from '../infra/git/push-commits.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
-import { readCommit } from '../infra/git/push-commits.ts';
 
 export interface NewStatus {
   state?: string;
@@ -52,9 +52,9 @@ export class CommitStatusService {
     if (!isCommitStatusState(state)) throw new ValidationError(`invalid state: ${state}`);
     const commit = await resolveRevision(this.dir(repo), sha);
     if (!commit) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
-    const payloadCommit = await readCommit(this.dir(repo), commit.sha);
+    const pushed = await readCommit(this.dir(repo), commit.sha);
     const row = await this.deps.transactions.run(async (repos) => {
-      const created = await repos.commitStatuses.create({
+      const status = await repos.commitStatuses.create({
         repoId: repo.id,
         sha: commit.sha,
         state,
@@ -63,9 +63,8 @@ export class CommitStatusService {
         context: input.context || 'default',
         creatorId: doer.id,
       });
-      // Its webhooks hear of it with the row (Forgejo: the status event).
-      await this.hookEvents.status(repos, { repo, sender: doer, status: created, commit: payloadCommit });
-      return created;
+      await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
+      return status;
     });
     return { row, creator: doer };
   }

@@ -13,10 +13,11 @@ import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { branchOfRef, hookWantsEvent, TAG_PREFIX } from '../domain/hook-event.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
-import type { HookEvent, ReleaseEvent, StatusEvent } from '../webhook/events.ts';
+import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
+import type { ReleaseEvent, StatusEvent } from '../webhook/events.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -237,12 +238,12 @@ export class HookEventsService {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
   }
 
-  /** release: published (created or a draft made public), updated, deleted; drafts are not announced. */
+  /** release: published (created, or a draft published), updated, deleted. */
   async release(repos: Repositories, event: Omit<ReleaseEvent, 'type'>): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'release', ...event });
   }
 
-  /** status: a commit status was set. */
+  /** status: a commit status was reported. */
   async status(repos: Repositories, event: Omit<StatusEvent, 'type'>): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'status', ...event });
   }

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { User } from '../db/entities.ts';
 import type { AttachmentRow, ReleaseFilter, ReleaseRow } from '../db/release.repository.ts';
-import type { Repositories } from '../db/repositories.ts';
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
@@ -72,26 +71,21 @@ export class ReleaseService {
       throw new ConflictError(`release already exists [tag: ${tagName}]`);
     const target = input.target || repo.defaultBranch;
     const sha = input.isDraft ? await this.tagCommit(repo, tagName) : await this.ensureTag(doer, repo, tagName, target);
-    const row = await this.deps.transactions.run(async (repos) => {
-      const created = await repos.releases.create({
-        repoId: repo.id,
-        tagName,
-        target,
-        sha: sha ?? '',
-        title: input.title ?? '',
-        note: input.note ?? '',
-        isDraft: input.isDraft ?? false,
-        isPrerelease: input.isPrerelease ?? false,
-        hideArchiveLinks: input.hideArchiveLinks ?? false,
-        publisherId: doer.id,
-      });
-      if (!created.isDraft) {
-        const view = { release: created, publisher: doer, attachments: [] };
-        await this.hookEvents.release(repos, { repo, sender: doer, action: 'published', release: view });
-      }
-      return created;
+    const row = await this.deps.repos.releases.create({
+      repoId: repo.id,
+      tagName,
+      target,
+      sha: sha ?? '',
+      title: input.title ?? '',
+      note: input.note ?? '',
+      isDraft: input.isDraft ?? false,
+      isPrerelease: input.isPrerelease ?? false,
+      hideArchiveLinks: input.hideArchiveLinks ?? false,
+      publisherId: doer.id,
     });
-    return (await this.views([row]))[0];
+    const [view] = await this.views([row]);
+    if (!row.isDraft) await this.report(doer, repo, 'published', view);
+    return view;
   }
 
   async edit(doer: User, repo: RepoWithOwner, id: number, input: ReleaseInput): Promise<ReleaseView> {
@@ -106,27 +100,21 @@ export class ReleaseService {
     const target = input.target || current.target || repo.defaultBranch;
     // Publishing (or renaming a published release) makes its tag if it does not exist yet.
     const sha = isDraft ? await this.tagCommit(repo, tagName) : await this.ensureTag(doer, repo, tagName, target);
-    const row = await this.deps.transactions.run(async (repos) => {
-      const updated = await repos.releases.update(current.id, {
-        tagName,
-        target,
-        sha: sha ?? '',
-        title: input.title ?? current.title,
-        note: input.note ?? current.note,
-        isDraft,
-        isPrerelease: input.isPrerelease ?? current.isPrerelease,
-        hideArchiveLinks: input.hideArchiveLinks ?? current.hideArchiveLinks,
-        // A draft's publication date is when it is published.
-        ...(current.isDraft && !isDraft ? { createdAt: new Date() } : {}),
-      });
-      if (!updated.isDraft) {
-        const [view] = await this.views([updated], repos);
-        const action = current.isDraft ? 'published' : 'updated';
-        await this.hookEvents.release(repos, { repo, sender: doer, action, release: view });
-      }
-      return updated;
+    const row = await this.deps.repos.releases.update(current.id, {
+      tagName,
+      target,
+      sha: sha ?? '',
+      title: input.title ?? current.title,
+      note: input.note ?? current.note,
+      isDraft,
+      isPrerelease: input.isPrerelease ?? current.isPrerelease,
+      hideArchiveLinks: input.hideArchiveLinks ?? current.hideArchiveLinks,
+      // A draft's publication date is when it is published.
+      ...(current.isDraft && !isDraft ? { createdAt: new Date() } : {}),
     });
-    return (await this.views([row]))[0];
+    const [view] = await this.views([row]);
+    if (!isDraft) await this.report(doer, repo, current.isDraft ? 'published' : 'updated', view);
+    return view;
   }
 
   async delete(doer: User, repo: RepoWithOwner, id: number): Promise<void> {
@@ -234,14 +222,19 @@ export class ReleaseService {
   }
 
   private async removeRow(doer: User, repo: RepoWithOwner, row: ReleaseRow): Promise<void> {
+    const [view] = await this.views([row]);
     const keys = await this.deps.transactions.run(async (repos) => {
-      if (!row.isDraft) {
-        const [view] = await this.views([row], repos);
-        await this.hookEvents.release(repos, { repo, sender: doer, action: 'deleted', release: view });
-      }
+      if (!row.isDraft) await this.hookEvents.release(repos, { repo, sender: doer, action: 'deleted', release: view });
       return repos.releases.delete(row.id);
     });
     await this.removeBlobs(keys);
+  }
+
+  /** The release webhook event (drafts are not announced, as in Forgejo). */
+  private async report(doer: User, repo: RepoWithOwner, action: 'published' | 'updated', view: ReleaseView) {
+    await this.deps.transactions.run((repos) =>
+      this.hookEvents.release(repos, { repo, sender: doer, action, release: view }),
+    );
   }
 
   /** Bytes no attachment refers to any more. */
@@ -274,10 +267,10 @@ export class ReleaseService {
     return sha;
   }
 
-  private async views(rows: ReleaseRow[], repos: Repositories = this.deps.repos): Promise<ReleaseView[]> {
+  private async views(rows: ReleaseRow[]): Promise<ReleaseView[]> {
     const [publishers, attachments] = await Promise.all([
-      repos.users.listByIds([...new Set(rows.map((row) => row.publisherId))]),
-      repos.releases.attachmentsOf(rows.map((row) => row.id)),
+      this.deps.repos.users.listByIds([...new Set(rows.map((row) => row.publisherId))]),
+      this.deps.repos.releases.attachmentsOf(rows.map((row) => row.id)),
     ]);
     const byId = new Map(publishers.map((user) => [user.id, user]));
     return rows.map((release) => ({

@@ -6,8 +6,8 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
-import type { AttachmentRow, ReleaseRow } from '../db/release.repository.ts';
 import type { CommitStatusRow } from '../db/commit-status.repository.ts';
+import type { AttachmentRow, ReleaseRow } from '../db/release.repository.ts';
 import type { ChangesPayload, IssueAction } from './payload.ts';
 
 export type RefType = 'branch' | 'tag';
@@ -110,7 +110,7 @@ export interface StatusEvent {
   repo: RepoWithOwner;
   sender: User;
   status: CommitStatusRow;
-  /** The commit the status is about, as a push payload lists it. */
+  /** The commit the status is about, as a push lists it. */
   commit: PushedCommit | null;
 }
 

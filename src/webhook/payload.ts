@@ -10,7 +10,6 @@ export type ApiUser = components['schemas']['User'];
 export type ApiIssue = components['schemas']['Issue'];
 export type ApiComment = components['schemas']['Comment'];
 export type ApiPackage = components['schemas']['Package'];
-export type ApiRelease = components['schemas']['Release'];
 /** Anvil's contract has no pull request record yet; the pull request branch passes Forgejo's PullRequest JSON. */
 export type ApiPullRequest = Record<string, unknown>;
 
@@ -120,7 +119,7 @@ export interface PackagePayload {
 
 export interface ReleasePayload {
   action: 'published' | 'updated' | 'deleted';
-  release: ApiRelease;
+  release: components['schemas']['Release'];
   repository: ApiRepository;
   sender: ApiUser;
 }

@@ -212,30 +212,4 @@ describe('repository hooks', () => {
     ]);
     expect(json((await ordered('releases'))[1]).release.name).toBe('One, renamed');
   });
-
-  it('hears commit statuses', async () => {
-    const hook = await createHook('statuses', { events: ['status'] });
-    expect(hook).toMatchObject({ events: ['status'] });
-    const main = await t.request().get(`${repoPath()}/branches/main`).set('Authorization', owner.auth).expect(200);
-    const sha = main.body.commit.id;
-    await t
-      .request()
-      .post(`${repoPath()}/statuses/${sha}`)
-      .set('Authorization', owner.auth)
-      .send({ state: 'success', context: 'ci/test', target_url: 'https://ci.example/1', description: 'green' })
-      .expect(201);
-    await receiver.until(() => receiver.at('/statuses').length === 1);
-    const [delivery] = receiver.at('/statuses');
-    expect(delivery.headers['x-forgejo-event']).toBe('status');
-    expect(json(delivery)).toMatchObject({
-      sha,
-      state: 'success',
-      context: 'ci/test',
-      target_url: 'https://ci.example/1',
-      description: 'green',
-      commit: { id: sha },
-      sender: { login: owner.user.name },
-      repository: { full_name: `${owner.user.name}/hooked` },
-    });
-  });
 });

@@ -39,7 +39,7 @@ describe('webhook events', () => {
   });
 
   it('reads stored send_everything hooks as every event', () => {
-    expect(hookEventList(JSON.stringify({ send_everything: true }))).toHaveLength(24);
+    expect(hookEventList(JSON.stringify({ send_everything: true }))).toHaveLength(23);
     expect(hookEventList('not json')).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullSync } from '../services/pull-sync.ts';
 import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
@@ -104,6 +105,7 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
   const issueComments = new IssueCommentService(deps, issues, hookEvents);

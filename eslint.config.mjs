@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'coverage/', 'node_modules/', '.tmp/'] },
+  { ignores: ['dist/', 'dist.building-*/', 'dist.previous-*/', 'generated/', 'coverage/', 'node_modules/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

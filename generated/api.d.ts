@@ -1446,6 +1446,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/collaborators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's collaborators */
+        get: operations["repoListCollaborators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a user is a collaborator of a repository */
+        get: operations["repoCheckCollaborator"];
+        /** Add a collaborator to a repository */
+        put: operations["repoAddCollaborator"];
+        post?: never;
+        /** Delete a collaborator from a repository */
+        delete: operations["repoDeleteCollaborator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get repository permissions for a user */
+        get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/commits": {
         parameters: {
             query?: never;
@@ -1558,6 +1611,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/forks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's forks */
+        get: operations["listForks"];
+        put?: never;
+        /** Fork a repository */
+        post: operations["createFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/git/blobs/{sha}": {
         parameters: {
             query?: never;
@@ -1638,7 +1709,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/repos/{owner}/{repo}/issues": {
+    "/api/v1/repos/{owner}/{repo}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the hooks in a repository */
+        get: operations["repoListHooks"];
+        put?: never;
+        /** Create a hook */
+        post: operations["repoCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a hook */
+        get: operations["repoGetHook"];
+        put?: never;
+        post?: never;
+        /** Delete a hook in a repository */
+        delete: operations["repoDeleteHook"];
+        options?: never;
+        head?: never;
+        /** Edit a hook in a repository */
+        patch: operations["repoEditHook"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/hooks/{id}/tests": {
         parameters: {
             query?: never;
             header?: never;
@@ -1646,6 +1754,24 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /** Test a push webhook */
+        post: operations["repoTestHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's issues */
+        get: operations["issueListIssues"];
         put?: never;
         post: operations["issueCreateIssue"];
         delete?: never;
@@ -1679,9 +1805,198 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List all comments on an issue */
+        get: operations["issueGetComments"];
         put?: never;
         post: operations["issueCreateComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @deprecated
+         */
+        delete: operations["issueDeleteCommentDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @deprecated
+         */
+        patch: operations["issueEditCommentDeprecated"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an issue's labels */
+        get: operations["issueGetLabels"];
+        /** Replace an issue's labels */
+        put: operations["issueReplaceLabels"];
+        /** Add a label to an issue */
+        post: operations["issueAddLabel"];
+        /** Remove all labels from an issue */
+        delete: operations["issueClearLabels"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a label from an issue */
+        delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list reactions of an issue */
+        get: operations["issueGetIssueReactions"];
+        put?: never;
+        /** Add a reaction to an issue */
+        post: operations["issuePostIssueReaction"];
+        /** Remove a reaction from an issue */
+        delete: operations["issueDeleteIssueReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all comments in a repository */
+        get: operations["issueGetRepoComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a comment */
+        get: operations["issueGetComment"];
+        put?: never;
+        post?: never;
+        /** Delete a comment */
+        delete: operations["issueDeleteComment"];
+        options?: never;
+        head?: never;
+        /** Edit a comment */
+        patch: operations["issueEditComment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list of reactions from a comment of an issue */
+        get: operations["issueGetCommentReactions"];
+        put?: never;
+        /** Add a reaction to a comment of an issue */
+        post: operations["issuePostCommentReaction"];
+        /** Remove a reaction from a comment of an issue */
+        delete: operations["issueDeleteCommentReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's labels */
+        get: operations["issueListLabels"];
+        put?: never;
+        /** Create a label */
+        post: operations["issueCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a single label */
+        get: operations["issueGetLabel"];
+        put?: never;
+        post?: never;
+        /** Delete a label */
+        delete: operations["issueDeleteLabel"];
+        options?: never;
+        head?: never;
+        /** Update a label */
+        patch: operations["issueEditLabel"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetLanguages"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1702,6 +2017,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get all of a repository's opened milestones */
+        get: operations["issueGetMilestonesList"];
+        put?: never;
+        /** Create a milestone */
+        post: operations["issueCreateMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/milestones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a milestone */
+        get: operations["issueGetMilestone"];
+        put?: never;
+        post?: never;
+        /** Delete a milestone */
+        delete: operations["issueDeleteMilestone"];
+        options?: never;
+        head?: never;
+        /** Update a milestone */
+        patch: operations["issueEditMilestone"];
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/notifications": {
@@ -1729,10 +2081,168 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a repo's pull requests */
+        get: operations["repoListPullRequests"];
         put?: never;
         /** Create a pull request */
         post: operations["repoCreatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{base}/{head}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request by base and head */
+        get: operations["repoGetPullRequestByBaseHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request */
+        get: operations["repoGetPullRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a pull request. If using deadline only the date will be taken into account, and time of day ignored. */
+        patch: operations["repoEditPullRequest"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pull request diff or patch */
+        get: operations["repoDownloadPullDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get commits for a pull request */
+        get: operations["repoGetPullRequestCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get changed files for a pull request */
+        get: operations["repoGetPullRequestFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if a pull request has been merged */
+        get: operations["repoPullRequestIsMerged"];
+        put?: never;
+        /** Merge a pull request */
+        post: operations["repoMergePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** create review requests for a pull request */
+        post: operations["repoCreatePullReviewRequests"];
+        /** cancel review requests for a pull request */
+        delete: operations["repoDeletePullReviewRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List all reviews for a pull request */
+        get: operations["repoListPullReviews"];
+        put?: never;
+        /** Create a review to an pull request */
+        post: operations["repoCreatePullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a specific review for a pull request */
+        get: operations["repoGetPullReview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1943,6 +2453,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["repoDeleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get list of topics that a repository has */
+        get: operations["repoListTopics"];
+        /** Replace list of topics for a repository */
+        put: operations["repoUpdateTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/topics/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Add a topic to a repository */
+        put: operations["repoAddTopic"];
+        post?: never;
+        /** Delete a topic from a repository */
+        delete: operations["repoDeleteTopic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2616,6 +3162,10 @@ export interface components {
             /** Format: uri */
             url?: string;
         };
+        AddCollaboratorOption: {
+            /** @enum {string} */
+            permission?: "read" | "write" | "admin";
+        };
         APIError: {
             message?: string;
             url?: string;
@@ -2623,6 +3173,10 @@ export interface components {
         APIForbiddenError: {
             message?: string;
             url?: string;
+        };
+        APIInvalidTopicsError: {
+            invalidTopics?: string[];
+            message?: string;
         };
         APINotFound: {
             errors?: string[];
@@ -2707,6 +3261,20 @@ export interface components {
             unprotected_file_patterns?: string;
             /** Format: date-time */
             updated_at?: string;
+        };
+        ChangedFile: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            changes?: number;
+            contents_url?: string;
+            /** Format: int64 */
+            deletions?: number;
+            filename?: string;
+            html_url?: string;
+            previous_filename?: string;
+            raw_url?: string;
+            status?: string;
         };
         /** @description ChangeFileOperation for creating, updating or deleting a file */
         ChangeFileOperation: {
@@ -2930,6 +3498,12 @@ export interface components {
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
         };
+        CreateForkOption: {
+            /** @description name of the forked repository */
+            name?: string;
+            /** @description organization name, if forking into an organization */
+            organization?: string;
+        };
         CreateHookOption: {
             /** @default false */
             active: boolean;
@@ -2976,6 +3550,14 @@ export interface components {
             is_archived?: boolean;
             name: string;
         };
+        CreateMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            /** @enum {string} */
+            state?: "open" | "closed";
+            title?: string;
+        };
         CreateOrgOption: {
             description?: string;
             email?: string;
@@ -3002,6 +3584,27 @@ export interface components {
             /** Format: int64 */
             milestone?: number;
             title?: string;
+        };
+        CreatePullReviewComment: {
+            body?: string;
+            /**
+             * Format: int64
+             * @description if comment to new file line or 0
+             */
+            new_position?: number;
+            /**
+             * Format: int64
+             * @description if comment to old file line or 0
+             */
+            old_position?: number;
+            /** @description the tree path */
+            path?: string;
+        };
+        CreatePullReviewOptions: {
+            body?: string;
+            comments?: components["schemas"]["CreatePullReviewComment"][];
+            commit_id?: string;
+            event?: components["schemas"]["ReviewStateType"];
         };
         CreateQuotaGroupOptions: {
             name?: string;
@@ -3170,6 +3773,11 @@ export interface components {
             };
             events?: string[];
         };
+        EditIssueCommentOption: {
+            body: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         /** @description Only the fields sent change. */
         EditIssueOption: {
             /** @description deprecated */
@@ -3194,6 +3802,13 @@ export interface components {
             is_archived?: boolean;
             name?: string;
         };
+        EditMilestoneOption: {
+            description?: string;
+            /** Format: date-time */
+            due_on?: string;
+            state?: string;
+            title?: string;
+        };
         EditOrgOption: {
             description?: string;
             email?: string;
@@ -3204,10 +3819,28 @@ export interface components {
             visibility?: "public" | "limited" | "private";
             website?: string;
         };
+        EditPullRequestOption: {
+            allow_maintainer_edit?: boolean;
+            assignee?: string;
+            assignees?: string[];
+            base?: string;
+            body?: string;
+            /** Format: date-time */
+            due_date?: string;
+            labels?: number[];
+            /** Format: int64 */
+            milestone?: number;
+            state?: string;
+            title?: string;
+            unset_due_date?: boolean;
+        };
         EditQuotaRuleOptions: {
             /** Format: int64 */
             limit?: number;
             subjects?: string[];
+        };
+        EditReactionOption: {
+            content?: string;
         };
         /** @description EditReleaseOption options when editing a release */
         EditReleaseOption: {
@@ -3495,6 +4128,15 @@ export interface components {
             url?: string;
             user?: components["schemas"]["User"];
         };
+        IssueLabelsOption: {
+            /**
+             * @description Labels can be a list of integers representing label IDs
+             *     or a list of strings representing label names
+             */
+            labels?: unknown[];
+            /** Format: date-time */
+            updated_at?: string;
+        };
         Label: {
             color?: string;
             description?: string;
@@ -3536,6 +4178,17 @@ export interface components {
             Mode?: string;
             Text?: string;
             Wiki?: boolean;
+        };
+        MergePullRequestOption: {
+            delete_branch_after_merge?: boolean;
+            /** @enum {string} */
+            Do: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manually-merged";
+            force_merge?: boolean;
+            head_commit_id?: string;
+            merge_when_checks_succeed?: boolean;
+            MergeCommitID?: string;
+            MergeMessageField?: string;
+            MergeTitleField?: string;
         };
         MigrateRepoOptions: {
             auth_password?: string;
@@ -3802,6 +4455,30 @@ export interface components {
             /** Format: date-time */
             merged_at?: string | null;
         };
+        PullReview: {
+            body?: string;
+            /** Format: int64 */
+            comments_count?: number;
+            commit_id?: string;
+            dismissed?: boolean;
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            official?: boolean;
+            pull_request_url?: string;
+            stale?: boolean;
+            state?: components["schemas"]["ReviewStateType"];
+            /** Format: date-time */
+            submitted_at?: string;
+            team?: components["schemas"]["Team"];
+            /** Format: date-time */
+            updated_at?: string;
+            user?: components["schemas"]["User"];
+        };
+        PullReviewRequestOptions: {
+            reviewers?: string[];
+            team_reviewers?: string[];
+        };
         QuotaGroup: {
             name?: string;
             rules?: components["schemas"]["QuotaRuleInfo"][];
@@ -3878,6 +4555,12 @@ export interface components {
             /** Format: int64 */
             public?: number;
         };
+        Reaction: {
+            content?: string;
+            /** Format: date-time */
+            created_at?: string;
+            user?: components["schemas"]["User"];
+        };
         /** Reference represents a Git reference. */
         Reference: {
             object?: components["schemas"]["GitObject"];
@@ -3914,6 +4597,11 @@ export interface components {
         };
         RenameUserOption: {
             new_username: string;
+        };
+        RepoCollaboratorPermission: {
+            permission?: string;
+            role_name?: string;
+            user?: components["schemas"]["User"];
         };
         /** RepoCommit contains information of a commit in the context of a repository. */
         RepoCommit: {
@@ -4009,11 +4697,16 @@ export interface components {
             name?: string;
             owner?: string;
         };
+        RepoTopicOptions: {
+            /** @description list of topic names */
+            topics?: string[];
+        };
         RepoTransfer: {
             doer?: components["schemas"]["User"];
             recipient?: components["schemas"]["User"];
             teams?: components["schemas"]["Team"][];
         };
+        ReviewStateType: string;
         SearchResults: {
             data?: components["schemas"]["Repository"][];
             ok?: boolean;
@@ -4083,6 +4776,9 @@ export interface components {
             units_map?: {
                 [key: string]: string;
             };
+        };
+        TopicName: {
+            topics?: string[];
         };
         /**
          * @description UpdateFileOptions options for updating files
@@ -4287,6 +4983,25 @@ export interface components {
                 "application/json": components["schemas"]["BranchProtection"][];
             };
         };
+        /** @description ChangedFileList */
+        ChangedFileList: {
+            headers: {
+                /** @description True if there is another page */
+                "X-HasMore"?: boolean;
+                /** @description The current page */
+                "X-Page"?: number;
+                /** @description Total number of pages */
+                "X-PageCount"?: number;
+                /** @description Commits per page */
+                "X-PerPage"?: number;
+                /** @description Total commit count */
+                "X-Total-Count"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ChangedFile"][];
+            };
+        };
         /** @description CombinedStatus */
         CombinedStatus: {
             headers: {
@@ -4303,6 +5018,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Comment"];
+            };
+        };
+        /** @description CommentList */
+        CommentList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Comment"][];
             };
         };
         /** @description Commit */
@@ -4528,6 +5252,15 @@ export interface components {
                 "application/json": components["schemas"]["Hook"][];
             };
         };
+        /** @description APIInvalidTopicsError is error format response to invalid topics */
+        invalidTopicsError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIInvalidTopicsError"];
+            };
+        };
         /** @description Issue */
         Issue: {
             headers: {
@@ -4627,6 +5360,24 @@ export interface components {
             };
             content: {
                 "application/json": string;
+            };
+        };
+        /** @description Milestone */
+        Milestone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"];
+            };
+        };
+        /** @description MilestoneList */
+        MilestoneList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Milestone"][];
             };
         };
         /** @description Node info */
@@ -4755,6 +5506,33 @@ export interface components {
                 "application/json": components["schemas"]["PullRequest"];
             };
         };
+        /** @description PullRequestList */
+        PullRequestList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullRequest"][];
+            };
+        };
+        /** @description PullReview */
+        PullReview: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"];
+            };
+        };
+        /** @description PullReviewList */
+        PullReviewList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PullReview"][];
+            };
+        };
         /** @description The owner is over quota */
         quotaExceeded: {
             headers: {
@@ -4841,6 +5619,24 @@ export interface components {
                 "application/json": components["schemas"]["QuotaUsedPackageList"];
             };
         };
+        /** @description Reaction */
+        Reaction: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"];
+            };
+        };
+        /** @description ReactionList */
+        ReactionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"][];
+            };
+        };
         /** @description ReferenceList */
         ReferenceList: {
             headers: {
@@ -4884,6 +5680,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIRepoArchivedError"];
+            };
+        };
+        /** @description RepoCollaboratorPermission */
+        RepoCollaboratorPermission: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RepoCollaboratorPermission"];
             };
         };
         /** @description Repository */
@@ -4931,6 +5736,15 @@ export interface components {
                 "application/json": components["schemas"]["ServerVersion"];
             };
         };
+        /** @description APIString is a string response */
+        string: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": string;
+            };
+        };
         /** @description A list of strings */
         StringSlice: {
             headers: {
@@ -4974,6 +5788,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Team"][];
+            };
+        };
+        /** @description TopicNames */
+        TopicNames: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TopicName"];
             };
         };
         /** @description The credentials are not valid */
@@ -5043,6 +5866,11 @@ export interface components {
                 "application/json": components["schemas"]["CreateKeyOption"];
             };
         };
+        CreateLabelOption: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
         CreateOrgOption: {
             content: {
                 "application/json": components["schemas"]["CreateOrgOption"];
@@ -5056,6 +5884,31 @@ export interface components {
         EditHookOption: {
             content: {
                 "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        EditIssueCommentOption: {
+            content: {
+                "application/json": components["schemas"]["EditIssueCommentOption"];
+            };
+        };
+        EditLabelOption: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        EditReactionOption: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        IssueLabelsOption: {
+            content: {
+                "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        PullReviewRequestOptions: {
+            content: {
+                "application/json": components["schemas"]["PullReviewRequestOptions"];
             };
         };
     };
@@ -7365,11 +8218,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
         responses: {
             201: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -7446,11 +8295,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["EditLabelOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
         responses: {
             200: components["responses"]["Label"];
             /** @description The owner was renamed: the same request under the new name */
@@ -8518,6 +9363,162 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoListCollaborators: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCheckCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoAddCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to add */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddCollaboratorOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to delete */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRepoPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator */
+                collaborator: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoCollaboratorPermission"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoGetAllCommits: {
         parameters: {
             query?: {
@@ -8876,6 +9877,72 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    listForks: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createFork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo to fork */
+                owner: string;
+                /** @description name of the repo to fork */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateForkOption"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Repository"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+        };
+    };
     GetBlob: {
         parameters: {
             query?: never;
@@ -9017,6 +10084,246 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the hook to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the hook to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the hook */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoTestHook: {
+        parameters: {
+            query?: {
+                /** @description The name of the commit/branch/tag, indicates which commit will be loaded to the webhook payload. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the hook to test */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueListIssues: {
+        parameters: {
+            query?: {
+                /** @description Only show items for which the given user is assigned */
+                assigned_by?: string;
+                /** @description Only show items updated before the given time. This is a timestamp in RFC 3339 format */
+                before?: string;
+                /** @description Only show items which were created by the given user */
+                created_by?: string;
+                /** @description comma separated list of labels. Fetch only issues that have any of this labels. Non existent labels are discarded */
+                labels?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description Only show items in which the given user was mentioned */
+                mentioned_by?: string;
+                /** @description comma separated list of milestone names or ids. It uses names and fall back to ids. Fetch only issues that have any of this milestones. Non existent milestones are discarded */
+                milestones?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description search string */
+                q?: string;
+                /** @description Only show items updated after the given time. This is a timestamp in RFC 3339 format */
+                since?: string;
+                /** @description whether issue is open or closed */
+                state?: "closed" | "open" | "all";
+                /** @description filter by type (issues / pulls) if set */
+                type?: "issues" | "pulls";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["IssueList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateIssue: {
         parameters: {
             query?: never;
@@ -9113,6 +10420,40 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    issueGetComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description if provided, only comments updated since the specified time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueCreateComment: {
         parameters: {
             query?: never;
@@ -9145,6 +10486,709 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    issueDeleteCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueReplaceLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueAddLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["IssueLabelsOption"];
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueClearLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueRemoveLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to remove */
+                id: number;
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetIssueReactions: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetRepoComments: {
+        parameters: {
+            query?: {
+                /** @description if provided, only comments updated before the provided time are returned. */
+                before?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description if provided, only comments updated since the provided time are returned. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommentList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of comment to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditIssueCommentOption"];
+        responses: {
+            200: components["responses"]["Comment"];
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueGetCommentReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueListLabels: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateLabelOption"];
+        responses: {
+            201: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditLabelOption"];
+        responses: {
+            200: components["responses"]["Label"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LanguageStatistics"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoGetRawFileOrLFS: {
         parameters: {
             query?: {
@@ -9169,6 +11213,165 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestonesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description filter by milestone name */
+                name?: string;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description Milestone state, Recognized values are open, closed and all. Defaults to "open" */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MilestoneList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueCreateMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateMilestoneOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueGetMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to get, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Milestone"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueDeleteMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to delete, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    issueEditMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone to edit, identified by ID and if not available by name */
+                id: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditMilestoneOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Milestone"];
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
@@ -9259,6 +11462,49 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListPullRequests: {
+        parameters: {
+            query?: {
+                /** @description Label IDs */
+                labels?: number[];
+                /** @description Page size of results */
+                limit?: number;
+                /** @description ID of the milestone */
+                milestone?: number;
+                /** @description Page number of results to return (1-based) */
+                page?: number;
+                /** @description Filter by pull request author */
+                poster?: string;
+                /** @description Type of sort */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority";
+                /** @description State of pull request */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description Owner of the repo */
+                owner: string;
+                /** @description Name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequestList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            500: components["responses"]["error"];
+        };
+    };
     repoCreatePullRequest: {
         parameters: {
             query?: never;
@@ -9291,6 +11537,445 @@ export interface operations {
             409: components["responses"]["error"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetPullRequestByBaseHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description base of the pull request to get */
+                base: string;
+                /** @description head of the pull request to get */
+                head: string;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoEditPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to edit */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditPullRequestOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            412: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDownloadPullDiffOrPatch: {
+        parameters: {
+            query?: {
+                /** @description whether to include binary file changes. if true, the diff is applicable with `git apply` */
+                binary?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description whether the output is diff or patch */
+                diffType: "diff" | "patch";
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["string"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestCommits: {
+        parameters: {
+            query?: {
+                /** @description include a list of affected files for every commit (disable for speedup, default 'true') */
+                files?: boolean;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description include verification for every commit (disable for speedup, default 'true') */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetPullRequestFiles: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description skip to given file */
+                "skip-to"?: string;
+                /** @description whitespace behavior */
+                whitespace?: "ignore-all" | "ignore-change" | "ignore-eol" | "show-all";
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request to get */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ChangedFileList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoPullRequestIsMerged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pull request has been merged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoMergePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to merge */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MergePullRequestOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+            409: components["responses"]["error"];
+            413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreatePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            201: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeletePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListPullReviews: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoCreatePullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePullReviewOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullReview"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoGetRawFile: {
@@ -10030,6 +12715,130 @@ export interface operations {
             409: components["responses"]["conflict"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListTopics: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TopicNames"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoUpdateTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RepoTopicOptions"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoAddTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to add */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoDeleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description name of the topic to delete */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
         };
     };
     issueSearchIssues: {

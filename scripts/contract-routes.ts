@@ -11,8 +11,9 @@ interface Route {
 }
 
 function byExpressRoute(a: Route, b: Route): number {
-  const first = a.expressRoute.replace(/\/:/g, '/~');
-  const second = b.expressRoute.replace(/\/:/g, '/~');
+  // Parameter names do not order routes: at the first segment where two differ, a static one goes first.
+  const first = a.expressRoute.replace(/:\w+/g, '~');
+  const second = b.expressRoute.replace(/:\w+/g, '~');
   if (first.startsWith(second)) return -1;
   if (second.startsWith(first)) return 1;
   return first > second ? 1 : -1;

@@ -128,9 +128,10 @@ export function reqRepoAdmin(): Guard {
   return reqRepoPermission(isRepoAdmin, 'Must have admin access to the repository.');
 }
 
-export function reqRepoWriter(unitType: number): Guard {
+/** Write access to one of the units (Forgejo: reqRepoWriter(unitTypes...)). */
+export function reqRepoWriter(...unitTypes: number[]): Guard {
   return reqRepoPermission(
-    (p) => canWriteUnit(p, unitType) || isRepoAdmin(p),
+    (p) => unitTypes.some((unitType) => canWriteUnit(p, unitType)) || isRepoAdmin(p),
     'user should have a permission to write to a repo',
   );
 }

@@ -4,6 +4,7 @@ import type { Route } from './route.ts';
 import { actionsRoutes } from './routes/actions.routes.ts';
 import { avatarsRoutes } from './routes/avatars.routes.ts';
 import { contentsRoutes } from './routes/contents.routes.ts';
+import { collaborationRoutes } from './routes/collaboration.routes.ts';
 import { gitRefsRoutes } from './routes/git-refs.routes.ts';
 import { issuesRoutes } from './routes/issues.routes.ts';
 import { miscRoutes } from './routes/misc.routes.ts';
@@ -11,6 +12,7 @@ import { notificationsRoutes } from './routes/notifications.routes.ts';
 import { orgsRoutes } from './routes/orgs.routes.ts';
 import { packagesRoutes } from './routes/packages.routes.ts';
 import { protectionRoutes } from './routes/protection.routes.ts';
+import { pullsRoutes } from './routes/pulls.routes.ts';
 import { quotaRoutes } from './routes/quota.routes.ts';
 import { releasesRoutes } from './routes/releases.routes.ts';
 import { reposRoutes } from './routes/repos.routes.ts';
@@ -21,6 +23,7 @@ export const REGISTRY = {
   ...actionsRoutes,
   ...avatarsRoutes,
   ...contentsRoutes,
+  ...collaborationRoutes,
   ...gitRefsRoutes,
   ...issuesRoutes,
   ...miscRoutes,
@@ -28,6 +31,7 @@ export const REGISTRY = {
   ...orgsRoutes,
   ...packagesRoutes,
   ...protectionRoutes,
+  ...pullsRoutes,
   ...quotaRoutes,
   ...releasesRoutes,
   ...reposRoutes,

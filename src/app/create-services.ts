@@ -8,14 +8,25 @@ import { ActivityPubService } from '../services/activitypub.service.ts';
 import { IssueEvents } from '../services/issue-events.ts';
 import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
+import { IssueCommentService } from '../services/issue-comment.service.ts';
+import { IssueLabelService } from '../services/issue-label.service.ts';
+import { ReactionService } from '../services/reaction.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
 import { CommitStatusService } from '../services/commit-status.service.ts';
 import { ReleaseService } from '../services/release.service.ts';
+import { PullReviewService } from '../services/pull-review.service.ts';
+import { MilestoneService } from '../services/milestone.service.ts';
+import { RepoCollaboratorService } from '../services/repo-collaborator.service.ts';
+import { RepoTopicService } from '../services/repo-topic.service.ts';
+import { RepoHookService } from '../services/repo-hook.service.ts';
+import { RepoForkService } from '../services/repo-fork.service.ts';
 import { RepoBranchService } from '../services/repo-branch.service.ts';
 import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
@@ -31,7 +42,7 @@ import { HookDeliveryService } from '../services/hook-delivery.service.ts';
 import { HookEventsService } from '../services/hook-events.service.ts';
 import { OrgBlockService } from '../services/org-block.service.ts';
 import { OrgFeedService } from '../services/org-feed.service.ts';
-import { OrgLabelService } from '../services/org-label.service.ts';
+import { LabelService } from '../services/label.service.ts';
 import { OrgMemberService } from '../services/org-member.service.ts';
 import { OrgService } from '../services/org.service.ts';
 import { OwnerAccessService } from '../services/owner-access.service.ts';
@@ -77,6 +88,7 @@ export function createServices(deps: ServiceDeps) {
   const templates = new TemplateService(deps);
   const hookEvents = new HookEventsService(deps);
   const hookDeliveries = new HookDeliveryService(deps);
+  const webhooks = new WebhookService(deps);
   const repositories = new RepositoryLookupService(deps, repoPermissions);
   const repoCreation = new RepositoryCreationService(deps, activity, new RepoInitService(deps, templates), hookEvents);
   const repoEdits = new RepositoryEditService(deps, activity);
@@ -92,6 +104,9 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  const issueLabels = new IssueLabelService(deps, issues);
+  const pullReads = new PullReadService(deps, issues, repositories);
+  const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -111,22 +126,27 @@ export function createServices(deps: ServiceDeps) {
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
-    commitStatuses: new CommitStatusService(deps),
+    commitStatuses: new CommitStatusService(deps, hookEvents),
     branchProtections,
-    releases: new ReleaseService(deps, pushes, quota),
+    releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
-    orgLabels: new OrgLabelService(deps),
+    labels: new LabelService(deps),
+    milestones: new MilestoneService(deps),
+    collaborators: new RepoCollaboratorService(deps, repoPermissions),
+    repoTopics: new RepoTopicService(deps),
     orgBlocks: new OrgBlockService(deps, orgMembers),
     orgFeeds,
     teams: new TeamService(deps, orgs, repoPermissions, repositories, orgFeeds),
-    webhooks: new WebhookService(deps),
+    webhooks,
+    repoHooks: new RepoHookService(deps, webhooks, hookEvents),
     hookEvents,
     hookDeliveries,
     avatars: new AvatarService(deps),
     repoPermissions,
     repositories,
     repoCreation,
+    repoForks: new RepoForkService(deps, repoCreation, orgs),
     repoEdits,
     repoRemoval,
     templates,
@@ -148,8 +168,14 @@ export function createServices(deps: ServiceDeps) {
     npmPackages: new NpmService(deps, quota, hookEvents),
     issueEvents,
     issues,
-    pulls: new PullRequestService(deps, issues, hookEvents),
+    pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
+    pullReads,
+    pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
+    pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
+    issueComments,
+    reactions: new ReactionService(deps, issues, issueComments),
+    issueLabels,
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

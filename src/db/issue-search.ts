@@ -7,6 +7,8 @@ import type { Prisma } from './prisma.ts';
 /** Every field left out does not narrow the search. */
 export interface IssueSearchFilter {
   reader: ContentReader;
+  /** Only the issues of this repository. */
+  repoId?: number;
   ownerId?: number;
   /** Only repositories linked to this team. */
   teamId?: number;
@@ -14,6 +16,8 @@ export interface IssueSearchFilter {
   isPull?: boolean;
   /** Only issues with a label of one of these names. */
   labelNames?: string[];
+  /** Only issues with one of these labels. */
+  labelIds?: number[];
   milestoneIds?: number[];
   /** A substring of the title, the content or a comment. */
   keyword?: string;
@@ -33,9 +37,11 @@ export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereIn
   if (filter.ownerId !== undefined) repo.push({ ownerId: filter.ownerId });
   if (filter.teamId !== undefined) repo.push({ teamRepos: { some: { teamId: filter.teamId } } });
   const and: Prisma.IssueWhereInput[] = [visibleIssuesWhere(filter.reader), { repo: { AND: repo } }];
+  if (filter.repoId !== undefined) and.push({ repoId: filter.repoId });
   if (filter.isClosed !== undefined) and.push({ isClosed: filter.isClosed });
   if (filter.isPull !== undefined) and.push({ isPull: filter.isPull });
   if (filter.labelNames) and.push({ labels: { some: { label: { name: { in: filter.labelNames } } } } });
+  if (filter.labelIds) and.push({ labels: { some: { labelId: { in: filter.labelIds } } } });
   if (filter.milestoneIds) and.push({ milestoneId: { in: filter.milestoneIds } });
   const keyword = filter.keyword;
   if (keyword !== undefined) {

@@ -296,6 +296,16 @@ export class IssueRepository {
     return this.client.team.findUnique({ where: { orgId_lowerName: { orgId, lowerName } } });
   }
 
+  /** Milestones of a repository named by name or by id. */
+  async milestoneIdsInRepo(repoId: number, namesOrIds: readonly string[]): Promise<number[]> {
+    const ids = namesOrIds.filter((v) => /^\d{1,9}$/.test(v)).map(Number);
+    const rows = await this.client.milestone.findMany({
+      where: { repoId, OR: [{ name: { in: [...namesOrIds] } }, { id: { in: ids } }] },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
   async milestoneIdsByNames(names: readonly string[]): Promise<number[]> {
     const rows = await this.client.milestone.findMany({ where: { name: { in: [...names] } }, select: { id: true } });
     return rows.map((row) => row.id);

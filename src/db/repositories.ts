@@ -7,6 +7,8 @@ import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CommitStatusRepository } from './commit-status.repository.ts';
+import { CollaborationRepository } from './collaboration.repository.ts';
+import { CommentRepository } from './comment.repository.ts';
 import { CronTaskRepository } from './cron-task.repository.ts';
 import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
@@ -17,6 +19,7 @@ import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
+import { MilestoneRepository } from './milestone.repository.ts';
 import { MirrorRepository } from './mirror.repository.ts';
 import { NpmRepository } from './npm.repository.ts';
 import { NotificationRepository } from './notification.repository.ts';
@@ -37,7 +40,9 @@ import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReactionRepository } from './reaction.repository.ts';
 import { ReleaseRepository } from './release.repository.ts';
+import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
 import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -68,6 +73,8 @@ export function createRepositories(
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
     commitStatuses: new CommitStatusRepository(client),
+    collaborations: new CollaborationRepository(client),
+    comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
     emails: new EmailAddressRepository(client, provider),
@@ -77,6 +84,7 @@ export function createRepositories(
     issues: new IssueRepository(client),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
+    milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
     notifications: new NotificationRepository(client),
     npm: new NpmRepository(client, hot),
@@ -98,6 +106,8 @@ export function createRepositories(
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reactions: new ReactionRepository(client),
+    reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),
     runnerTokens: new RunnerTokenRepository(client),

@@ -2,6 +2,8 @@
 // names them and fixes the counters that counted them, inside the caller's transaction: one function for
 // deleting one repository and for purging an owner's all. The directories are the caller's business.
 import { translated } from '../infra/database/errors.ts';
+import type { Viewer } from '../domain/access/owner-visibility.ts';
+import { readableRepositoriesWhere } from './access-filters.ts';
 import type { RepositoryChangesRow } from './entities.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import {
@@ -34,6 +36,8 @@ export interface NewRepositoryRow {
   isPrivate: boolean;
   isTemplate: boolean;
   isMirror: boolean;
+  isFork?: boolean;
+  forkId?: number;
   defaultBranch: string;
   settings: string;
   numWatches: number;
@@ -234,6 +238,25 @@ export class RepositoryRowsRepository {
         data: { ...row, units: { create: [...units] }, ...(mirror ? { mirror: { create: mirror } } : {}) },
       }),
     );
+  }
+
+  changeForkCount(id: number, delta: number) {
+    return this.client.repository.update({ where: { id }, data: { numForks: { increment: delta } } });
+  }
+
+  /** Forks of a repository the viewer can read, oldest first. */
+  async listForks(forkId: number, viewer: Viewer | null, publicOnly: boolean, skip: number, take: number) {
+    const where = { AND: [{ forkId, isFork: true }, readableRepositoriesWhere(viewer, publicOnly)] };
+    const [items, total] = await Promise.all([
+      this.client.repository.findMany({ where, include: repoInclude, orderBy: { id: 'asc' }, skip, take }),
+      this.client.repository.count({ where }),
+    ]);
+    return { items, total };
+  }
+
+  /** The owner's fork of a repository, if any. */
+  findForkOf(forkId: number, ownerId: number) {
+    return this.client.repository.findFirst({ where: { forkId, ownerId, isFork: true }, select: { id: true } });
   }
 
   incrementOwnerRepoCount(ownerId: number) {

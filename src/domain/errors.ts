@@ -114,3 +114,18 @@ export class PreconditionFailedError extends ApiError {
 export class RepoArchivedError extends ApiError {
   readonly status = 423;
 }
+
+/** Topics a repository may not have (Forgejo: APIInvalidTopicsError), named in the answer. */
+export class InvalidTopicsError extends ValidationError {
+  constructor(
+    message: string,
+    readonly invalidTopics: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** The request is understood but the resource's state refuses it (Forgejo answers 405: a merged pull request). */
+export class NotAllowedError extends ApiError {
+  readonly status = 405;
+}

@@ -4,6 +4,7 @@ import type { ErrorRequestHandler } from 'express';
 import {
   ApiError,
   ForbiddenError,
+  InvalidTopicsError,
   NotFoundError,
   PlainTextValidationError,
   QuotaExceededError,
@@ -55,6 +56,8 @@ export function errorMiddleware(rootUrl: string, log: Logger): ErrorRequestHandl
     if (error instanceof NotFoundError) return reply(404, { message: error.message, url, errors: error.errors });
     if (error instanceof ForbiddenError && error.withoutUrl) return reply(403, { message: error.message });
     if (error instanceof PlainTextValidationError) return res.status(422).type('text/plain').send(`${error.message}\n`);
+    if (error instanceof InvalidTopicsError)
+      return reply(422, { message: error.message, invalidTopics: error.invalidTopics });
     if (error instanceof QuotaExceededError)
       return reply(413, { message: error.message, user_id: error.userId, username: error.username });
     // A 401 names the scheme to use (RFC 9110); git needs it to ask for credentials and retry.

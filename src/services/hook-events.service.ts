@@ -17,6 +17,7 @@ import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
+import type { ReleaseEvent, StatusEvent } from '../webhook/events.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -74,6 +75,40 @@ export class HookEventsService {
       written++;
     }
     return written;
+  }
+
+  /**
+   * A test delivery to one hook, whatever its events and whether it is active (Forgejo: TestHook,
+   * PrepareTestWebhook): a push of `commit` to `branch`.
+   */
+  async testPush(
+    repos: Repositories,
+    hookId: number,
+    repo: RepoWithOwner,
+    pusher: User,
+    branch: string,
+    commit: PushedCommit | null,
+  ): Promise<void> {
+    const sha = commit?.sha ?? '0'.repeat(40);
+    const event: HookEvent = {
+      type: 'push',
+      repo,
+      pusher,
+      ref: `refs/heads/${branch}`,
+      before: sha,
+      after: sha,
+      commits: commit ? [commit] : [],
+      totalCommits: commit ? 1 : 0,
+      headCommit: commit,
+      comparePath: '',
+    };
+    const task = await repos.hookTasks.create({
+      hookId,
+      uuid: randomUUID(),
+      eventType: 'push',
+      payload: this.deps.hookPayloads(event),
+    });
+    await repos.jobs.enqueue(HOOK_DELIVERY_JOB, { hookTaskId: task.id });
   }
 
   private static source(repo: RepoWithOwner): EventSource {
@@ -201,6 +236,16 @@ export class HookEventsService {
     },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  }
+
+  /** release: published (created, or a draft published), updated, deleted. */
+  async release(repos: Repositories, event: Omit<ReleaseEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'release', ...event });
+  }
+
+  /** status: a commit status was reported. */
+  async status(repos: Repositories, event: Omit<StatusEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'status', ...event });
   }
 
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */

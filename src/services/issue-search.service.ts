@@ -6,8 +6,23 @@ import type { IssueSearchFilter } from '../db/issue-search.ts';
 import type { IssueRow } from '../db/issue.repository.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { timeBounds } from '../domain/time-bounds.ts';
-import { BadRequestError } from '../domain/errors.ts';
+import { BadRequestError, NotFoundError } from '../domain/errors.ts';
+import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { ServiceDeps } from './service-deps.ts';
+
+/** GET /repos/{owner}/{repo}/issues: the search's filters, and users named by login. */
+export interface RepoIssueQuery {
+  state?: string;
+  labels?: string;
+  milestones?: string;
+  q?: string;
+  type?: string;
+  since?: string;
+  before?: string;
+  created_by?: string;
+  assigned_by?: string;
+  mentioned_by?: string;
+}
 
 export interface IssueSearchQuery {
   state?: string;
@@ -42,6 +57,38 @@ export class IssueSearchService {
     page: ListOptions,
   ): Promise<Page<IssueRow>> {
     const filter = await this.filter(viewer, publicOnly, query);
+    const { issues } = this.deps.repos;
+    const [items, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
+    return { items, total };
+  }
+
+  /** One repository's issues (Forgejo: ListIssues); milestones by name or id, users by login (unknown: 404). */
+  async listInRepo(
+    viewer: User | null,
+    publicOnly: boolean,
+    repo: RepoWithOwner,
+    query: RepoIssueQuery,
+    page: ListOptions,
+  ): Promise<Page<IssueRow>> {
+    const { milestones: milestoneNames, ...rest } = query;
+    const filter = { ...(await this.filter(viewer, publicOnly, rest)), repoId: repo.id };
+    const wanted = commaList(milestoneNames);
+    if (wanted.length > 0) {
+      const ids = await this.deps.repos.issues.milestoneIdsInRepo(repo.id, wanted);
+      filter.milestoneIds = ids.length > 0 ? ids : [-1];
+    }
+    const userId = async (name: string | undefined) => {
+      if ((name ?? '').trim() === '') return undefined;
+      const user = await this.deps.repos.users.byLowerName(name!.trim().toLowerCase());
+      if (!user) throw new NotFoundError(`user does not exist [uid: 0, name: ${name}]`);
+      return user.id;
+    };
+    const created = await userId(query.created_by);
+    if (created !== undefined) filter.posterId = created;
+    const assigned = await userId(query.assigned_by);
+    if (assigned !== undefined) filter.assigneeId = assigned;
+    const mentioned = await userId(query.mentioned_by);
+    if (mentioned !== undefined) filter.mentionedIssueIds = await this.deps.repos.issues.mentionedIssueIds(mentioned);
     const { issues } = this.deps.repos;
     const [items, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
     return { items, total };

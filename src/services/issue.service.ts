@@ -64,7 +64,7 @@ export class IssueService {
     return (await this.details([issue]))[0];
   }
 
-  private async findReadable(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueRow> {
+  async findReadable(access: RepoWithPermission, index: number, doer: User | null): Promise<IssueRow> {
     const issue =
       index > 0 && index <= 2 ** 31 - 1 ? await this.deps.repos.issues.findByIndex(access.repo.id, index) : null;
     if (!issue) throw new NotFoundError();

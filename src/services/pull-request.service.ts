@@ -8,6 +8,9 @@ import type { PullDetails } from '../db/pull-request.repository.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
 import type { IssueService, NewIssue } from './issue.service.ts';
+import type { IssueLabelService } from './issue-label.service.ts';
+import { canWriteIssue } from '../domain/access/content-visibility.ts';
+import { ForbiddenError, PreconditionFailedError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewPullRequest extends Omit<NewIssue, 'closed' | 'title'> {
@@ -16,12 +19,56 @@ export interface NewPullRequest extends Omit<NewIssue, 'closed' | 'title'> {
   title?: string;
 }
 
+export interface PullChanges {
+  title?: string;
+  body?: string;
+  state?: string;
+  base?: string;
+  assignee?: string;
+  assignees?: string[];
+  milestone?: number;
+  labels?: number[];
+}
+
 export class PullRequestService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly issues: IssueService,
     private readonly hookEvents: HookEventsService,
+    private readonly issueLabels: IssueLabelService,
   ) {}
+
+  /**
+   * Title, body, state, assignees, milestone as an issue's; labels replaced; a new base branch (Forgejo:
+   * EditPullRequest). Answers nothing: the caller reads the pull request again.
+   */
+  async edit(access: RepoWithPermission, index: number, doer: User, changes: PullChanges): Promise<void> {
+    const current = await this.issues.findReadable(access, index, doer);
+    if (!current.isPull) throw new NotFoundError();
+    const base = (changes.base ?? '').trim();
+    if (base) await this.changeBase(access, current.id, doer, base);
+    if (changes.labels !== undefined) await this.issueLabels.replace(access, index, doer, changes.labels);
+    const { labels: _labels, base: _base, ...issueChanges } = changes;
+    await this.issues.edit(access, index, doer, issueChanges);
+  }
+
+  private async changeBase(access: RepoWithPermission, issueId: number, doer: User, base: string): Promise<void> {
+    // Per pull request, so not a guard's: only writers of pull requests move them.
+    if (!canWriteIssue(access.permission, true, doer.isAdmin))
+      throw new ForbiddenError('only writers of pull requests may change the base branch');
+    const { repo } = access;
+    const [pull] = await this.deps.repos.issues.listPulls([issueId]);
+    if (!pull || pull.baseBranch === base) return;
+    if (pull.hasMerged) throw new PreconditionFailedError('cannot change the base of a merged pull request');
+    const dir = this.deps.stores.repositories.directory(repo.ownerName, repo.name);
+    const baseSha = await branchCommit(dir, base);
+    if (!baseSha) throw new NotFoundError(`base branch does not exist: ${base}`);
+    if (await this.deps.repos.pulls.findOpen(repo.id, pull.headBranch, base))
+      throw new ConflictError(`pull request already exists for base branch ${base}`);
+    const headSha = (await branchCommit(dir, pull.headBranch)) ?? pull.headCommitId;
+    const { mergeBase } = await compareBranches(dir, baseSha, headSha);
+    await this.deps.repos.pulls.update(pull.id, { baseBranch: base, mergeBase });
+  }
 
   async create(
     access: RepoWithPermission,

@@ -47,6 +47,8 @@ export interface RepositoryRecord {
   defaultBranch: string;
   settings?: RepositorySettings;
   mirror?: { intervalSecs: number; remoteAddress: string };
+  /** The repository this one is a fork of. */
+  forkOf?: number;
 }
 
 /** Where a new repository's git directory comes from: built by `build` in a fresh directory, or already in place. */
@@ -158,6 +160,7 @@ export class RepositoryCreationService {
             isPrivate: record.isPrivate,
             isTemplate: record.isTemplate ?? false,
             isMirror: record.isMirror ?? false,
+            ...(record.forkOf ? { isFork: true, forkId: record.forkOf } : {}),
             defaultBranch: state.defaultBranch ?? record.defaultBranch,
             settings: JSON.stringify(record.settings ?? {}),
             numWatches: 1,
@@ -169,6 +172,7 @@ export class RepositoryCreationService {
           record.mirror && { ...record.mirror, nextUpdateAt: new Date(Date.now() + record.mirror.intervalSecs * 1000) },
         );
         await repos.incrementOwnerRepoCount(owner.id);
+        if (record.forkOf) await repos.changeForkCount(record.forkOf, 1);
         // The name names a real repository again: a redirect from it must not outlive this one (as in Forgejo).
         await repos.removeRedirect(owner.id, repo.lowerName);
         await tx.repoWatches.create(doer.id, repo.id, 1);

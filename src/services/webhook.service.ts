@@ -32,8 +32,8 @@ export interface HookChanges {
   authorization_header?: string;
 }
 
-/** Where a hook belongs: an organization, or the instance (ownerId 0, repoId 0). */
-type HookScope = { ownerId: number; repoId: 0; instance: boolean };
+/** Where a hook belongs: a repository (ownerId 0), an organization (repoId 0), or the instance (both 0). */
+type HookScope = { ownerId: number; repoId: number; instance: boolean };
 
 function checkedBranchFilter(filter: string | undefined): string {
   const problem = branchFilterProblem(filter ?? '');
@@ -60,6 +60,32 @@ export class WebhookService {
   private orgScope(org: User): HookScope {
     if (this.deps.settings.security.DISABLE_WEBHOOKS) throw new ForbiddenError('webhooks disabled by administrator');
     return { ownerId: org.id, repoId: 0, instance: false };
+  }
+
+  private repoScope(repo: { id: number }): HookScope {
+    if (this.deps.settings.security.DISABLE_WEBHOOKS) throw new ForbiddenError('webhooks disabled by administrator');
+    return { ownerId: 0, repoId: repo.id, instance: false };
+  }
+
+  listRepo(repo: { id: number }, page: ListOptions): Promise<Page<Webhook>> {
+    return this.hooks.list(this.repoScope(repo), page);
+  }
+
+  createRepo(repo: { id: number }, input: NewHook): Promise<Webhook> {
+    return this.createIn(this.repoScope(repo), input);
+  }
+
+  getRepo(repo: { id: number }, id: number): Promise<Webhook> {
+    return this.find(this.repoScope(repo), id);
+  }
+
+  editRepo(repo: { id: number }, id: number, changes: HookChanges): Promise<Webhook> {
+    return this.editIn(this.repoScope(repo), id, changes);
+  }
+
+  async deleteRepo(repo: { id: number }, id: number): Promise<void> {
+    const scope = this.repoScope(repo);
+    await this.hooks.delete(scope, (await this.find(scope, id)).id);
   }
 
   private static readonly INSTANCE: HookScope = { ownerId: 0, repoId: 0, instance: true };

@@ -130,6 +130,12 @@ export async function remoteUrl(dir: string): Promise<string> {
   return (await runGit(['--git-dir', dir, 'config', '--get', 'remote.origin.url'])).trim();
 }
 
+/** A bare copy of a local repository, with no remote left behind (a fork's git directory). */
+export async function cloneBare(from: string, dir: string): Promise<void> {
+  await runGit(['clone', '--bare', '--quiet', '--no-hardlinks', from, dir], { timeoutMs: 10 * 60_000 });
+  await removeOrigin(dir);
+}
+
 export async function removeOrigin(dir: string): Promise<void> {
   await runGit(['--git-dir', dir, 'remote', 'remove', 'origin']);
 }

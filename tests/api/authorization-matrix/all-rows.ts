@@ -1,5 +1,6 @@
 // Every row of the matrix, area by area.
 import { ADMIN_ROWS } from './admin.table.ts';
+import { COLLABORATION_ROWS } from './collaboration.table.ts';
 import { INSTANCE_ROWS } from './instance.table.ts';
 import type { MatrixRow } from './matrix.ts';
 import { ORG_ROWS } from './orgs.table.ts';
@@ -13,6 +14,7 @@ export const ALL_ROWS: readonly MatrixRow[] = [
   ...TEAM_ROWS,
   ...REPO_ROWS,
   ...REPO_CONTENT_ROWS,
+  ...COLLABORATION_ROWS,
   ...PACKAGE_ROWS,
   ...ADMIN_ROWS,
   ...INSTANCE_ROWS,

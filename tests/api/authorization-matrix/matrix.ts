@@ -76,6 +76,7 @@ export type Value =
   | 'generic'
   | 'repoGit'
   | 'missingRef'
+  | 'diff'
   | 'new:team'
   | 'new:teamWithMember'
   | 'new:teamWithRepo'
@@ -98,7 +99,13 @@ export type Value =
   | 'new:quotaRule'
   | 'new:publicKey'
   | 'new:unadopted'
-  | 'new:token';
+  | 'new:token'
+  | 'new:topic'
+  | 'new:topicName'
+  | 'new:repoLabel'
+  | 'new:milestone'
+  | 'new:comment'
+  | 'new:repoHook';
 
 export interface MatrixRow {
   readonly operation: OperationId;

@@ -282,6 +282,8 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       return 'Node';
     case 'missingRef':
       return 'no-such-ref';
+    case 'diff':
+      return 'diff';
     case 'labelTemplate':
       return 'Default';
     case 'license':
@@ -366,6 +368,34 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       fs.mkdirSync(path.dirname(dir), { recursive: true });
       execFileSync('git', ['init', '-q', '--bare', dir]);
       return name;
+    }
+    case 'new:topicName':
+      return uniqueName('topic');
+    case 'new:topic': {
+      const topic = uniqueName('topic');
+      await call('put', `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/topics/${topic}`, asOwner(visibility));
+      return topic;
+    }
+    case 'new:repoLabel': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/labels`;
+      return String((await call('post', url, asOwner(visibility), { name: uniqueName('l'), color: 'fff' })).id);
+    }
+    case 'new:milestone': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/milestones`;
+      return String((await call('post', url, asOwner(visibility), { title: uniqueName('m') })).id);
+    }
+    case 'new:repoHook': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/hooks`;
+      const body = {
+        type: 'gitea',
+        config: { url: 'https://hooks.example/r', content_type: 'json' },
+        events: ['push'],
+      };
+      return String((await call('post', url, asOwner(visibility), body)).id);
+    }
+    case 'new:comment': {
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/issues/1/comments`;
+      return String((await call('post', url, asOwner(visibility), { body: 'a comment' })).id);
     }
     case 'new:token': {
       const name = uniqueName('token');

@@ -62,3 +62,23 @@ export const issueSearchIssues: Handler<'issueSearchIssues'> = async (ctx) => {
     total,
   );
 };
+
+export const issueListIssues: Handler<'issueListIssues'> = async (ctx) => {
+  const page = ctx.listOptions(ctx.app.settings.ui.ISSUE_PAGING_NUM);
+  const { services } = ctx.app;
+  const { items, total } = await services.issueSearch.listInRepo(
+    ctx.caller?.user ?? null,
+    isPublicOnly(ctx.caller),
+    ctx.repo().repo,
+    ctx.query,
+    page,
+  );
+  const details = await services.issues.details(items);
+  const view = userView(ctx);
+  ctx.sendPage(
+    200,
+    details.map((detail) => toIssue(detail, view)),
+    page,
+    total,
+  );
+};

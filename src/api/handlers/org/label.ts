@@ -6,7 +6,8 @@ export const orgListLabels: Handler<'orgListLabels'> = async (ctx) => {
   const page = ctx.listOptions();
   // `sort` is read by Forgejo's handler although the contract does not list it.
   const sort = parseLabelSort(ctx.req.query.sort);
-  const { org, items, total } = await ctx.app.services.orgLabels.list(ctx.org(), sort, page);
+  const org = ctx.org();
+  const { items, total } = await ctx.app.services.labels.list({ orgId: org.id }, sort, page);
   ctx.sendPage(
     200,
     items.map((label) => toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL)),
@@ -16,21 +17,24 @@ export const orgListLabels: Handler<'orgListLabels'> = async (ctx) => {
 };
 
 export const orgCreateLabel: Handler<'orgCreateLabel'> = async (ctx) => {
-  const { org, label } = await ctx.app.services.orgLabels.create(ctx.org(), ctx.body);
+  const org = ctx.org();
+  const label = await ctx.app.services.labels.create({ orgId: org.id }, ctx.body);
   ctx.send(201, toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL));
 };
 
 export const orgGetLabel: Handler<'orgGetLabel'> = async (ctx) => {
-  const { org, label } = await ctx.app.services.orgLabels.get(ctx.org(), String(ctx.params.id));
+  const org = ctx.org();
+  const label = await ctx.app.services.labels.get({ orgId: org.id }, String(ctx.params.id));
   ctx.send(200, toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL));
 };
 
 export const orgEditLabel: Handler<'orgEditLabel'> = async (ctx) => {
-  const { org, label } = await ctx.app.services.orgLabels.edit(ctx.org(), ctx.params.id, ctx.body);
+  const org = ctx.org();
+  const label = await ctx.app.services.labels.edit({ orgId: org.id }, ctx.params.id, ctx.body);
   ctx.send(200, toOrgLabel(label, org, ctx.app.settings.server.ROOT_URL));
 };
 
 export const orgDeleteLabel: Handler<'orgDeleteLabel'> = async (ctx) => {
-  await ctx.app.services.orgLabels.delete(ctx.org(), ctx.params.id);
+  await ctx.app.services.labels.delete({ orgId: ctx.org().id }, ctx.params.id);
   ctx.send(204);
 };

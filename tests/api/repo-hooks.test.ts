@@ -1,0 +1,154 @@
+// A repository's webhooks: CRUD for its admins, a test delivery, and the events of the repository (push, create,
+// delete, issues, issue comments, pull requests and their merge) reaching its hooks and its owner's.
+import type { Server } from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import { gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
+import { type HookReceiver, type ReceivedHook, startHookReceiver } from '../helpers/hook-receiver.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const SETTINGS = { ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback' };
+
+let t: TestApp;
+let server: Server;
+let base: string;
+let receiver: HookReceiver;
+let owner: TestUser;
+let outsider: TestUser;
+const repoPath = () => `/api/v1/repos/${owner.user.name}/hooked`;
+const json = (hook: ReceivedHook) => JSON.parse(hook.body.toString('utf8'));
+const events = (name: string) => receiver.at(`/${name}`).map((hook) => String(hook.headers['x-forgejo-event']));
+
+beforeAll(async () => {
+  t = await startTestApp(SETTINGS);
+  ({ server, base } = await listen(t));
+  receiver = await startHookReceiver();
+  t.context.services.hookDeliveries.startWorker(30, 4);
+  owner = await createTestUser(t);
+  outsider = await createTestUser(t);
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', owner.auth)
+    .send({ name: 'hooked', auto_init: true })
+    .expect(201);
+});
+afterAll(async () => {
+  await t.context.services.hookDeliveries.stopWorker();
+  await receiver.close();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+async function createHook(name: string, extra: object = {}): Promise<{ id: number }> {
+  const res = await t
+    .request()
+    .post(`${repoPath()}/hooks`)
+    .set('Authorization', owner.auth)
+    .send({
+      type: 'forgejo',
+      config: { url: `${receiver.url}/${name}`, content_type: 'json' },
+      events: ['push', 'create', 'delete', 'issues', 'issue_comment', 'pull_request'],
+      active: true,
+      ...extra,
+    })
+    .expect(201);
+  return res.body;
+}
+
+describe('repository hooks', () => {
+  it('creates, lists, gets, edits and deletes; admins only', async () => {
+    const hook = await createHook('crud', { active: false });
+    expect(hook).toMatchObject({ type: 'forgejo', active: false, config: { url: `${receiver.url}/crud` } });
+    const list = await t.request().get(`${repoPath()}/hooks`).set('Authorization', owner.auth).expect(200);
+    expect(list.body.map((h: { id: number }) => h.id)).toEqual([hook.id]);
+    expect(list.headers['x-total-count']).toBe('1');
+    const edited = await t
+      .request()
+      .patch(`${repoPath()}/hooks/${hook.id}`)
+      .set('Authorization', owner.auth)
+      .send({ active: true, events: ['issues'] })
+      .expect(200);
+    expect(edited.body).toMatchObject({ active: true });
+    expect(edited.body.events).toContain('issues');
+    expect(edited.body.events).not.toContain('push');
+    await t.request().get(`${repoPath()}/hooks/${hook.id}`).set('Authorization', owner.auth).expect(200);
+    await t.request().get(`${repoPath()}/hooks`).set('Authorization', outsider.auth).expect(403);
+    await t.request().get(`${repoPath()}/hooks`).expect(401);
+    await t
+      .request()
+      .post(`${repoPath()}/hooks`)
+      .set('Authorization', owner.auth)
+      .send({ type: 'forgejo', config: { url: 'not a url', content_type: 'json' } })
+      .expect(422);
+    await t.request().delete(`${repoPath()}/hooks/${hook.id}`).set('Authorization', owner.auth).expect(204);
+    await t.request().get(`${repoPath()}/hooks/${hook.id}`).set('Authorization', owner.auth).expect(404);
+    // Another repository's hook is not this one's.
+    await t.request().delete(`${repoPath()}/hooks/${hook.id}`).set('Authorization', owner.auth).expect(404);
+  });
+
+  it('sends a test push of the default branch to the hook, even one that wants no push', async () => {
+    const hook = await createHook('test', { events: ['issues'] });
+    await t.request().post(`${repoPath()}/hooks/${hook.id}/tests`).set('Authorization', owner.auth).expect(204);
+    await receiver.until(() => receiver.at('/test').length === 1);
+    const payload = json(receiver.at('/test')[0]);
+    expect(payload).toMatchObject({ ref: 'refs/heads/main', total_commits: 1 });
+    expect(payload.head_commit.message).toBe('Initial commit\n');
+    await t.request().post(`${repoPath()}/hooks/999999/tests`).set('Authorization', owner.auth).expect(404);
+  });
+
+  it('hears pushes, branch creation and deletion, issues, comments, and a pull request opened and merged', async () => {
+    await createHook('events');
+    const remote = `${withCredentials(base, owner.token)}${owner.user.name}/hooked.git`;
+    const work = path.join(tempDir(), 'w');
+    await gitOk(['clone', '-q', remote, work]);
+    await gitOk(['checkout', '-q', '-b', 'topic'], work);
+    fs.writeFileSync(path.join(work, 'x.txt'), 'x\n');
+    await gitOk(['add', 'x.txt'], work);
+    await gitOk(['commit', '-q', '-m', 'topic work'], work);
+    await gitOk(['push', '-q', 'origin', 'topic'], work);
+    await receiver.until(() => events('events').length >= 2);
+    expect(events('events')).toEqual(['create', 'push']);
+
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'hook me' })
+      .expect(201);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/comments`)
+      .set('Authorization', owner.auth)
+      .send({ body: 'said' })
+      .expect(201);
+    const pull = await t
+      .request()
+      .post(`${repoPath()}/pulls`)
+      .set('Authorization', owner.auth)
+      .send({ head: 'topic', base: 'main', title: 'Topic' })
+      .expect(201);
+    await t
+      .request()
+      .post(`${repoPath()}/pulls/${pull.body.number}/merge`)
+      .set('Authorization', owner.auth)
+      .send({ Do: 'merge', delete_branch_after_merge: true })
+      .expect(200);
+    await receiver.until(() => events('events').length >= 8);
+    expect(events('events')).toEqual([
+      'create',
+      'push',
+      'issues',
+      'issue_comment',
+      'pull_request',
+      'push',
+      'delete',
+      'pull_request',
+    ]);
+    const closed = json(receiver.at('/events')[7]);
+    expect(closed).toMatchObject({ action: 'closed', pull_request: { merged: true, number: pull.body.number } });
+    const mergePush = json(receiver.at('/events')[5]);
+    expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 2 });
+  });
+});

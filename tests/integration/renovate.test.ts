@@ -181,6 +181,8 @@ describe('Renovate against a running Anvil', () => {
   }
 
   type Pull = {
+    labels: { name: string }[];
+    assignees: { login: string }[] | null;
     number: number;
     title: string;
     state: string;
@@ -238,12 +240,15 @@ describe('Renovate against a running Anvil', () => {
   });
 
   it('opens the update pull request from its branch and the Dependency Dashboard issue', async () => {
-    const config = { extends: ['config:recommended'] };
+    const config = { extends: ['config:recommended'], labels: ['dependencies'], assignees: ['alice'] };
     await createRepository('app', { 'renovate.json': `${JSON.stringify(config, null, 2)}\n` });
+    await api('POST', 'repos/alice/app/labels', 201, { name: 'dependencies', color: '#0075ca' });
 
     await runRenovate('alice/app', false);
 
     const update = await updatePull('alice/app');
+    expect(update.labels.map((label) => label.name)).toEqual(['dependencies']);
+    expect(update.assignees?.map((user) => user.login)).toEqual(['alice']);
     expect(await dependencyIn('alice/app', update.head.ref)).toBe('1.1.0');
     expect(await dependencyIn('alice/app', 'main')).toBe('1.0.0');
     expect((await dashboard('alice/app')).body).toContain(PACKAGE);

@@ -10,6 +10,7 @@ import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
 import { IssueCommentService } from '../services/issue-comment.service.ts';
 import { IssueLabelService } from '../services/issue-label.service.ts';
+import { ReactionService } from '../services/reaction.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
@@ -105,6 +106,7 @@ export function createServices(deps: ServiceDeps) {
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
+  const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -124,9 +126,9 @@ export function createServices(deps: ServiceDeps) {
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
-    commitStatuses: new CommitStatusService(deps),
+    commitStatuses: new CommitStatusService(deps, hookEvents),
     branchProtections,
-    releases: new ReleaseService(deps, pushes, quota),
+    releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
     labels: new LabelService(deps),
@@ -171,7 +173,8 @@ export function createServices(deps: ServiceDeps) {
     pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
     pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
-    issueComments: new IssueCommentService(deps, issues, hookEvents),
+    issueComments,
+    reactions: new ReactionService(deps, issues, issueComments),
     issueLabels,
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),

@@ -165,14 +165,6 @@ export class PackageRepository {
     });
   }
 
-  /** A file of a version by the version's key, with its bytes' row, in one query. */
-  findFileOf(key: VersionKey, fileName: string): Promise<PackageFileRow | null> {
-    return this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
-      include: { blob: true },
-    });
-  }
-
   async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
       where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },

@@ -1,6 +1,6 @@
 // Pull requests: the branches an issue compares, scoped by the base repository.
 import type { IssueDetails, PullRequestRow } from './issue.repository.ts';
-import type { DbClient, Prisma } from './prisma.ts';
+import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 
 /** A pull request with what its record shows. */
@@ -9,6 +9,10 @@ export interface PullDetails extends IssueDetails {
   repoDetails: RepositoryDetails;
   /** The commit each branch points at. */
   baseSha: string;
+  /** Who merged it, once merged. */
+  mergedBy?: User | null;
+  /** Users asked for a review and not answered yet. */
+  requestedReviewers?: User[];
 }
 
 export class PullRequestRepository {

@@ -40,6 +40,7 @@ import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReactionRepository } from './reaction.repository.ts';
 import { ReleaseRepository } from './release.repository.ts';
 import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
@@ -105,6 +106,7 @@ export function createRepositories(
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),

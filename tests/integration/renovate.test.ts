@@ -3,7 +3,8 @@
 // a bot user's token (a write collaborator) and no network beyond loopback (an unroutable proxy for anything else).
 // On Anvil: the update pull request from its renovate/ branch (package.json at the new version) and the Dependency
 // Dashboard issue; a later run moves the same pull request to a newer version; and a repository without a config
-// gets the onboarding pull request, which the owner merges, and then its update pull request.
+// gets the onboarding pull request, which the owner merges, and then its update pull request; with automerge,
+// Renovate asks Anvil to merge when the checks succeed, which it does once the required check turns green.
 // Renovate is pinned in tests/renovate with its own lockfile, apart from the project's dependencies (about 400 MB),
 // and installed there when missing. ANVIL_KEEP_RENOVATE_WORK=1 keeps the work folder: Renovate's debug logs
 // (renovate-<n>.log) and the endpoints each run called, from Anvil's access log (renovate-<n>-endpoints.txt).
@@ -286,5 +287,27 @@ describe('Renovate against a running Anvil', () => {
     const update = await updatePull('alice/web');
     expect(await dependencyIn('alice/web', update.head.ref)).toBe('1.2.0');
     expect((await dashboard('alice/web')).body).toContain(PACKAGE);
+  }, 600_000);
+  it('automerges through merge_when_checks_succeed: scheduled until the required check turns green', async () => {
+    const config = { extends: ['config:recommended'], automerge: true };
+    await createRepository('svc', { 'renovate.json': `${JSON.stringify(config, null, 2)}\n` });
+    await api('POST', 'repos/alice/svc/branch_protections', 201, {
+      rule_name: 'main',
+      enable_status_check: true,
+      status_check_contexts: ['ci/test'],
+    });
+
+    await runRenovate('alice/svc', false);
+
+    const update = await updatePull('alice/svc');
+    expect(await dependencyIn('alice/svc', 'main')).toBe('1.0.0');
+    const head = await api<{ head: { sha: string } }>('GET', `repos/alice/svc/pulls/${update.number}`, 200);
+    await api('POST', `repos/alice/svc/statuses/${head.head.sha}`, 201, { state: 'success', context: 'ci/test' });
+
+    const done = await api<Pull>('GET', `repos/alice/svc/pulls/${update.number}`, 200);
+    expect(done.merged).toBe(true);
+    expect(await dependencyIn('alice/svc', 'main')).toBe('1.2.0');
+    const branch = await fetch(`${server.base}api/v1/repos/alice/svc/branches/${encodeURIComponent(update.head.ref)}`);
+    expect(branch.status).toBe(404);
   }, 600_000);
 });

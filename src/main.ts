@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     },
     handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
     closeDatabase: async () => {
+      await context.repos.packages.flushDownloads();
       context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();

@@ -61,7 +61,7 @@ export async function bootstrap(
     passwords,
   };
   const shared = sharedRedisConnection(settings);
-  const redis = shared ? sharedRedis(shared) : null;
+  const redis = shared ? sharedRedis(shared, log) : null;
   const throttle = signInThrottle({
     perAddress: settings.security.PASSWORD_FAILURES_PER_ADDRESS,
     perAccount: settings.security.PASSWORD_FAILURES_PER_ACCOUNT,

@@ -17,6 +17,7 @@ import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
 import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
+import { PullSync } from '../services/pull-sync.ts';
 import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
@@ -105,6 +106,7 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
   const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);

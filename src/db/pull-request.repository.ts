@@ -45,4 +45,18 @@ export class PullRequestRepository {
   update(id: number, data: Prisma.PullRequestUncheckedUpdateInput) {
     return this.client.pullRequest.update({ where: { id }, data });
   }
+
+  /** Open pull requests of the repository from one of these branches. */
+  async listOpenFrom(repoId: number, headBranches: readonly string[]) {
+    if (headBranches.length === 0) return [];
+    const pulls = await this.client.pullRequest.findMany({
+      where: { baseRepoId: repoId, headBranch: { in: [...headBranches] }, hasMerged: false },
+    });
+    const open = await this.client.issue.findMany({
+      where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false },
+      select: { id: true },
+    });
+    const openIds = new Set(open.map((issue) => issue.id));
+    return pulls.filter((pull) => openIds.has(pull.issueId));
+  }
 }

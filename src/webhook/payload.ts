@@ -74,7 +74,7 @@ export interface ChangesPayload {
   ref?: { from: string };
 }
 
-export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited';
+export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized';
 
 export interface IssuePayload {
   action: IssueAction;

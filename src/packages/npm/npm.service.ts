@@ -166,7 +166,7 @@ export class NpmService {
   async tarball(owner: User, name: string, version: string, fileName: string): Promise<PackageFileDownload> {
     const file = await this.npm.tarball(owner.id, name, version, fileName);
     if (!file) throw new NotFoundError('package file does not exist');
-    await this.deps.repos.packages.countDownload(file.versionId);
+    this.deps.repos.packages.countDownload(file.versionId);
     return file;
   }
 

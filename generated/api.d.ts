@@ -11801,6 +11801,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["empty"];
+            /** @description Scheduled: merge_when_checks_succeed was asked and the checks have not passed yet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {

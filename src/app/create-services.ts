@@ -16,6 +16,7 @@ import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
 import { PullSync } from '../services/pull-sync.ts';
 import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
@@ -108,6 +109,8 @@ export function createServices(deps: ServiceDeps) {
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
+  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
+  const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),
@@ -128,7 +131,7 @@ export function createServices(deps: ServiceDeps) {
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
-    commitStatuses: new CommitStatusService(deps, hookEvents),
+    commitStatuses: new CommitStatusService(deps, hookEvents, pullAutoMerges),
     branchProtections,
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
@@ -172,7 +175,8 @@ export function createServices(deps: ServiceDeps) {
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
     pullReads,
-    pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
+    pullMerges,
+    pullAutoMerges,
     pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
     issueComments,

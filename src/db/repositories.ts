@@ -39,6 +39,7 @@ import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
+import { PullAutoMergeRepository } from './pull-auto-merge.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
 import { ReactionRepository } from './reaction.repository.ts';
 import { ReleaseRepository } from './release.repository.ts';
@@ -103,6 +104,7 @@ export function createRepositories(
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
+    pullAutoMerges: new PullAutoMergeRepository(client),
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),

@@ -10,6 +10,7 @@ import type { ListOptions } from '../domain/page.ts';
 import { readCommit } from '../infra/git/push-commits.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
 import type { HookEventsService } from './hook-events.service.ts';
+import type { PullAutoMergeService } from './pull-auto-merge.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewStatus {
@@ -29,6 +30,7 @@ export class CommitStatusService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly hookEvents: HookEventsService,
+    private readonly autoMerges: PullAutoMergeService,
   ) {}
 
   private dir(repo: RepoWithOwner): string {
@@ -65,6 +67,10 @@ export class CommitStatusService {
       });
       await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
       return status;
+    });
+    // The status is recorded whatever becomes of the merges waiting for it.
+    await this.autoMerges.onStatus(repo, commit.sha).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, repo: repo.id, sha: commit.sha }, 'scheduled merge failed');
     });
     return { row, creator: doer };
   }

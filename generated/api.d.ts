@@ -1366,6 +1366,95 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repository's actions runner registration token */
+        get: operations["repoGetRunnerRegistrationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an repo's actions secrets */
+        get: operations["repoListActionsSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or Update a secret value in a repository */
+        put: operations["updateRepoSecret"];
+        post?: never;
+        /** Delete a secret in a repository */
+        delete: operations["deleteRepoSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get repo-level variables list */
+        get: operations["getRepoVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repo-level variable */
+        get: operations["getRepoVariable"];
+        /** Update a repo-level variable */
+        put: operations["updateRepoVariable"];
+        /** Create a repo-level variable */
+        post: operations["createRepoVariable"];
+        /** Delete a repo-level variable */
+        delete: operations["deleteRepoVariable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/archive/{archive}": {
         parameters: {
             query?: never;
@@ -2542,6 +2631,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repository by id */
+        get: operations["repoGetByID"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for api */
+        get: operations["getGeneralAPISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/repository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for repositories */
+        get: operations["getGeneralRepositorySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/ui": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get instance's global settings for ui */
+        get: operations["getGeneralUISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/{id}": {
         parameters: {
             query?: never;
@@ -2654,6 +2811,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an user's actions runner registration token */
+        get: operations["userGetRunnerRegistrationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or Update a secret value in a user scope */
+        put: operations["updateUserSecret"];
+        post?: never;
+        /** Delete a secret in a user scope */
+        delete: operations["deleteUserSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the user-level list of variables which is created by current doer */
+        get: operations["getUserVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user-level variable which is created by current doer */
+        get: operations["getUserVariable"];
+        /** Update a user-level variable which is created by current doer */
+        put: operations["updateUserVariable"];
+        /** Create a user-level variable */
+        post: operations["createUserVariable"];
+        /** Delete a user-level variable which is created by current doer */
+        delete: operations["deleteUserVariable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update Avatar */
+        post: operations["userUpdateAvatar"];
+        /** Delete Avatar */
+        delete: operations["userDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/emails": {
         parameters: {
             query?: never;
@@ -2665,6 +2912,59 @@ export interface paths {
         put?: never;
         post: operations["userAddEmail"];
         delete: operations["userDeleteEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the authenticated user's followers */
+        get: operations["userCurrentListFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the users that the authenticated user is following */
+        get: operations["userCurrentListFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/following/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check whether a user is followed by the authenticated user */
+        get: operations["userCurrentCheckFollowing"];
+        /** Follow a user */
+        put: operations["userCurrentPutFollow"];
+        post?: never;
+        /** Unfollow a user */
+        delete: operations["userCurrentDeleteFollow"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2693,7 +2993,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a public key */
+        get: operations["userCurrentGetKey"];
         put?: never;
         post?: never;
         delete: operations["userCurrentDeleteKey"];
@@ -2891,6 +3192,74 @@ export interface paths {
             cookie?: never;
         };
         get: operations["userGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the given user's followers */
+        get: operations["userListFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the users that the given user is following */
+        get: operations["userListFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/following/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check if one user is following another user */
+        get: operations["userCheckFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{username}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the given user's public keys */
+        get: operations["userListKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4004,6 +4373,33 @@ export interface components {
             commit?: components["schemas"]["FileCommitResponse"];
             files?: components["schemas"]["ContentsResponse"][];
             verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description GeneralAPISettings contains global api settings exposed by it */
+        GeneralAPISettings: {
+            /** Format: int64 */
+            default_git_trees_per_page?: number;
+            /** Format: int64 */
+            default_max_blob_size?: number;
+            /** Format: int64 */
+            default_paging_num?: number;
+            /** Format: int64 */
+            max_response_items?: number;
+        };
+        /** @description GeneralRepoSettings contains global repository settings exposed by API */
+        GeneralRepoSettings: {
+            forks_disabled?: boolean;
+            http_git_disabled?: boolean;
+            lfs_disabled?: boolean;
+            migrations_disabled?: boolean;
+            mirrors_disabled?: boolean;
+            stars_disabled?: boolean;
+            time_tracking_disabled?: boolean;
+        };
+        /** @description GeneralUISettings contains global ui settings exposed by API */
+        GeneralUISettings: {
+            allowed_reactions?: string[];
+            custom_emojis?: string[];
+            default_theme?: string;
         };
         /** @description GitBlobResponse represents a git blob */
         GitBlobResponse: {
@@ -5198,6 +5594,33 @@ export interface components {
                 "application/json": components["schemas"]["APIForbiddenError"];
             };
         };
+        /** @description GeneralAPISettings */
+        GeneralAPISettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralAPISettings"];
+            };
+        };
+        /** @description GeneralRepoSettings */
+        GeneralRepoSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralRepoSettings"];
+            };
+        };
+        /** @description GeneralUISettings */
+        GeneralUISettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralUISettings"];
+            };
+        };
         /** @description GitBlobResponse */
         GitBlobResponse: {
             headers: {
@@ -5876,9 +6299,19 @@ export interface components {
                 "application/json": components["schemas"]["CreateOrgOption"];
             };
         };
+        CreateOrUpdateSecretOption: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
+            };
+        };
         CreateRepoOption: {
             content: {
                 "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        CreateVariableOption: {
+            content: {
+                "application/json": components["schemas"]["CreateVariableOption"];
             };
         };
         EditHookOption: {
@@ -5909,6 +6342,16 @@ export interface components {
         PullReviewRequestOptions: {
             content: {
                 "application/json": components["schemas"]["PullReviewRequestOptions"];
+            };
+        };
+        UpdateUserAvatarOption: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserAvatarOption"];
+            };
+        };
+        UpdateVariableOption: {
+            content: {
+                "application/json": components["schemas"]["UpdateVariableOption"];
             };
         };
     };
@@ -7707,11 +8150,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
         responses: {
             /** @description Created */
             201: {
@@ -7838,11 +8277,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["UpdateVariableOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
         responses: {
             /** @description No content */
             204: {
@@ -7876,11 +8311,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateVariableOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
         responses: {
             /** @description Created */
             201: {
@@ -7981,11 +8412,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["UpdateUserAvatarOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["UpdateUserAvatarOption"];
         responses: {
             204: components["responses"]["empty"];
             /** @description The owner was renamed: the same request under the new name */
@@ -9069,6 +9496,344 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RegistrationToken"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListActionsSecrets: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SecretList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    updateRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
+        responses: {
+            /** @description response when creating a secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a secret */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description delete one secret of the organization */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getRepoVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VariableList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
+        responses: {
+            /** @description response when updating a repo-level variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a repo-level variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
+        responses: {
+            /** @description response when creating a repo-level variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when creating a repo-level variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the owner */
+                owner: string;
+                /** @description name of the repository */
+                repo: string;
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            /** @description response when deleting a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when deleting a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     repoGetArchive: {
@@ -12939,6 +13704,70 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetByID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the repo to get */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getGeneralAPISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralAPISettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getGeneralRepositorySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralRepoSettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getGeneralUISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GeneralUISettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     orgGetTeam: {
         parameters: {
             query?: never;
@@ -13237,6 +14066,252 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    userGetRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RegistrationToken"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateOrUpdateSecretOption"];
+        responses: {
+            /** @description response when creating a secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a secret */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret */
+                secretname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description delete one secret of the user */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    getUserVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VariableList"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ActionVariable"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVariableOption"];
+        responses: {
+            /** @description response when updating a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when updating a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    createUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateVariableOption"];
+        responses: {
+            /** @description response when creating a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when creating a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    deleteUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable */
+                variablename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description response when deleting a variable */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description response when deleting a variable */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateUserAvatarOption"];
+        responses: {
+            204: components["responses"]["empty"];
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     userListEmails: {
         parameters: {
             query?: never;
@@ -13292,6 +14367,102 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    userCurrentListFollowers: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentListFollowing: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentCheckFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of followed user */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentPutFollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of user to follow */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentDeleteFollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of user to unfollow */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     userCurrentListKeys: {
         parameters: {
             query?: {
@@ -13322,6 +14493,25 @@ export interface operations {
         requestBody?: components["requestBodies"]["CreateKeyOption"];
         responses: {
             201: components["responses"]["PublicKey"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of key to get */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublicKey"];
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -13648,6 +14838,128 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    userListFollowers: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description username of user */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userListFollowing: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description username of user */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userCheckFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of followed user */
+                target: string;
+                /** @description username of following user */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userListKeys: {
+        parameters: {
+            query?: {
+                /** @description fingerprint of the key */
+                fingerprint?: string;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description username of user */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublicKeyList"];
+            /** @description The owner was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     orgListUserOrgs: {

@@ -158,3 +158,17 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     ctx.assigned.repo = { repo, permission };
   };
 }
+
+/** `/repositories/{id}`: the repository with that id and the caller's permission; invisible is 404 as unknown. */
+export function repoIdAssignment(): Guard {
+  return async (ctx) => {
+    const id = Number((ctx.params as { id?: number }).id);
+    const { repositories, repoPermissions } = ctx.app.services;
+    const repo = Number.isSafeInteger(id) ? await repositories.findById(id) : null;
+    const permission = repo && (await repoPermissions.forRepo(ctx.caller?.user ?? null, repo));
+    if (!repo || !permission || !hasAccess(permission)) throw new NotFoundError();
+    if (!tokenReachesRepo(isPublicOnly(ctx.caller), repo))
+      throw new ForbiddenError('token scope is limited to public repos');
+    ctx.assigned.repo = { repo, permission };
+  };
+}

@@ -34,6 +34,7 @@ import { RepoCommitService } from '../services/repo-commit.service.ts';
 import { RepoContentService } from '../services/repo-content.service.ts';
 import { RepoFileService } from '../services/repo-file.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
+import { UserFollowService } from '../services/user-follow.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
 import { MarkupService } from '../services/markup.service.ts';
@@ -126,6 +127,7 @@ export function createServices(deps: ServiceDeps) {
     userEmails: new UserEmailService(deps),
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
+    userFollows: new UserFollowService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),
     repoContents,

@@ -32,6 +32,10 @@ export class PublicKeyRepository {
     return key?.ownerId ?? null;
   }
 
+  findById(id: number): Promise<PublicKey | null> {
+    return this.client.publicKey.findUnique({ where: { id } });
+  }
+
   async delete(ownerId: number, id: number): Promise<void> {
     await this.client.publicKey.deleteMany({ where: { id, ownerId } });
   }

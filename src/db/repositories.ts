@@ -49,6 +49,7 @@ import { RepoWatchRepository } from './repo-watch.repository.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
 import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
+import { FollowRepository } from './follow.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -115,6 +116,7 @@ export function createRepositories(
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     siteStatistics: new SiteStatisticsRepository(client),
+    follows: new FollowRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

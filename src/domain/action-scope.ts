@@ -11,3 +11,7 @@ export const INSTANCE_SCOPE: ActionScope = { ownerId: 0, repoId: 0 };
 export function ownerScope(owner: { id: number }): ActionScope {
   return { ownerId: owner.id, repoId: 0 };
 }
+
+export function repoScope(repo: { id: number }): ActionScope {
+  return { ownerId: 0, repoId: repo.id };
+}

@@ -1,9 +1,8 @@
-// Actions secrets of organizations (Forgejo: services/secrets/*, routers/api/v1/org/action.go). Values go in and
+// Actions secrets of an owner (user or organization) or a repository (Forgejo: services/secrets/*). Values go in and
 // are never given back: the list shows names and creation times, and no error message repeats a value.
 import type { ActionSecret } from '../db/action-secret.repository.ts';
-import type { User } from '../db/entities.ts';
 import { isValidSecretName, storedActionName } from '../domain/action-names.ts';
-import { ownerScope } from '../domain/action-scope.ts';
+import type { ActionScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -20,16 +19,15 @@ export class ActionSecretService {
     return this.deps.repos.actionSecrets;
   }
 
-  async listOfOrg(org: User, page: ListOptions): Promise<Page<ActionSecret>> {
-    return this.secrets.list(ownerScope(org), page);
+  async list(scope: ActionScope, page: ListOptions): Promise<Page<ActionSecret>> {
+    return this.secrets.list(scope, page);
   }
 
   /** Rule 13: `created` when the secret is new, `replaced` when one of that name (in any case) was there. */
-  async putInOrg(org: User, name: string, value: string): Promise<'created' | 'replaced'> {
+  async put(scope: ActionScope, name: string, value: string): Promise<'created' | 'replaced'> {
     // Forgejo binds `data` as required, before the handler looks at the name: an empty value is a binding failure.
     if (value === '') throw new BadRequestError('secret data must not be empty');
     const stored = checkName(name);
-    const scope = ownerScope(org);
     const existing = await this.secrets.find(scope, stored);
     if (existing) {
       await this.secrets.replaceValue(scope, existing, value);
@@ -48,9 +46,8 @@ export class ActionSecretService {
     }
   }
 
-  async deleteInOrg(org: User, name: string): Promise<void> {
+  async delete(scope: ActionScope, name: string): Promise<void> {
     const stored = checkName(name);
-    if (!(await this.secrets.delete(ownerScope(org), stored)))
-      throw new NotFoundError(`secret was not found [name: ${stored}]`);
+    if (!(await this.secrets.delete(scope, stored))) throw new NotFoundError(`secret was not found [name: ${stored}]`);
   }
 }

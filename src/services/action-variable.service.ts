@@ -1,8 +1,7 @@
-// Actions variables of organizations (Forgejo: services/actions/variables.go, routers/api/v1/org/action.go).
+// Actions variables of an owner (user or organization) or a repository (Forgejo: services/actions/variables.go).
 import type { ActionVariable } from '../db/action-variable.repository.ts';
-import type { User } from '../db/entities.ts';
 import { isValidVariableName, normaliseVariableValue, storedActionName } from '../domain/action-names.ts';
-import { ownerScope } from '../domain/action-scope.ts';
+import type { ActionScope } from '../domain/action-scope.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { BadRequestError, ConflictError, NameTakenError, NotFoundError } from '../domain/errors.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -29,25 +28,24 @@ export class ActionVariableService {
     return this.deps.repos.actionVariables;
   }
 
-  private async find(org: User, name: string): Promise<ActionVariable> {
-    const variable = await this.variables.find(ownerScope(org), storedActionName(name));
+  private async find(scope: ActionScope, name: string): Promise<ActionVariable> {
+    const variable = await this.variables.find(scope, storedActionName(name));
     if (!variable) throw new NotFoundError('variable not found');
     return variable;
   }
 
-  async listOfOrg(org: User, page: ListOptions): Promise<Page<ActionVariable>> {
-    return this.variables.list(ownerScope(org), page);
+  async list(scope: ActionScope, page: ListOptions): Promise<Page<ActionVariable>> {
+    return this.variables.list(scope, page);
   }
 
-  async getInOrg(org: User, name: string): Promise<ActionVariable> {
-    return this.find(org, name);
+  async get(scope: ActionScope, name: string): Promise<ActionVariable> {
+    return this.find(scope, name);
   }
 
   /** Rule 14: a name that exists in any case is 409. */
-  async createInOrg(org: User, name: string, value: string): Promise<void> {
+  async create(scope: ActionScope, name: string, value: string): Promise<void> {
     const data = checkValue(value);
     const stored = checkName(name);
-    const scope = ownerScope(org);
     if (await this.variables.find(scope, stored)) throw nameTaken(stored);
     try {
       await this.variables.create(scope, stored, data);
@@ -58,11 +56,10 @@ export class ActionVariableService {
   }
 
   /** Rule 14: an absent variable is 404; the body's name defaults to the path's and may rename it. */
-  async updateInOrg(org: User, name: string, changes: { name?: string; value: string }): Promise<void> {
+  async update(scope: ActionScope, name: string, changes: { name?: string; value: string }): Promise<void> {
     const data = checkValue(changes.value);
-    const variable = await this.find(org, name);
+    const variable = await this.find(scope, name);
     const stored = checkName(changes.name || name);
-    const scope = ownerScope(org);
     if (stored !== variable.name && (await this.variables.find(scope, stored))) throw nameTaken(stored);
     try {
       await this.variables.update(scope, variable.id, { name: stored, data });
@@ -72,9 +69,9 @@ export class ActionVariableService {
     }
   }
 
-  async deleteInOrg(org: User, name: string): Promise<void> {
+  async delete(scope: ActionScope, name: string): Promise<void> {
     checkName(name);
-    const variable = await this.find(org, name);
-    await this.variables.delete(ownerScope(org), variable.id);
+    const variable = await this.find(scope, name);
+    await this.variables.delete(scope, variable.id);
   }
 }

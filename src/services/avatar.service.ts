@@ -46,8 +46,8 @@ export class AvatarService {
     return this.deps.stores.avatars;
   }
 
-  /** POST /orgs/{org}/avatar. */
-  async uploadOrgAvatar(org: User, base64: string): Promise<void> {
+  /** POST /orgs/{org}/avatar and /user/avatar: an organization's or a user's own. */
+  async uploadOwnerAvatar(org: User, base64: string): Promise<void> {
     const data = decodeBase64(base64 ?? '');
     if (!data) throw new BadRequestError('image is not valid base64');
     const png = await this.toAvatarPng(data);
@@ -57,8 +57,8 @@ export class AvatarService {
     if (org.avatar && org.avatar !== hash) await this.files.remove(org.avatar);
   }
 
-  /** DELETE /orgs/{org}/avatar: back to the generated default. */
-  async deleteOrgAvatar(org: User): Promise<void> {
+  /** DELETE /orgs/{org}/avatar and /user/avatar: back to the generated default. */
+  async deleteOwnerAvatar(org: User): Promise<void> {
     if (!org.avatar) return;
     await this.orgRows.setAvatar(org.id, '');
     await this.files.remove(org.avatar);

@@ -5,6 +5,7 @@ import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository
 import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { OwnerAccessService } from './owner-access.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 /** Forgejo's key kind for keys that belong to a user (as opposed to deploy keys). */
@@ -56,6 +57,18 @@ export class PublicKeyService {
   /** One page of a user's keys; `fingerprint` narrows it to that key. */
   list(owner: User, fingerprint: string | undefined, page: ListOptions): Promise<{ keys: PublicKey[]; total: number }> {
     return this.keys.listByOwner(owner.id, fingerprint || undefined, page.skip, page.limit);
+  }
+
+  /**
+   * A key by id with its owner, as Forgejo shows any key to a signed-in caller (keys are public); a key of an owner
+   * the viewer may not see is as missing as an unknown id.
+   */
+  async get(viewer: User, id: number): Promise<{ key: PublicKey; owner: User }> {
+    const key = await this.keys.findById(id);
+    const owner = key && (key.ownerId === viewer.id ? viewer : await this.deps.repos.users.byId(key.ownerId));
+    if (!key || !owner || !(await new OwnerAccessService(this.deps).canSee(viewer, owner)))
+      throw new NotFoundError(`public key does not exist [id: ${id}]`);
+    return { key, owner };
   }
 
   /** Deletes a key of `owner`: 404 when there is no such key, 403 when it belongs to someone else. */

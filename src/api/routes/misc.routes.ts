@@ -6,6 +6,7 @@ import { getApiDocs, getApiDocsAsset } from '../handlers/misc/api-docs.ts';
 import { renderMarkdown, renderMarkdownRaw, renderMarkup } from '../handlers/misc/markup.ts';
 import { getNodeInfo, getNodeInfoLinks } from '../handlers/misc/nodeinfo.ts';
 import { getApiContract, getVersion, healthCheck } from '../handlers/misc/server.ts';
+import * as settings from '../handlers/misc/settings.ts';
 import {
   getGitignoreTemplateInfo,
   getLabelTemplateInfo,
@@ -28,6 +29,9 @@ export type MiscOperation =
   | 'getNodeInfo'
   | 'getNodeInfoLinks'
   | 'getVersion'
+  | 'getGeneralAPISettings'
+  | 'getGeneralRepositorySettings'
+  | 'getGeneralUISettings'
   | 'healthCheck'
   | 'listGitignoresTemplates'
   | 'listLabelTemplates'
@@ -48,6 +52,9 @@ export const miscRoutes: RouteGroup<MiscOperation> = {
   getNodeInfo: route([reqFeature('federation')], getNodeInfo),
   getNodeInfoLinks: route([reqFeature('federation')], getNodeInfoLinks),
   getVersion: route([], getVersion),
+  getGeneralAPISettings: route([], settings.getGeneralAPISettings),
+  getGeneralRepositorySettings: route([], settings.getGeneralRepositorySettings),
+  getGeneralUISettings: route([], settings.getGeneralUISettings),
   healthCheck: route([], healthCheck),
   listGitignoresTemplates: route([], listGitignoresTemplates),
   listLabelTemplates: route([], listLabelTemplates),

@@ -1,5 +1,5 @@
 // Routes for repositories (Forgejo: routers/api/v1/api.go, the /repos/{username}/{reponame} group) and git smart HTTP.
-import { orgAssignment, repoAssignment, userAssignment } from '../assignment.ts';
+import { orgAssignment, repoAssignment, repoIdAssignment, userAssignment } from '../assignment.ts';
 import { reqGitAccess, reqOrgRepoCreator, reqRepoAdmin, reqRepoOwner, reqSiteAdmin, reqToken } from '../guards.ts';
 import { enforceQuota } from '../quota-guard.ts';
 import { adminAdoptRepository, adminDeleteUnadoptedRepository, adminUnadoptedList } from '../handlers/admin/adopt.ts';
@@ -13,6 +13,7 @@ import {
   repoDelete,
   repoEdit,
   repoGet,
+  repoGetByID,
   repoMigrate,
   repoSearch,
   userCurrentDeleteSubscription,
@@ -36,6 +37,7 @@ export type ReposOperation =
   | 'repoDelete'
   | 'repoEdit'
   | 'repoGet'
+  | 'repoGetByID'
   | 'repoListStargazers'
   | 'repoListSubscribers'
   | 'repoMigrate'
@@ -66,6 +68,7 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoDelete: route([repoAssignment(), reqToken(), reqRepoOwner()], repoDelete),
   repoEdit: route([repoAssignment(), reqToken(), reqRepoAdmin()], repoEdit),
   repoGet: route([repoAssignment()], repoGet),
+  repoGetByID: route([repoIdAssignment()], repoGetByID),
   repoListStargazers: route([repoAssignment()], repoListStargazers),
   repoListSubscribers: route([repoAssignment()], repoListSubscribers),
   repoMigrate: route([reqToken()], repoMigrate),

@@ -12,7 +12,15 @@ import {
 } from '../handlers/admin/user.ts';
 import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handlers/user/token.ts';
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
-import { userCurrentDeleteKey, userCurrentListKeys, userCurrentPostKey } from '../handlers/user/key.ts';
+import * as avatar from '../handlers/user/avatar.ts';
+import * as follower from '../handlers/user/follower.ts';
+import {
+  userCurrentDeleteKey,
+  userCurrentGetKey,
+  userCurrentListKeys,
+  userCurrentPostKey,
+  userListKeys,
+} from '../handlers/user/key.ts';
 import { userCurrentListRepos, userListRepos } from '../handlers/user/repo.ts';
 import {
   userCurrentCheckStarring,
@@ -55,7 +63,19 @@ export type UsersOperation =
   | 'userListRepos'
   | 'userListStarred'
   | 'userListSubscriptions'
-  | 'userSearch';
+  | 'userSearch'
+  | 'userCurrentListFollowers'
+  | 'userCurrentListFollowing'
+  | 'userCurrentCheckFollowing'
+  | 'userCurrentPutFollow'
+  | 'userCurrentDeleteFollow'
+  | 'userListFollowers'
+  | 'userListFollowing'
+  | 'userCheckFollowing'
+  | 'userListKeys'
+  | 'userCurrentGetKey'
+  | 'userUpdateAvatar'
+  | 'userDeleteAvatar';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -68,6 +88,9 @@ const tokensOf = [userAssignment('username', { individualOnly: true }), reqToken
 
 /** `/user/starred/{owner}/{repo}`: a repository the caller sees (404 first), then sign-in. */
 const starOf = [repoAssignment(), reqToken()];
+
+/** `/user/following/{username}`: sign-in first (the whole /user group), then a user the caller sees. */
+const followOf = [reqToken(), userAssignment()];
 
 export const usersRoutes: RouteGroup<UsersOperation> = {
   adminCreatePublicKey: route(adminOnUser, adminCreatePublicKey),
@@ -100,4 +123,16 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   userListStarred: route([userAssignment()], userListStarred),
   userListSubscriptions: route([userAssignment()], userListSubscriptions),
   userSearch: route([], userSearch),
+  userCurrentListFollowers: route([reqToken()], follower.userCurrentListFollowers),
+  userCurrentListFollowing: route([reqToken()], follower.userCurrentListFollowing),
+  userCurrentCheckFollowing: route(followOf, follower.userCurrentCheckFollowing),
+  userCurrentPutFollow: route(followOf, follower.userCurrentPutFollow),
+  userCurrentDeleteFollow: route(followOf, follower.userCurrentDeleteFollow),
+  userListFollowers: route([userAssignment()], follower.userListFollowers),
+  userListFollowing: route([userAssignment()], follower.userListFollowing),
+  userCheckFollowing: route([userAssignment()], follower.userCheckFollowing),
+  userListKeys: route([userAssignment()], userListKeys),
+  userCurrentGetKey: route([reqToken()], userCurrentGetKey),
+  userUpdateAvatar: route([reqToken()], avatar.userUpdateAvatar),
+  userDeleteAvatar: route([reqToken()], avatar.userDeleteAvatar),
 };

@@ -51,6 +51,11 @@ export const repoGet: Handler<'repoGet'> = async (ctx) => {
   ctx.send(200, await presentRepo(ctx, repo, permission));
 };
 
+export const repoGetByID: Handler<'repoGetByID'> = async (ctx) => {
+  const { repo, permission } = ctx.repo();
+  ctx.send(200, await presentRepo(ctx, repo, permission));
+};
+
 export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
   const repo = await ctx.app.services.repoEdits.edit(ctx.doer(), ctx.repo().repo, ctx.body ?? {});
   ctx.send(200, await presentRepo(ctx, repo));

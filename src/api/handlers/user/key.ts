@@ -26,3 +26,21 @@ export const userCurrentDeleteKey: Handler<'userCurrentDeleteKey'> = async (ctx)
   await ctx.app.services.publicKeys.delete(ctx.doer(), ctx.params.id);
   ctx.send(204);
 };
+
+export const userCurrentGetKey: Handler<'userCurrentGetKey'> = async (ctx) => {
+  const { key, owner } = await ctx.app.services.publicKeys.get(ctx.doer(), ctx.params.id);
+  ctx.send(200, toPublicKey(key, owner, userView(ctx)));
+};
+
+export const userListKeys: Handler<'userListKeys'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const user = ctx.user();
+  const { keys, total } = await ctx.app.services.publicKeys.list(user, ctx.query.fingerprint, page);
+  const view = userView(ctx);
+  ctx.sendPage(
+    200,
+    keys.map((key) => toPublicKey(key, user, view)),
+    page,
+    total,
+  );
+};

@@ -1982,6 +1982,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list reactions of an issue */
+        get: operations["issueGetIssueReactions"];
+        put?: never;
+        /** Add a reaction to an issue */
+        post: operations["issuePostIssueReaction"];
+        /** Remove a reaction from an issue */
+        delete: operations["issueDeleteIssueReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues/comments": {
         parameters: {
             query?: never;
@@ -2016,6 +2035,25 @@ export interface paths {
         head?: never;
         /** Edit a comment */
         patch: operations["issueEditComment"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a list of reactions from a comment of an issue */
+        get: operations["issueGetCommentReactions"];
+        put?: never;
+        /** Add a reaction to a comment of an issue */
+        post: operations["issuePostCommentReaction"];
+        /** Remove a reaction from a comment of an issue */
+        delete: operations["issueDeleteCommentReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/labels": {
@@ -2053,6 +2091,22 @@ export interface paths {
         head?: never;
         /** Update a label */
         patch: operations["issueEditLabel"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["repoGetLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/media/{filepath}": {
@@ -2243,6 +2297,24 @@ export interface paths {
         /** Merge a pull request */
         post: operations["repoMergePullRequest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** create review requests for a pull request */
+        post: operations["repoCreatePullReviewRequests"];
+        /** cancel review requests for a pull request */
+        delete: operations["repoDeletePullReviewRequests"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4223,6 +4295,9 @@ export interface components {
             limit?: number;
             subjects?: string[];
         };
+        EditReactionOption: {
+            content?: string;
+        };
         /** @description EditReleaseOption options when editing a release */
         EditReleaseOption: {
             body?: string;
@@ -4883,6 +4958,10 @@ export interface components {
             updated_at?: string;
             user?: components["schemas"]["User"];
         };
+        PullReviewRequestOptions: {
+            reviewers?: string[];
+            team_reviewers?: string[];
+        };
         QuotaGroup: {
             name?: string;
             rules?: components["schemas"]["QuotaRuleInfo"][];
@@ -4958,6 +5037,12 @@ export interface components {
             private?: number;
             /** Format: int64 */
             public?: number;
+        };
+        Reaction: {
+            content?: string;
+            /** Format: date-time */
+            created_at?: string;
+            user?: components["schemas"]["User"];
         };
         /** Reference represents a Git reference. */
         Reference: {
@@ -6055,6 +6140,24 @@ export interface components {
                 "application/json": components["schemas"]["QuotaUsedPackageList"];
             };
         };
+        /** @description Reaction */
+        Reaction: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"];
+            };
+        };
+        /** @description ReactionList */
+        ReactionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reaction"][];
+            };
+        };
         /** @description ReferenceList */
         ReferenceList: {
             headers: {
@@ -6333,9 +6436,19 @@ export interface components {
                 "application/json": components["schemas"]["EditLabelOption"];
             };
         };
+        EditReactionOption: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
         IssueLabelsOption: {
             content: {
                 "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        PullReviewRequestOptions: {
+            content: {
+                "application/json": components["schemas"]["PullReviewRequestOptions"];
             };
         };
         UpdateUserAvatarOption: {
@@ -11496,6 +11609,101 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    issueGetIssueReactions: {
+        parameters: {
+            query?: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     issueGetRepoComments: {
         parameters: {
             query?: {
@@ -11622,6 +11830,96 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    issueGetCommentReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReactionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issuePostCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["Reaction"];
+            201: components["responses"]["Reaction"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueDeleteCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment to edit */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditReactionOption"];
+        responses: {
+            200: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     issueListLabels: {
@@ -11771,6 +12069,31 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoGetLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LanguageStatistics"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     repoGetRawFileOrLFS: {
@@ -12385,6 +12708,13 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["empty"];
+            /** @description Scheduled: merge_when_checks_succeed was asked and the checks have not passed yet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
@@ -12400,6 +12730,66 @@ export interface operations {
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreatePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            201: components["responses"]["PullReviewList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeletePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["PullReviewRequestOptions"];
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoListPullReviews: {

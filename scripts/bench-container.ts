@@ -200,21 +200,26 @@ async function startReference(dir: string): Promise<{ base: string; stop: () => 
   };
 }
 
-/** Push and pull MiB/s (medians of RUNS) and manifest GETs per second through one registry. */
-async function measureTarget(target: Target, measure: Measure, seedBase: number) {
-  const push: number[] = [];
-  const pull: number[] = [];
+/**
+ * Push and pull MiB/s and manifest GETs per second through each registry, the registries taking turns within every
+ * run (so that load from elsewhere falls on both alike); medians of RUNS.
+ */
+async function measureTargets(targets: readonly Target[], measure: Measure) {
+  const push = targets.map((): number[] => []);
+  const pull = targets.map((): number[] => []);
+  const manifests = targets.map((): number[] => []);
+  for (const target of targets) await pushManifest(target);
   for (let run = 0; run < RUNS; run++) {
-    push.push(LAYER_MIB / (await pushLayer(target, seedBase + run)));
-    pull.push(LAYER_MIB / (await pullLayer(target, seedBase + run)));
+    for (const [i, target] of targets.entries()) push[i].push(LAYER_MIB / (await pushLayer(target, run + 1)));
+    for (const [i, target] of targets.entries()) pull[i].push(LAYER_MIB / (await pullLayer(target, run + 1)));
+    for (const [i, target] of targets.entries()) {
+      const url = `${target.base}/v2/${target.image}/manifests/v1`;
+      const result = await measure(url, { ...target.headers, Accept: OCI_MANIFEST });
+      if (result.non2xx > 0) throw new Error(`${target.name}: ${result.non2xx} manifest GETs failed`);
+      manifests[i].push(result.rps);
+    }
   }
-  await pushManifest(target);
-  const manifests = await measure(`${target.base}/v2/${target.image}/manifests/v1`, {
-    ...target.headers,
-    Accept: OCI_MANIFEST,
-  });
-  if (manifests.non2xx > 0) throw new Error(`${target.name}: ${manifests.non2xx} manifest GETs failed`);
-  return { push: median(push), pull: median(pull), manifestRps: manifests.rps };
+  return targets.map((_, i) => ({ push: median(push[i]), pull: median(pull[i]), manifestRps: median(manifests[i]) }));
 }
 
 /** The three rows, Anvil (as `owner`, with its access token) beside docker-registry. */
@@ -241,12 +246,8 @@ export async function benchContainer(options: {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-registry-'));
   const reference = await startReference(dir);
   try {
-    const theirs = await measureTarget(
-      { name: 'docker-registry', base: reference.base, image: 'bench/bench', headers: {} },
-      options.measure,
-      1,
-    );
-    const ours = await measureTarget(anvil, options.measure, 1);
+    const theirTarget: Target = { name: 'docker-registry', base: reference.base, image: 'bench/bench', headers: {} };
+    const [ours, theirs] = await measureTargets([anvil, theirTarget], options.measure);
     const rows = [
       { name: `container blob PUT, ${LAYER_MIB} MiB layer`, ours: ours.push, theirs: theirs.push, unit: 'MiB/s' },
       { name: `container blob GET, ${LAYER_MIB} MiB layer`, ours: ours.pull, theirs: theirs.pull, unit: 'MiB/s' },

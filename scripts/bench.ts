@@ -86,6 +86,8 @@ function startAnvil(env: NodeJS.ProcessEnv): ChildProcess {
     const [name, value] = words.shift()!.split('=');
     startEnv[name] = value;
   }
+  // `exec node …` replaces npm's shell with node; the bench starts node itself.
+  if (words[0] === 'exec') words.shift();
   const [program, ...args] = words;
   if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
   return spawn(process.execPath, args, {

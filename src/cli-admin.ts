@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AppContext } from './app/app-context.ts';
 import type { User } from './db/entities.ts';
+import { regenerateHooks } from './maintenance/regenerate-hooks.ts';
 
 export type WithContext = <T>(work: (context: AppContext) => Promise<T>) => Promise<T>;
 
@@ -155,10 +156,18 @@ export function adminCommand(withContext: WithContext): Command {
     .description('Regenerate files derived from the database')
     .command('hooks')
     .description("Regenerate the repositories' git hooks")
-    .action(() => {
-      // Anvil installs no hooks in repositories (the quota hook is passed per push), so none can be stale.
-      console.log('Nothing to regenerate: Anvil keeps no git hooks in repositories');
-    });
+    .action(() =>
+      withContext(async (context) => {
+        const result = regenerateHooks(context.settings, (line) => console.log(line));
+        for (const { file, rewritten } of result.shared)
+          console.log(`${rewritten ? 'rewrote' : 'up to date'}: ${file}`);
+        console.log(
+          `${result.repositories} repositories checked; Anvil keeps no hooks inside them (its pushes run the scripts above)`,
+        );
+        for (const { repository, hooks } of result.withOwnHooks)
+          console.log(`warning: ${repository} has hooks of its own, which git runs on pushes: ${hooks.join(', ')}`);
+      }),
+    );
 
   return admin;
 }

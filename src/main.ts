@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   try {
     await listen(server, settings.server);
   } catch (error) {
+    context.sharedRedis?.disconnect();
     await Promise.allSettled([context.jobQueue.close(), context.db.close()]);
     throw listenError(error as NodeJS.ErrnoException, where);
   }
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
     },
     handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
     closeDatabase: async () => {
+      await context.repos.packages.flushDownloads();
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
     },

@@ -1,6 +1,9 @@
 // Builds the application context from settings: database migrated and opened, services wired.
 import type { AppContext } from './app-context.ts';
 import { passwordHasher } from '../auth/password.ts';
+import { signInThrottle } from '../auth/sign-in-throttle.ts';
+import { sharedRedisConnection } from '../config/queue.ts';
+import { sharedRedis } from '../infra/redis/shared-redis.ts';
 import type { Settings } from '../config/settings.ts';
 import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { loadAtRestKey } from '../crypto/at-rest-key.ts';
@@ -57,5 +60,13 @@ export async function bootstrap(
     log,
     passwords,
   };
-  return { ...deps, db, services: createServices(deps) };
+  const shared = sharedRedisConnection(settings);
+  const redis = shared ? sharedRedis(shared, log) : null;
+  const throttle = signInThrottle({
+    perAddress: settings.security.PASSWORD_FAILURES_PER_ADDRESS,
+    perAccount: settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
+    windowSeconds: settings.security.PASSWORD_FAILURE_WINDOW_SECONDS,
+    redis,
+  });
+  return { ...deps, db, services: createServices(deps), signInThrottle: throttle, sharedRedis: redis };
 }

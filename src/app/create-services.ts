@@ -10,11 +10,14 @@ import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
 import { IssueCommentService } from '../services/issue-comment.service.ts';
 import { IssueLabelService } from '../services/issue-label.service.ts';
+import { ReactionService } from '../services/reaction.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
+import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
+import { PullSync } from '../services/pull-sync.ts';
 import { PullReadService } from '../services/pull-read.service.ts';
 import { PullRequestService } from '../services/pull-request.service.ts';
 import { BranchProtectionService } from '../services/branch-protection.service.ts';
@@ -105,8 +108,12 @@ export function createServices(deps: ServiceDeps) {
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
+  pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
+  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
+  const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
+  const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -128,9 +135,9 @@ export function createServices(deps: ServiceDeps) {
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
-    commitStatuses: new CommitStatusService(deps),
+    commitStatuses: new CommitStatusService(deps, hookEvents, pullAutoMerges),
     branchProtections,
-    releases: new ReleaseService(deps, pushes, quota),
+    releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
     labels: new LabelService(deps),
@@ -172,10 +179,12 @@ export function createServices(deps: ServiceDeps) {
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
     pullReads,
-    pullMerges: new PullMergeService(deps, issues, pullReads, pushes),
+    pullMerges,
+    pullAutoMerges,
     pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
     issueSearch: new IssueSearchService(deps),
-    issueComments: new IssueCommentService(deps, issues, hookEvents),
+    issueComments,
+    reactions: new ReactionService(deps, issues, issueComments),
     issueLabels,
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),

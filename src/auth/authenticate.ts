@@ -57,7 +57,7 @@ export function authenticator(deps: AuthenticatorDeps): Authenticator {
   /** Known and unknown accounts take the same path and the same time; only a throttled one is answered early. */
   async function byPassword(username: string, password: string, address: string): Promise<User> {
     const account = username.toLowerCase();
-    const attempt = throttle.reserve(address, account);
+    const attempt = await throttle.reserve(address, account);
     if ('retryAfter' in attempt) {
       throw new TooManyRequestsError('too many failed sign-in attempts, try again later', attempt.retryAfter);
     }
@@ -65,7 +65,7 @@ export function authenticator(deps: AuthenticatorDeps): Authenticator {
     const user = found && isIndividual(found) ? found : null;
     const matches = await passwords.verify(user?.passwordHash ?? null, password);
     if (user && matches) {
-      attempt.succeeded();
+      await attempt.succeeded();
       return user;
     }
     throw new UnauthorizedError(BAD_CREDENTIALS);

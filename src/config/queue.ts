@@ -46,6 +46,12 @@ export function queueSettingsFor(settings: Settings, kind: JobKind): QueueSettin
   };
 }
 
+/** The Redis all processes share state in when [queue] TYPE=redis (its CONN_STR); null otherwise. */
+export function sharedRedisConnection(settings: Settings): RedisOptions | null {
+  if (settings.queue.TYPE !== 'redis') return null;
+  return parseRedisConnStr(settings.queue.CONN_STR || DEFAULT_REDIS);
+}
+
 /**
  * Forgejo's redis connection strings: redis://[user:password@]host[:port][/db], rediss://… (TLS), and
  * redis+socket:///path/to/socket?db=N. Cluster and sentinel URLs are refused: BullMQ needs one Redis.

@@ -12,6 +12,7 @@ import { type HookPayload, type PayloadCommit, payloadText } from '../webhook/pa
 import { toComment, toIssue } from './issue.ts';
 import { toPackage } from './package.ts';
 import { toPullRequest } from './pull-request.ts';
+import { toRelease } from './release.ts';
 import { type ApiRepository, toRepository } from './repository.ts';
 import { type ApiUser, toUser, type UserView } from './user.ts';
 
@@ -138,6 +139,29 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
           package: toPackage(event.package, view),
           organization: null,
           sender: user(event.sender),
+        };
+      case 'release': {
+        const links = { rootUrl, ownerName: event.repo.ownerName, name: event.repo.name };
+        return {
+          action: event.action,
+          release: toRelease(event.release, links, view),
+          repository: repository(event.repo),
+          sender: user(event.sender),
+        };
+      }
+      case 'status':
+        return {
+          commit: event.commit && commit(event.repo)(event.commit),
+          context: event.status.context,
+          created_at: event.status.createdAt.toISOString(),
+          description: event.status.description,
+          id: event.status.id,
+          repository: repository(event.repo),
+          sender: user(event.sender),
+          sha: event.status.sha,
+          state: event.status.state,
+          target_url: event.status.targetUrl,
+          updated_at: event.status.updatedAt.toISOString(),
         };
     }
   };

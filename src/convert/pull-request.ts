@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.d.ts';
 import type { PullDetails } from '../db/pull-request.repository.ts';
 import { toIssue } from './issue.ts';
 import { toRepository } from './repository.ts';
-import type { UserView } from './user.ts';
+import { toUser, type UserView } from './user.ts';
 
 export type ApiPullRequest = components['schemas']['PullRequest'];
 
@@ -24,7 +24,9 @@ export function toPullRequest(details: PullDetails, view: UserView): ApiPullRequ
     ...(issue.milestone ? { milestone: issue.milestone } : {}),
     ...(issue.assignee ? { assignee: issue.assignee } : {}),
     assignees: issue.assignees,
-    requested_reviewers: null,
+    requested_reviewers: details.requestedReviewers?.length
+      ? details.requestedReviewers.map((user) => toUser(user, view))
+      : null,
     requested_reviewers_teams: null,
     state: issue.state,
     draft: false,
@@ -40,6 +42,7 @@ export function toPullRequest(details: PullDetails, view: UserView): ApiPullRequ
     mergeable: !pull.hasMerged,
     merged: pull.hasMerged,
     merged_at: issue.pull_request?.merged_at ?? null,
+    ...(details.mergedBy ? { merged_by: toUser(details.mergedBy, view) } : {}),
     merge_commit_sha: pull.hasMerged ? pull.mergedCommitId : null,
     allow_maintainer_edit: false,
     base: branch(pull.baseBranch, details.baseSha),

@@ -5,6 +5,16 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
 import { SqliteCounts } from './sqlite-counts.ts';
+import {
+  PACKAGE_FILE_SQL,
+  PACKAGE_REVISION_SQL,
+  type PackageFileDownload,
+  type PackageFileKey,
+  packageFileDownload,
+  packageFileValues,
+} from './hot-package-queries.ts';
+
+export type { PackageFileDownload, PackageFileKey } from './hot-package-queries.ts';
 
 export interface FoundToken {
   tokenId: number;
@@ -54,6 +64,8 @@ export interface HotQueries {
   userByLowerName(lowerName: string): Promise<User | null>;
   userById(id: number): Promise<User | null>;
   repositoryExists(ownerId: number, lowerName: string): Promise<boolean>;
+  /** A file of a visible package version, by lower-case names, with what a download needs. */
+  packageFile(file: PackageFileKey): Promise<PackageFileDownload | null>;
   /** A package's id and revision (Package.revision), by which a kept index document is known current. */
   packageRevision(ownerId: number, type: string, lowerName: string): Promise<{ id: number; revision: number } | null>;
   touchToken(id: number, at: Date): Promise<void>;
@@ -117,7 +129,6 @@ const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "Acce
 const USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const PACKAGE_REVISION_SQL = `SELECT "id", "revision" FROM "Package" WHERE "ownerId" = $1 AND "type" = $2 AND "lowerName" = $3`;
 const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
 const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
 const MANIFEST_SQL = (match: string) => `SELECT v."metadataJson", b."size", b."hashSha256"
@@ -227,6 +238,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userById = positional(USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const packageRevision = positional(PACKAGE_REVISION_SQL);
+  const packageFile = positional(PACKAGE_FILE_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');
   const manifests = {
@@ -284,6 +296,10 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     },
     async repositoryExists(ownerId, lowerName) {
       return repositoryExists.get(ownerId, lowerName) !== undefined;
+    },
+    async packageFile(key) {
+      const row = packageFile.get(...packageFileValues(key)) as Record<string, unknown> | undefined;
+      return row ? packageFileDownload(row) : null;
     },
     async packageRevision(ownerId, type, lowerName) {
       return (packageRevision.get(ownerId, type, lowerName) as { id: number; revision: number } | undefined) ?? null;
@@ -349,6 +365,10 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     async repositoryExists(ownerId, lowerName) {
       const { rows } = await run('anvil_repository_exists', REPOSITORY_EXISTS_SQL, [ownerId, lowerName]);
       return rows.length > 0;
+    },
+    async packageFile(key) {
+      const { rows } = await run('anvil_package_file', PACKAGE_FILE_SQL, packageFileValues(key));
+      return rows[0] ? packageFileDownload(rows[0] as Record<string, unknown>) : null;
     },
     async packageRevision(ownerId, type, lowerName) {
       const { rows } = await run('anvil_package_revision', PACKAGE_REVISION_SQL, [ownerId, type, lowerName]);

@@ -1,7 +1,7 @@
 // What the npm registry reads and changes beyond the package core's rows: a package's versions with their tarballs
 // and its dist-tags, in two queries for a packument; version metadata (deprecation); tags; the search.
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { HotQueries } from './hot-queries.ts';
+import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import { setTag, touchPackage } from './package.repository.ts';
 
@@ -112,6 +112,17 @@ export class NpmRepository {
   async updateMetadata(packageId: number, versionId: number, metadataJson: string): Promise<void> {
     await this.client.packageVersion.update({ where: { id: versionId }, data: { metadataJson } });
     await touchPackage(this.client, packageId);
+  }
+
+  /** A version's tarball by its names, for a download. */
+  tarball(ownerId: number, name: string, version: string, fileName: string): Promise<PackageFileDownload | null> {
+    return this.hot.packageFile({
+      ownerId,
+      type: NPM,
+      lowerName: name.toLowerCase(),
+      lowerVersion: version.toLowerCase(),
+      lowerFileName: fileName.toLowerCase(),
+    });
   }
 
   /** The package's id and revision, to tell whether a cached document is current; null when there is none. */

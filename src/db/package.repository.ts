@@ -5,6 +5,7 @@ import type { TeamPackageGrant } from '../domain/access/package-access.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
+import { DownloadTally } from './download-tally.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
@@ -106,10 +107,14 @@ export function setTag(client: DbClient, packageId: number, name: string, versio
 }
 
 export class PackageRepository {
+  private readonly downloads: DownloadTally;
+
   constructor(
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
-  ) {}
+  ) {
+    this.downloads = new DownloadTally(client);
+  }
 
   /** The viewer's teams in the organization with their packages unit, for the access rule. */
   async teamGrantsOf(orgId: number, userId: number): Promise<TeamPackageGrant[]> {
@@ -161,14 +166,6 @@ export class PackageRepository {
   findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
       where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
-      include: { blob: true },
-    });
-  }
-
-  /** A file of a version by the version's key, with its bytes' row, in one query. */
-  findFileOf(key: VersionKey, fileName: string): Promise<PackageFileRow | null> {
-    return this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
       include: { blob: true },
     });
   }
@@ -278,10 +275,13 @@ export class PackageRepository {
     return deleteOrphanBlobRows(this.client, this.provider, blobIds);
   }
 
-  async countDownload(versionId: number): Promise<void> {
-    await this.client.packageVersion.updateMany({
-      where: { id: versionId },
-      data: { downloadCount: { increment: 1 } },
-    });
+  /** Counted in the next batch (download-tally.ts), so a download never waits for a write. */
+  countDownload(versionId: number): void {
+    this.downloads.add(versionId);
+  }
+
+  /** Writes the downloads counted so far (before a shutdown, or to read exact counts). */
+  flushDownloads(): Promise<void> {
+    return this.downloads.flush();
   }
 }

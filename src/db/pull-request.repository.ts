@@ -1,6 +1,6 @@
 // Pull requests: the branches an issue compares, scoped by the base repository.
 import type { IssueDetails, PullRequestRow } from './issue.repository.ts';
-import type { DbClient, Prisma } from './prisma.ts';
+import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 
 /** A pull request with what its record shows. */
@@ -9,6 +9,10 @@ export interface PullDetails extends IssueDetails {
   repoDetails: RepositoryDetails;
   /** The commit each branch points at. */
   baseSha: string;
+  /** Who merged it, once merged. */
+  mergedBy?: User | null;
+  /** Users asked for a review and not answered yet. */
+  requestedReviewers?: User[];
 }
 
 export class PullRequestRepository {
@@ -40,5 +44,19 @@ export class PullRequestRepository {
 
   update(id: number, data: Prisma.PullRequestUncheckedUpdateInput) {
     return this.client.pullRequest.update({ where: { id }, data });
+  }
+
+  /** Open pull requests of the repository from one of these branches. */
+  async listOpenFrom(repoId: number, headBranches: readonly string[]) {
+    if (headBranches.length === 0) return [];
+    const pulls = await this.client.pullRequest.findMany({
+      where: { baseRepoId: repoId, headBranch: { in: [...headBranches] }, hasMerged: false },
+    });
+    const open = await this.client.issue.findMany({
+      where: { id: { in: pulls.map((p) => p.issueId) }, isClosed: false },
+      select: { id: true },
+    });
+    const openIds = new Set(open.map((issue) => issue.id));
+    return pulls.filter((pull) => openIds.has(pull.issueId));
   }
 }

@@ -39,7 +39,9 @@ import { PublicKeyRepository } from './public-key.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
+import { PullAutoMergeRepository } from './pull-auto-merge.repository.ts';
 import { PullRequestRepository } from './pull-request.repository.ts';
+import { ReactionRepository } from './reaction.repository.ts';
 import { ReleaseRepository } from './release.repository.ts';
 import { ReviewRepository } from './review.repository.ts';
 import { RepoAccessRepository } from './repo-access.repository.ts';
@@ -103,9 +105,11 @@ export function createRepositories(
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
+    pullAutoMerges: new PullAutoMergeRepository(client),
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess: new RepoAccessRepository(client),
+    reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
     repositories: new RepositoryRowsRepository(client, provider),

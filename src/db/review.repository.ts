@@ -24,4 +24,14 @@ export class ReviewRepository {
   find(issueId: number, id: number): Promise<ReviewRow | null> {
     return this.client.review.findFirst({ where: { issueId, id } });
   }
+
+  /** Open review requests (type 4) of these pull requests' issues. */
+  listRequests(issueIds: readonly number[]): Promise<ReviewRow[]> {
+    if (issueIds.length === 0) return Promise.resolve([]);
+    return this.client.review.findMany({ where: { issueId: { in: [...issueIds] }, type: 4 }, orderBy: { id: 'asc' } });
+  }
+
+  async removeRequests(issueId: number, reviewerIds: readonly number[]): Promise<void> {
+    await this.client.review.deleteMany({ where: { issueId, type: 4, reviewerId: { in: [...reviewerIds] } } });
+  }
 }

@@ -13,6 +13,8 @@ export const HOOK_EVENT_TYPES = [
   'pull_request',
   'pull_request_comment',
   'package',
+  'release',
+  'status',
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 
@@ -57,7 +59,13 @@ export function hookWantsEvent(hook: HookSubscription, type: HookEventType, bran
   const stored = storedEvents(hook.events);
   const chosen = (flag: HookEventFlag) =>
     stored.send_everything === true || (stored.choose_events === true && stored.events?.[flag] === true);
-  const wanted = type === 'push' ? stored.push_only === true || chosen('push') : chosen(type);
+  // Commit statuses have no flag of their own among the hook's events: only hooks that want everything hear them.
+  const wanted =
+    type === 'push'
+      ? stored.push_only === true || chosen('push')
+      : type === 'status'
+        ? stored.send_everything === true
+        : chosen(type);
   if (!wanted) return false;
   return branch === null || branchFilterMatches(hook.branchFilter, branch);
 }

@@ -11,3 +11,8 @@ export interface Page<T> {
   items: T[];
   total: number;
 }
+
+/** The page of a list already in memory (git refs, files of a diff), with the list's length as the total. */
+export function pageOf<T>(all: readonly T[], page: ListOptions): Page<T> {
+  return { items: all.slice(page.skip, page.skip + page.limit), total: all.length };
+}

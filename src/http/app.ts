@@ -3,7 +3,6 @@
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from '../app/app-context.ts';
 import { type Authenticator, authenticator } from '../auth/authenticate.ts';
-import { signInThrottle } from '../auth/sign-in-throttle.ts';
 import { lowerCaseInsensitiveQueryValues } from '../api/case-insensitive-query.ts';
 import { dispatch } from '../api/dispatch.ts';
 import { refuseUnrepresentableIntegers } from '../api/integer-query.ts';
@@ -17,7 +16,7 @@ import { containerRegistry } from '../packages/container/registry-router.ts';
 import { packageRegistries } from '../packages/core/registry-router.ts';
 import { PACKAGE_REGISTRIES } from '../packages/registries.ts';
 import { normalisePath, refuseNulCharacters, securityHeaders } from './request-hygiene.ts';
-import compression from 'compression';
+import { gzipAnswers } from './gzip-answers.ts';
 import { clientAddress } from './client-address.ts';
 import { requestLog } from './request-log.ts';
 import { metricsEndpoint, timeRequests } from './metrics-endpoint.ts';
@@ -35,11 +34,7 @@ function credentialResolver(app: AppContext): Authenticator {
     tokens: app.services.accessTokens,
     users: app.services.users,
     passwords: app.passwords,
-    throttle: signInThrottle({
-      perAddress: app.settings.security.PASSWORD_FAILURES_PER_ADDRESS,
-      perAccount: app.settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
-      windowSeconds: app.settings.security.PASSWORD_FAILURE_WINDOW_SECONDS,
-    }),
+    throttle: app.signInThrottle,
     allowQueryToken: !app.settings.security.DISABLE_QUERY_AUTH_TOKEN,
   });
 }
@@ -91,8 +86,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
     server.use(timeRequests(metrics));
     server.get('/metrics', metricsEndpoint(metrics, app.settings.metrics.TOKEN));
   }
-  // Forgejo's ENABLE_GZIP: compressed answers for clients that accept them (compression skips small bodies).
-  if (app.settings.server.ENABLE_GZIP) server.use(compression());
+  if (app.settings.server.ENABLE_GZIP) server.use(gzipAnswers());
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));
   // So do npm, PyPI and Maven, each in its client's; the generic registry is part of the contract.

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Settings } from '../config/settings.ts';
 
@@ -57,11 +58,26 @@ export function listen(server: http.Server, settings: ListenSettings): Promise<v
     };
     if (settings.PROTOCOL === 'http+unix') {
       // A socket left by a process that died would refuse the bind; one that answers is another server's.
-      fs.rmSync(settings.HTTP_ADDR, { force: true });
-      server.listen(settings.HTTP_ADDR, () => {
-        fs.chmodSync(settings.HTTP_ADDR, parseInt(settings.UNIX_SOCKET_PERMISSION, 8));
-        ready();
+      void socketAnswers(settings.HTTP_ADDR).then((answers) => {
+        if (answers) return reject(Object.assign(new Error('socket in use'), { code: 'EADDRINUSE' }));
+        fs.rmSync(settings.HTTP_ADDR, { force: true });
+        server.listen(settings.HTTP_ADDR, () => {
+          fs.chmodSync(settings.HTTP_ADDR, parseInt(settings.UNIX_SOCKET_PERMISSION, 8));
+          ready();
+        });
       });
     } else server.listen(settings.HTTP_PORT, settings.HTTP_ADDR, ready);
+  });
+}
+
+/** Whether a server accepts connections on the unix socket at `socketPath`. */
+function socketAnswers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
   });
 }

@@ -7,7 +7,10 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import { combinedState, isCommitStatusState } from '../domain/commit-status.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { readCommit } from '../infra/git/push-commits.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
+import type { HookEventsService } from './hook-events.service.ts';
+import type { PullAutoMergeService } from './pull-auto-merge.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface NewStatus {
@@ -24,7 +27,11 @@ export interface StatusesWithCreators {
 }
 
 export class CommitStatusService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly hookEvents: HookEventsService,
+    private readonly autoMerges: PullAutoMergeService,
+  ) {}
 
   private dir(repo: RepoWithOwner): string {
     return this.deps.stores.repositories.directory(repo.ownerName, repo.name);
@@ -47,8 +54,9 @@ export class CommitStatusService {
     if (!isCommitStatusState(state)) throw new ValidationError(`invalid state: ${state}`);
     const commit = await resolveRevision(this.dir(repo), sha);
     if (!commit) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
-    const row = await this.deps.transactions.run((repos) =>
-      repos.commitStatuses.create({
+    const pushed = await readCommit(this.dir(repo), commit.sha);
+    const row = await this.deps.transactions.run(async (repos) => {
+      const status = await repos.commitStatuses.create({
         repoId: repo.id,
         sha: commit.sha,
         state,
@@ -56,8 +64,14 @@ export class CommitStatusService {
         description: input.description ?? '',
         context: input.context || 'default',
         creatorId: doer.id,
-      }),
-    );
+      });
+      await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
+      return status;
+    });
+    // The status is recorded whatever becomes of the merges waiting for it.
+    await this.autoMerges.onStatus(repo, commit.sha).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, repo: repo.id, sha: commit.sha }, 'scheduled merge failed');
+    });
     return { row, creator: doer };
   }
 

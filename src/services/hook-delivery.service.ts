@@ -25,6 +25,11 @@ function redactAuthorization(value: string): string {
   return '******';
 }
 
+/** What went wrong, for the log: Anvil's own failure text, or the status the receiver answered. */
+function failureText(response: HookResponse): string {
+  return response.status === 0 ? response.body.replace(/^Delivery: /, '') : `answered ${response.status}`;
+}
+
 export class HookDeliveryService {
   private readonly allowList;
   private worker: JobWorker | null = null;
@@ -181,10 +186,12 @@ export class HookDeliveryService {
       durationMs,
       deliveredAt: new Date(),
     });
-    this.deps.log.debug(
-      { hookId: task.hookId, delivery: task.uuid, status, attempt, responseStatus: response.status },
-      'webhook delivery attempt',
-    );
+    const logged = { hookId: task.hookId, delivery: task.uuid, status, attempt, responseStatus: response.status };
+    if (status === 'delivered') this.deps.log.debug(logged, 'webhook delivery attempt');
+    // The error names no URL, header or body: a hook's URL and headers may carry its credentials.
+    else if (status === 'pending')
+      this.deps.log.info({ ...logged, error: failureText(response) }, 'webhook delivery attempt failed, will retry');
+    else this.deps.log.warn({ ...logged, error: failureText(response) }, 'webhook delivery failed');
     return retry
       ? {
           outcome: 'retry',

@@ -17,6 +17,7 @@ import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
+import type { ReleaseEvent, StatusEvent } from '../webhook/events.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -235,6 +236,16 @@ export class HookEventsService {
     },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  }
+
+  /** release: published (created, or a draft published), updated, deleted. */
+  async release(repos: Repositories, event: Omit<ReleaseEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'release', ...event });
+  }
+
+  /** status: a commit status was reported. */
+  async status(repos: Repositories, event: Omit<StatusEvent, 'type'>): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'status', ...event });
   }
 
   /** package: created or deleted, heard by the owner's hooks, the linked repository's and the system hooks. */

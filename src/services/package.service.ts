@@ -159,7 +159,7 @@ export class PackageService {
     });
     const file = await this.packages.findFile(version.id, target.fileName);
     if (!file) throw fileNotFound();
-    await this.packages.countDownload(version.id);
+    this.packages.countDownload(version.id);
     return file;
   }
 

@@ -41,12 +41,29 @@ export class PullReadService {
       this.repositories.details(viewer, [access.repo], access.permission),
     ]);
     const heads = new Map(branches.map((branch) => [branch.name, branch.commit.sha]));
+    const requests = await this.deps.repos.reviews.listRequests(issues.map((d) => d.issue.id));
+    const mergerIds = issues.map((d) => d.pull?.mergedById ?? 0).filter((id) => id > 0);
+    const userIds = [...new Set([...mergerIds, ...requests.map((r) => r.reviewerId)])];
+    const users = new Map((await this.deps.repos.issues.listUsers(userIds)).map((user) => [user.id, user]));
+    const requested = (issueId: number) =>
+      requests.filter((r) => r.issueId === issueId).flatMap((r) => users.get(r.reviewerId) ?? []);
     return issues.flatMap((details) => {
       const pull = details.pull;
       if (!pull) return [];
       const live = !pull.hasMerged && !details.issue.isClosed;
       const headCommitId = live ? (heads.get(pull.headBranch) ?? pull.headCommitId) : pull.headCommitId;
-      return [{ ...details, pull: { ...pull, headCommitId }, repoDetails, baseSha: heads.get(pull.baseBranch) ?? '' }];
+      const mergedBy = users.get(pull.mergedById) ?? null;
+      const requestedReviewers = requested(details.issue.id);
+      return [
+        {
+          ...details,
+          pull: { ...pull, headCommitId },
+          repoDetails,
+          baseSha: heads.get(pull.baseBranch) ?? '',
+          mergedBy,
+          requestedReviewers,
+        },
+      ];
     });
   }
 

@@ -5,7 +5,9 @@ import type { User } from '../db/entities.ts';
 import type { RepoWithPermission } from '../db/repository-details.ts';
 import type { ReviewRow } from '../db/review.repository.ts';
 import { canWriteCode } from '../domain/access/repo-permission.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { canWriteIssue } from '../domain/access/content-visibility.ts';
+import { hasAccess } from '../domain/access/repo-permission.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { ReviewType, reviewTypeOf } from '../domain/review.ts';
 import type { PullReadService } from './pull-read.service.ts';
@@ -58,6 +60,8 @@ export class PullReviewService {
     if (type !== ReviewType.comment && pull.issue.posterId === doer.id)
       throw new ValidationError('approving or rejecting your own pull request is not allowed');
     const permission = await this.permissions.forRepo(doer, access.repo);
+    // A review answers the request for it.
+    await this.deps.repos.reviews.removeRequests(pull.issue.id, [doer.id]);
     const review = await this.deps.repos.reviews.create({
       type,
       reviewerId: doer.id,
@@ -67,5 +71,48 @@ export class PullReviewService {
       official: type !== ReviewType.comment && (doer.isAdmin || canWriteCode(permission)),
     });
     return { pull, review: { review, reviewer: doer } };
+  }
+
+  /** The users named, who must exist and see the repository; the doer must be the poster or a writer of pulls. */
+  private async reviewersFor(access: RepoWithPermission, index: number, doer: User, names: readonly string[]) {
+    const pull = await this.reads.get(access, index, doer);
+    // Per pull request, so not a guard's: its poster may ask for reviews without write access.
+    if (pull.issue.posterId !== doer.id && !canWriteIssue(access.permission, true, doer.isAdmin))
+      throw new ForbiddenError('only the poster or a writer of pull requests may ask for reviews');
+    const lower = [...new Set(names.map((name) => name.toLowerCase()))];
+    const users = await this.deps.repos.users.listByLowerNames(lower);
+    const missing = lower.find((name) => !users.some((user) => user.lowerName === name));
+    if (missing) throw new ValidationError(`user does not exist [name: ${missing}]`);
+    for (const user of users) {
+      if (!hasAccess(await this.permissions.forRepo(user, access.repo)))
+        throw new ValidationError(`reviewer cannot see the repository [name: ${user.name}]`);
+    }
+    return { pull, users };
+  }
+
+  /** Asks the users for a review (Forgejo: CreateReviewRequests); those asked already are asked once. */
+  async request(access: RepoWithPermission, index: number, doer: User, names: readonly string[]) {
+    const { pull, users } = await this.reviewersFor(access, index, doer, names);
+    const asked = new Set((await this.deps.repos.reviews.listRequests([pull.issue.id])).map((r) => r.reviewerId));
+    const views: ReviewView[] = [];
+    for (const user of users) {
+      if (asked.has(user.id)) continue;
+      const review = await this.deps.repos.reviews.create({
+        type: ReviewType.request,
+        reviewerId: user.id,
+        issueId: pull.issue.id,
+        commitId: pull.pull.headCommitId,
+      });
+      views.push({ review, reviewer: user });
+    }
+    return { pull, views };
+  }
+
+  async unrequest(access: RepoWithPermission, index: number, doer: User, names: readonly string[]): Promise<void> {
+    const { pull, users } = await this.reviewersFor(access, index, doer, names);
+    await this.deps.repos.reviews.removeRequests(
+      pull.issue.id,
+      users.map((user) => user.id),
+    );
   }
 }

@@ -11,6 +11,8 @@ import { type CommitSummary, newCommits, readRefs } from '../infra/git/repositor
 import type { ActivityService } from './activity.service.ts';
 import type { HookEventsService, PushedRef } from './hook-events.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import type { Repositories } from '../db/repositories.ts';
+import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { RepositoryEditService } from './repository-edit.service.ts';
 
 /** Forgejo's [ui] FEED_MAX_COMMIT_NUM default. */
@@ -53,7 +55,22 @@ function toPushCommit(commit: CommitSummary): PushCommitJson {
 
 const NO_COMMITS = JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: '', Len: 0 });
 
+/** Hears what a push changed, in the transaction of its webhook deliveries (pull requests updated by it). */
+export type PushListener = (
+  repos: Repositories,
+  repo: RepoWithOwner,
+  pusher: User,
+  changes: RefChange[],
+) => Promise<void>;
+
 export class PushService {
+  private readonly branchListeners: PushListener[] = [];
+
+  /** Adds a listener (pull requests whose head moved attach here). */
+  listen(listener: PushListener): void {
+    this.branchListeners.push(listener);
+  }
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly activity: ActivityService,
@@ -158,7 +175,9 @@ export class PushService {
       }
       if (refs.length === 0) return;
       await this.deps.transactions.run(async (repos) => {
-        await this.hookEvents.pushed(repos, await repos.repositories.getById(repo.id), pusher, refs);
+        const row = await repos.repositories.getById(repo.id);
+        await this.hookEvents.pushed(repos, row, pusher, refs);
+        for (const listener of this.branchListeners) await listener(repos, row, pusher, changes);
       });
     } catch (error) {
       this.deps.log.error({ err: error, repoId: repo.id }, 'queueing push webhooks failed');

@@ -9,6 +9,7 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { isValidRefName, readTags, RefConflictError, resolveCommit, updateRef } from '../infra/git/refs.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { PushService } from './push.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -34,6 +35,7 @@ export class ReleaseService {
     private readonly deps: ServiceDeps,
     private readonly pushes: PushService,
     private readonly quota: QuotaService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   private dir(repo: RepoWithOwner): string {
@@ -81,7 +83,9 @@ export class ReleaseService {
       hideArchiveLinks: input.hideArchiveLinks ?? false,
       publisherId: doer.id,
     });
-    return (await this.views([row]))[0];
+    const [view] = await this.views([row]);
+    if (!row.isDraft) await this.report(doer, repo, 'published', view);
+    return view;
   }
 
   async edit(doer: User, repo: RepoWithOwner, id: number, input: ReleaseInput): Promise<ReleaseView> {
@@ -108,18 +112,20 @@ export class ReleaseService {
       // A draft's publication date is when it is published.
       ...(current.isDraft && !isDraft ? { createdAt: new Date() } : {}),
     });
-    return (await this.views([row]))[0];
+    const [view] = await this.views([row]);
+    if (!isDraft) await this.report(doer, repo, current.isDraft ? 'published' : 'updated', view);
+    return view;
   }
 
-  async delete(repo: RepoWithOwner, id: number): Promise<void> {
+  async delete(doer: User, repo: RepoWithOwner, id: number): Promise<void> {
     const row = await this.row(repo, id, true);
-    await this.removeRow(row);
+    await this.removeRow(doer, repo, row);
   }
 
-  async deleteByTag(repo: RepoWithOwner, tag: string): Promise<void> {
+  async deleteByTag(doer: User, repo: RepoWithOwner, tag: string): Promise<void> {
     const row = await this.deps.repos.releases.byTag(repo.id, tag);
     if (!row) throw new NotFoundError(`release tag does not exist [tag: ${tag}]`);
-    await this.removeRow(row);
+    await this.removeRow(doer, repo, row);
   }
 
   // ---- attachments ----
@@ -215,9 +221,20 @@ export class ReleaseService {
     return row;
   }
 
-  private async removeRow(row: ReleaseRow): Promise<void> {
-    const keys = await this.deps.transactions.run((repos) => repos.releases.delete(row.id));
+  private async removeRow(doer: User, repo: RepoWithOwner, row: ReleaseRow): Promise<void> {
+    const [view] = await this.views([row]);
+    const keys = await this.deps.transactions.run(async (repos) => {
+      if (!row.isDraft) await this.hookEvents.release(repos, { repo, sender: doer, action: 'deleted', release: view });
+      return repos.releases.delete(row.id);
+    });
     await this.removeBlobs(keys);
+  }
+
+  /** The release webhook event (drafts are not announced, as in Forgejo). */
+  private async report(doer: User, repo: RepoWithOwner, action: 'published' | 'updated', view: ReleaseView) {
+    await this.deps.transactions.run((repos) =>
+      this.hookEvents.release(repos, { repo, sender: doer, action, release: view }),
+    );
   }
 
   /** Bytes no attachment refers to any more. */

@@ -2,7 +2,7 @@
 // list, get, create from a branch, tag or commit, delete. Writes are update-ref against the value read.
 import type { User } from '../db/entities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import type { ListOptions } from '../domain/page.ts';
+import { type ListOptions, type Page, pageOf } from '../domain/page.ts';
 import {
   type BranchRef,
   deleteRef,
@@ -26,23 +26,18 @@ export interface NewBranch {
 export class RepoBranchService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  private dir(repo: RepoWithOwner): string {
-    return this.deps.stores.repositories.directory(repo.ownerName, repo.name);
-  }
-
-  async list(repo: RepoWithOwner, page: ListOptions): Promise<{ branches: BranchRef[]; total: number }> {
-    const branches = await readBranches(this.dir(repo));
-    return { branches: branches.slice(page.skip, page.skip + page.limit), total: branches.length };
+  async list(repo: RepoWithOwner, page: ListOptions): Promise<Page<BranchRef>> {
+    return pageOf(await readBranches(this.deps.stores.repositories.directoryOf(repo)), page);
   }
 
   async get(repo: RepoWithOwner, name: string): Promise<BranchRef> {
-    const [branch] = await readBranches(this.dir(repo), name);
+    const [branch] = await readBranches(this.deps.stores.repositories.directoryOf(repo), name);
     if (!branch) throw new NotFoundError(`branch does not exist [name: ${name}]`);
     return branch;
   }
 
   async create(_doer: User, repo: RepoWithOwner, input: NewBranch): Promise<BranchRef> {
-    const dir = this.dir(repo);
+    const dir = this.deps.stores.repositories.directoryOf(repo);
     if (!(await isValidRefName('heads', input.name))) throw new ValidationError(`invalid branch name: ${input.name}`);
     const from =
       input.fromRef || (input.fromBranch ? `refs/heads/${input.fromBranch}` : `refs/heads/${repo.defaultBranch}`);
@@ -65,7 +60,7 @@ export class RepoBranchService {
     if (name === repo.defaultBranch) throw new ForbiddenError('can not delete the default branch');
     const branch = await this.get(repo, name);
     try {
-      await deleteRef(this.dir(repo), `refs/heads/${name}`, branch.commit.sha);
+      await deleteRef(this.deps.stores.repositories.directoryOf(repo), `refs/heads/${name}`, branch.commit.sha);
     } catch (error) {
       if (error instanceof RefConflictError)
         throw new ConflictError(`branch moved while it was deleted [name: ${name}]`);

@@ -3,6 +3,7 @@
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
+import { concurrencyLimit } from '../lib/bounded-concurrency.ts';
 import { type ChangedFile, changedFiles, type CommitInfo, listCommits, readCommitInfo } from '../infra/git/commits.ts';
 import { type GitRef, listRefs } from '../infra/git/refs.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
@@ -28,6 +29,9 @@ export interface TreePage {
   total: number;
   truncated: boolean;
 }
+
+/** Commits whose changed files are read at once for a commit list. */
+const FILES_AT_ONCE = 4;
 
 const REF_PATTERN = /^[^\0\s~^:?*[\\]+$/;
 
@@ -68,7 +72,10 @@ export class RepoCommitService {
       exclude.push(not.sha);
     }
     const { commits, total } = await listCommits(dir, { head: head.sha, path: query.path || undefined, exclude }, page);
-    return { commits: await Promise.all(commits.map((c) => this.withFiles(dir, c, query.withFiles))), total };
+    // A page of commits with their files is two git processes per commit: a few at a time, not the page at once.
+    const limit = concurrencyLimit(FILES_AT_ONCE, Infinity, () => new Error('unreachable'));
+    const withFiles = commits.map((commit) => limit.run(() => this.withFiles(dir, commit, query.withFiles)));
+    return { commits: await Promise.all(withFiles), total };
   }
 
   /** `base...head` (or `base..head`): the commits head has that base has not, oldest first as Forgejo lists them. */

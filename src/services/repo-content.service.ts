@@ -3,11 +3,12 @@
 import type { RepoWithOwner } from '../db/repository-details.ts';
 import { type ContentEntry, type ContentRef, contentType } from '../domain/repo-content.ts';
 import { NotFoundError } from '../domain/errors.ts';
+import { statisticsLanguage } from '../lib/file-language.ts';
 import type { Readable } from 'node:stream';
 import { parseFromFilesSync } from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
-import { entryAt, lastCommitOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
+import { entryAt, lastCommitOf, lastCommitsOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type Contents = { kind: 'entry'; entry: ContentEntry } | { kind: 'list'; entries: ContentEntry[] };
@@ -35,11 +36,19 @@ export class RepoContentService {
     if (!entry) throw new NotFoundError(`object does not exist [id: , rel_path: ${clean}]`);
     if (entry.type === 'tree') {
       const entries = await listTree(dir, revision.sha, clean);
+      const lastCommits = await lastCommitsOf(
+        dir,
+        revision.sha,
+        clean,
+        entries.map((child) => child.path),
+      );
       return {
         ref: revision,
         contents: {
           kind: 'list',
-          entries: await Promise.all(entries.map((child) => this.describe(dir, revision.sha, child, false))),
+          entries: await Promise.all(
+            entries.map((child) => this.describe(dir, revision.sha, child, false, lastCommits.get(child.path))),
+          ),
         },
       };
     }
@@ -100,6 +109,18 @@ export class RepoContentService {
     return parseFromFilesSync(file, [{ name: '/.editorconfig', contents }], { root: '/' });
   }
 
+  /** Bytes per language at the default branch (Forgejo: GET /languages), languages by name; empty when empty. */
+  async languages(repo: RepoWithOwner): Promise<Record<string, number>> {
+    if (repo.isEmpty) return {};
+    const revision = await this.revision(repo);
+    const totals = new Map<string, number>();
+    for (const entry of await listTree(this.dir(repo), revision.sha, '', { recursive: true })) {
+      const language = entry.type === 'blob' && entry.mode !== '120000' ? statisticsLanguage(entry.path) : null;
+      if (language) totals.set(language, (totals.get(language) ?? 0) + entry.size);
+    }
+    return Object.fromEntries([...totals].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+
   /** One entry at a commit, with its content (what a file write answers with); null when the path is absent. */
   async entryAtCommit(repo: RepoWithOwner, commit: string, path: string): Promise<ContentEntry | null> {
     const dir = this.dir(repo);
@@ -107,7 +128,13 @@ export class RepoContentService {
     return entry ? this.describe(dir, commit, entry, true) : null;
   }
 
-  private async describe(dir: string, commit: string, entry: TreeEntry, withContent: boolean): Promise<ContentEntry> {
+  private async describe(
+    dir: string,
+    commit: string,
+    entry: TreeEntry,
+    withContent: boolean,
+    lastCommit?: string,
+  ): Promise<ContentEntry> {
     const type = contentType(entry.mode);
     const described: ContentEntry = {
       type,
@@ -115,7 +142,7 @@ export class RepoContentService {
       path: entry.path,
       sha: entry.sha,
       size: entry.size,
-      lastCommitSha: (await lastCommitOf(dir, commit, entry.path)) ?? commit,
+      lastCommitSha: lastCommit ?? (await lastCommitOf(dir, commit, entry.path)) ?? commit,
     };
     if (type === 'symlink') described.target = (await readBlob(dir, entry.sha))?.toString('utf8') ?? '';
     if (type === 'file' && withContent) described.content = (await readBlob(dir, entry.sha))?.toString('base64') ?? '';

@@ -2,7 +2,7 @@
 // a message is given, tagged by the caller), delete. Writes are update-ref against the value read.
 import type { User } from '../db/entities.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import type { ListOptions } from '../domain/page.ts';
+import { type ListOptions, type Page, pageOf } from '../domain/page.ts';
 import {
   deleteRef,
   isValidRefName,
@@ -26,23 +26,18 @@ export interface NewTag {
 export class RepoTagService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  private dir(repo: RepoWithOwner): string {
-    return this.deps.stores.repositories.directory(repo.ownerName, repo.name);
-  }
-
-  async list(repo: RepoWithOwner, page: ListOptions): Promise<{ tags: TagRef[]; total: number }> {
-    const tags = await readTags(this.dir(repo));
-    return { tags: tags.slice(page.skip, page.skip + page.limit), total: tags.length };
+  async list(repo: RepoWithOwner, page: ListOptions): Promise<Page<TagRef>> {
+    return pageOf(await readTags(this.deps.stores.repositories.directoryOf(repo)), page);
   }
 
   async get(repo: RepoWithOwner, name: string): Promise<TagRef> {
-    const [tag] = await readTags(this.dir(repo), name);
+    const [tag] = await readTags(this.deps.stores.repositories.directoryOf(repo), name);
     if (!tag) throw new NotFoundError(`tag does not exist [name: ${name}]`);
     return tag;
   }
 
   async create(doer: User, repo: RepoWithOwner, input: NewTag): Promise<TagRef> {
-    const dir = this.dir(repo);
+    const dir = this.deps.stores.repositories.directoryOf(repo);
     if (!(await isValidRefName('tags', input.name))) throw new ValidationError(`invalid tag name: ${input.name}`);
     const target = input.target || repo.defaultBranch;
     const sha = await resolveCommit(dir, target);
@@ -63,7 +58,7 @@ export class RepoTagService {
   async delete(repo: RepoWithOwner, name: string): Promise<void> {
     const tag = await this.get(repo, name);
     try {
-      await deleteRef(this.dir(repo), `refs/tags/${name}`, tag.id);
+      await deleteRef(this.deps.stores.repositories.directoryOf(repo), `refs/tags/${name}`, tag.id);
     } catch (error) {
       if (error instanceof RefConflictError) throw new ConflictError(`tag moved while it was deleted [name: ${name}]`);
       throw error;

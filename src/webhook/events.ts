@@ -6,6 +6,8 @@ import type { RepoWithOwner } from '../db/repository-details.ts';
 import type { PushedCommit } from '../infra/git/push-commits.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
+import type { CommitStatusRow } from '../db/commit-status.repository.ts';
+import type { AttachmentRow, ReleaseRow } from '../db/release.repository.ts';
 import type { ChangesPayload, IssueAction } from './payload.ts';
 
 export type RefType = 'branch' | 'tag';
@@ -95,6 +97,23 @@ export interface PackageEvent {
   package: PackageView;
 }
 
+export interface ReleaseEvent {
+  type: 'release';
+  repo: RepoWithOwner;
+  sender: User;
+  action: 'published' | 'updated' | 'deleted';
+  release: { release: ReleaseRow; publisher: User | null; attachments: AttachmentRow[] };
+}
+
+export interface StatusEvent {
+  type: 'status';
+  repo: RepoWithOwner;
+  sender: User;
+  status: CommitStatusRow;
+  /** The commit the status is about, as a push lists it. */
+  commit: PushedCommit | null;
+}
+
 export type HookEvent =
   | RepositoryEvent
   | PushEvent
@@ -103,7 +122,9 @@ export type HookEvent =
   | IssuesEvent
   | IssueCommentEvent
   | PullRequestEvent
-  | PackageEvent;
+  | PackageEvent
+  | ReleaseEvent
+  | StatusEvent;
 
 /** The payload text a delivery of the event stores (and sends, per hook type). */
 export type HookPayloadRenderer = (event: HookEvent) => string;

@@ -10,7 +10,9 @@ import type {
   PackagePayload,
   PullRequestPayload,
   PushPayload,
+  ReleasePayload,
   RepositoryPayload,
+  StatusPayload,
 } from './payload.ts';
 
 export interface MessageFormat {
@@ -129,6 +131,27 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         details: '',
         url,
         color: p.action === 'created' ? GREEN : RED,
+      };
+    }
+    case 'release': {
+      const p = payload as ReleasePayload;
+      const url = p.release.html_url ?? '';
+      const name = f.link(url, p.release.tag_name ?? '');
+      return {
+        text: `[${p.repository.full_name}] Release ${p.action}: ${name} by ${f.name(p.sender.login!)}`,
+        details: '',
+        url,
+        color: p.action === 'deleted' ? RED : p.action === 'published' ? GREEN : GREY,
+      };
+    }
+    case 'status': {
+      const p = payload as StatusPayload;
+      const url = p.target_url || p.repository.html_url!;
+      return {
+        text: `[${p.repository.full_name}] Commit ${p.sha.slice(0, 7)} ${f.text(p.context)}: ${p.state}`,
+        details: f.text(p.description),
+        url,
+        color: p.state === 'success' ? GREEN : p.state === 'pending' ? GREY : RED,
       };
     }
   }

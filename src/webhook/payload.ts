@@ -74,7 +74,7 @@ export interface ChangesPayload {
   ref?: { from: string };
 }
 
-export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited';
+export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized';
 
 export interface IssuePayload {
   action: IssueAction;
@@ -117,6 +117,27 @@ export interface PackagePayload {
   sender: ApiUser;
 }
 
+export interface ReleasePayload {
+  action: 'published' | 'updated' | 'deleted';
+  release: components['schemas']['Release'];
+  repository: ApiRepository;
+  sender: ApiUser;
+}
+
+export interface StatusPayload {
+  commit: PayloadCommit | null;
+  context: string;
+  created_at: string;
+  description: string;
+  id: number;
+  repository: ApiRepository;
+  sender: ApiUser;
+  sha: string;
+  state: string;
+  target_url: string;
+  updated_at: string;
+}
+
 export type HookPayload =
   | PushPayload
   | CreatePayload
@@ -125,7 +146,9 @@ export type HookPayload =
   | IssuePayload
   | IssueCommentPayload
   | PullRequestPayload
-  | PackagePayload;
+  | PackagePayload
+  | ReleasePayload
+  | StatusPayload;
 
 /** Go's encoding/json escapes these even inside strings; receivers that re-serialise expect the same bytes. */
 export function goJsonEscape(text: string): string {

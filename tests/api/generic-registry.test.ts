@@ -82,6 +82,7 @@ describe('upload and download', () => {
     await upload(t, alice.auth, alice.user.name, name, '2.0', 'a.txt', bytes).expect(201);
     const res = await download(genericUrl(alice.user.name, name, '2.0', 'a.txt')).expect(200);
     expect(res.body.toString()).toBe('public bytes');
+    await t.context.repos.packages.flushDownloads();
     const version = await t.context.db.prisma.packageVersion.findFirstOrThrow({
       where: { package: { ownerId: alice.user.id, lowerName: name } },
     });

@@ -200,3 +200,38 @@ describe('issue labels', () => {
     expect((await t.context.db.prisma.label.findUniqueOrThrow({ where: { id: b.id } })).numIssues).toBe(0);
   });
 });
+
+describe('reactions', () => {
+  it('adds once (201, then 200), lists and removes reactions on issues and comments; refuses unknown ones', async () => {
+    const target = await issue(owner.auth, { title: 'react to me' });
+    const url = `${repoPath()}/issues/${target.number}/reactions`;
+    const first = await t.request().post(url).set('Authorization', other.auth).send({ content: 'heart' }).expect(201);
+    expect(first.body).toMatchObject({ content: 'heart', user: { login: other.user.name } });
+    await t.request().post(url).set('Authorization', other.auth).send({ content: 'heart' }).expect(200);
+    await t.request().post(url).set('Authorization', owner.auth).send({ content: '+1' }).expect(201);
+    await t.request().post(url).set('Authorization', owner.auth).send({ content: 'shrug' }).expect(422);
+    await t.request().post(url).send({ content: '+1' }).expect(401);
+    const list = await t.request().get(url).expect(200);
+    expect(list.headers['x-total-count']).toBe('2');
+    expect(list.body.map((r: { content: string }) => r.content)).toEqual(['heart', '+1']);
+    await t.request().delete(url).set('Authorization', other.auth).send({ content: 'heart' }).expect(200);
+    expect((await t.request().get(url).expect(200)).body).toHaveLength(1);
+
+    const comment = (
+      await t
+        .request()
+        .post(`${repoPath()}/issues/${target.number}/comments`)
+        .set('Authorization', owner.auth)
+        .send({ body: 'a comment' })
+        .expect(201)
+    ).body;
+    const curl = `${repoPath()}/issues/comments/${comment.id}/reactions`;
+    await t.request().post(curl).set('Authorization', other.auth).send({ content: 'rocket' }).expect(201);
+    expect((await t.request().get(curl).expect(200)).body.map((r: { content: string }) => r.content)).toEqual([
+      'rocket',
+    ]);
+    await t.request().delete(curl).set('Authorization', other.auth).send({ content: 'rocket' }).expect(200);
+    expect((await t.request().get(curl).expect(200)).body).toEqual([]);
+    await t.request().get(`${repoPath()}/issues/comments/999999/reactions`).expect(404);
+  });
+});

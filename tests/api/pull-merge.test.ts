@@ -156,6 +156,47 @@ describe('reviews', () => {
   });
 });
 
+describe('review requests', () => {
+  it('asks users for a review, shows them on the pull request, and takes the request back', async () => {
+    const [pull] = (await t.request().get(`${repoPath()}/pulls`).expect(200)).body;
+    const url = `${repoPath()}/pulls/${pull.number}/requested_reviewers`;
+    const asked = await t
+      .request()
+      .post(url)
+      .set('Authorization', owner.auth)
+      .send({ reviewers: [reviewer.user.name] })
+      .expect(201);
+    expect(asked.body).toEqual([
+      expect.objectContaining({
+        state: 'REQUEST_REVIEW',
+        user: expect.objectContaining({ login: reviewer.user.name }),
+      }),
+    ]);
+    const shown = await t.request().get(`${repoPath()}/pulls/${pull.number}`).expect(200);
+    expect(shown.body.requested_reviewers.map((u: { login: string }) => u.login)).toEqual([reviewer.user.name]);
+    await t
+      .request()
+      .post(url)
+      .set('Authorization', owner.auth)
+      .send({ reviewers: ['nobody-here'] })
+      .expect(422);
+    await t
+      .request()
+      .post(url)
+      .set('Authorization', reviewer.auth)
+      .send({ reviewers: [owner.user.name] })
+      .expect(403);
+    await t
+      .request()
+      .delete(url)
+      .set('Authorization', owner.auth)
+      .send({ reviewers: [reviewer.user.name] })
+      .expect(204);
+    const after = await t.request().get(`${repoPath()}/pulls/${pull.number}`).expect(200);
+    expect(after.body.requested_reviewers).toBeNull();
+  });
+});
+
 describe('merging', () => {
   it('merges with a merge commit, closes the pull request and deletes the branch when asked', async () => {
     const [pull] = (await t.request().get(`${repoPath()}/pulls`).expect(200)).body;
@@ -173,7 +214,7 @@ describe('merging', () => {
     );
     expect(top.split('|')[1].split(' ')).toHaveLength(2);
     const after = await t.request().get(`${repoPath()}/pulls/${pull.number}`).expect(200);
-    expect(after.body).toMatchObject({ state: 'closed', merged: true });
+    expect(after.body).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.user.name } });
     expect(after.body.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
     await t.request().get(`${repoPath()}/pulls/${pull.number}/merge`).expect(204);
     await merge(pull.number, { Do: 'merge' }).expect(405);

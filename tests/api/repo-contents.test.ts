@@ -69,6 +69,11 @@ describe('file writes are commits', () => {
     expect(dir.body[0].content).toBeUndefined();
     const root = await t.request().get(api('/contents')).expect(200);
     expect(root.body.map((entry: { name: string }) => entry.name).sort()).toEqual(['README.md', 'docs']);
+    // Each entry's last commit: the file's own, and for the directory the commit that changed what is below it.
+    const byName = new Map(root.body.map((entry: { name: string }) => [entry.name, entry]));
+    const readme = await t.request().get(api('/commits?path=README.md')).expect(200);
+    expect(byName.get('README.md')).toMatchObject({ last_commit_sha: readme.body[0].sha });
+    expect(byName.get('docs')).toMatchObject({ last_commit_sha: file.body.last_commit_sha });
     await t.request().get(api('/contents/nope.txt')).expect(404);
     await t.request().get(api('/contents/docs/hello.txt?ref=nobranch')).expect(404);
   });
@@ -332,5 +337,28 @@ describe('editorconfig', () => {
     const md = await t.request().get(api('/editorconfig/README.md')).expect(200);
     expect(md.body).toMatchObject({ indent_style: 'space', indent_size: 2 });
     await t.request().get(api('/editorconfig/README.md?ref=edit')).expect(404);
+  });
+});
+
+describe('languages', () => {
+  it('counts the bytes of programming and markup files at the default branch, not vendored ones or prose', async () => {
+    await t
+      .request()
+      .post(api('/contents'))
+      .set('Authorization', alice.auth)
+      .send({
+        files: [
+          { operation: 'create', path: 'src/main.go', content: b64('package main\n') },
+          { operation: 'create', path: 'src/app.ts', content: b64('export {};\n') },
+          { operation: 'create', path: 'src/view.ts', content: b64('export const a = 1;\n') },
+          { operation: 'create', path: 'vendor/dep/dep.go', content: b64('package dep\n'.repeat(10)) },
+        ],
+      })
+      .expect(201);
+    const languages = await t.request().get(api('/languages')).expect(200);
+    expect(languages.body).toEqual({ Go: 13, TypeScript: 31 });
+    await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'nothing' }).expect(201);
+    const none = await t.request().get(`/api/v1/repos/${alice.user.name}/nothing/languages`).expect(200);
+    expect(none.body).toEqual({});
   });
 });

@@ -18,7 +18,18 @@ let owner: TestUser;
 let outsider: TestUser;
 const repoPath = () => `/api/v1/repos/${owner.user.name}/hooked`;
 const json = (hook: ReceivedHook) => JSON.parse(hook.body.toString('utf8'));
-const events = (name: string) => receiver.at(`/${name}`).map((hook) => String(hook.headers['x-forgejo-event']));
+/** What a receiver path got, in the order the events happened (deliveries run side by side). */
+async function ordered(name: string): Promise<ReceivedHook[]> {
+  const hooks = receiver.at(`/${name}`);
+  const tasks = await t.context.db.prisma.hookTask.findMany({
+    where: { uuid: { in: hooks.map((hook) => String(hook.headers['x-forgejo-delivery'])) } },
+    select: { uuid: true, id: true },
+  });
+  const order = new Map(tasks.map((task) => [task.uuid, task.id]));
+  const position = (hook: ReceivedHook) => order.get(String(hook.headers['x-forgejo-delivery'])) ?? 0;
+  return [...hooks].sort((a, b) => position(a) - position(b));
+}
+const events = async (name: string) => (await ordered(name)).map((hook) => String(hook.headers['x-forgejo-event']));
 
 beforeAll(async () => {
   t = await startTestApp(SETTINGS);
@@ -108,8 +119,8 @@ describe('repository hooks', () => {
     await gitOk(['add', 'x.txt'], work);
     await gitOk(['commit', '-q', '-m', 'topic work'], work);
     await gitOk(['push', '-q', 'origin', 'topic'], work);
-    await receiver.until(() => events('events').length >= 2);
-    expect(events('events')).toEqual(['create', 'push']);
+    await receiver.until(() => receiver.at('/events').length >= 2);
+    expect(await events('events')).toEqual(['create', 'push']);
 
     const issue = await t
       .request()
@@ -129,26 +140,76 @@ describe('repository hooks', () => {
       .set('Authorization', owner.auth)
       .send({ head: 'topic', base: 'main', title: 'Topic' })
       .expect(201);
+    fs.writeFileSync(path.join(work, 'y.txt'), 'y\n');
+    await gitOk(['add', 'y.txt'], work);
+    await gitOk(['commit', '-q', '-m', 'more topic work'], work);
+    await gitOk(['push', '-q', 'origin', 'topic'], work);
+    const head = (await gitOk(['rev-parse', 'HEAD'], work)).trim();
+    await receiver.until(() => receiver.at('/events').length >= 7);
     await t
       .request()
       .post(`${repoPath()}/pulls/${pull.body.number}/merge`)
       .set('Authorization', owner.auth)
       .send({ Do: 'merge', delete_branch_after_merge: true })
       .expect(200);
-    await receiver.until(() => events('events').length >= 8);
-    expect(events('events')).toEqual([
+    await receiver.until(() => receiver.at('/events').length >= 10);
+    const all = await ordered('events');
+    expect(await events('events')).toEqual([
       'create',
       'push',
       'issues',
       'issue_comment',
       'pull_request',
       'push',
+      'pull_request',
+      'push',
       'delete',
       'pull_request',
     ]);
-    const closed = json(receiver.at('/events')[7]);
+    expect(json(all[6])).toMatchObject({ action: 'synchronized', pull_request: { head: { sha: head } } });
+    const closed = json(all[9]);
     expect(closed).toMatchObject({ action: 'closed', pull_request: { merged: true, number: pull.body.number } });
-    const mergePush = json(receiver.at('/events')[5]);
-    expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 2 });
+    const mergePush = json(all[7]);
+    expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 3 });
+  });
+
+  it('hears releases published, updated and deleted, and not drafts', async () => {
+    await createHook('releases', { events: ['release'] });
+    const draft = await t
+      .request()
+      .post(`${repoPath()}/releases`)
+      .set('Authorization', owner.auth)
+      .send({ tag_name: 'v0.9', name: 'draft', draft: true })
+      .expect(201);
+    const release = await t
+      .request()
+      .post(`${repoPath()}/releases`)
+      .set('Authorization', owner.auth)
+      .send({ tag_name: 'v1.0', name: 'One' })
+      .expect(201);
+    await t
+      .request()
+      .patch(`${repoPath()}/releases/${release.body.id}`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'One, renamed' })
+      .expect(200);
+    await t
+      .request()
+      .patch(`${repoPath()}/releases/${draft.body.id}`)
+      .set('Authorization', owner.auth)
+      .send({ draft: false })
+      .expect(200);
+    await t.request().delete(`${repoPath()}/releases/${release.body.id}`).set('Authorization', owner.auth).expect(204);
+    await receiver.until(() => receiver.at('/releases').length >= 4);
+    const got = receiver
+      .at('/releases')
+      .map((hook) => [hook.headers['x-forgejo-event'], json(hook).action, json(hook).release.tag_name]);
+    expect(got).toEqual([
+      ['release', 'published', 'v1.0'],
+      ['release', 'updated', 'v1.0'],
+      ['release', 'published', 'v0.9'],
+      ['release', 'deleted', 'v1.0'],
+    ]);
+    expect(json((await ordered('releases'))[1]).release.name).toBe('One, renamed');
   });
 });

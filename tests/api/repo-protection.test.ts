@@ -15,6 +15,7 @@ let bob: TestUser;
 let carol: TestUser;
 let repoPath: string;
 let head: string;
+let orgName: string;
 
 const api = (suffix: string) => `/api/v1/repos/${repoPath}${suffix}`;
 
@@ -32,6 +33,7 @@ beforeAll(async () => {
     .send({ name: 'guarded', auto_init: true })
     .expect(201);
   repoPath = `${org.name}/guarded`;
+  orgName = org.name;
   const team = await t
     .request()
     .post(`/api/v1/orgs/${org.name}/teams`)
@@ -206,7 +208,34 @@ describe('protection is enforced', () => {
   it('refuses contents API writes to a protected branch by who may not push (403); others go through', async () => {
     const body = { content: Buffer.from('x').toString('base64') };
     await t.request().post(api('/contents/carol.txt')).set('Authorization', carol.auth).send(body).expect(403);
-    await t.request().post(api('/contents/bob.txt')).set('Authorization', bob.auth).send(body).expect(201);
+    await t
+      .request()
+      .post(`/api/v1/orgs/${orgName}/hooks`)
+      .set('Authorization', alice.auth)
+      .send({
+        type: 'gitea',
+        config: { url: 'https://hooks.example/in', content_type: 'json' },
+        events: ['push'],
+        active: true,
+      })
+      .expect(201);
+    const written = await t
+      .request()
+      .post(api('/contents/bob.txt'))
+      .set('Authorization', bob.auth)
+      .send({ ...body, message: 'Bob writes' })
+      .expect(201);
+    // The write is reported as a git push is: a push delivery for the hook, and the feed's commit_repo.
+    const tasks = await t.context.db.prisma.hookTask.findMany({ where: { eventType: 'push' } });
+    expect(tasks).toHaveLength(1);
+    expect(JSON.parse(tasks[0].payload)).toMatchObject({
+      ref: 'refs/heads/main',
+      after: written.body.commit.sha,
+      commits: [expect.objectContaining({ message: 'Bob writes\n' })],
+      pusher: { login: bob.user.name },
+    });
+    const feeds = await t.request().get(`/api/v1/orgs/${orgName}/activities/feeds`).set('Authorization', alice.auth);
+    expect(feeds.body[0]).toMatchObject({ op_type: 'commit_repo', ref_name: 'refs/heads/main' });
     await t
       .request()
       .post(api('/contents/carol.txt'))

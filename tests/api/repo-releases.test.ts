@@ -201,3 +201,61 @@ describe('release attachments', () => {
     expect(list.body.map((asset: { name: string }) => asset.name)).toEqual(['app.bin']);
   });
 });
+
+describe('webhook events', () => {
+  it('announces releases (published, updated, deleted; not drafts) and commit statuses to hooks that want them', async () => {
+    const repo = (await t.request().get(api('')).expect(200)).body;
+    await t.context.db.prisma.webhook.create({
+      data: {
+        repoId: repo.id,
+        type: 'gitea',
+        url: 'https://hooks.example/in',
+        events: JSON.stringify({ send_everything: true }),
+        isActive: true,
+      },
+    });
+    const events = async () =>
+      (await t.context.db.prisma.hookTask.findMany({ orderBy: { id: 'asc' } }))
+        .filter((task) => task.eventType === 'release' || task.eventType === 'status')
+        .map((task) => ({ type: task.eventType, ...JSON.parse(task.payload) }));
+    const draft = await t
+      .request()
+      .post(api('/releases'))
+      .set('Authorization', alice.auth)
+      .send({ tag_name: 'v5', draft: true })
+      .expect(201);
+    expect(await events()).toEqual([]);
+    await t
+      .request()
+      .patch(api(`/releases/${draft.body.id}`))
+      .set('Authorization', alice.auth)
+      .send({ draft: false })
+      .expect(200);
+    await t
+      .request()
+      .patch(api(`/releases/${draft.body.id}`))
+      .set('Authorization', alice.auth)
+      .send({ name: 'Five' })
+      .expect(200);
+    await t
+      .request()
+      .delete(api(`/releases/${draft.body.id}`))
+      .set('Authorization', alice.auth)
+      .expect(204);
+    await t
+      .request()
+      .post(api(`/statuses/${mainSha}`))
+      .set('Authorization', alice.auth)
+      .send({ state: 'success', context: 'ci' })
+      .expect(201);
+    const sent = await events();
+    expect(sent.map((event) => [event.type, event.action ?? event.state])).toEqual([
+      ['release', 'published'],
+      ['release', 'updated'],
+      ['release', 'deleted'],
+      ['status', 'success'],
+    ]);
+    expect(sent[1]).toMatchObject({ release: { tag_name: 'v5', name: 'Five' }, sender: { login: alice.user.name } });
+    expect(sent[3]).toMatchObject({ sha: mainSha, context: 'ci', commit: { id: mainSha } });
+  });
+});

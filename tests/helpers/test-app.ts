@@ -45,6 +45,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     request: () => supertest.agent(app),
     async close() {
       await context.services.markup.close();
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
       await database?.drop();

@@ -173,4 +173,43 @@ describe('command line bootstrap', () => {
     );
     expect(dumped.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
   });
+
+  it("admin regenerate hooks rewrites Anvil's shared hook scripts and names the hooks repositories carry of their own", async () => {
+    // Log lines (the first run generates the at-rest key and says so) are JSON; the command's own are text.
+    const regenerate = async () =>
+      (await cli(dataDir, ['admin', 'regenerate', 'hooks'])).stdout
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('{'));
+    const shared = ['protected-branches', 'over-quota'].map((dir) =>
+      path.join(dataDir, 'git-hooks', dir, 'pre-receive'),
+    );
+    const first = await regenerate();
+    expect(first).toEqual([
+      `rewrote: ${shared[0]}`,
+      `rewrote: ${shared[1]}`,
+      '0 repositories checked; Anvil keeps no hooks inside them (its pushes run the scripts above)',
+    ]);
+    const script = fs.readFileSync(shared[0], 'utf8');
+    expect(script).toMatch(/^#!\/bin\/sh/);
+    expect(fs.statSync(shared[0]).mode & 0o111).not.toBe(0);
+
+    // A script changed on disk is put back; a repository moved from Forgejo still has Forgejo's hooks.
+    fs.writeFileSync(shared[0], '#!/bin/sh\nexit 0\n');
+    const moved = path.join(dataDir, 'repositories', 'alice', 'moved.git');
+    await run('git', ['init', '--bare', '-q', moved]);
+    fs.writeFileSync(path.join(moved, 'hooks', 'pre-receive'), '#!/bin/sh\n/usr/local/bin/forgejo hook pre-receive\n');
+    fs.mkdirSync(path.join(moved, 'hooks', 'pre-receive.d'));
+    await run('git', ['init', '--bare', '-q', path.join(dataDir, 'repositories', 'alice', 'clean.git')]);
+    const second = await regenerate();
+    expect(second).toEqual([
+      `rewrote: ${shared[0]}`,
+      `up to date: ${shared[1]}`,
+      '2 repositories checked; Anvil keeps no hooks inside them (its pushes run the scripts above)',
+      'warning: alice/moved has hooks of its own, which git runs on pushes: pre-receive, pre-receive.d/',
+    ]);
+    expect(fs.readFileSync(shared[0], 'utf8')).toBe(script);
+    // Nothing in a repository is removed.
+    expect(fs.existsSync(path.join(moved, 'hooks', 'pre-receive'))).toBe(true);
+  });
 });

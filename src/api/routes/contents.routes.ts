@@ -1,5 +1,5 @@
 // Routes for a repository's files, commits and git objects (Forgejo: routers/api/v1/api.go, the /contents, /raw,
-// /media, /archive, /editorconfig, /commits, /compare and /git groups): readers of code read; writers of code, signed in, write files
+// /media, /archive, /editorconfig, /languages, /commits, /compare and /git groups): readers of code read; writers of code, signed in, write files
 // into a repository that is not archived and whose owner is within quota.
 import { repoAssignment } from '../assignment.ts';
 import { mustNotBeArchived, reqRepoReader, reqRepoWriter, reqToken } from '../guards.ts';
@@ -20,6 +20,7 @@ import {
   repoGetContents,
   repoGetContentsList,
   repoGetEditorConfig,
+  repoGetLanguages,
   repoGetRawFile,
   repoGetRawFileOrLFS,
   repoUpdateFile,
@@ -40,6 +41,7 @@ export type ContentsOperation =
   | 'repoGetContents'
   | 'repoGetContentsList'
   | 'repoGetEditorConfig'
+  | 'repoGetLanguages'
   | 'repoGetRawFile'
   | 'repoGetRawFileOrLFS'
   | 'repoGetSingleCommit'
@@ -68,6 +70,7 @@ export const contentsRoutes: RouteGroup<ContentsOperation> = {
   repoGetContents: route(codeReader, repoGetContents),
   repoGetContentsList: route(codeReader, repoGetContentsList),
   repoGetEditorConfig: route(codeReader, repoGetEditorConfig),
+  repoGetLanguages: route(codeReader, repoGetLanguages),
   repoGetRawFile: route(codeReader, repoGetRawFile),
   repoGetRawFileOrLFS: route(codeReader, repoGetRawFileOrLFS),
   repoGetSingleCommit: route(codeReader, repoGetSingleCommit),

@@ -26,11 +26,25 @@ import {
   issueRemoveLabel,
   issueReplaceLabels,
 } from '../handlers/issue/issue-label.ts';
+import {
+  issueDeleteCommentReaction,
+  issueDeleteIssueReaction,
+  issueGetCommentReactions,
+  issueGetIssueReactions,
+  issuePostCommentReaction,
+  issuePostIssueReaction,
+} from '../handlers/issue/reaction.ts';
 import { repoCreatePullRequest } from '../handlers/issue/pull.ts';
 import { UnitType } from '../../domain/access/modes.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type IssuesOperation =
+  | 'issueDeleteCommentReaction'
+  | 'issueDeleteIssueReaction'
+  | 'issueGetCommentReactions'
+  | 'issueGetIssueReactions'
+  | 'issuePostCommentReaction'
+  | 'issuePostIssueReaction'
   | 'issueAddLabel'
   | 'issueClearLabels'
   | 'issueDeleteComment'
@@ -56,6 +70,12 @@ const issue = [repoAssignment()];
 const signedIn = [...issue, reqToken()];
 
 export const issuesRoutes: RouteGroup<IssuesOperation> = {
+  issueDeleteCommentReaction: route(signedIn, issueDeleteCommentReaction),
+  issueDeleteIssueReaction: route(signedIn, issueDeleteIssueReaction),
+  issueGetCommentReactions: route(issue, issueGetCommentReactions),
+  issueGetIssueReactions: route(issue, issueGetIssueReactions),
+  issuePostCommentReaction: route(signedIn, issuePostCommentReaction),
+  issuePostIssueReaction: route(signedIn, issuePostIssueReaction),
   issueAddLabel: route(signedIn, issueAddLabel),
   issueClearLabels: route(signedIn, issueClearLabels),
   issueDeleteComment: route(signedIn, issueDeleteComment),

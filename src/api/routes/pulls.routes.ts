@@ -13,12 +13,20 @@ import {
   repoMergePullRequest,
   repoPullRequestIsMerged,
 } from '../handlers/issue/pull.ts';
-import { repoCreatePullReview, repoGetPullReview, repoListPullReviews } from '../handlers/issue/pull-review.ts';
+import {
+  repoCreatePullReview,
+  repoCreatePullReviewRequests,
+  repoDeletePullReviewRequests,
+  repoGetPullReview,
+  repoListPullReviews,
+} from '../handlers/issue/pull-review.ts';
 import { UnitType } from '../../domain/access/modes.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type PullsOperation =
   | 'repoCreatePullReview'
+  | 'repoCreatePullReviewRequests'
+  | 'repoDeletePullReviewRequests'
   | 'repoDownloadPullDiffOrPatch'
   | 'repoEditPullRequest'
   | 'repoGetPullRequest'
@@ -36,6 +44,8 @@ const signedIn = [...pulls, reqToken()];
 
 export const pullsRoutes: RouteGroup<PullsOperation> = {
   repoCreatePullReview: route(signedIn, repoCreatePullReview),
+  repoCreatePullReviewRequests: route(signedIn, repoCreatePullReviewRequests),
+  repoDeletePullReviewRequests: route(signedIn, repoDeletePullReviewRequests),
   repoDownloadPullDiffOrPatch: route(pulls, repoDownloadPullDiffOrPatch),
   repoEditPullRequest: route(signedIn, repoEditPullRequest),
   repoGetPullRequest: route(pulls, repoGetPullRequest),

@@ -64,9 +64,14 @@ export function protectionEnv(lines: readonly ProtectionLine[]): string {
     .join('\n');
 }
 
+/** Where the hooks folder is (absolute: git would read a relative core.hooksPath from the repository's folder). */
+export function protectionHooksDir(dataDir: string): string {
+  return path.resolve(dataDir, 'git-hooks', 'protected-branches');
+}
+
 /** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
 export function protectionHooksPath(dataDir: string): string {
-  const dir = path.resolve(dataDir, 'git-hooks', 'protected-branches');
+  const dir = protectionHooksDir(dataDir);
   const hook = path.join(dir, 'pre-receive');
   if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
   fs.mkdirSync(dir, { recursive: true });

@@ -23,10 +23,14 @@ fi
 exit 0
 `;
 
+/** Where the hooks folder is (absolute: git would read a relative core.hooksPath from the repository's folder). */
+export function overQuotaHooksDir(dataDir: string): string {
+  return path.resolve(dataDir, 'git-hooks', 'over-quota');
+}
+
 /** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
 export function overQuotaHooksPath(dataDir: string): string {
-  // Absolute: git would read a relative core.hooksPath from the repository's folder.
-  const dir = path.resolve(dataDir, 'git-hooks', 'over-quota');
+  const dir = overQuotaHooksDir(dataDir);
   const hook = path.join(dir, 'pre-receive');
   if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
   fs.mkdirSync(dir, { recursive: true });

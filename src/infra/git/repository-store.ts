@@ -39,6 +39,11 @@ export class RepositoryStore {
     return this.inside(owner.toLowerCase(), `${repo.toLowerCase()}.git`);
   }
 
+  /** The directory of a repository row that carries its owner's name. */
+  directoryOf(repo: { readonly ownerName: string; readonly name: string }): string {
+    return this.directory(repo.ownerName, repo.name);
+  }
+
   exists(owner: string, repo: string): boolean {
     try {
       return fs.statSync(this.directory(owner, repo)).isDirectory();

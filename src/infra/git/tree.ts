@@ -1,6 +1,6 @@
 // Trees and blobs of a bare repository: entries with `ls-tree`, bytes with `cat-file`. Paths are literal (no pathspec
 // magic), so a file named `:(glob)*` is that file.
-import { GitError, runGit, runGitBytes } from './run.ts';
+import { GitError, runGit, runGitBytes, spawnGit } from './run.ts';
 
 export type EntryType = 'blob' | 'tree' | 'commit';
 
@@ -104,4 +104,52 @@ export async function lastCommitOf(dir: string, commit: string, path: string): P
     if (error instanceof GitError) return null;
     throw error;
   }
+}
+
+/**
+ * The last commit that changed each of `paths` (the entries of the directory `under`, '' for the root), from one `git log` walk that stops once
+ * every path has its commit: a directory of many entries costs one process, not one per entry.
+ */
+export function lastCommitsOf(
+  dir: string,
+  commit: string,
+  under: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (paths.length === 0) return Promise.resolve(found);
+  const wanted = new Set(paths);
+  const owner = (file: string): string | null => {
+    // A changed file counts for the entry it is, or the directory entry it lies under.
+    for (let end = file.length; end > 0; end = file.lastIndexOf('/', end - 1)) {
+      const candidate = file.slice(0, end);
+      if (wanted.has(candidate)) return candidate;
+    }
+    return null;
+  };
+  return new Promise((resolve, reject) => {
+    const args = ['--literal-pathspecs', '--git-dir', dir, 'log', '--format=%x01%H', '--name-only', '-z', commit, '--'];
+    // The directory as the pathspec, not every entry: a directory of thousands fits on one command line.
+    const child = spawnGit(under ? [...args, under] : args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let current = '';
+    let rest = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      const fields = (rest + chunk).split('\0');
+      rest = fields.pop() ?? '';
+      for (const raw of fields) {
+        // Records: "\x01<commit>", then "\n<file>" and "<file>" for the files it changed.
+        const field = raw.replace(/^\n/, '');
+        if (field.startsWith('\x01')) current = field.slice(1).trim();
+        else if (field) record(field);
+      }
+      if (found.size === wanted.size) child.kill();
+    });
+    function record(file: string) {
+      const path = owner(file);
+      if (path && !found.has(path) && current) found.set(path, current);
+    }
+    child.on('error', reject);
+    child.on('close', () => resolve(found));
+  });
 }

@@ -43,7 +43,7 @@ export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const file = await maven.file(ctx.owner(), path);
   const { blob } = file;
   if (path.checksum) return sendText(ctx, storedChecksum(blob, path.checksum), 'text/plain; charset=utf-8');
-  if (ctx.req.method === 'GET') await maven.countDownload(file);
+  if (ctx.req.method === 'GET') maven.countDownload(file);
   await serveBlob(ctx.req, ctx.res, {
     size: Number(blob.size),
     sha256: blob.hashSha256,

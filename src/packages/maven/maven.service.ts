@@ -101,8 +101,8 @@ export class MavenService {
   }
 
   /** Counts a download of the version whose POM or artifact was fetched. */
-  async countDownload(file: PackageFileRow): Promise<void> {
-    if (file.isLead) await this.deps.repos.packages.countDownload(file.versionId);
+  countDownload(file: PackageFileRow): void {
+    if (file.isLead) this.deps.repos.packages.countDownload(file.versionId);
   }
 
   /** maven-metadata.xml of the artifact, or of its SNAPSHOT version when the path names one; 404 when empty. */

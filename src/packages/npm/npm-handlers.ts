@@ -2,7 +2,7 @@
 // deprecate, tarballs, unpublish. Each is one service call and an answer in npm's form.
 import { matchesEntityTag } from '../../http/byte-range.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
-import type { PackageFileRow } from '../../db/package.repository.ts';
+import type { PackageFileDownload } from '../../db/hot-queries.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 
 const ABBREVIATED = 'application/vnd.npm.install-v1+json';
@@ -42,15 +42,15 @@ export async function putRevision(ctx: RegistryContext): Promise<void> {
   ctx.res.status(200).json({ ok: true });
 }
 
-async function sendTarball(ctx: RegistryContext, file: PackageFileRow): Promise<void> {
-  const { blob } = file;
+async function sendTarball(ctx: RegistryContext, file: PackageFileDownload): Promise<void> {
+  const { sha256 } = file;
   await serveBlob(ctx.req, ctx.res, {
-    size: Number(blob.size),
-    sha256: blob.hashSha256,
+    size: file.size,
+    sha256,
     lastModified: file.createdAt,
     fileName: file.name,
     contentType: 'application/octet-stream',
-    open: (range) => ctx.app.services.packages.openBlob(blob.hashSha256, range),
+    open: (range) => ctx.app.services.packages.openBlob(sha256, range),
   });
 }
 

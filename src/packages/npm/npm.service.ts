@@ -4,8 +4,9 @@
 import type { Readable } from 'node:stream';
 import semver from 'semver';
 import type { User } from '../../db/entities.ts';
+import type { PackageFileDownload } from '../../db/hot-queries.ts';
 import type { NpmPackageRows, NpmSearchRow } from '../../db/npm.repository.ts';
-import type { PackageFileRow, PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
+import type { PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
 import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { ListOptions, Page } from '../../domain/page.ts';
@@ -162,15 +163,15 @@ export class NpmService {
   }
 
   /** The tarball of a version, counted as a download. */
-  async tarball(owner: User, name: string, version: string, fileName: string): Promise<PackageFileRow> {
-    const file = await this.deps.repos.packages.findFileOf(this.key(owner, name, version), fileName);
+  async tarball(owner: User, name: string, version: string, fileName: string): Promise<PackageFileDownload> {
+    const file = await this.npm.tarball(owner.id, name, version, fileName);
     if (!file) throw new NotFoundError('package file does not exist');
-    await this.deps.repos.packages.countDownload(file.versionId);
+    this.deps.repos.packages.countDownload(file.versionId);
     return file;
   }
 
   /** npm's own tarball path names the file only: `<name>-<version>.tgz`. */
-  async tarballByFileName(owner: User, name: string, fileName: string): Promise<PackageFileRow> {
+  async tarballByFileName(owner: User, name: string, fileName: string): Promise<PackageFileDownload> {
     return this.tarball(owner, name, versionInFileName(name, fileName), fileName);
   }
 

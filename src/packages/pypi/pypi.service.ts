@@ -77,7 +77,7 @@ export class PypiService {
     });
     const file = found && (await packages.findFile(found.id, fileName));
     if (!found || !file) throw new NotFoundError('package file does not exist');
-    await packages.countDownload(found.id);
+    packages.countDownload(found.id);
     return file;
   }
 

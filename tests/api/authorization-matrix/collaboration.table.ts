@@ -9,6 +9,7 @@ import {
   issueWriters,
   readers,
   seenBy,
+  signedInIssueReaders,
   signedInReaders,
 } from './repo-rows.ts';
 
@@ -124,4 +125,27 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
     body: {},
     expected: seenBy([401, 202, 202, 202, 202, 202, 202, 403], [0, 0, 0, 202, 202, 202, 0, 403]),
   },
+  { operation: 'issueGetIssueReactions', expected: issueReaders(200) },
+  {
+    operation: 'issuePostIssueReaction',
+    // Each user reacts once to issue 1; the public-only token's owner already has (200).
+    body: { content: 'heart' },
+    expected: seenBy([401, 201, 201, 201, 201, 201, 200, 403], [0, 0, 0, 404, 201, 201, 0, 403]),
+  },
+  { operation: 'issueDeleteIssueReaction', body: { content: 'heart' }, expected: signedInIssueReaders(200) },
+  { operation: 'issueGetCommentReactions', params: { id: 'new:comment' }, expected: issueReaders(200) },
+  {
+    operation: 'issuePostCommentReaction',
+    params: { id: 'new:comment' },
+    body: { content: 'heart' },
+    expected: signedInIssueReaders(201),
+  },
+  {
+    operation: 'issueDeleteCommentReaction',
+    params: { id: 'new:comment' },
+    body: { content: 'heart' },
+    expected: signedInIssueReaders(200),
+  },
+  { operation: 'repoCreatePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
+  { operation: 'repoDeletePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
 ];

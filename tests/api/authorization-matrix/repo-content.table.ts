@@ -101,6 +101,7 @@ export const REPO_CONTENT_ROWS: readonly MatrixRow[] = [
   { operation: 'repoGetRawFileOrLFS', params: { filepath: 'missingRef' }, expected: codeReader(404) },
   // The shared repositories have no .editorconfig.
   { operation: 'repoGetEditorConfig', params: { filepath: 'missingRef' }, expected: codeReader(404) },
+  { operation: 'repoGetLanguages', expected: codeReader(200) },
   { operation: 'repoGetArchive', params: { archive: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetSingleCommit', params: { sha: 'missingRef' }, expected: codeReader(404) },
   { operation: 'repoGetAllCommits', expected: codeReader(200) },

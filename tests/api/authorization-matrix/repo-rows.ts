@@ -64,3 +64,9 @@ export function signedInReaders(status: number): Expected {
 export function adminReaders(status: number): Expected {
   return seenBy([401, 403, 403, 403, status, status, status, status], [0, 0, 0, 403, status, status, 0, status]);
 }
+
+/** Signed in and reading the issue's unit (the write team does not on a private repository: 404); a read-only
+ * token is refused the write. */
+export function signedInIssueReaders(status: number): Expected {
+  return seenBy([401, status, status, status, status, status, status, 403], [0, 0, 0, 404, status, status, 0, 403]);
+}

@@ -45,3 +45,23 @@ export const repoCreatePullReview: Handler<'repoCreatePullReview'> = async (ctx)
   });
   ctx.send(200, toPullReview(review.review, review.reviewer, pullHtml(ctx as never, ctx.params.index), userView(ctx)));
 };
+
+export const repoCreatePullReviewRequests: Handler<'repoCreatePullReviewRequests'> = async (ctx) => {
+  const { views } = await ctx.app.services.pullReviews.request(
+    ctx.repo(),
+    ctx.params.index,
+    ctx.doer(),
+    ctx.body?.reviewers ?? [],
+  );
+  const view = userView(ctx);
+  const html = pullHtml(ctx as never, ctx.params.index);
+  ctx.send(
+    201,
+    views.map(({ review, reviewer }) => toPullReview(review, reviewer, html, view)),
+  );
+};
+
+export const repoDeletePullReviewRequests: Handler<'repoDeletePullReviewRequests'> = async (ctx) => {
+  await ctx.app.services.pullReviews.unrequest(ctx.repo(), ctx.params.index, ctx.doer(), ctx.body?.reviewers ?? []);
+  ctx.send(204);
+};

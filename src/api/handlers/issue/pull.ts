@@ -125,6 +125,11 @@ export const repoPullRequestIsMerged: Handler<'repoPullRequestIsMerged'> = async
 };
 
 export const repoMergePullRequest: Handler<'repoMergePullRequest'> = async (ctx) => {
-  await ctx.app.services.pullMerges.merge(ctx.repo(), ctx.params.index, ctx.doer(), ctx.body);
-  ctx.send(200);
+  const done = await ctx.app.services.pullAutoMerges.mergeOrSchedule(
+    ctx.repo(),
+    ctx.params.index,
+    ctx.doer(),
+    ctx.body,
+  );
+  ctx.send(done === 'scheduled' ? 201 : 200);
 };

@@ -23,7 +23,7 @@ async function present(ctx: AnyRequestContext, branches: BranchRef[]) {
 
 export const repoListBranches: Handler<'repoListBranches'> = async (ctx) => {
   const page = ctx.listOptions();
-  const { branches, total } = await ctx.app.services.repoBranches.list(ctx.repo().repo, page);
+  const { items: branches, total } = await ctx.app.services.repoBranches.list(ctx.repo().repo, page);
   ctx.sendPage(200, await present(ctx, branches), page, total);
 };
 

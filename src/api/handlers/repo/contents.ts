@@ -94,6 +94,10 @@ export const repoGetArchive: Handler<'repoGetArchive'> = async (ctx) => {
   await pipeline(archive.stream, ctx.res);
 };
 
+export const repoGetLanguages: Handler<'repoGetLanguages'> = async (ctx) => {
+  ctx.send(200, await ctx.app.services.repoContents.languages(ctx.repo().repo));
+};
+
 export const repoGetEditorConfig: Handler<'repoGetEditorConfig'> = async (ctx) => {
   ctx.send(200, await ctx.app.services.repoContents.editorConfig(ctx.repo().repo, ctx.params.filepath, ctx.query.ref));
 };

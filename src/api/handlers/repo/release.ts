@@ -69,12 +69,12 @@ export const repoEditRelease: Handler<'repoEditRelease'> = async (ctx) => {
 };
 
 export const repoDeleteRelease: Handler<'repoDeleteRelease'> = async (ctx) => {
-  await ctx.app.services.releases.delete(ctx.repo().repo, ctx.params.id);
+  await ctx.app.services.releases.delete(ctx.doer(), ctx.repo().repo, ctx.params.id);
   ctx.send(204);
 };
 
 export const repoDeleteReleaseByTag: Handler<'repoDeleteReleaseByTag'> = async (ctx) => {
-  await ctx.app.services.releases.deleteByTag(ctx.repo().repo, ctx.params.tag);
+  await ctx.app.services.releases.deleteByTag(ctx.doer(), ctx.repo().repo, ctx.params.tag);
   ctx.send(204);
 };
 

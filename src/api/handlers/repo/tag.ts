@@ -5,7 +5,7 @@ import type { Handler } from '../../route.ts';
 export const repoListTags: Handler<'repoListTags'> = async (ctx) => {
   const page = ctx.listOptions();
   const { repo } = ctx.repo();
-  const { tags, total } = await ctx.app.services.repoTags.list(repo, page);
+  const { items: tags, total } = await ctx.app.services.repoTags.list(repo, page);
   ctx.sendPage(
     200,
     tags.map((tag) => toTag(tag, ctx.app.settings.server.ROOT_URL, repo)),

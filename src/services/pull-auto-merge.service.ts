@@ -1,0 +1,107 @@
+// Merges that wait for the checks (Forgejo: routers/api/v1/repo/pull.go MergePullRequest, services/automerge):
+// `merge_when_checks_succeed` merges at once when the head's checks pass already, else records the merge (201),
+// which a later commit status on the head carries out, as the user who asked, once the checks pass. The checks are
+// the protected base branch's required status contexts when it has them, else every status of the head commit;
+// a head with no statuses passes.
+import type { User } from '../db/entities.ts';
+import type { PullRequestRow } from '../db/issue.repository.ts';
+import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
+import { canWriteCode } from '../domain/access/repo-permission.ts';
+import { combinedState, requiredChecksPass } from '../domain/commit-status.ts';
+import { ConflictError, NotAllowedError } from '../domain/errors.ts';
+import { compileGlob } from '../domain/glob.ts';
+import { resolveRevision } from '../infra/git/revision.ts';
+import type { BranchProtectionService } from './branch-protection.service.ts';
+import type { MergeRequest, MergeStyle, PullMergeService } from './pull-merge.service.ts';
+import type { PullReadService } from './pull-read.service.ts';
+import type { RepoPermissionService } from './repo-permission.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export interface MergeOrScheduleRequest extends MergeRequest {
+  merge_when_checks_succeed?: boolean;
+}
+
+const PASSING = new Set(['success', 'warning']);
+
+export class PullAutoMergeService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly reads: PullReadService,
+    private readonly merges: PullMergeService,
+    private readonly protections: BranchProtectionService,
+    private readonly permissions: RepoPermissionService,
+  ) {}
+
+  /** Merges now, or schedules the merge when asked to wait for checks that have not passed yet. */
+  async mergeOrSchedule(
+    access: RepoWithPermission,
+    index: number,
+    doer: User,
+    request: MergeOrScheduleRequest,
+  ): Promise<'merged' | 'scheduled'> {
+    const { merge_when_checks_succeed: whenChecksSucceed, ...merge } = request;
+    if (!whenChecksSucceed || merge.Do === 'manually-merged') {
+      await this.merges.merge(access, index, doer, merge);
+      return 'merged';
+    }
+    const { pull, issue } = await this.reads.get(access, index, doer);
+    if (pull.hasMerged) throw new NotAllowedError('PR already merged');
+    if (issue.isClosed) throw new NotAllowedError('PR is closed');
+    if (await this.checksPass(access.repo, pull)) {
+      await this.merges.merge(access, index, doer, merge);
+      return 'merged';
+    }
+    if (await this.deps.repos.pullAutoMerges.findByPull(pull.id))
+      throw new ConflictError('the pull request is already scheduled to merge when its checks succeed');
+    await this.deps.repos.pullAutoMerges.create({
+      pullId: pull.id,
+      doerId: doer.id,
+      mergeStyle: merge.Do,
+      message: JSON.stringify({ title: merge.MergeTitleField ?? '', body: merge.MergeMessageField ?? '' }),
+      deleteBranchAfterMerge: merge.delete_branch_after_merge ?? false,
+    });
+    return 'scheduled';
+  }
+
+  /** After a status on `sha`: the scheduled merges whose head it is and whose checks now pass are carried out. */
+  async onStatus(repo: RepoWithOwner, sha: string): Promise<void> {
+    for (const { schedule, pull } of await this.deps.repos.pullAutoMerges.pendingIn(repo.id)) {
+      if ((await this.headOf(repo, pull)) !== sha || !(await this.checksPass(repo, pull))) continue;
+      const [doer, issue] = await Promise.all([
+        this.deps.repos.users.byId(schedule.doerId),
+        this.deps.repos.issues.findById(pull.issueId),
+      ]);
+      await this.deps.repos.pullAutoMerges.remove(pull.id);
+      if (!doer || !issue || issue.isClosed) continue;
+      // The user who asked may have lost write access since.
+      const permission = await this.permissions.forRepo(doer, repo);
+      if (!canWriteCode(permission)) continue;
+      const message = JSON.parse(schedule.message) as { title: string; body: string };
+      await this.merges.merge({ repo, permission }, issue.index, doer, {
+        Do: schedule.mergeStyle as MergeStyle,
+        MergeTitleField: message.title || undefined,
+        MergeMessageField: message.body || undefined,
+        delete_branch_after_merge: schedule.deleteBranchAfterMerge,
+      });
+    }
+  }
+
+  private async headOf(repo: RepoWithOwner, pull: PullRequestRow): Promise<string | null> {
+    const dir = this.deps.stores.repositories.directory(repo.ownerName, repo.name);
+    return (await resolveRevision(dir, `refs/heads/${pull.headBranch}`))?.sha ?? null;
+  }
+
+  private async checksPass(repo: RepoWithOwner, pull: PullRequestRow): Promise<boolean> {
+    const head = await this.headOf(repo, pull);
+    if (!head) return false;
+    const [latest, rule] = await Promise.all([
+      this.deps.repos.commitStatuses.latestPerContext(repo.id, head),
+      this.protections.ruleFor(repo, pull.baseBranch),
+    ]);
+    const required = rule?.enableStatusCheck ? rule.statusCheckContexts : [];
+    if (required.length > 0)
+      return requiredChecksPass(latest, required, (pattern, context) => compileGlob(pattern)?.test(context) ?? false);
+    const state = combinedState(latest.map((status) => status.state));
+    return state === null || PASSING.has(state);
+  }
+}

@@ -18,7 +18,7 @@ import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Raise as operations are added; the issue's goal is 300.
-const REACHING_FLOOR = 280;
+const REACHING_FLOOR = 289;
 
 let t: TestApp;
 let server: Server;
@@ -57,13 +57,22 @@ const PATH_OVERRIDES: Record<string, (w: World) => Record<string, string | numbe
 };
 
 /**
- * gitea-js sends the avatar bodies without a Content-Type (fetch then says text/plain, which Anvil refuses with
- * 415, Forgejo with 422); a caller names the type.
+ * gitea-js sends these methods' JSON bodies without a Content-Type (fetch then says text/plain, which Anvil refuses
+ * with 415, Forgejo with 422); a caller names the type.
  */
-const OPTIONS: Record<string, object> = {
-  orgUpdateAvatar: { type: 'application/json' },
-  userUpdateAvatar: { type: 'application/json' },
-};
+const UNTYPED_BODIES = [
+  'orgUpdateAvatar',
+  'userUpdateAvatar',
+  'issueCreateIssueBlocking',
+  'issueRemoveIssueBlocking',
+  'issueCreateIssueDependencies',
+  'issueRemoveIssueDependencies',
+  'repoCreatePullReviewRequests',
+  'repoDeletePullReviewRequests',
+];
+const OPTIONS: Record<string, object> = Object.fromEntries(
+  UNTYPED_BODIES.map((name) => [name, { type: 'application/json' }]),
+);
 
 /** What a call leaves for later calls, beyond the ids of what it made. */
 function remember(m: GiteaJsMethod, data: unknown): void {

@@ -232,6 +232,8 @@ export function bodyFor(w: World, method: string): unknown {
     repoCreatePullRequest: () => ({ title: 'Same again', head: 'feature', base: 'main' }),
     repoEditPullRequest: () => ({ body: 'Ready' }),
     repoMergePullRequest: () => ({ Do: 'merge' }),
+    repoCreatePullReviewRequests: () => ({ reviewers: [w.pal.user.name] }),
+    repoDeletePullReviewRequests: () => ({ reviewers: [w.pal.user.name] }),
     repoCreatePullReview: () => ({ event: 'COMMENT', body: 'Looks fine' }),
     repoCreateRelease: () => ({ tag_name: 'v1.0', name: 'First' }),
     repoEditRelease: () => ({ body: 'Notes' }),

@@ -3173,6 +3173,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get user settings */
+        get: operations["getUserSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update user settings */
+        patch: operations["updateUserSettings"];
+        trace?: never;
+    };
     "/api/v1/user/starred": {
         parameters: {
             query?: never;
@@ -5340,6 +5358,36 @@ export interface components {
             contributions?: number;
             timestamp?: components["schemas"]["TimeStamp"];
         };
+        /** @description UserSettings represents user settings */
+        UserSettings: {
+            description?: string;
+            diff_view_style?: string;
+            enable_repo_unit_hints?: boolean;
+            full_name?: string;
+            hide_activity?: boolean;
+            /** @description Privacy */
+            hide_email?: boolean;
+            language?: string;
+            location?: string;
+            pronouns?: string;
+            theme?: string;
+            website?: string;
+        };
+        /** @description UserSettingsOptions represents options to change user settings */
+        UserSettingsOptions: {
+            description?: string;
+            diff_view_style?: string;
+            enable_repo_unit_hints?: boolean;
+            full_name?: string;
+            hide_activity?: boolean;
+            /** @description Privacy */
+            hide_email?: boolean;
+            language?: string;
+            location?: string;
+            pronouns?: string;
+            theme?: string;
+            website?: string;
+        };
         WatchInfo: {
             /** Format: date-time */
             created_at?: string;
@@ -6354,6 +6402,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["User"][];
+            };
+        };
+        /** @description UserSettings */
+        UserSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserSettings"];
             };
         };
         /** @description The input is not valid */
@@ -14943,6 +15000,41 @@ export interface operations {
             404: components["responses"]["notFound"];
             409: components["responses"]["conflict"];
             413: components["responses"]["quotaExceeded"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    getUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserSettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    updateUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UserSettingsOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["UserSettings"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };

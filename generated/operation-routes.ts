@@ -188,6 +188,7 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
   { pattern: /^(?:\/api\/v1\/user\/quota\/packages)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/quota/packages', segments: 5, operations: { get: 'userListQuotaPackages' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/user\/quota)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/quota', segments: 4, operations: { get: 'userGetQuota' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/user\/repos)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/repos', segments: 4, operations: { get: 'userCurrentListRepos', post: 'createCurrentUserRepo' }, allow: 'GET, POST' },
+  { pattern: /^(?:\/api\/v1\/user\/settings)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/settings', segments: 4, operations: { patch: 'updateUserSettings', get: 'getUserSettings' }, allow: 'PATCH, GET' },
   { pattern: /^(?:\/api\/v1\/user\/starred\/([^\/]+)\/([^\/]+))(?:\/$)?$/i, keys: ['owner', 'repo'], prefix: '/api/v1/user/starred/', segments: 6, operations: { delete: 'userCurrentDeleteStar', put: 'userCurrentPutStar', get: 'userCurrentCheckStarring' }, allow: 'DELETE, PUT, GET' },
   { pattern: /^(?:\/api\/v1\/user\/starred)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/starred', segments: 4, operations: { get: 'userCurrentListStarred' }, allow: 'GET' },
   { pattern: /^(?:\/api\/v1\/user\/subscriptions)(?:\/$)?$/i, keys: [], prefix: '/api/v1/user/subscriptions', segments: 4, operations: { get: 'userCurrentListSubscriptions' }, allow: 'GET' },

@@ -422,6 +422,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   userCurrentCheckFollowing: { parameters: adminEditUser$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCurrentPutFollow: { parameters: adminEditUser$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userCurrentDeleteFollow: { parameters: adminEditUser$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  getUserSettings: { parameters: adminCreateHook$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  updateUserSettings: { parameters: adminCreateHook$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.updateUserSettings$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   userListActivityFeeds: { parameters: userListActivityFeeds$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userListFollowers: { parameters: orgListUserOrgs$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   userListFollowing: { parameters: orgListUserOrgs$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

@@ -36,6 +36,7 @@ import { RepoFileService } from '../services/repo-file.service.ts';
 import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTeamService } from '../services/repo-team.service.ts';
 import { UserFollowService } from '../services/user-follow.service.ts';
+import { UserSettingsService } from '../services/user-settings.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
 import { MarkupService } from '../services/markup.service.ts';
@@ -129,6 +130,7 @@ export function createServices(deps: ServiceDeps) {
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
     userFollows: new UserFollowService(deps),
+    userSettings: new UserSettingsService(deps),
     repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),

@@ -50,6 +50,7 @@ import { RepositoryRowsRepository } from './repository-rows.repository.ts';
 import { RunnerTokenRepository } from './runner-token.repository.ts';
 import { SiteStatisticsRepository, SiteUsageRepository } from './site-usage.repository.ts';
 import { FollowRepository } from './follow.repository.ts';
+import { UserSettingRepository } from './user-setting.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { TeamRepository } from './team.repository.ts';
@@ -117,6 +118,7 @@ export function createRepositories(
     siteUsage: new SiteUsageRepository(client),
     siteStatistics: new SiteStatisticsRepository(client),
     follows: new FollowRepository(client),
+    userSettings: new UserSettingRepository(client),
     stars: new StarRepository(client),
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),

@@ -14,6 +14,7 @@ import { userCreateToken, userDeleteAccessToken, userGetTokens } from '../handle
 import { userAddEmail, userDeleteEmail, userListEmails } from '../handlers/user/email.ts';
 import * as avatar from '../handlers/user/avatar.ts';
 import { userGetHeatmapData, userListActivityFeeds } from '../handlers/user/feed.ts';
+import { getUserSettings, updateUserSettings } from '../handlers/user/settings.ts';
 import * as follower from '../handlers/user/follower.ts';
 import {
   userCurrentDeleteKey,
@@ -78,7 +79,9 @@ export type UsersOperation =
   | 'userUpdateAvatar'
   | 'userDeleteAvatar'
   | 'userListActivityFeeds'
-  | 'userGetHeatmapData';
+  | 'userGetHeatmapData'
+  | 'getUserSettings'
+  | 'updateUserSettings';
 
 /** `/admin/users/{username}/…`: a site admin, then the user (renamed names redirect). */
 const adminOnUser = [reqSiteAdmin(), userAssignment()];
@@ -138,6 +141,8 @@ export const usersRoutes: RouteGroup<UsersOperation> = {
   userCurrentGetKey: route([reqToken()], userCurrentGetKey),
   userListActivityFeeds: route([userAssignment()], userListActivityFeeds),
   userGetHeatmapData: route([userAssignment()], userGetHeatmapData),
+  getUserSettings: route([reqToken()], getUserSettings),
+  updateUserSettings: route([reqToken()], updateUserSettings),
   userUpdateAvatar: route([reqToken()], avatar.userUpdateAvatar),
   userDeleteAvatar: route([reqToken()], avatar.userDeleteAvatar),
 };

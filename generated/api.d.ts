@@ -1488,6 +1488,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Return all users that have write access and can be assigned to issues */
+        get: operations["repoGetAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -2462,6 +2479,23 @@ export interface paths {
         put?: never;
         post?: never;
         delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Return all users that can be requested to review in this repo */
+        get: operations["repoGetReviewers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10071,6 +10105,33 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoGetAssignees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoListBranchProtection: {
         parameters: {
             query?: never;
@@ -13366,6 +13427,33 @@ export interface operations {
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
             423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetReviewers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     repoListStargazers: {

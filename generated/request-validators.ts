@@ -399,6 +399,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   createRepoVariable: { parameters: getRepoVariable$params, body: { required: undefined, contents: [{ type: "application/json", validate: bodies.createOrgVariable$body$application_json }] }, arrayQuery: [], caseInsensitiveQuery: [] },
   deleteRepoVariable: { parameters: getRepoVariable$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoListActivityFeeds: { parameters: repoListActivityFeeds$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetAssignees: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetReviewers: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoListTeams: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoCheckTeam: { parameters: repoCheckTeam$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoAddTeam: { parameters: repoCheckTeam$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

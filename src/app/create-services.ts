@@ -37,6 +37,7 @@ import { RepoStarService } from '../services/repo-star.service.ts';
 import { RepoTeamService } from '../services/repo-team.service.ts';
 import { UserFollowService } from '../services/user-follow.service.ts';
 import { UserSettingsService } from '../services/user-settings.service.ts';
+import { RepoCandidatesService } from '../services/repo-candidates.service.ts';
 import { RepoTagService } from '../services/repo-tag.service.ts';
 import { RepoSubscriptionService } from '../services/repo-subscription.service.ts';
 import { MarkupService } from '../services/markup.service.ts';
@@ -131,6 +132,7 @@ export function createServices(deps: ServiceDeps) {
     repoStars: new RepoStarService(deps),
     userFollows: new UserFollowService(deps),
     userSettings: new UserSettingsService(deps),
+    repoCandidates: new RepoCandidatesService(deps, repoPermissions),
     repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
     repoTags: new RepoTagService(deps),

@@ -30,6 +30,7 @@ import {
 import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { repoListActivityFeeds } from '../handlers/repo/feed.ts';
 import * as team from '../handlers/repo/team.ts';
+import { repoGetAssignees, repoGetReviewers } from '../handlers/repo/candidates.ts';
 import { route, type RouteGroup } from '../route.ts';
 
 export type ReposOperation =
@@ -50,6 +51,8 @@ export type ReposOperation =
   | 'repoGetByID'
   | 'repoListActivityFeeds'
   | 'repoListTeams'
+  | 'repoGetAssignees'
+  | 'repoGetReviewers'
   | 'repoCheckTeam'
   | 'repoAddTeam'
   | 'repoDeleteTeam'
@@ -85,6 +88,8 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoGet: route([repoAssignment()], repoGet),
   repoGetByID: route([repoIdAssignment()], repoGetByID),
   repoListActivityFeeds: route([repoAssignment()], repoListActivityFeeds),
+  repoGetAssignees: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetAssignees),
+  repoGetReviewers: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetReviewers),
   repoListTeams: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoListTeams),
   repoCheckTeam: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoCheckTeam),
   repoAddTeam: route([repoAssignment(), reqToken(), reqRepoAdmin()], team.repoAddTeam),

@@ -1920,6 +1920,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/issue_templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get available issue templates for a repository */
+        get: operations["repoGetIssueTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -4710,6 +4727,22 @@ export interface components {
             message?: string;
             valid?: boolean;
         };
+        /** @description IssueFormField represents a form field */
+        IssueFormField: {
+            attributes?: {
+                [key: string]: unknown;
+            };
+            id?: string;
+            type?: components["schemas"]["IssueFormFieldType"];
+            validations?: {
+                [key: string]: unknown;
+            };
+            visible?: components["schemas"]["IssueFormFieldVisible"][];
+        };
+        /** IssueFormFieldType defines issue form field type, can be "markdown", "textarea", "input", "dropdown" or "checkboxes" */
+        IssueFormFieldType: string;
+        /** @description IssueFormFieldVisible defines issue form field visible */
+        IssueFormFieldVisible: string;
         IssueLabelsOption: {
             /**
              * @description Labels can be a list of integers representing label IDs
@@ -4719,6 +4752,18 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
         };
+        /** @description IssueTemplate represents an issue template for a repository */
+        IssueTemplate: {
+            about?: string;
+            body?: components["schemas"]["IssueFormField"][];
+            content?: string;
+            file_name?: string;
+            labels?: components["schemas"]["IssueTemplateLabels"];
+            name?: string;
+            ref?: string;
+            title?: string;
+        };
+        IssueTemplateLabels: string[];
         Label: {
             color?: string;
             description?: string;
@@ -5927,6 +5972,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Issue"][];
+            };
+        };
+        /** @description IssueTemplates */
+        IssueTemplates: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IssueTemplate"][];
             };
         };
         /** @description Label */
@@ -11404,6 +11458,33 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["RepoIssueConfigValidation"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetIssueTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["IssueTemplates"];
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {

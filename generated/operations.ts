@@ -263,6 +263,7 @@ export const OPERATIONS = {
   repoGetEditorConfig: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/editorconfig/{filepath}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetHook: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/hooks/{id}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: ['id'], integerQueryParams: [] },
   repoGetIssueConfig: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/issue_config', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
+  repoGetIssueTemplates: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/issue_templates', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetLanguages: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/languages', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetLatestRelease: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/releases/latest', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: [], integerQueryParams: [] },
   repoGetPullRequest: { method: 'get', path: '/api/v1/repos/{owner}/{repo}/pulls/{index}', scopes: ['repository'], rawBody: false, body: 'none', integerPathParams: ['index'], integerQueryParams: [] },

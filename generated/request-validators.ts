@@ -402,6 +402,7 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   repoGetAssignees: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoGetIssueConfig: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoValidateIssueConfig: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetIssueTemplates: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoGetReviewers: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoListTeams: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoCheckTeam: { parameters: repoCheckTeam$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

@@ -16,6 +16,12 @@ import {
   IssueConfigError,
   parseIssueConfig,
 } from '../domain/issue-config.ts';
+import {
+  ISSUE_TEMPLATE_DIRS,
+  type IssueTemplate,
+  isTemplateFile,
+  parseIssueTemplate,
+} from '../domain/issue-template.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type Contents = { kind: 'entry'; entry: ContentEntry } | { kind: 'list'; entries: ContentEntry[] };
@@ -82,6 +88,24 @@ export class RepoContentService {
       }
     }
     return { config: DEFAULT_ISSUE_CONFIG, error: null };
+  }
+
+  /** The valid issue templates of the default branch, folder by folder in Forgejo's order. */
+  async issueTemplates(repo: RepoWithOwner): Promise<IssueTemplate[]> {
+    if (repo.isEmpty) return [];
+    const dir = this.dir(repo);
+    const revision = await this.revision(repo);
+    const templates: IssueTemplate[] = [];
+    for (const folder of ISSUE_TEMPLATE_DIRS) {
+      for (const entry of await listTree(dir, revision.sha, folder)) {
+        const name = entry.path.slice(folder.length + 1);
+        if (entry.type !== 'blob' || !isTemplateFile(name)) continue;
+        const bytes = await readBlob(dir, entry.sha);
+        const template = bytes && parseIssueTemplate(name, bytes.toString('utf8'));
+        if (template) templates.push(template);
+      }
+    }
+    return templates;
   }
 
   /** A file's bytes at a ref, for the raw and media routes. */

@@ -52,3 +52,34 @@ it('explains an invalid one, which reads as the default', async () => {
   await t.request().get(`/api/v1${base}/issue_config`).expect(200);
   await t.request().get(`/api/v1/repos/${owner.user.name}/nothing/issue_config`).expect(404);
 });
+
+describe('issue templates', () => {
+  it('lists the valid Markdown and form templates of the template folders', async () => {
+    await put(
+      '.gitea/ISSUE_TEMPLATE/bug.md',
+      '---\nname: Bug\nabout: Something broke\ntitle: "[bug] "\nlabels: bug, triage\n---\nSteps:\n',
+    );
+    await put(
+      '.github/ISSUE_TEMPLATE/feature.yaml',
+      'name: Feature\ndescription: Ask for something\nbody:\n  - type: textarea\n    id: what\n    attributes:\n      label: What\n',
+    );
+    await put('.gitea/ISSUE_TEMPLATE/broken.md', 'no front matter here\n');
+    const res = await t.request().get(`/api/v1${base}/issue_templates`).set('Authorization', owner.auth).expect(200);
+    expect(res.body).toEqual([
+      expect.objectContaining({
+        name: 'Bug',
+        about: 'Something broke',
+        title: '[bug] ',
+        labels: ['bug', 'triage'],
+        content: 'Steps:\n',
+        file_name: 'bug.md',
+      }),
+      expect.objectContaining({
+        name: 'Feature',
+        about: 'Ask for something',
+        file_name: 'feature.yaml',
+        body: [expect.objectContaining({ type: 'textarea', id: 'what' })],
+      }),
+    ]);
+  });
+});

@@ -31,7 +31,7 @@ import {
 import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { repoListActivityFeeds } from '../handlers/repo/feed.ts';
 import * as team from '../handlers/repo/team.ts';
-import { repoGetIssueConfig, repoValidateIssueConfig } from '../handlers/repo/issue-config.ts';
+import { repoGetIssueConfig, repoGetIssueTemplates, repoValidateIssueConfig } from '../handlers/repo/issue-config.ts';
 import { UnitType } from '../../domain/access/modes.ts';
 import { repoGetAssignees, repoGetReviewers } from '../handlers/repo/candidates.ts';
 import { route, type RouteGroup } from '../route.ts';
@@ -55,6 +55,7 @@ export type ReposOperation =
   | 'repoListActivityFeeds'
   | 'repoListTeams'
   | 'repoGetIssueConfig'
+  | 'repoGetIssueTemplates'
   | 'repoValidateIssueConfig'
   | 'repoGetAssignees'
   | 'repoGetReviewers'
@@ -96,6 +97,7 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoGetAssignees: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetAssignees),
   repoGetReviewers: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetReviewers),
   repoGetIssueConfig: route([repoAssignment(), reqRepoReader(UnitType.code)], repoGetIssueConfig),
+  repoGetIssueTemplates: route([repoAssignment(), reqRepoReader(UnitType.code)], repoGetIssueTemplates),
   repoValidateIssueConfig: route([repoAssignment(), reqRepoReader(UnitType.code)], repoValidateIssueConfig),
   repoListTeams: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoListTeams),
   repoCheckTeam: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoCheckTeam),

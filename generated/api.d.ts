@@ -1886,6 +1886,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/issue_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns the issue config for a repo */
+        get: operations["repoGetIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issue_config/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns the validation information for a issue config */
+        get: operations["repoValidateIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -4663,6 +4697,19 @@ export interface components {
             url?: string;
             user?: components["schemas"]["User"];
         };
+        IssueConfig: {
+            blank_issues_enabled?: boolean;
+            contact_links?: components["schemas"]["IssueConfigContactLink"][];
+        };
+        IssueConfigContactLink: {
+            about?: string;
+            name?: string;
+            url?: string;
+        };
+        IssueConfigValidation: {
+            message?: string;
+            valid?: boolean;
+        };
         IssueLabelsOption: {
             /**
              * @description Labels can be a list of integers representing label IDs
@@ -6292,6 +6339,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RepoCollaboratorPermission"];
+            };
+        };
+        /** @description RepoIssueConfig */
+        RepoIssueConfig: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IssueConfig"];
+            };
+        };
+        /** @description RepoIssueConfigValidation */
+        RepoIssueConfigValidation: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IssueConfigValidation"];
             };
         };
         /** @description Repository */
@@ -11295,6 +11360,60 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    repoGetIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoIssueConfig"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoValidateIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoIssueConfigValidation"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     issueListIssues: {

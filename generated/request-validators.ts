@@ -400,6 +400,8 @@ export const REQUEST_CONTRACTS: Record<string, RequestContract> = {
   deleteRepoVariable: { parameters: getRepoVariable$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoListActivityFeeds: { parameters: repoListActivityFeeds$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoGetAssignees: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoGetIssueConfig: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
+  repoValidateIssueConfig: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoGetReviewers: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoListTeams: { parameters: adminAdoptRepository$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },
   repoCheckTeam: { parameters: repoCheckTeam$params, body: null, arrayQuery: [], caseInsensitiveQuery: [] },

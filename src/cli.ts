@@ -16,7 +16,7 @@ import { defaultDumpFile, dumpInstance } from './maintenance/dump.ts';
 import { restoreInstance } from './maintenance/restore.ts';
 import { keepNewFilesPrivate, makePrivateDirectory } from './infra/private-files.ts';
 import { ANVIL_VERSION } from './lib/version.ts';
-import { adminCommand, booleanFlag } from './cli-admin.ts';
+import { adminCommand, booleanFlag } from './cli/admin-command.ts';
 
 const program = new Command('anvil')
   .description('Anvil, a git-hosting server speaking Forgejo API v1')

@@ -9,6 +9,13 @@ import { parseFromFilesSync } from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
 import { entryAt, lastCommitOf, lastCommitsOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
+import {
+  DEFAULT_ISSUE_CONFIG,
+  ISSUE_CONFIG_PATHS,
+  type IssueConfig,
+  IssueConfigError,
+  parseIssueConfig,
+} from '../domain/issue-config.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type Contents = { kind: 'entry'; entry: ContentEntry } | { kind: 'list'; entries: ContentEntry[] };
@@ -53,6 +60,28 @@ export class RepoContentService {
       };
     }
     return { ref: revision, contents: { kind: 'entry', entry: await this.describe(dir, revision.sha, entry, true) } };
+  }
+
+  /**
+   * The issue config of the default branch, and why it is invalid (null when valid). An absent file (or an empty
+   * repository) is the default config; an invalid one reads as the default, as in Forgejo.
+   */
+  async issueConfig(repo: RepoWithOwner): Promise<{ config: IssueConfig; error: string | null }> {
+    if (repo.isEmpty) return { config: DEFAULT_ISSUE_CONFIG, error: null };
+    const dir = this.dir(repo);
+    const revision = await this.revision(repo);
+    for (const path of ISSUE_CONFIG_PATHS) {
+      const entry = await entryAt(dir, revision.sha, path);
+      const bytes = entry && entry.type === 'blob' ? await readBlob(dir, entry.sha) : null;
+      if (!bytes) continue;
+      try {
+        return { config: parseIssueConfig(bytes.toString('utf8')), error: null };
+      } catch (error) {
+        if (!(error instanceof IssueConfigError)) throw error;
+        return { config: DEFAULT_ISSUE_CONFIG, error: error.message };
+      }
+    }
+    return { config: DEFAULT_ISSUE_CONFIG, error: null };
   }
 
   /** A file's bytes at a ref, for the raw and media routes. */

@@ -6,6 +6,7 @@ import {
   reqOrgRepoCreator,
   reqRepoAdmin,
   reqRepoOwner,
+  reqRepoReader,
   reqSiteAdmin,
   reqToken,
 } from '../guards.ts';
@@ -30,6 +31,8 @@ import {
 import { repoListStargazers, repoListSubscribers } from '../handlers/repo/watchers.ts';
 import { repoListActivityFeeds } from '../handlers/repo/feed.ts';
 import * as team from '../handlers/repo/team.ts';
+import { repoGetIssueConfig, repoValidateIssueConfig } from '../handlers/repo/issue-config.ts';
+import { UnitType } from '../../domain/access/modes.ts';
 import { repoGetAssignees, repoGetReviewers } from '../handlers/repo/candidates.ts';
 import { route, type RouteGroup } from '../route.ts';
 
@@ -51,6 +54,8 @@ export type ReposOperation =
   | 'repoGetByID'
   | 'repoListActivityFeeds'
   | 'repoListTeams'
+  | 'repoGetIssueConfig'
+  | 'repoValidateIssueConfig'
   | 'repoGetAssignees'
   | 'repoGetReviewers'
   | 'repoCheckTeam'
@@ -90,6 +95,8 @@ export const reposRoutes: RouteGroup<ReposOperation> = {
   repoListActivityFeeds: route([repoAssignment()], repoListActivityFeeds),
   repoGetAssignees: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetAssignees),
   repoGetReviewers: route([repoAssignment(), reqToken(), reqAnyRepoReader()], repoGetReviewers),
+  repoGetIssueConfig: route([repoAssignment(), reqRepoReader(UnitType.code)], repoGetIssueConfig),
+  repoValidateIssueConfig: route([repoAssignment(), reqRepoReader(UnitType.code)], repoValidateIssueConfig),
   repoListTeams: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoListTeams),
   repoCheckTeam: route([repoAssignment(), reqToken(), reqAnyRepoReader()], team.repoCheckTeam),
   repoAddTeam: route([repoAssignment(), reqToken(), reqRepoAdmin()], team.repoAddTeam),

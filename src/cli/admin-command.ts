@@ -2,9 +2,9 @@
 // same services the API uses, on a database that may not have served yet.
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { AppContext } from './app/app-context.ts';
-import type { User } from './db/entities.ts';
-import { regenerateHooks } from './maintenance/regenerate-hooks.ts';
+import type { AppContext } from '../app/app-context.ts';
+import type { User } from '../db/entities.ts';
+import { regenerateHooks } from '../maintenance/regenerate-hooks.ts';
 
 export type WithContext = <T>(work: (context: AppContext) => Promise<T>) => Promise<T>;
 

@@ -184,4 +184,6 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoDeleteTeam', params: { team: 'new:teamOfRepo' }, expected: admins(204) },
   { operation: 'repoGetAssignees', expected: signedInRead },
   { operation: 'repoGetReviewers', expected: signedInRead },
+  { operation: 'repoGetIssueConfig', expected: readers(200) },
+  { operation: 'repoValidateIssueConfig', expected: readers(200) },
 ];

@@ -466,4 +466,10 @@ export const INSTANCE_ROWS: readonly MatrixRow[] = [
       },
     },
   },
+  {
+    // A public repository of the public organization, by id.
+    operation: 'repoGetByID',
+    params: { id: 'repoId' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
 ];

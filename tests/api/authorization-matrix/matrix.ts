@@ -111,7 +111,8 @@ export type Value =
   | 'teamName'
   | 'new:teamName'
   | 'new:teamOfRepo'
-  | 'new:followedUser';
+  | 'new:followedUser'
+  | 'repoId';
 
 export interface MatrixRow {
   readonly operation: OperationId;

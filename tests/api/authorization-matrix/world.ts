@@ -410,6 +410,10 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       await call('post', url, asOwner(visibility), { value: 'value' });
       return name;
     }
+    case 'repoId': {
+      const where = { lowerName: owner.repos[repoVisibility].toLowerCase() };
+      return String((await world.t.context.db.prisma.repository.findFirstOrThrow({ where })).id);
+    }
     case 'teamName':
       return owner.teamName;
     case 'new:teamName': {

@@ -13,6 +13,9 @@ import {
   signedInReaders,
 } from './repo-rows.ts';
 
+/** Signed in and able to see the repository, reading. */
+const signedInRead = seenBy([401, 200, 200, 200, 200, 200, 200, 200], [0, 0, 0, 200, 200, 200, 0, 200]);
+
 //                                         anon outsd member team owner admin pubOnly readOnly
 export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   {
@@ -148,4 +151,39 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   },
   { operation: 'repoCreatePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
   { operation: 'repoDeletePullReviewRequests', body: { reviewers: [] }, expected: signedInReaders(404) },
+  // Actions secrets and variables, the runner token (reqToken, reqRepoAdmin), the activity feed (whoever sees
+  // the repository), teams, assignees and reviewers (reqToken, reqAnyRepoReader; team changes reqRepoAdmin).
+  { operation: 'repoListActionsSecrets', expected: adminReaders(200) },
+  {
+    operation: 'updateRepoSecret',
+    params: { secretname: 'new:variableName' },
+    body: { data: 'value' },
+    expected: admins(201),
+  },
+  { operation: 'deleteRepoSecret', params: { secretname: 'new:repoSecret' }, expected: admins(204) },
+  { operation: 'getRepoVariablesList', expected: adminReaders(200) },
+  { operation: 'getRepoVariable', params: { variablename: 'new:repoVariable' }, expected: adminReaders(200) },
+  {
+    operation: 'createRepoVariable',
+    params: { variablename: 'new:variableName' },
+    body: { value: 'value' },
+    expected: admins(204),
+  },
+  {
+    operation: 'updateRepoVariable',
+    params: { variablename: 'new:repoVariable' },
+    body: { value: 'edited' },
+    expected: admins(204),
+  },
+  { operation: 'deleteRepoVariable', params: { variablename: 'new:repoVariable' }, expected: admins(204) },
+  { operation: 'repoGetRunnerRegistrationToken', expected: adminReaders(200) },
+  { operation: 'repoListActivityFeeds', expected: readers(200) },
+  { operation: 'repoListTeams', expected: signedInRead },
+  { operation: 'repoCheckTeam', params: { team: 'teamName' }, expected: signedInRead },
+  { operation: 'repoAddTeam', params: { team: 'new:teamName' }, expected: admins(204) },
+  { operation: 'repoDeleteTeam', params: { team: 'new:teamOfRepo' }, expected: admins(204) },
+  { operation: 'repoGetAssignees', expected: signedInRead },
+  { operation: 'repoGetReviewers', expected: signedInRead },
+  { operation: 'repoGetIssueConfig', expected: readers(200) },
+  { operation: 'repoValidateIssueConfig', expected: readers(200) },
 ];

@@ -340,4 +340,136 @@ export const INSTANCE_ROWS: readonly MatrixRow[] = [
     body: { emails: [] },
     expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
   },
+  // Instance settings are public; the caller's own settings, secrets, variables, runner token, follows and avatar
+  // (/user group: reqToken, user scope). Secrets and variables named here are the caller's: one it has not is 404.
+  { operation: 'getGeneralAPISettings', expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'getGeneralRepositorySettings', expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'getGeneralUISettings', expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'getUserSettings', expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'updateUserSettings', body: {}, expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 403] } },
+  {
+    operation: 'updateUserSecret',
+    params: { secretname: 'new:variableName' },
+    body: { data: 'value' },
+    expected: { anyOwner: [401, 201, 201, 201, 201, 201, 201, 403] },
+  },
+  { operation: 'deleteUserSecret', expected: { anyOwner: [401, 404, 404, 404, 404, 404, 404, 403] } },
+  { operation: 'getUserVariablesList', expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'getUserVariable', expected: { anyOwner: [401, 404, 404, 404, 404, 404, 404, 404] } },
+  {
+    operation: 'createUserVariable',
+    params: { variablename: 'new:variableName' },
+    body: { value: 'value' },
+    expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
+  },
+  {
+    operation: 'updateUserVariable',
+    body: { value: 'edited' },
+    expected: { anyOwner: [401, 404, 404, 404, 404, 404, 404, 403] },
+  },
+  { operation: 'deleteUserVariable', expected: { anyOwner: [401, 404, 404, 404, 404, 404, 404, 403] } },
+  { operation: 'userGetRunnerRegistrationToken', expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'userCurrentListFollowers', expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] } },
+  { operation: 'userCurrentListFollowing', expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] } },
+  {
+    operation: 'userCurrentCheckFollowing',
+    params: { username: 'orgMember' },
+    expected: { anyOwner: [401, 404, 404, 404, 404, 404, 404, 404] },
+  },
+  {
+    operation: 'userCurrentPutFollow',
+    params: { username: 'new:followedUser' },
+    expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
+  },
+  {
+    operation: 'userCurrentDeleteFollow',
+    params: { username: 'new:followedUser' },
+    expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
+  },
+  {
+    // Forgejo serves any key by id; here only a key whose owner the caller may see (the public organization's).
+    operation: 'userCurrentGetKey',
+    params: { id: 'new:publicKey' },
+    expected: { anyOwner: [401, 200, 200, 200, 200, 200, 200, 200] },
+  },
+  {
+    operation: 'userUpdateAvatar',
+    body: { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' },
+    expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] },
+  },
+  { operation: 'userDeleteAvatar', expected: { anyOwner: [401, 204, 204, 204, 204, 204, 204, 403] } },
+  // A user's follows, keys, feed and heatmap (UserAssignmentAPI): whoever sees the user.
+  {
+    operation: 'userListFollowers',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListFollowing',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListKeys',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userListActivityFeeds',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userGetHeatmapData',
+    owner: 'user',
+    expected: {
+      byOwner: {
+        public: [200, 200, 200, 200, 200, 200, 200, 200],
+        limited: [404, 200, 200, 200, 200, 200, 403, 200],
+        private: [404, 404, 404, 404, 200, 200, 403, 200],
+      },
+    },
+  },
+  {
+    operation: 'userCheckFollowing',
+    owner: 'user',
+    params: { target: 'orgMember' },
+    expected: {
+      byOwner: {
+        public: [404, 404, 404, 404, 404, 404, 404, 404],
+        limited: [404, 404, 404, 404, 404, 404, 403, 404],
+        private: [404, 404, 404, 404, 404, 404, 403, 404],
+      },
+    },
+  },
+  {
+    // A public repository of the public organization, by id.
+    operation: 'repoGetByID',
+    params: { id: 'repoId' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
 ];

@@ -105,7 +105,14 @@ export type Value =
   | 'new:repoLabel'
   | 'new:milestone'
   | 'new:comment'
-  | 'new:repoHook';
+  | 'new:repoHook'
+  | 'new:repoSecret'
+  | 'new:repoVariable'
+  | 'teamName'
+  | 'new:teamName'
+  | 'new:teamOfRepo'
+  | 'new:followedUser'
+  | 'repoId';
 
 export interface MatrixRow {
   readonly operation: OperationId;

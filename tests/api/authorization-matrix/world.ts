@@ -38,6 +38,7 @@ interface OwnerWorld {
   auth: Record<'orgOwner' | 'publicOnlyToken' | 'readOnlyToken', string>;
   repos: Record<RepoVisibility, string>;
   teamId: number;
+  teamName: string;
   orgHookId: number;
   labelId: number;
   secret: string;
@@ -397,6 +398,35 @@ async function resolve(value: Value, cell: Cell): Promise<string> {
       const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/issues/1/comments`;
       return String((await call('post', url, asOwner(visibility), { body: 'a comment' })).id);
     }
+    case 'new:repoSecret': {
+      const name = uniqueName('SECRET_').toUpperCase();
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/actions/secrets/${name}`;
+      await call('put', url, asOwner(visibility), { data: 'value' });
+      return name;
+    }
+    case 'new:repoVariable': {
+      const name = uniqueName('VAR_').toUpperCase();
+      const url = `/api/v1/repos/${org}/${owner.repos[repoVisibility]}/actions/variables/${name}`;
+      await call('post', url, asOwner(visibility), { value: 'value' });
+      return name;
+    }
+    case 'repoId': {
+      const where = { lowerName: owner.repos[repoVisibility].toLowerCase() };
+      return String((await world.t.context.db.prisma.repository.findFirstOrThrow({ where })).id);
+    }
+    case 'teamName':
+      return owner.teamName;
+    case 'new:teamName': {
+      const id = await makeTeam(visibility);
+      return (await world.t.context.db.prisma.team.findUniqueOrThrow({ where: { id } })).name;
+    }
+    case 'new:teamOfRepo': {
+      const id = await makeTeam(visibility);
+      await call('put', `/api/v1/teams/${id}/repos/${org}/${owner.repos[repoVisibility]}`, asOwner(visibility));
+      return (await world.t.context.db.prisma.team.findUniqueOrThrow({ where: { id } })).name;
+    }
+    case 'new:followedUser':
+      return (await makeUser()).user.name;
     case 'new:token': {
       const name = uniqueName('token');
       await world.t.context.db.prisma.accessToken.create({
@@ -444,6 +474,7 @@ export async function buildWorld(): Promise<void> {
       units: ['repo.code', 'repo.packages'],
       includes_all_repositories: true,
     });
+    o.teamName = (await t.context.db.prisma.team.findUniqueOrThrow({ where: { id: o.teamId } })).name;
     await call('put', `/api/v1/teams/${o.teamId}/members/${world.users.teamMember.user.name}`, owner.auth);
     await t.context.db.prisma.orgUser.updateMany({
       where: { orgId: org.id, userId: world.users.teamMember.user.id },

@@ -164,6 +164,7 @@ function modelWorld(cell: Cell) {
     repositories: {
       findInOwner: async (of: User, name: string) =>
         of.id === repo.ownerId && name.toLowerCase() === repo.lowerName ? repo : null,
+      findById: async (id: number) => (id === repo.id ? repo : null),
       renamedTo: async () => null,
     },
     repoPermissions: {
@@ -225,6 +226,7 @@ function paramValue(param: string, row: MatrixRow, cell: Cell, world: ReturnType
     case 'new:member':
     case 'new:user':
     case 'new:blockedUser':
+    case 'new:followedUser':
       return 'freshuser';
     case 'new:ownerUserOfVisibility':
       return 'userofvisibility';
@@ -233,6 +235,8 @@ function paramValue(param: string, row: MatrixRow, cell: Cell, world: ReturnType
       return world.repo.name;
     case 'repoGit':
       return `${world.repo.name}.git`;
+    case 'repoId':
+      return String(REPO_ID);
     case 'team':
       return String(TEAMS.write);
     case 'new:team':

@@ -186,4 +186,5 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoGetReviewers', expected: signedInRead },
   { operation: 'repoGetIssueConfig', expected: readers(200) },
   { operation: 'repoValidateIssueConfig', expected: readers(200) },
+  { operation: 'repoGetIssueTemplates', expected: readers(200) },
 ];

@@ -70,3 +70,27 @@ export async function serveBlob(req: Request, res: Response, blob: BlobDownload)
     res.destroy();
   }
 }
+
+/** A stored package file: its row and its blob's row. */
+export interface StoredFile {
+  name: string;
+  createdAt: Date;
+  blob: { size: bigint | number; hashSha256: string };
+}
+
+/** Sends a stored package file from the blob store, as every registry serves its downloads. */
+export function serveStoredFile(
+  req: Request,
+  res: Response,
+  file: StoredFile,
+  blobs: { openBlob(hash: string, range?: ByteRange): Promise<Readable> },
+): Promise<void> {
+  const { hashSha256 } = file.blob;
+  return serveBlob(req, res, {
+    size: Number(file.blob.size),
+    sha256: hashSha256,
+    lastModified: file.createdAt,
+    fileName: file.name,
+    open: (range) => blobs.openBlob(hashSha256, range),
+  });
+}

@@ -5,9 +5,9 @@
 // name`, with whether this pusher may push already decided; an exact name wins over globs, then the first glob that
 // matches (shell patterns, which match gobwas's `*`, `?` and classes; `{a,b}` is not supported). ANVIL_QUOTA_EXCEEDED
 // refuses every update but deletions, as the over-quota hook does (quota-hook.ts).
-import fs from 'node:fs';
 import path from 'node:path';
 import { QUOTA_EXCEEDED } from './quota-hook.ts';
+import { writeSharedHook } from './shared-hook.ts';
 
 export interface ProtectionLine {
   glob: boolean;
@@ -69,14 +69,7 @@ export function protectionHooksDir(dataDir: string): string {
   return path.resolve(dataDir, 'git-hooks', 'protected-branches');
 }
 
-/** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
+/** The hooks folder below the data directory, written on first use. */
 export function protectionHooksPath(dataDir: string): string {
-  const dir = protectionHooksDir(dataDir);
-  const hook = path.join(dir, 'pre-receive');
-  if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
-  fs.mkdirSync(dir, { recursive: true });
-  const temporary = `${hook}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, SCRIPT, { mode: 0o755 });
-  fs.renameSync(temporary, hook);
-  return dir;
+  return writeSharedHook(protectionHooksDir(dataDir), SCRIPT);
 }

@@ -2,8 +2,8 @@
 // quarantine, the hook refuses every ref update that is not a deletion, and git then stores nothing (Forgejo:
 // routers/private/hook_pre_receive.go, which lets deletions through). Used only for such pushes, through
 // `-c core.hooksPath`, so other pushes run no hook at all.
-import fs from 'node:fs';
 import path from 'node:path';
+import { writeSharedHook } from './shared-hook.ts';
 
 /** What a refused push shows its user, as Forgejo's pre-receive hook says it. */
 export const QUOTA_EXCEEDED = 'Quota exceeded';
@@ -28,14 +28,7 @@ export function overQuotaHooksDir(dataDir: string): string {
   return path.resolve(dataDir, 'git-hooks', 'over-quota');
 }
 
-/** The hooks folder below the data directory, written on first use (atomically: several processes may share it). */
+/** The hooks folder below the data directory, written on first use. */
 export function overQuotaHooksPath(dataDir: string): string {
-  const dir = overQuotaHooksDir(dataDir);
-  const hook = path.join(dir, 'pre-receive');
-  if (fs.existsSync(hook) && fs.readFileSync(hook, 'utf8') === SCRIPT) return dir;
-  fs.mkdirSync(dir, { recursive: true });
-  const temporary = `${hook}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, SCRIPT, { mode: 0o755 });
-  fs.renameSync(temporary, hook);
-  return dir;
+  return writeSharedHook(overQuotaHooksDir(dataDir), SCRIPT);
 }

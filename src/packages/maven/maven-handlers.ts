@@ -2,7 +2,7 @@
 // (PUT). Maven reads only the status of a failure.
 import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../domain/errors.ts';
-import { serveBlob } from '../../http/serve-blob.ts';
+import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { documentChecksum, storedChecksum } from './checksum.ts';
 import { type MavenPath, parseMavenPath } from './maven-path.ts';
@@ -44,13 +44,7 @@ export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const { blob } = file;
   if (path.checksum) return sendText(ctx, storedChecksum(blob, path.checksum), 'text/plain; charset=utf-8');
   if (ctx.req.method === 'GET') maven.countDownload(file);
-  await serveBlob(ctx.req, ctx.res, {
-    size: Number(blob.size),
-    sha256: blob.hashSha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    open: (range) => maven.openBlob(blob.hashSha256, range),
-  });
+  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages);
 }
 
 /** PUT of any path: a file is stored (201); deployed metadata and checksums are read and checked (200). */

@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { PackageFileRow, VersionKey } from '../../db/package.repository.ts';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../domain/errors.ts';
-import type { ByteRange } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
@@ -122,9 +121,5 @@ export class MavenService {
     const xml = snapshotMetadataXml(path.groupId, path.artifactId, path.version, stored);
     if (!xml) throw notFound();
     return { xml, lastModified: new Date(Math.max(...stored.map((file) => file.createdAt.getTime()))) };
-  }
-
-  openBlob(hash: string, range?: ByteRange): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
   }
 }

@@ -1,7 +1,7 @@
 // The PyPI registry's handlers: twine's upload, pip's simple pages and downloads. Each reads the request, makes one
 // service call and sends the answer.
 import { createHash } from 'node:crypto';
-import { serveBlob } from '../../http/serve-blob.ts';
+import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { normalizeProjectName } from './pypi-names.ts';
 import { projectIndex, SIMPLE_JSON, SIMPLE_MEDIA_TYPES, simpleIndexHtml, simpleIndexJson } from './simple-index.ts';
@@ -47,12 +47,5 @@ export async function packageIndex(ctx: RegistryContext): Promise<void> {
 export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const { pypi } = ctx.app.services;
   const file = await pypi.file(ctx.owner(), ctx.param('name'), ctx.param('version'), ctx.param('filename'));
-  const { blob } = file;
-  await serveBlob(ctx.req, ctx.res, {
-    size: Number(blob.size),
-    sha256: blob.hashSha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    open: (range) => pypi.openBlob(blob.hashSha256, range),
-  });
+  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages);
 }

@@ -80,8 +80,4 @@ export class PypiService {
     packages.countDownload(found.id);
     return file;
   }
-
-  openBlob(hash: string, range?: { start: number; end: number }): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
-  }
 }

@@ -1,5 +1,5 @@
 // The generic package registry under /api/packages/{owner}/generic (Forgejo: routers/api/packages/generic).
-import { serveBlob } from '../../../http/serve-blob.ts';
+import { serveStoredFile } from '../../../http/serve-blob.ts';
 import type { GenericFileName } from '../../../services/package.service.ts';
 import type { Handler, RequestContext } from '../../route.ts';
 
@@ -32,14 +32,7 @@ export const genericPackageUpload: Handler<'genericPackageUpload'> = async (ctx)
 export const genericPackageDownload: Handler<'genericPackageDownload'> = async (ctx) => {
   const { packages } = ctx.app.services;
   const file = await packages.genericFile(ctx.user(), fileOf(ctx));
-  const { blob } = file;
-  await serveBlob(ctx.req, ctx.res, {
-    size: Number(blob.size),
-    sha256: blob.hashSha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    open: (range) => packages.openBlob(blob.hashSha256, range),
-  });
+  await serveStoredFile(ctx.req, ctx.res, file, packages);
 };
 
 export const genericPackageDeleteFile: Handler<'genericPackageDeleteFile'> = async (ctx) => {

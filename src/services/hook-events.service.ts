@@ -17,7 +17,7 @@ import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
-import type { ReleaseEvent, StatusEvent } from '../webhook/events.ts';
+import type { PullRequestEvent, ReleaseEvent, StatusEvent } from '../webhook/events.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -222,19 +222,7 @@ export class HookEventsService {
   }
 
   /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
-  async pullRequest(
-    repos: Repositories,
-    event: {
-      repo: RepoWithOwner;
-      sender: User;
-      action: IssueAction;
-      number: number;
-      pullRequest: IssueDetails;
-      baseSha: string;
-      changes?: ChangesPayload;
-      commitId?: string;
-    },
-  ): Promise<void> {
+  async pullRequest(repos: Repositories, event: Omit<PullRequestEvent, 'type'>): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
   }
 

@@ -602,7 +602,8 @@ async function main(): Promise<void> {
   const server = http.createServer(createApp(context));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const port = (server.address() as AddressInfo).port;
-  const internals = [dataDir, fs.realpathSync(dataDir), root, '/src/', 'node_modules'];
+  // Source paths as a stack or an error would show them; a bare "/src/" is Forgejo's own web path (…/src/branch/…).
+  const internals = [dataDir, fs.realpathSync(dataDir), root, 'dist/src/', 'node_modules'];
   const started = Date.now();
   let findings = 0;
   let previous = '';

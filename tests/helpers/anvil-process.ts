@@ -34,7 +34,8 @@ function listensOn(output: string, port: number): boolean {
  * Starts Anvil on a port free when chosen, with the environment `env(port)` gives (its log level must show info,
  * the default here), and resolves once it has logged that it listens on that port. An answer on the port would
  * not show that: another test's server may take the port between its choice and its use, and answer instead.
- * After EADDRINUSE it starts again on another port.
+ * When the port was taken meanwhile (EADDRINUSE, or Anvil's own "already in use" refusal) it starts again on
+ * another port.
  */
 export async function startAnvilProcess(env: (port: number) => NodeJS.ProcessEnv, attempts = 3): Promise<AnvilProcess> {
   const port = await freePort();
@@ -61,6 +62,7 @@ export async function startAnvilProcess(env: (port: number) => NodeJS.ProcessEnv
   clearTimeout(timer);
   if (outcome === true) return { base: `http://127.0.0.1:${port}/`, port, child, exited, output: () => output };
   child.kill('SIGKILL');
-  if (outcome === false && attempts > 1 && output.includes('EADDRINUSE')) return startAnvilProcess(env, attempts - 1);
+  if (outcome === false && attempts > 1 && /EADDRINUSE|already in use/.test(output))
+    return startAnvilProcess(env, attempts - 1);
   throw new Error(`Anvil did not start on port ${port}: ${output.slice(-2000)}`);
 }

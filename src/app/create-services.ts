@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
+import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -179,6 +180,7 @@ export function createServices(deps: ServiceDeps) {
     pypi: new PypiService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
+    packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -2,6 +2,7 @@
 // repositories (through the same function as a single repository's deletion), packages, actions data and hooks.
 // Files on disk are the caller's business (it removes them after the commit).
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
+import { deletePropertiesOf } from './package-property.repository.ts';
 import type { DbClient, User } from './prisma.ts';
 import { ORG_TYPE } from '../domain/access/owner-visibility.ts';
 import { RepositoryRowsRepository } from './repository-rows.repository.ts';
@@ -60,7 +61,7 @@ async function countOwnedData(tx: Tx, ownerId: number): Promise<{ repositories: 
   return { repositories, packages };
 }
 
-/** Deletes the owners' repositories, packages, secrets, variables, runner tokens and hooks. */
+/** Deletes the owners' repositories, packages (with their properties and signing keys), secrets, variables, runner tokens and hooks. */
 async function purgeOwnedData(
   tx: Tx,
   provider: DatabaseTarget['provider'],
@@ -70,7 +71,19 @@ async function purgeOwnedData(
   const repos = await tx.repository.findMany({ where: byOwner, select: { id: true } });
   await new RepositoryRowsRepository(tx, provider).deleteWithRelatedRows(repos.map((repo) => repo.id));
 
-  const files = await tx.packageFile.findMany({ where: { version: { package: byOwner } }, select: { blobId: true } });
+  const files = await tx.packageFile.findMany({
+    where: { version: { package: byOwner } },
+    select: { id: true, blobId: true },
+  });
+  const packages = await tx.package.findMany({
+    where: byOwner,
+    select: { id: true, versions: { select: { id: true } } },
+  });
+  await deletePropertiesOf(tx, {
+    packageIds: packages.map((row) => row.id),
+    versionIds: packages.flatMap((row) => row.versions.map((version) => version.id)),
+    fileIds: files.map((file) => file.id),
+  });
   await tx.package.deleteMany({ where: byOwner });
   const orphanBlobHashes = await deleteOrphanBlobRows(
     tx,
@@ -80,6 +93,7 @@ async function purgeOwnedData(
 
   await Promise.all([
     tx.secret.deleteMany({ where: byOwner }),
+    tx.packageSigningKey.deleteMany({ where: byOwner }),
     tx.actionVariable.deleteMany({ where: byOwner }),
     tx.actionRunnerToken.deleteMany({ where: byOwner }),
     tx.actionArtifact.deleteMany({ where: byOwner }),

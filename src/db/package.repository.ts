@@ -7,6 +7,7 @@ import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { DownloadTally } from './download-tally.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
+import { deletePropertiesOf } from './package-property.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
@@ -241,13 +242,18 @@ export class PackageRepository {
   async deleteVersion(version: PackageVersionRow): Promise<string[]> {
     const files = await this.client.packageFile.findMany({
       where: { versionId: version.id },
-      select: { blobId: true },
+      select: { id: true, blobId: true },
     });
     await this.client.packageFile.deleteMany({ where: { versionId: version.id } });
     await this.client.packageVersion.delete({ where: { id: version.id } });
-    if ((await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0) {
-      await this.client.package.delete({ where: { id: version.packageId } });
-    } else await touchPackage(this.client, version.packageId);
+    const lastVersion = (await this.client.packageVersion.count({ where: { packageId: version.packageId } })) === 0;
+    await deletePropertiesOf(this.client, {
+      versionIds: [version.id],
+      fileIds: files.map((file) => file.id),
+      packageIds: lastVersion ? [version.packageId] : [],
+    });
+    if (lastVersion) await this.client.package.delete({ where: { id: version.packageId } });
+    else await touchPackage(this.client, version.packageId);
     return this.deleteOrphanBlobs(files.map((file) => file.blobId));
   }
 
@@ -262,12 +268,14 @@ export class PackageRepository {
     });
     if (!found) return [];
     await this.client.packageFile.delete({ where: { id: found.id } });
+    await deletePropertiesOf(this.client, { fileIds: [found.id] });
     return this.deleteOrphanBlobs([found.blobId]);
   }
 
   /** Deletes one file; returns the hash of its blob when no other file refers to it. Run it in a transaction. */
   async deleteFile(file: PackageFileRow): Promise<string[]> {
     await this.client.packageFile.delete({ where: { id: file.id } });
+    await deletePropertiesOf(this.client, { fileIds: [file.id] });
     return this.deleteOrphanBlobs([file.blobId]);
   }
 

@@ -53,6 +53,8 @@ import { FollowRepository } from './follow.repository.ts';
 import { UserSettingRepository } from './user-setting.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
+import { PackagePropertyRepository } from './package-property.repository.ts';
+import { PackageSigningKeyRepository } from './package-signing-key.repository.ts';
 import { TeamRepository } from './team.repository.ts';
 import { UserKeyPairRepository } from './user-key-pair.repository.ts';
 import { UserRepository } from './user.repository.ts';
@@ -101,6 +103,8 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
+    packageProperties: new PackagePropertyRepository(client),
+    packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
     quota: new QuotaRepository(client),

@@ -60,6 +60,8 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
+import { DeployKeyService } from '../services/deploy-key.service.ts';
+import { TagProtectionService } from '../services/tag-protection.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -108,6 +110,8 @@ export function createServices(deps: ServiceDeps) {
   const containerBlobs = new ContainerBlobService(deps, quota);
   const repoContents = new RepoContentService(deps);
   const branchProtections = new BranchProtectionService(deps, repoPermissions);
+  const tagProtections = new TagProtectionService(deps);
+  const publicKeys = new PublicKeyService(deps);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
@@ -127,7 +131,8 @@ export function createServices(deps: ServiceDeps) {
     users: new UserService(deps, repoEdits, ownerStorage, mailer),
     ownerAccess,
     mailer,
-    publicKeys: new PublicKeyService(deps),
+    publicKeys,
+    deployKeys: new DeployKeyService(deps, publicKeys),
     userEmails: new UserEmailService(deps),
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
@@ -136,12 +141,13 @@ export function createServices(deps: ServiceDeps) {
     repoCandidates: new RepoCandidatesService(deps, repoPermissions),
     repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
-    repoTags: new RepoTagService(deps),
+    repoTags: new RepoTagService(deps, tagProtections),
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
     commitStatuses: new CommitStatusService(deps, hookEvents, pullAutoMerges),
     branchProtections,
+    tagProtections,
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,

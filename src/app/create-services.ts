@@ -15,6 +15,7 @@ import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeCheck } from '../services/pull-merge-check.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
 import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
 import { PullSync } from '../services/pull-sync.ts';
@@ -118,8 +119,16 @@ export function createServices(deps: ServiceDeps) {
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
-  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
-  const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
+  const mergeCheck = new PullMergeCheck(deps, branchProtections);
+  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes, mergeCheck);
+  const pullAutoMerges = new PullAutoMergeService(
+    deps,
+    pullReads,
+    pullMerges,
+    branchProtections,
+    repoPermissions,
+    mergeCheck,
+  );
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),

@@ -9,6 +9,8 @@ import type { ListOptions } from '../domain/page.ts';
 import type { PublicKeyService } from './public-key.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
+export type { DeployKeyRow };
+
 /** Forgejo's key kind for deploy keys. */
 const DEPLOY_KEY = 'deploy';
 

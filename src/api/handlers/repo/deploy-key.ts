@@ -1,6 +1,6 @@
 // A repository's deploy keys (Forgejo: routers/api/v1/repo/key.go).
 import { type ApiDeployKey, toDeployKey } from '../../../convert/deploy-key.ts';
-import type { DeployKeyRow } from '../../../db/deploy-key.repository.ts';
+import type { DeployKeyRow } from '../../../services/deploy-key.service.ts';
 import type { AnyRequestContext, Handler } from '../../route.ts';
 import { presentRepo } from './present.ts';
 

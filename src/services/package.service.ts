@@ -28,7 +28,7 @@ import {
 } from '../domain/errors.ts';
 import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
-import type { ByteRange } from '../infra/storage/blob-store.ts';
+import type { BlobStore } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
@@ -163,8 +163,9 @@ export class PackageService {
     return file;
   }
 
-  openBlob(hash: string, range?: ByteRange): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
+  /** Where package files' bytes are, for downloads. */
+  get blobs(): BlobStore {
+    return this.deps.packageBlobs;
   }
 
   async deleteGenericVersion(doer: User, owner: User, name: string, version: string): Promise<void> {

@@ -3,7 +3,7 @@
 // default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
 // An upload is staged first and published under its key only inside the transaction that records it, so that it
 // cannot interleave with the removal of the same bytes by another owner.
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export interface BlobDigests {
   size: number;
@@ -51,6 +51,8 @@ export interface BlobStore {
   stage(source: Readable, options?: PutOptions): Promise<StagedBlob>;
   /** The bytes under a key, or the range of them. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Writes the bytes under a key (or the range of them) into a destination, such as a response, and ends it. */
+  sendTo(key: string, destination: Writable, range?: ByteRange): Promise<void>;
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the bytes under a key; a missing key is not an error. */
   delete(key: string): Promise<void>;

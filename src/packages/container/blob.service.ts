@@ -4,7 +4,7 @@
 // so an upload in progress lives in the shared blob store and any process can continue it. A one-chunk upload (what
 // skopeo and docker send) becomes the layer without a copy; several chunks are streamed together once, at the end.
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import type { ContainerFileRow, ContainerUploadRow, ImageKey } from '../../db/container.repository.ts';
 import { CONTAINER_TYPE, UPLOAD_VERSION } from '../../db/container.repository.ts';
 import type { User } from '../../db/entities.ts';
@@ -89,8 +89,9 @@ export class ContainerBlobService {
     return file;
   }
 
-  open(hash: string, range?: ByteRange): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
+  /** Writes a blob's bytes (or a range of them) into a response, and ends it. */
+  send(hash: string, destination: Writable, range?: ByteRange): Promise<void> {
+    return this.deps.packageBlobs.sendTo(hash, destination, range);
   }
 
   // ---- uploads ----

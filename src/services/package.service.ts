@@ -34,6 +34,7 @@ import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { completeDigests, rowHasAllDigests } from './blob-digests.ts';
 
 const GENERIC = 'generic';
 
@@ -82,7 +83,14 @@ export class PackageService {
   }
 
   async files(owner: User, type: string, name: string, version: string): Promise<PackageFileRow[]> {
-    return this.packages.listFiles((await this.versionOf({ ownerId: owner.id, type, name, version })).id);
+    const versionId = (await this.versionOf({ ownerId: owner.id, type, name, version })).id;
+    const files = await this.packages.listFiles(versionId);
+    if (files.every((file) => rowHasAllDigests(file.blob))) return files;
+    await completeDigests(
+      this.deps,
+      files.map((file) => file.blob.hashSha256),
+    );
+    return this.packages.listFiles(versionId);
   }
 
   // ---- the generic registry ----

@@ -5,6 +5,10 @@
 // cannot interleave with the removal of the same bytes by another owner.
 import type { Readable, Writable } from 'node:stream';
 
+export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha512';
+export const DIGEST_ALGORITHMS: readonly DigestAlgorithm[] = ['md5', 'sha1', 'sha256', 'sha512'];
+
+/** An upload's size and digests, as hex; a digest not computed on the way in is empty (see PutOptions). */
 export interface BlobDigests {
   size: number;
   md5: string;
@@ -32,6 +36,11 @@ export interface PutOptions {
   /** Refuse (PayloadTooLargeError) once more bytes than this arrive; nothing is kept then. */
   maxBytes?: number;
   budget?: ByteBudget;
+  /**
+   * The digests computed on the way in (all by default); SHA-256, the content address, always is. md5 alone
+   * halves the rate a large upload is taken in, so a registry that does not check the others leaves them for later.
+   */
+  algorithms?: readonly DigestAlgorithm[];
 }
 
 /** Bytes received completely into a private place of the store, not yet readable under their key. */

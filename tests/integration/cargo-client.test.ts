@@ -102,10 +102,7 @@ describe('cargo against a running Anvil', () => {
         '',
       ].join('\n'),
     );
-    fs.writeFileSync(
-      path.join(dir, 'src', 'lib.rs'),
-      `pub fn greeting() -> &'static str { "${name} ${version}" }\n`,
-    );
+    fs.writeFileSync(path.join(dir, 'src', 'lib.rs'), `pub fn greeting() -> &'static str { "${name} ${version}" }\n`);
     return dir;
   }
 

@@ -7,7 +7,7 @@ import type { CargoSearchRow } from '../../db/cargo.repository.ts';
 import type { User } from '../../db/entities.ts';
 import type { PackageFileDownload } from '../../db/hot-queries.ts';
 import { Visibility } from '../../domain/access/modes.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { ListOptions } from '../../domain/page.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
@@ -56,21 +56,26 @@ export class CargoService {
     const { manifest, crateLength, crate } = await readCratePublish(body);
     const { name, version } = manifest;
     const limit = this.deps.settings.packages.LIMIT_SIZE_CARGO;
-    const checked = pipeline(crate, new CrateArchiveCheck(`${name}-${version}`), () => undefined);
-    await this.publisher.publish(
-      {
-        owner,
-        doer,
-        key: { ownerId: owner.id, type: CARGO, name, version },
-        fileName: crateFileName(name, version),
-        metadataJson: JSON.stringify(manifest.metadata),
-        newVersionOnly: true,
-        expected: { size: crateLength },
-        announcedLength: crateLength,
-        maxBytes: limit >= 0 ? limit : undefined,
-      },
-      checked,
-    );
+    const check = new CrateArchiveCheck(`${name}-${version}`);
+    const checked = pipeline(crate, check, () => undefined);
+    try {
+      await this.publisher.publish(
+        {
+          owner,
+          doer,
+          key: { ownerId: owner.id, type: CARGO, name, version },
+          fileName: crateFileName(name, version),
+          metadataJson: JSON.stringify(manifest.metadata),
+          newVersionOnly: true,
+          expected: { size: crateLength },
+          announcedLength: crateLength,
+          maxBytes: limit >= 0 ? limit : undefined,
+        },
+        checked,
+      );
+    } catch (error) {
+      throw check.failure instanceof BadRequestError ? check.failure : error;
+    }
   }
 
   /** `config.json`: a registry that is not public to everyone asks cargo to authenticate every request. */

@@ -72,6 +72,8 @@ export class CrateArchiveCheck extends Transform {
   private readonly input = new PassThrough();
   private readonly checked: Promise<void>;
   private settled = false;
+  /** Why the stream failed: the store reports a failed source as a body cut short, the client needs the reason. */
+  failure: Error | null = null;
   /** The chunk held back while the check catches up. */
   private waiting: (() => void) | null = null;
 
@@ -90,6 +92,12 @@ export class CrateArchiveCheck extends Transform {
         this.destroy(error as Error);
       },
     );
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.failure ??= error;
+    this.input.destroy();
+    callback(error);
   }
 
   private release(): void {

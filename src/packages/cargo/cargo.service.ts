@@ -14,7 +14,7 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { CrateArchiveCheck } from './crate-archive.ts';
+import { crateArchiveCheck } from './crate-archive.ts';
 import { readCratePublish } from './publish-body.ts';
 import { indexFile, type RegistryConfig, registryConfig } from './sparse-index.ts';
 
@@ -56,7 +56,7 @@ export class CargoService {
     const { manifest, crateLength, crate } = await readCratePublish(body);
     const { name, version } = manifest;
     const limit = this.deps.settings.packages.LIMIT_SIZE_CARGO;
-    const check = new CrateArchiveCheck(`${name}-${version}`);
+    const check = crateArchiveCheck(`${name}-${version}`);
     const checked = pipeline(crate, check, () => undefined);
     try {
       await this.publisher.publish(

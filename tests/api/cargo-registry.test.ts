@@ -177,8 +177,15 @@ describe('the sparse index and publish', () => {
     const name = uniqueName('cached');
     await publishCrate(t, alice.user.name, alice.auth, name, '0.1.0');
     const url = indexUrl(alice.user.name, name);
-    const first = await t.request().get(url).expect(200);
+    const first = await t.request().get(url).set('Accept-Encoding', 'identity').expect(200);
+    expect(first.headers['content-encoding']).toBeUndefined();
     await t.request().get(url).set('If-None-Match', first.headers.etag).expect(304);
+    // cargo accepts gzip: the same lines, compressed, under their own tag.
+    const gzipped = await t.request().get(url).set('Accept-Encoding', 'deflate, gzip').expect(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.etag).not.toBe(first.headers.etag);
+    expect(gzipped.text).toBe(first.text);
+    await t.request().get(url).set('If-None-Match', gzipped.headers.etag).expect(304);
 
     const yank = `${cargoRegistry(alice.user.name)}/api/v1/crates/${name}/0.1.0`;
     const yanked = await t.request().delete(`${yank}/yank`).set('Authorization', alice.auth).expect(200);

@@ -2,9 +2,9 @@
 // unyank, download, search and owners. Each reads the request, makes one service call and answers as cargo reads
 // it: status 200 and JSON for the web API, the index files as text.
 import { NotFoundError } from '../../domain/errors.ts';
-import { matchesEntityTag } from '../../http/byte-range.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
+import { sendDocument } from '../core/send-document.ts';
 import { indexPath } from './sparse-index.ts';
 
 const MAX_PER_PAGE = 100;
@@ -16,7 +16,7 @@ function service(ctx: RegistryContext) {
 
 const ok = (ctx: RegistryContext) => void ctx.res.status(200).json({ ok: true });
 
-export async function getConfig(ctx: RegistryContext): Promise<void> {
+export function getConfig(ctx: RegistryContext): Promise<void> {
   ctx.res.status(200).json(service(ctx).config(ctx.owner(), ctx.registryUrl()));
   return Promise.resolve();
 }
@@ -26,14 +26,7 @@ export async function getIndexFile(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('name');
   if (ctx.param('path') !== indexPath(name)) throw new NotFoundError('crate does not exist');
   const document = await service(ctx).indexFile(ctx.owner(), name);
-  const { res } = ctx;
-  res.setHeader('ETag', document.etag);
-  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
-  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).type('text/plain; charset=utf-8').send(document.body);
+  sendDocument(ctx.req, ctx.res, document, 'text/plain; charset=utf-8');
 }
 
 /** PUT /api/v1/crates/new: the binary publish body. */

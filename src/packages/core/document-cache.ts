@@ -1,8 +1,10 @@
 // Index documents a registry builds from a package's rows (npm's packuments, Cargo's index files…), kept in memory
 // with the package revision they were built at (Package.revision): a request reads the revision (one small query)
 // and serves the kept document while it is current, else builds it again. Every process keeps its own and asks the
-// database, so processes sharing it never serve a stale document.
+// database, so processes sharing it never serve a stale document. A document is compressed once, on the first
+// request that accepts gzip, and kept so too: a large index file then costs a small write per request.
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
 export interface CachedDocument {
@@ -10,6 +12,8 @@ export interface CachedDocument {
   /** A strong entity tag of the body. */
   etag: string;
   revision: number;
+  /** The body gzip-compressed, once a client asked for it. */
+  gzipped?: Buffer;
 }
 
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -33,4 +37,10 @@ export class DocumentCache {
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);
     return document;
   }
+}
+
+/** The document's body compressed, made on first use. */
+export function gzippedBody(document: CachedDocument): Buffer {
+  document.gzipped ??= gzipSync(document.body);
+  return document.gzipped;
 }

@@ -57,6 +57,7 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
@@ -195,6 +196,7 @@ export function createServices(deps: ServiceDeps) {
     pypi: new PypiService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
+    cargo: new CargoService(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,

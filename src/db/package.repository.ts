@@ -89,7 +89,16 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha256: blob.sha256,
       hashSha512: blob.sha512,
     },
-    update: {},
+    // Bytes first stored with some digests left for later (complete-digests.ts) get them from any upload that has them.
+    update: Object.fromEntries(
+      (
+        [
+          ['hashMd5', blob.md5],
+          ['hashSha1', blob.sha1],
+          ['hashSha512', blob.sha512],
+        ] as const
+      ).filter(([, hex]) => hex !== ''),
+    ),
   });
 }
 

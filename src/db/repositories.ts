@@ -5,6 +5,7 @@ import { AccessTokenRepository } from './access-token.repository.ts';
 import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
+import { CargoRepository } from './cargo.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CollaborationRepository } from './collaboration.repository.ts';
@@ -82,6 +83,7 @@ export function createRepositories(
     activity: new ActivityRepository(client),
     commitStatuses: new CommitStatusRepository(client),
     collaborations: new CollaborationRepository(client),
+    cargo: new CargoRepository(client, hot),
     comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),

@@ -60,6 +60,8 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { GoService } from '../packages/go/go.service.ts';
+import { ComposerService } from '../packages/composer/composer.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
@@ -194,6 +196,8 @@ export function createServices(deps: ServiceDeps) {
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
+    goModules: new GoService(deps, quota, hookEvents),
+    composer: new ComposerService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),

@@ -9,6 +9,7 @@ import { IssueEvents } from '../services/issue-events.ts';
 import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
 import { IssueCommentService } from '../services/issue-comment.service.ts';
+import { IssueDeadlineService } from '../services/issue-deadline.service.ts';
 import { IssueLabelService } from '../services/issue-label.service.ts';
 import { ReactionService } from '../services/reaction.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
@@ -213,6 +214,7 @@ export function createServices(deps: ServiceDeps) {
     issueComments,
     reactions: new ReactionService(deps, issues, issueComments),
     issueLabels,
+    issueDeadlines: new IssueDeadlineService(deps, issues),
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

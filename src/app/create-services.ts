@@ -209,7 +209,7 @@ export function createServices(deps: ServiceDeps) {
     pullReads,
     pullMerges,
     pullAutoMerges,
-    pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
+    pullReviews: new PullReviewService(deps, pullReads, repoPermissions, hookEvents),
     issueSearch: new IssueSearchService(deps),
     issueComments,
     reactions: new ReactionService(deps, issues, issueComments),

@@ -122,6 +122,22 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         color: p.action === 'closed' ? RED : p.action === 'opened' ? GREEN : GREY,
       };
     }
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment': {
+      const p = payload as PullRequestPayload;
+      const url = String(p.pull_request.html_url ?? p.repository.html_url);
+      const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);
+      const verdict = { pull_request_review_approved: 'approved', pull_request_review_rejected: 'changes requested' }[
+        type as string
+      ];
+      return {
+        text: `[${p.repository.full_name}] Pull request review${verdict ? ` ${verdict}` : ''}: ${title} by ${f.name(p.sender.login!)}`,
+        details: f.text(p.review?.content ?? ''),
+        url,
+        color: type === 'pull_request_review_rejected' ? RED : type === 'pull_request_review_approved' ? GREEN : GREY,
+      };
+    }
     case 'package': {
       const p = payload as PackagePayload;
       const url = p.package.html_url ?? '';

@@ -173,6 +173,56 @@ describe('repository hooks', () => {
     expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 3 });
   });
 
+  it("hears reviews as pull_request_review_approved, _rejected and _comment, in Forgejo's payload", async () => {
+    await createHook('reviews', { events: ['pull_request_review'] });
+    await t
+      .request()
+      .post(`${repoPath()}/contents/reviewed.txt`)
+      .set('Authorization', owner.auth)
+      .send({ content: Buffer.from('r').toString('base64'), new_branch: 'reviewed' })
+      .expect(201);
+    const pull = await t
+      .request()
+      .post(`${repoPath()}/pulls`)
+      .set('Authorization', owner.auth)
+      .send({ head: 'reviewed', base: 'main', title: 'Review me' })
+      .expect(201);
+    const review = (user: TestUser, event: string, body: string) =>
+      t
+        .request()
+        .post(`${repoPath()}/pulls/${pull.body.number}/reviews`)
+        .set('Authorization', user.auth)
+        .send({ event, body })
+        .expect(200);
+    await review(outsider, 'APPROVED', 'fine');
+    await review(outsider, 'REQUEST_CHANGES', 'but rename it');
+    await review(owner, 'COMMENT', 'will do');
+    await receiver.until(() => receiver.at('/reviews').length >= 3);
+    const got = await ordered('reviews');
+    expect(got.map((hook) => hook.headers['x-forgejo-event'])).toEqual([
+      'pull_request_approved',
+      'pull_request_rejected',
+      'pull_request_comment',
+    ]);
+    expect(got.map((hook) => hook.headers['x-forgejo-event-type'])).toEqual([
+      'pull_request_review_approved',
+      'pull_request_review_rejected',
+      'pull_request_review_comment',
+    ]);
+    expect(json(got[1])).toMatchObject({
+      action: 'reviewed',
+      number: pull.body.number,
+      pull_request: { number: pull.body.number, title: 'Review me' },
+      requested_reviewer: { login: outsider.user.name },
+      sender: { login: outsider.user.name },
+      review: { type: 'pull_request_review_rejected', content: 'but rename it' },
+    });
+    // `pull_request` in a hook's events turns the review events on too, as in Forgejo.
+    await receiver.until(() =>
+      receiver.at('/events').some((hook) => hook.headers['x-forgejo-event'] === 'pull_request_approved'),
+    );
+  });
+
   it('hears releases published, updated and deleted, and not drafts', async () => {
     await createHook('releases', { events: ['release'] });
     const draft = await t

@@ -121,7 +121,7 @@ export function createServices(deps: ServiceDeps) {
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
-  const issueLabels = new IssueLabelService(deps, issues);
+  const issueLabels = new IssueLabelService(deps, issues, issueEvents);
   const pullReads = new PullReadService(deps, issues, repositories);
   const mergeCheck = new PullMergeCheck(deps, branchProtections);
   const pullMerges = new PullMergeService(deps, issues, pullReads, pushes, mergeCheck);

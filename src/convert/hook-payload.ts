@@ -96,6 +96,7 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
           sender: user(event.sender),
         };
       case 'issues':
+      case 'issue_label':
         return {
           action: event.action,
           number: event.issue.issue.index,
@@ -120,6 +121,7 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
         };
       }
       case 'pull_request':
+      case 'pull_request_label':
       case 'pull_request_review_approved':
       case 'pull_request_review_rejected':
       case 'pull_request_review_comment':

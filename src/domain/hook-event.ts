@@ -9,8 +9,10 @@ export const HOOK_EVENT_TYPES = [
   'push',
   'repository',
   'issues',
+  'issue_label',
   'issue_comment',
   'pull_request',
+  'pull_request_label',
   'pull_request_comment',
   'pull_request_review_approved',
   'pull_request_review_rejected',
@@ -28,8 +30,10 @@ const REVIEW_EVENT_HEADERS: Partial<Record<HookEventType, string>> = {
   pull_request_review_comment: 'pull_request_comment',
 };
 
-/** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub. */
+/** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub; label changes are `issues` and `pull_request` events. */
 export function hookEventHeader(type: HookEventType): string {
+  if (type === 'issue_label') return 'issues';
+  if (type === 'pull_request_label') return 'pull_request';
   return type === 'pull_request_comment' ? 'issue_comment' : (REVIEW_EVENT_HEADERS[type] ?? type);
 }
 

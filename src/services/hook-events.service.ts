@@ -193,10 +193,11 @@ export class HookEventsService {
     }
   }
 
-  /** issues: opened, closed, reopened, edited (with `changes` for edits). */
+  /** issues: opened, closed, reopened, edited (with `changes` for edits); issue_label: label_updated. */
   async issues(
     repos: Repositories,
     event: {
+      type?: 'issues' | 'issue_label';
       repo: RepoWithOwner;
       sender: User;
       action: IssueAction;
@@ -205,7 +206,7 @@ export class HookEventsService {
       commitId?: string;
     },
   ): Promise<void> {
-    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'issues', ...event });
+    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type: event.type ?? 'issues' });
   }
 
   /** issue_comment (created), or pull_request_comment when the issue is a pull request (give its `baseSha`). */
@@ -230,8 +231,11 @@ export class HookEventsService {
   }
 
   /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
-  async pullRequest(repos: Repositories, event: Omit<PullRequestEvent, 'type'>): Promise<void> {
-    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  async pullRequest(
+    repos: Repositories,
+    event: Omit<PullRequestEvent, 'type'> & { type?: 'pull_request' | 'pull_request_label' },
+  ): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type: event.type ?? 'pull_request' });
   }
 
   /** A review was submitted: pull_request_review_approved, _rejected or _comment, action `reviewed`. */

@@ -7,7 +7,8 @@ import type { Repositories } from '../db/repositories.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
-export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited';
+/** `labeled`: the issue's labels changed (webhooks only: Forgejo notifies no one of it). */
+export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited' | 'labeled';
 
 export interface IssueEvent {
   readonly kind: IssueEventKind;

@@ -15,6 +15,7 @@ const ACTIONS: Partial<Record<IssueEvent['kind'], IssueAction>> = {
   closed: 'closed',
   reopened: 'reopened',
   edited: 'edited',
+  labeled: 'label_updated',
 };
 
 export class IssueHookListener implements IssueEventListener {
@@ -49,8 +50,10 @@ export class IssueHookListener implements IssueEventListener {
     }
     const action = ACTIONS[event.kind];
     if (!action) return;
+    const labeled = event.kind === 'labeled';
     if (details.pull) {
       await this.hookEvents.pullRequest(repos, {
+        type: labeled ? 'pull_request_label' : 'pull_request',
         repo,
         sender,
         action,
@@ -61,6 +64,7 @@ export class IssueHookListener implements IssueEventListener {
       });
     } else {
       await this.hookEvents.issues(repos, {
+        type: labeled ? 'issue_label' : 'issues',
         repo,
         sender,
         action,

@@ -89,7 +89,8 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         color: p.action === 'created' ? GREEN : RED,
       };
     }
-    case 'issues': {
+    case 'issues':
+    case 'issue_label': {
       const p = payload as IssuePayload;
       const title = f.link(p.issue.html_url!, `#${p.number} ${p.issue.title}`);
       return {
@@ -111,7 +112,8 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         color: GREY,
       };
     }
-    case 'pull_request': {
+    case 'pull_request':
+    case 'pull_request_label': {
       const p = payload as PullRequestPayload;
       const url = String(p.pull_request.html_url ?? p.repository.html_url);
       const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);

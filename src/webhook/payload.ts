@@ -74,7 +74,7 @@ export interface ChangesPayload {
   ref?: { from: string };
 }
 
-export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized' | 'reviewed';
+export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized' | 'reviewed' | 'label_updated';
 
 export interface IssuePayload {
   action: IssueAction;

@@ -223,6 +223,76 @@ describe('repository hooks', () => {
     );
   });
 
+  it('hears label changes as issue_label and pull_request_label events (label_updated)', async () => {
+    await createHook('labels', { events: ['issue_label', 'pull_request_label'] });
+    const label = await t
+      .request()
+      .post(`${repoPath()}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'bug', color: '#ee0701' })
+      .expect(201);
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'label me' })
+      .expect(201);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    // Adding a label it has already changes nothing and tells no one.
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    await t
+      .request()
+      .post(`${repoPath()}/contents/labelled.txt`)
+      .set('Authorization', owner.auth)
+      .send({ content: Buffer.from('l').toString('base64'), new_branch: 'labelled' })
+      .expect(201);
+    const pull = await t
+      .request()
+      .post(`${repoPath()}/pulls`)
+      .set('Authorization', owner.auth)
+      .send({ head: 'labelled', base: 'main', title: 'Label me too' })
+      .expect(201);
+    await t
+      .request()
+      .delete(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .expect(204);
+    await t
+      .request()
+      .put(`${repoPath()}/issues/${pull.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    await receiver.until(() => receiver.at('/labels').length >= 3);
+    const got = await ordered('labels');
+    expect(got.map((hook) => [hook.headers['x-forgejo-event'], hook.headers['x-forgejo-event-type']])).toEqual([
+      ['issues', 'issue_label'],
+      ['issues', 'issue_label'],
+      ['pull_request', 'pull_request_label'],
+    ]);
+    expect(json(got[0])).toMatchObject({
+      action: 'label_updated',
+      number: issue.body.number,
+      issue: { labels: [expect.objectContaining({ name: 'bug' })] },
+      sender: { login: owner.user.name },
+    });
+    expect(json(got[1]).issue.labels).toEqual([]);
+    expect(json(got[2])).toMatchObject({
+      action: 'label_updated',
+      pull_request: { number: pull.body.number, labels: [expect.objectContaining({ name: 'bug' })] },
+    });
+  });
+
   it('hears releases published, updated and deleted, and not drafts', async () => {
     await createHook('releases', { events: ['release'] });
     const draft = await t

@@ -97,6 +97,7 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
         };
       case 'issues':
       case 'issue_label':
+      case 'issue_assign':
         return {
           action: event.action,
           number: event.issue.issue.index,
@@ -122,6 +123,7 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
       }
       case 'pull_request':
       case 'pull_request_label':
+      case 'pull_request_assign':
       case 'pull_request_review_approved':
       case 'pull_request_review_rejected':
       case 'pull_request_review_comment':

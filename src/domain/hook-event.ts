@@ -10,9 +10,11 @@ export const HOOK_EVENT_TYPES = [
   'repository',
   'issues',
   'issue_label',
+  'issue_assign',
   'issue_comment',
   'pull_request',
   'pull_request_label',
+  'pull_request_assign',
   'pull_request_comment',
   'pull_request_review_approved',
   'pull_request_review_rejected',
@@ -32,8 +34,8 @@ const REVIEW_EVENT_HEADERS: Partial<Record<HookEventType, string>> = {
 
 /** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub; label changes are `issues` and `pull_request` events. */
 export function hookEventHeader(type: HookEventType): string {
-  if (type === 'issue_label') return 'issues';
-  if (type === 'pull_request_label') return 'pull_request';
+  if (type === 'issue_label' || type === 'issue_assign') return 'issues';
+  if (type === 'pull_request_label' || type === 'pull_request_assign') return 'pull_request';
   return type === 'pull_request_comment' ? 'issue_comment' : (REVIEW_EVENT_HEADERS[type] ?? type);
 }
 

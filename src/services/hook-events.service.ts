@@ -193,11 +193,11 @@ export class HookEventsService {
     }
   }
 
-  /** issues: opened, closed, reopened, edited (with `changes` for edits); issue_label: label_updated. */
+  /** issues: opened, closed, reopened, edited (with `changes` for edits); issue_label: label_updated; issue_assign. */
   async issues(
     repos: Repositories,
     event: {
-      type?: 'issues' | 'issue_label';
+      type?: 'issues' | 'issue_label' | 'issue_assign';
       repo: RepoWithOwner;
       sender: User;
       action: IssueAction;
@@ -233,7 +233,7 @@ export class HookEventsService {
   /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
   async pullRequest(
     repos: Repositories,
-    event: Omit<PullRequestEvent, 'type'> & { type?: 'pull_request' | 'pull_request_label' },
+    event: Omit<PullRequestEvent, 'type'> & { type?: 'pull_request' | 'pull_request_label' | 'pull_request_assign' },
   ): Promise<void> {
     await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type: event.type ?? 'pull_request' });
   }

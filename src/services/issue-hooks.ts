@@ -32,6 +32,31 @@ export class IssueHookListener implements IssueEventListener {
     return (await branchCommit(dir, details.pull.baseBranch)) ?? '';
   }
 
+  /** One issue_assign / pull_request_assign delivery per user assigned or unassigned (Forgejo: IssueChangeAssignee). */
+  private async assigned(repos: Repositories, event: IssueEvent, details: IssueDetails): Promise<void> {
+    const changes: [IssueAction, readonly number[]][] = [
+      ['unassigned', event.unassignedIds ?? []],
+      ['assigned', event.assignedIds],
+    ];
+    const baseSha = details.pull ? await this.baseSha(details) : '';
+    for (const [action, ids] of changes) {
+      for (let i = 0; i < ids.length; i++) {
+        const { repo, actor: sender } = event;
+        if (details.pull)
+          await this.hookEvents.pullRequest(repos, {
+            type: 'pull_request_assign',
+            repo,
+            sender,
+            action,
+            number: details.issue.index,
+            pullRequest: details,
+            baseSha,
+          });
+        else await this.hookEvents.issues(repos, { type: 'issue_assign', repo, sender, action, issue: details });
+      }
+    }
+  }
+
   async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
     const { repo, actor: sender } = event;
     if (event.kind === 'opened' && event.issue.isPull) return;
@@ -48,6 +73,7 @@ export class IssueHookListener implements IssueEventListener {
       });
       return;
     }
+    if (event.kind === 'assigned') return this.assigned(repos, event, details);
     const action = ACTIONS[event.kind];
     if (!action) return;
     const labeled = event.kind === 'labeled';

@@ -54,7 +54,7 @@ export interface DeleteEvent {
 // Issues, comments, pull requests and packages come as rows with what their records show; the renderer shapes them.
 
 export interface IssuesEvent {
-  type: 'issues' | 'issue_label';
+  type: 'issues' | 'issue_label' | 'issue_assign';
   repo: RepoWithOwner;
   sender: User;
   action: IssueAction;
@@ -81,7 +81,7 @@ export type PullRequestReviewEventType =
 
 export interface PullRequestEvent {
   /** A review event carries `review` and names the reviewer as `requestedReviewer`. */
-  type: 'pull_request' | 'pull_request_label' | PullRequestReviewEventType;
+  type: 'pull_request' | 'pull_request_label' | 'pull_request_assign' | PullRequestReviewEventType;
   repo: RepoWithOwner;
   sender: User;
   action: IssueAction;

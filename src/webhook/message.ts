@@ -90,7 +90,8 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       };
     }
     case 'issues':
-    case 'issue_label': {
+    case 'issue_label':
+    case 'issue_assign': {
       const p = payload as IssuePayload;
       const title = f.link(p.issue.html_url!, `#${p.number} ${p.issue.title}`);
       return {
@@ -113,7 +114,8 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
       };
     }
     case 'pull_request':
-    case 'pull_request_label': {
+    case 'pull_request_label':
+    case 'pull_request_assign': {
       const p = payload as PullRequestPayload;
       const url = String(p.pull_request.html_url ?? p.repository.html_url);
       const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);

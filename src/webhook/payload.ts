@@ -74,7 +74,16 @@ export interface ChangesPayload {
   ref?: { from: string };
 }
 
-export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized' | 'reviewed' | 'label_updated';
+export type IssueAction =
+  | 'opened'
+  | 'closed'
+  | 'reopened'
+  | 'edited'
+  | 'synchronized'
+  | 'reviewed'
+  | 'label_updated'
+  | 'assigned'
+  | 'unassigned';
 
 export interface IssuePayload {
   action: IssueAction;

@@ -293,6 +293,34 @@ describe('repository hooks', () => {
     });
   });
 
+  it('hears assignments as issue_assign events, assigned and unassigned, and not as edits', async () => {
+    await createHook('assign', { events: ['issue_assign', 'issues_only'] });
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'assign me' })
+      .expect(201);
+    const assign = (assignees: string[]) =>
+      t
+        .request()
+        .patch(`${repoPath()}/issues/${issue.body.number}`)
+        .set('Authorization', owner.auth)
+        .send({ assignees })
+        .expect(201);
+    await assign([owner.user.name]);
+    await assign([]);
+    await receiver.until(() => receiver.at('/assign').length >= 3);
+    const got = await ordered('assign');
+    expect(got.map((hook) => [hook.headers['x-forgejo-event-type'], json(hook).action])).toEqual([
+      ['issues', 'opened'],
+      ['issue_assign', 'assigned'],
+      ['issue_assign', 'unassigned'],
+    ]);
+    expect(got[1].headers['x-forgejo-event']).toBe('issues');
+    expect(json(got[1]).issue.assignees).toEqual([expect.objectContaining({ login: owner.user.name })]);
+  });
+
   it('hears releases published, updated and deleted, and not drafts', async () => {
     await createHook('releases', { events: ['release'] });
     const draft = await t

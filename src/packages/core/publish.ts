@@ -116,7 +116,8 @@ export class PackagePublisher {
       (error: unknown) => {
         if (!storeFailed) inspectFailure = error;
         toInspect.destroy();
-        toStore.destroy(error instanceof Error ? error : new Error(String(error)));
+        // Without an error: the store may have finished reading, and then nothing listens for one.
+        toStore.destroy();
         throw error;
       },
     );

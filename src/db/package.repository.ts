@@ -44,6 +44,8 @@ export interface NewPackageFile {
   key: VersionKey;
   creatorId: number;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's binary builds per platform and R version); '' for none. */
+  compositeKey?: string;
   blob: BlobDigests;
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
@@ -173,16 +175,16 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
 
-  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+  async fileExists(key: VersionKey, fileName: string, compositeKey = ''): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true },
     });
     return found !== null;
@@ -233,6 +235,7 @@ export class PackageRepository {
         blobId: stored.id,
         name: file.fileName,
         lowerName: file.fileName.toLowerCase(),
+        compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
     });

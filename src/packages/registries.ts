@@ -8,6 +8,7 @@ import { GO_REGISTRY } from './go/go.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   cargo: CARGO_REGISTRY,
@@ -16,4 +17,5 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,
+  rubygems: RUBYGEMS_REGISTRY,
 };

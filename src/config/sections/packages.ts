@@ -17,4 +17,6 @@ export const packages = {
   LIMIT_SIZE_VAGRANT: sizeLimit(),
   LIMIT_SIZE_GO: sizeLimit(),
   LIMIT_SIZE_COMPOSER: sizeLimit(),
+  LIMIT_SIZE_RUBYGEMS: sizeLimit(),
+  LIMIT_SIZE_CRAN: sizeLimit(),
 } as const;

@@ -57,6 +57,8 @@ import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { NugetPush } from '../packages/nuget/nuget-push.ts';
+import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
@@ -180,6 +182,8 @@ export function createServices(deps: ServiceDeps) {
     pypi: new PypiService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
+    nuget: new NugetService(deps),
+    nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,

@@ -4,10 +4,12 @@
 import type { RegistryTable } from './core/registry-route.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
+import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
+  nuget: NUGET_REGISTRY,
   pypi: PYPI_REGISTRY,
 };

@@ -13,4 +13,7 @@ export const packages = {
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
+  LIMIT_SIZE_NUGET: sizeLimit(),
+  LIMIT_SIZE_HELM: sizeLimit(),
+  LIMIT_SIZE_PUB: sizeLimit(),
 } as const;

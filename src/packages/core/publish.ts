@@ -36,6 +36,10 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
+  /** Tells apart files of one name in a version (NuGet's symbol files). */
+  compositeKey?: string;
+  /** Facts about the file a registry selects on. */
+  properties?: Readonly<Record<string, string>>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -79,7 +83,9 @@ export class PackagePublisher {
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
-    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName))) throw fileExists();
+    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName, file.compositeKey))) {
+      throw fileExists();
+    }
   }
 
   /**
@@ -112,6 +118,8 @@ export class PackagePublisher {
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      compositeKey: file.compositeKey,
+      properties: file.properties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {

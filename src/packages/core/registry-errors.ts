@@ -6,7 +6,8 @@ import { ApiError, TooManyRequestsError, UnauthorizedError } from '../../domain/
 import { isUniqueViolation } from '../../infra/database/errors.ts';
 import type { Logger } from '../../infra/observability/logger.ts';
 
-export type ErrorFormat = 'json' | 'text' | 'status';
+/** A named form, or the JSON body a client reads (NuGet's `{"Message"}`, pub's `{"error": {code, message}}`). */
+export type ErrorFormat = 'json' | 'text' | 'status' | ((status: number, message: string) => unknown);
 
 /** The status and message of a failure; null for a failure of the server itself. */
 function describe(error: unknown): { status: number; message: string } | null {
@@ -30,7 +31,8 @@ export function sendRegistryError(res: Response, error: unknown, format: ErrorFo
   if (error instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
   if (error instanceof TooManyRequestsError) res.setHeader('Retry-After', String(error.retryAfter));
   res.status(status);
-  if (format === 'json') res.json({ error: message });
+  if (typeof format === 'function') res.json(format(status, message));
+  else if (format === 'json') res.json({ error: message });
   else if (format === 'text') res.type('text/plain').send(`${message}\n`);
   else res.end();
 }

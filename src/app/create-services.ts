@@ -58,6 +58,8 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { NugetPush } from '../packages/nuget/nuget-push.ts';
+import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
@@ -188,6 +190,8 @@ export function createServices(deps: ServiceDeps) {
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
+    nuget: new NugetService(deps),
+    nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,

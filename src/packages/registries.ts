@@ -7,6 +7,7 @@ import type { RegistryTable } from './core/registry-route.ts';
 import { GO_REGISTRY } from './go/go.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
+import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
@@ -16,6 +17,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   go: GO_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
+  nuget: NUGET_REGISTRY,
   pypi: PYPI_REGISTRY,
   rubygems: RUBYGEMS_REGISTRY,
 };

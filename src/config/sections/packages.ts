@@ -19,4 +19,7 @@ export const packages = {
   LIMIT_SIZE_COMPOSER: sizeLimit(),
   LIMIT_SIZE_RUBYGEMS: sizeLimit(),
   LIMIT_SIZE_CRAN: sizeLimit(),
+  LIMIT_SIZE_NUGET: sizeLimit(),
+  LIMIT_SIZE_HELM: sizeLimit(),
+  LIMIT_SIZE_PUB: sizeLimit(),
 } as const;

@@ -30,7 +30,7 @@ export interface PublishedFile {
   doer: User;
   key: VersionKey;
   fileName: string;
-  /** Tells apart files of one name in a version (CRAN's binaries per platform and R version). */
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files). */
   compositeKey?: string;
   /** The version's main file (the one Forgejo's UI offers first). */
   isLead?: boolean;
@@ -48,6 +48,8 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
+  /** Facts about the file a registry selects on. */
+  properties?: Readonly<Record<string, string>>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -184,6 +186,7 @@ export class PackagePublisher {
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      properties: file.properties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {

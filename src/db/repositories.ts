@@ -38,6 +38,9 @@ import { OwnerPackageIndexRepository } from './owner-package-index.repository.ts
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { DeployKeyRepository } from './deploy-key.repository.ts';
+import { ProtectedTagRepository } from './protected-tag.repository.ts';
+import { TopicRepository } from './topic.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
@@ -111,6 +114,9 @@ export function createRepositories(
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    deployKeys: new DeployKeyRepository(client),
+    protectedTags: new ProtectedTagRepository(client),
+    topics: new TopicRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),

@@ -58,6 +58,7 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { DebianService } from '../packages/debian/debian.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
@@ -186,6 +187,7 @@ export function createServices(deps: ServiceDeps) {
     npmPackages: new NpmService(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,
+    debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -13,4 +13,6 @@ export const packages = {
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
+  LIMIT_SIZE_DEBIAN: sizeLimit(),
+  LIMIT_SIZE_ALPINE: sizeLimit(),
 } as const;

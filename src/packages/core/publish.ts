@@ -81,6 +81,28 @@ export class PackagePublisher {
     }
   }
 
+  /**
+   * Publishes a file whose names are in its own bytes (a .deb's control file): the quota is asked first, the body
+   * stored within `limits`, then `describe` names it from what the caller kept of the bytes (its failure, a 400,
+   * keeps nothing), then the rows are committed as publish() does.
+   */
+  async publishDescribed(
+    limits: { owner: User; maxBytes?: number; announcedLength?: number },
+    body: Readable,
+    describe: (digests: BlobDigests) => PublishedFile | Promise<PublishedFile>,
+  ): Promise<PackageVersionRow> {
+    await this.quota.assertWithin(limits.owner, 'size:assets:packages:all');
+    const received = await receivePackageBlob(this.deps, this.quota, { ...limits, body });
+    try {
+      const file = await describe(received.digests);
+      await this.refuseExisting(file);
+      verifyDigests(received.digests, file.expected ?? {});
+      return await this.commitRetryingRace(received, file);
+    } finally {
+      await received.close();
+    }
+  }
+
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();

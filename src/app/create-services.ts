@@ -69,6 +69,9 @@ import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
 import { TagProtectionService } from '../services/tag-protection.service.ts';
+import { DebianService } from '../packages/debian/debian.service.ts';
+import { PackageIndexes } from '../packages/core/repository-index.ts';
+import { INDEX_BUILDERS } from '../packages/index-builders.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -136,6 +139,8 @@ export function createServices(deps: ServiceDeps) {
     mergeCheck,
   );
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
+  const packageSigningKeys = new PackageSigningKeys(deps);
+  const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -195,7 +200,7 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
+    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
@@ -207,7 +212,9 @@ export function createServices(deps: ServiceDeps) {
     cargo: new CargoService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
     nugetPush: new NugetPush(deps, quota, hookEvents),
-    packageSigningKeys: new PackageSigningKeys(deps),
+    packageSigningKeys,
+    packageIndexes,
+    debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -62,6 +62,12 @@ export interface NewPackageFile {
   properties?: Readonly<Record<string, string>>;
 }
 
+export interface AddedFile {
+  version: PackageVersionRow;
+  newVersion: boolean;
+  fileId: number;
+}
+
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
 
 function versionWhere(key: VersionKey): Prisma.PackageVersionWhereInput {
@@ -198,11 +204,11 @@ export class PackageRepository {
    * version, an existing version when the file must start one, or a package or version created by a concurrent
    * upload meanwhile, fails a unique index: NameTakenError. Answers the version and whether it is new.
    */
-  async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  async addFile(file: NewPackageFile): Promise<AddedFile> {
     return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
 
-  private async insertFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  private async insertFile(file: NewPackageFile): Promise<AddedFile> {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
@@ -240,6 +246,7 @@ export class PackageRepository {
         compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
+      select: { id: true },
     });
     const properties = Object.entries(file.properties ?? {}).map(([name, value]) => ({
       refType: PROPERTY_OF.file,
@@ -249,7 +256,7 @@ export class PackageRepository {
     }));
     if (properties.length > 0) await this.client.packageProperty.createMany({ data: properties });
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
-    return { version: { ...version, package: pkg }, newVersion: existing === null };
+    return { version: { ...version, package: pkg }, newVersion: existing === null, fileId: created.id };
   }
 
   /** Of these files, those of the owner's public packages of the type with that name (case-insensitive). */

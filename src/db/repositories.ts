@@ -35,6 +35,8 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
 import { OwnerPackageIndexRepository } from './owner-package-index.repository.ts';
+import { RepositoryIndexRepository } from './repository-index.repository.ts';
+import { ScopedFileRepository } from './scoped-file.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
@@ -110,6 +112,8 @@ export function createRepositories(
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client, hot),
     ownerPackageIndex: new OwnerPackageIndexRepository(client),
+    repositoryIndexes: new RepositoryIndexRepository(client, provider),
+    scopedFiles: new ScopedFileRepository(client),
     packageProperties: new PackagePropertyRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),

@@ -5,6 +5,7 @@ import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
 import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { GO_REGISTRY } from './go/go.routes.ts';
+import { DEBIAN_REGISTRY } from './debian/debian.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
@@ -15,6 +16,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   cargo: CARGO_REGISTRY,
   composer: COMPOSER_REGISTRY,
   go: GO_REGISTRY,
+  debian: DEBIAN_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   nuget: NUGET_REGISTRY,

@@ -22,4 +22,6 @@ export const packages = {
   LIMIT_SIZE_NUGET: sizeLimit(),
   LIMIT_SIZE_HELM: sizeLimit(),
   LIMIT_SIZE_PUB: sizeLimit(),
+  LIMIT_SIZE_DEBIAN: sizeLimit(),
+  LIMIT_SIZE_ALPINE: sizeLimit(),
 } as const;

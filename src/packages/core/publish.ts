@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { NewPackageFile, PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import { BadRequestError, ConflictError, NameTakenError, PayloadTooLargeError } from '../../domain/errors.ts';
 import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
@@ -50,6 +51,8 @@ export interface PublishedFile {
   announcedLength?: number;
   /** Facts about the file a registry selects on. */
   properties?: Readonly<Record<string, string>>;
+  /** More rows for the same transaction (an index rebuild to enqueue). */
+  alsoRecord?: (repos: Repositories, added: { version: PackageVersionRow; fileId: number }) => Promise<void>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -148,6 +151,28 @@ export class PackagePublisher {
     }
   }
 
+  /**
+   * Publishes a file whose names are in its own bytes (a .deb's control file): the quota is asked first, the body
+   * stored within `limits`, then `describe` names it from what the caller kept of the bytes (its failure, a 400,
+   * keeps nothing), then the rows are committed as publish() does.
+   */
+  async publishDescribed(
+    limits: { owner: User; maxBytes?: number; announcedLength?: number },
+    body: Readable,
+    describe: (digests: BlobDigests) => PublishedFile | Promise<PublishedFile>,
+  ): Promise<PackageVersionRow> {
+    await this.quota.assertWithin(limits.owner, 'size:assets:packages:all');
+    const received = await receivePackageBlob(this.deps, this.quota, { ...limits, body });
+    try {
+      const file = await describe(received.digests);
+      await this.refuseExisting(file);
+      verifyDigests(received.digests, file.expected ?? {});
+      return await this.commitRetryingRace(received, file);
+    } finally {
+      await received.close();
+    }
+  }
+
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
@@ -191,7 +216,8 @@ export class PackagePublisher {
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {
       if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
-      const { version, newVersion } = await repos.packages.addFile(row);
+      const { version, newVersion, fileId } = await repos.packages.addFile(row);
+      await file.alsoRecord?.(repos, { version, fileId });
       if (newVersion) {
         const { owner, doer } = file;
         await this.hookEvents.package(repos, {

@@ -54,6 +54,7 @@ import { UserSettingRepository } from './user-setting.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { PackagePropertyRepository } from './package-property.repository.ts';
+import { PackageScopeFilesRepository } from './package-scope-files.repository.ts';
 import { PackageSigningKeyRepository } from './package-signing-key.repository.ts';
 import { TeamRepository } from './team.repository.ts';
 import { UserKeyPairRepository } from './user-key-pair.repository.ts';
@@ -104,6 +105,7 @@ export function createRepositories(
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
     packageProperties: new PackagePropertyRepository(client),
+    packageScopeFiles: new PackageScopeFilesRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),

@@ -7,7 +7,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { BadRequestError } from '../../src/domain/errors.ts';
 import { rpmHeadersLength } from '../../src/packages/rpm/rpm-header.ts';
 import { parseRpmPackage, rpmFileName, rpmVersionString } from '../../src/packages/rpm/rpm-package.ts';
-import { peekRpm } from '../../src/packages/rpm/rpm-upload.ts';
+import { peekRpm, prepend } from '../../src/packages/rpm/rpm-upload.ts';
 import { buildRepodata } from '../../src/packages/rpm/repomd.ts';
 import type { IndexedRpm } from '../../src/packages/rpm/repodata.ts';
 import { buildRpm } from '../helpers/rpm.ts';
@@ -119,7 +119,7 @@ describe('hostile and broken uploads', () => {
     const peeked = await peekRpm(chunked(built.bytes, 7));
     expect(peeked.pkg.name).toBe('hello-anvil');
     const chunks: Buffer[] = [];
-    for await (const chunk of peeked.body) chunks.push(chunk as Buffer);
+    for await (const chunk of prepend(peeked.headers, peeked.rest)) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(built.bytes)).toBe(true);
   });
 

@@ -13,4 +13,7 @@ export const packages = {
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
+  LIMIT_SIZE_RPM: sizeLimit(),
+  LIMIT_SIZE_ARCH: sizeLimit(),
+  LIMIT_SIZE_ALT: sizeLimit(),
 } as const;

@@ -1,5 +1,5 @@
 // An .rpm upload read as it streams: its headers are read off the front of the body (they say where the package
-// is filed before the blob store takes a byte), then the whole body, headers included, streams on to the store.
+// is filed before the blob store takes a byte, and the registry signs them), then the rest streams on to the store.
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { BadRequestError } from '../../domain/errors.ts';
@@ -11,11 +11,13 @@ export const MAX_RPM_HEADERS = 32 * 1024 * 1024;
 
 export interface PeekedRpm {
   pkg: RpmPackage;
-  /** The whole upload again, from its first byte. */
-  body: Readable;
+  /** The lead and both headers, as uploaded. */
+  headers: Buffer;
+  /** The bytes after the headers, still streaming. */
+  rest: Readable;
 }
 
-/** Reads the body until its headers are in, parses them (400 when they are no rpm's) and gives the body back. */
+/** Reads the body until its headers are in and parses them (400 when they are no rpm's); the rest stays unread. */
 export async function peekRpm(body: Readable, maxHeaders = MAX_RPM_HEADERS): Promise<PeekedRpm> {
   const chunks: Buffer[] = [];
   let read = 0;
@@ -34,11 +36,17 @@ export async function peekRpm(body: Readable, maxHeaders = MAX_RPM_HEADERS): Pro
   }
   const prefix = Buffer.concat(chunks);
   if (needed === null || prefix.length < needed) throw new BadRequestError('not a valid rpm package: it is cut short');
-  const pkg = parseRpmPackage(prefix.subarray(0, needed));
-  return { pkg, body: Readable.from(replay(prefix, body)) };
+  const headers = prefix.subarray(0, needed);
+  const pkg = parseRpmPackage(headers);
+  return { pkg, headers, rest: Readable.from(replay(prefix.subarray(needed), body)) };
+}
+
+/** A stream of these first bytes, then the rest. */
+export function prepend(first: Buffer, rest: Readable): Readable {
+  return Readable.from(replay(first, rest));
 }
 
 async function* replay(prefix: Buffer, rest: Readable): AsyncGenerator<Buffer> {
-  yield prefix;
+  if (prefix.length > 0) yield prefix;
   for await (const chunk of rest) yield chunk as Buffer;
 }

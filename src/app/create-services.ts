@@ -60,6 +60,8 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
+import { PackageIndexes } from '../packages/core/repository-index.ts';
+import { INDEX_BUILDERS } from '../packages/index-builders.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -117,6 +119,8 @@ export function createServices(deps: ServiceDeps) {
   const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
   const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
+  const packageSigningKeys = new PackageSigningKeys(deps);
+  const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -174,13 +178,14 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
+    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
-    packageSigningKeys: new PackageSigningKeys(deps),
+    packageSigningKeys,
+    packageIndexes,
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -56,6 +56,14 @@ export interface NewPackageFile {
   tags?: readonly string[];
   /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
   replaceMetadata?: boolean;
+  /** Tells apart files of one name in a version (a Debian file's distribution and component); default empty. */
+  compositeKey?: string;
+}
+
+export interface AddedFile {
+  version: PackageVersionRow;
+  newVersion: boolean;
+  fileId: number;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -164,16 +172,16 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
 
-  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+  async fileExists(key: VersionKey, fileName: string, compositeKey = ''): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true },
     });
     return found !== null;
@@ -185,11 +193,11 @@ export class PackageRepository {
    * version, an existing version when the file must start one, or a package or version created by a concurrent
    * upload meanwhile, fails a unique index: NameTakenError. Answers the version and whether it is new.
    */
-  async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  async addFile(file: NewPackageFile): Promise<AddedFile> {
     return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
 
-  private async insertFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  private async insertFile(file: NewPackageFile): Promise<AddedFile> {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
@@ -218,17 +226,19 @@ export class PackageRepository {
           })
         : await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } });
     const stored = await upsertBlobRow(this.client, file.blob);
-    await this.client.packageFile.create({
+    const createdFile = await this.client.packageFile.create({
       data: {
         versionId: version.id,
         blobId: stored.id,
         name: file.fileName,
         lowerName: file.fileName.toLowerCase(),
         isLead: file.isLead,
+        compositeKey: file.compositeKey ?? '',
       },
+      select: { id: true },
     });
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
-    return { version: { ...version, package: pkg }, newVersion: existing === null };
+    return { version: { ...version, package: pkg }, newVersion: existing === null, fileId: createdFile.id };
   }
 
   countFiles(versionId: number): Promise<number> {

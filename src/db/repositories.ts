@@ -33,6 +33,7 @@ import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
+import { RepositoryIndexRepository } from './repository-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
@@ -104,6 +105,7 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
+    repositoryIndexes: new RepositoryIndexRepository(client, provider),
     packageProperties: new PackagePropertyRepository(client),
     packageScopeFiles: new PackageScopeFilesRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),

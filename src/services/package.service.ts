@@ -28,6 +28,7 @@ import {
 } from '../domain/errors.ts';
 import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
+import type { PackageIndexes } from '../packages/core/repository-index.ts';
 import type { ByteRange } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
@@ -53,6 +54,7 @@ export class PackageService {
     private readonly repositories: RepositoryLookupService,
     private readonly quota: QuotaService,
     private readonly hookEvents: HookEventsService,
+    private readonly indexes: PackageIndexes,
   ) {}
 
   private get packages() {
@@ -216,6 +218,8 @@ export class PackageService {
   private async deleteVersion(doer: User, owner: User, version: PackageVersionRow): Promise<void> {
     const orphans = await this.deps.transactions.run(async (repos) => {
       await this.announce(repos, owner, doer, version, 'deleted');
+      // A type with repository indexes (Debian, RPM…) rebuilds the ones that listed the version.
+      await this.indexes.enqueueForVersion(repos, version);
       return repos.packages.deleteVersion(version);
     });
     await removeUnreferencedBlobs(this.deps, orphans);

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { NewPackageFile, PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import { BadRequestError, ConflictError, NameTakenError, PayloadTooLargeError } from '../../domain/errors.ts';
 import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
@@ -36,6 +37,10 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
+  /** Tells apart files of one name in a version (a Debian file's distribution and component). */
+  compositeKey?: string;
+  /** More rows for the same transaction: the registry's properties of the file, an index rebuild to enqueue. */
+  alsoRecord?: (repos: Repositories, added: { version: PackageVersionRow; fileId: number }) => Promise<void>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -79,7 +84,8 @@ export class PackagePublisher {
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
-    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName))) throw fileExists();
+    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName, file.compositeKey)))
+      throw fileExists();
   }
 
   /**
@@ -112,11 +118,13 @@ export class PackagePublisher {
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      compositeKey: file.compositeKey,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {
       if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
-      const { version, newVersion } = await repos.packages.addFile(row);
+      const { version, newVersion, fileId } = await repos.packages.addFile(row);
+      await file.alsoRecord?.(repos, { version, fileId });
       if (newVersion) {
         const { owner, doer } = file;
         await this.hookEvents.package(repos, {

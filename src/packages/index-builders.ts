@@ -1,0 +1,5 @@
+// The builders of the system-package repositories' indexes, by package type (src/packages/core/repository-index.ts
+// runs them in the "package-index" job after each upload and delete).
+import type { IndexBuilders } from './core/repository-index.ts';
+
+export const INDEX_BUILDERS: IndexBuilders = {};

@@ -58,6 +58,7 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { RpmService } from '../packages/rpm/rpm.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
@@ -182,6 +183,7 @@ export function createServices(deps: ServiceDeps) {
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
+    rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     packageSigningKeys,

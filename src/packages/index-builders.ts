@@ -1,5 +1,8 @@
 // The builders of the system-package repositories' indexes, by package type (src/packages/core/repository-index.ts
 // runs them in the "package-index" job after each upload and delete).
 import type { IndexBuilders } from './core/repository-index.ts';
+import { RPM_INDEX_BUILDER } from './rpm/rpm-index-builder.ts';
 
-export const INDEX_BUILDERS: IndexBuilders = {};
+export const INDEX_BUILDERS: IndexBuilders = {
+  rpm: RPM_INDEX_BUILDER,
+};

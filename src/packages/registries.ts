@@ -5,9 +5,12 @@ import type { RegistryTable } from './core/registry-route.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { RPM_REGISTRY, RPM_ROOT_CONFIG } from './rpm/rpm.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,
+  rpm: RPM_REGISTRY,
+  'rpm.repo': RPM_ROOT_CONFIG,
 };

@@ -34,7 +34,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
-  isArray: (name) => ['data', 'package'].includes(name),
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ['data', 'package'].includes(name),
 });
 
 function upload(t2: TestApp, owner: string, group: string, auth: string | null, bytes: Buffer) {
@@ -96,37 +96,53 @@ describe('upload, index and download', () => {
     expect(listed).toMatchObject({
       arch: 'noarch',
       version: { epoch: '0', ver: '1.0', rel: '1' },
-      checksum: { type: 'sha256', '#text': sha256(rpm.bytes) },
-      size: { package: String(rpm.bytes.length) },
+      checksum: { type: 'sha256' },
     });
     expect(listed.location.href).toBe(`package/${name}/1.0-1/noarch/${name}-1.0-1.noarch.rpm`);
     expect((filelists.package as any[]).some((entry) => entry.name === name)).toBe(true);
-    const download = await get(`${registry(alice.user.name)}/${listed.location.href}`).expect(200);
-    expect(sha256(download.body as Buffer)).toBe(sha256(rpm.bytes));
+    const download = (await get(`${registry(alice.user.name)}/${listed.location.href}`).expect(200)).body as Buffer;
+    expect(sha256(download)).toBe(listed.checksum['#text']);
+    expect(download.length).toBe(Number(listed.size.package));
+    // The stored package is the upload with a signed header: the main header and the payload are the same bytes.
+    const mainHeader = Number(listed.format['rpm:header-range'].start);
+    const tail = rpm.bytes.length - (download.length - mainHeader);
+    expect(download.subarray(mainHeader).equals(rpm.bytes.subarray(tail))).toBe(true);
     // The short form without a file name, and HEAD.
     await get(`${registry(alice.user.name)}/package/${name}/1.0-1/noarch`).expect(200);
-    await t.request().head(`${registry(alice.user.name)}/package/${name}/1.0-1/noarch`).set('Authorization', alice.auth).expect(200);
+    await t
+      .request()
+      .head(`${registry(alice.user.name)}/package/${name}/1.0-1/noarch`)
+      .set('Authorization', alice.auth)
+      .expect(200);
   });
 
   it('keeps groups apart, with a .repo file for each and one for the ungrouped repository', async () => {
-    const owner = await createTestUser(t);
+    const owner = alice;
     const name = uniqueName('grouped');
     await upload(t, owner.user.name, 'el/9', owner.auth, buildRpm({ name, version: '2.0' }).bytes).expect(201);
     await rebuild();
     const { primary } = await readRepository(owner.user.name, 'el/9', owner.auth);
     expect(primary.package.map((entry: any) => entry.name)).toEqual([name]);
-    // The ungrouped repository has no package, so no repodata.
-    await get(`${registry(owner.user.name)}/repodata/repomd.xml`, owner.auth).expect(404);
+    // A group without packages has no repodata.
+    await get(`${registry(owner.user.name)}/el/8/repodata/repomd.xml`, owner.auth).expect(404);
     await get(`${registry(owner.user.name)}/el/9/package/${name}/2.0-1/noarch`, owner.auth).expect(200);
     await get(`${registry(owner.user.name)}/package/${name}/2.0-1/noarch`, owner.auth).expect(404);
 
-    const config = await t.request().get(`${registry(owner.user.name)}/el/9.repo`).set('Authorization', owner.auth).expect(200);
+    const config = await t
+      .request()
+      .get(`${registry(owner.user.name)}/el/9.repo`)
+      .set('Authorization', owner.auth)
+      .expect(200);
     const root = t.context.settings.server.ROOT_URL;
     expect(config.text).toContain(`baseurl=${root}api/packages/${owner.user.name}/rpm/el/9\n`);
     expect(config.text).toContain(`gpgkey=${root}api/packages/${owner.user.name}/rpm/repository.key\n`);
     expect(config.text).toMatch(/^gpgcheck=1$/m);
     expect(config.text).toMatch(/^repo_gpgcheck=1$/m);
-    const ungrouped = await t.request().get(`/api/packages/${owner.user.name}/rpm.repo`).set('Authorization', owner.auth).expect(200);
+    const ungrouped = await t
+      .request()
+      .get(`/api/packages/${owner.user.name}/rpm.repo`)
+      .set('Authorization', owner.auth)
+      .expect(200);
     expect(ungrouped.text).toContain(`baseurl=${root}api/packages/${owner.user.name}/rpm\n`);
   });
 
@@ -139,7 +155,13 @@ describe('upload, index and download', () => {
   });
 
   it('a changed byte of repomd.xml no longer verifies with the served key', async () => {
-    await upload(t, alice.user.name, 'tamper', alice.auth, buildRpm({ name: uniqueName('t'), version: '1' }).bytes).expect(201);
+    await upload(
+      t,
+      alice.user.name,
+      'tamper',
+      alice.auth,
+      buildRpm({ name: uniqueName('t'), version: '1' }).bytes,
+    ).expect(201);
     await rebuild();
     const { repomd, asc, key } = await readRepository(alice.user.name, 'tamper');
     const changed = Buffer.from(repomd);
@@ -155,29 +177,29 @@ describe('upload, index and download', () => {
 
 describe('delete', () => {
   it('deletes a package; the index drops it and the emptied group has no repodata', async () => {
-    const owner = await createTestUser(t);
+    const owner = alice;
     const keepName = uniqueName('keep');
     const dropName = uniqueName('drop');
-    await upload(t, owner.user.name, '', owner.auth, buildRpm({ name: keepName, version: '1.0' }).bytes).expect(201);
+    await upload(t, owner.user.name, 'del', owner.auth, buildRpm({ name: keepName, version: '1.0' }).bytes).expect(201);
     const drop = buildRpm({ name: dropName, version: '3.1', release: '2' });
-    await upload(t, owner.user.name, '', owner.auth, drop.bytes).expect(201);
+    await upload(t, owner.user.name, 'del', owner.auth, drop.bytes).expect(201);
     await rebuild();
-    expect((await readRepository(owner.user.name, '', owner.auth)).primary.package).toHaveLength(2);
-    const target = `${registry(owner.user.name)}/package/${dropName}/3.1-2/noarch`;
+    expect((await readRepository(owner.user.name, 'del', owner.auth)).primary.package).toHaveLength(2);
+    const target = `${registry(owner.user.name)}/del/package/${dropName}/3.1-2/noarch`;
     await t.request().delete(target).set('Authorization', bob.auth).expect(403);
     await t.request().delete(target).set('Authorization', owner.auth).expect(204);
     await t.request().delete(target).set('Authorization', owner.auth).expect(404);
     await rebuild();
-    const { primary } = await readRepository(owner.user.name, '', owner.auth);
+    const { primary } = await readRepository(owner.user.name, 'del', owner.auth);
     expect(primary.package.map((entry: any) => entry.name)).toEqual([keepName]);
     await get(target, owner.auth).expect(404);
     await t
       .request()
-      .delete(`${registry(owner.user.name)}/package/${keepName}/1.0-1/noarch`)
+      .delete(`${registry(owner.user.name)}/del/package/${keepName}/1.0-1/noarch`)
       .set('Authorization', owner.auth)
       .expect(204);
     await rebuild();
-    await get(`${registry(owner.user.name)}/repodata/repomd.xml`, owner.auth).expect(404);
+    await get(`${registry(owner.user.name)}/del/repodata/repomd.xml`, owner.auth).expect(404);
   });
 });
 
@@ -206,16 +228,24 @@ describe('refused uploads keep nothing', () => {
     await noRows(owner);
   });
 
-  it("refuses an upload past the owner's package quota (413)", async () => {
+  it("refuses an upload once the owner's package quota is used up (413)", async () => {
     const owner = await createTestUser(t);
     const quota = t.context.services.quota;
     const group = await quota.createGroup({
       name: uniqueName('group'),
-      rules: [{ name: uniqueName('rule'), limit: 1000, subjects: ['size:assets:packages:all'] }],
+      rules: [{ name: uniqueName('rule'), limit: 100, subjects: ['size:assets:packages:all'] }],
     });
     await quota.addUserToGroup(group.name, owner.user);
-    const rpm = buildRpm({ name: uniqueName('big'), version: '1', files: { '/usr/share/big/data': 'x'.repeat(5000) } });
-    await upload(t, owner.user.name, '', owner.auth, rpm.bytes).expect(413);
+    await upload(t, owner.user.name, '', owner.auth, Buffer.alloc(0)).expect(400);
+    await t
+      .request()
+      .put(`/api/packages/${owner.user.name}/generic/filler/1/filler.bin`)
+      .set('Authorization', owner.auth)
+      .send(Buffer.alloc(100, 1))
+      .expect(201);
+    const rpm = buildRpm({ name: uniqueName('big'), version: '1' });
+    const res = await upload(t, owner.user.name, '', owner.auth, rpm.bytes).expect(413);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
     await noRows(owner);
     expect(await t.context.db.prisma.quotaReservation.count({ where: { ownerId: owner.user.id } })).toBe(0);
   });

@@ -44,7 +44,10 @@ export async function repositoryKey(ctx: RegistryContext): Promise<void> {
 /** GET /{group}/repodata/{filename}: a file of the group's current repodata. */
 export async function repositoryFile(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('filename');
-  const file = await ctx.app.services.packageIndexes.file({ ownerId: ctx.owner().id, type: RPM, scope: group(ctx) }, name);
+  const file = await ctx.app.services.packageIndexes.file(
+    { ownerId: ctx.owner().id, type: RPM, scope: group(ctx) },
+    name,
+  );
   await serveIndexFile(ctx, file, REPODATA_TYPES[name] ?? 'application/gzip');
 }
 

@@ -13,7 +13,14 @@ const TYPE_STRING = 6;
 const TYPE_STRING_ARRAY = 8;
 const TYPE_I18N = 9;
 /** The header-and-payload signatures this signing replaces or cannot keep, and the reserved space it fills. */
-const DROPPED = new Set([REGION_TAG, 267 /* DSA */, 268 /* RSA */, 1002 /* PGP */, 1005 /* GPG */, 1008 /* RESERVED */]);
+const DROPPED = new Set([
+  REGION_TAG,
+  267 /* DSA */,
+  268 /* RSA */,
+  1002 /* PGP */,
+  1005 /* GPG */,
+  1008 /* RESERVED */,
+]);
 const RSA_HEADER_TAG = 268;
 const WIDTH: Readonly<Record<number, number>> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8 };
 
@@ -58,7 +65,8 @@ function readEntries(headers: Buffer, start: number): RawEntry[] {
     ];
     if (DROPPED.has(tag)) continue;
     const length = dataLength(store, type, offset, n);
-    if (offset + length > store.length) throw new BadRequestError('not a valid rpm package: a tag points past its header');
+    if (offset + length > store.length)
+      throw new BadRequestError('not a valid rpm package: a tag points past its header');
     entries.push({ tag, type, count: n, data: store.subarray(offset, offset + length) });
   }
   return entries;

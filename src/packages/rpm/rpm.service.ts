@@ -1,6 +1,6 @@
 // The RPM registry's rules (Forgejo: routers/api/packages/rpm, services/packages/rpm): an uploaded .rpm filed under
 // its name and `[epoch-]version-release` in a group (the file's composite key; "" for the ungrouped repository),
-// its parsed headers kept as a property of the file for the index; every upload and delete asks for a rebuild of
+// its header signed with the owner's key, its parsed headers kept as a property of the file for the index; every upload and delete asks for a rebuild of
 // the group's repodata, which the index job builds and swaps in (rpm-index-builder.ts).
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
@@ -13,8 +13,10 @@ import type { ServiceDeps } from '../../services/service-deps.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
-import { rpmFileName, rpmVersionString } from './rpm-package.ts';
-import { peekRpm } from './rpm-upload.ts';
+import type { PackageSigningKeys } from '../core/signing-keys.ts';
+import { parseRpmPackage, rpmFileName, rpmVersionString } from './rpm-package.ts';
+import { signRpmHeaders } from './rpm-sign.ts';
+import { peekRpm, prepend } from './rpm-upload.ts';
 
 export const RPM = 'rpm';
 /** The file property holding the parsed headers (an RpmPackage as JSON). */
@@ -43,6 +45,7 @@ export class RpmService {
     quota: QuotaService,
     private readonly hookEvents: HookEventsService,
     private readonly indexes: PackageIndexes,
+    private readonly signingKeys: PackageSigningKeys,
   ) {
     this.publisher = new PackagePublisher(deps, quota, hookEvents);
   }
@@ -57,7 +60,17 @@ export class RpmService {
     if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
       throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
     }
-    const { pkg, body: whole } = await peekRpm(body);
+    const peeked = await peekRpm(body);
+    const key = this.keyOf(owner, peeked.pkg.name, rpmVersionString(peeked.pkg));
+    const fileName = rpmFileName(peeked.pkg);
+    // What is refused anyway (409, a full quota) is refused before the owner's key is made or used.
+    await this.publisher.precheck({ owner, doer, key, fileName, compositeKey: group, maxBytes });
+    // Stored signed with the owner's key (gpgcheck=1), so the index describes the signed headers.
+    const signer = await this.signingKeys.pgp(owner);
+    const headers = await signRpmHeaders(peeked.headers, peeked.pkg.headerStart, async (header) =>
+      Buffer.from(await signer.detachSign(header, 'binary')),
+    );
+    const pkg = parseRpmPackage(headers);
     const metadataJson = JSON.stringify({
       license: pkg.license,
       project_url: pkg.url,
@@ -68,19 +81,18 @@ export class RpmService {
       {
         owner,
         doer,
-        key: this.keyOf(owner, pkg.name, rpmVersionString(pkg)),
-        fileName: rpmFileName(pkg),
+        key,
+        fileName,
         compositeKey: group,
         isLead: true,
         metadataJson,
         maxBytes,
-        announcedLength,
         alsoRecord: async (repos, added) => {
           await repos.packageProperties.add('file', added.fileId, { [RPM_METADATA]: JSON.stringify(pkg) });
           await this.indexes.enqueue(repos, { ownerId: owner.id, type: RPM, scope: group });
         },
       },
-      whole,
+      prepend(headers, peeked.rest),
     );
   }
 

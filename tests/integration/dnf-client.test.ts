@@ -86,7 +86,7 @@ describeWithDnf('dnf against a running Anvil', () => {
       return { installroot, output: stdout + stderr };
     } catch (error) {
       const failed = error as { stdout: string; stderr: string };
-      throw new Error(`dnf failed:\n${failed.stdout}${failed.stderr}`);
+      throw new Error(`dnf failed:\n${failed.stdout}${failed.stderr}`, { cause: error });
     }
   }
 

@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { RpmService } from '../packages/rpm/rpm.service.ts';
+import { ArchService } from '../packages/arch/arch.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
@@ -184,6 +185,7 @@ export function createServices(deps: ServiceDeps) {
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
+    arch: new ArchService(deps, quota, hookEvents, packageIndexes),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     packageSigningKeys,

@@ -20,6 +20,7 @@ export interface ScopeFile {
   fileName: string;
   fileCreatedAt: Date;
   size: number;
+  md5: string;
   sha256: string;
   /** The property's value; empty when the file has none. */
   property: string;
@@ -32,6 +33,7 @@ interface Row {
   fileName: string;
   fileCreatedAt: unknown;
   size: number | bigint;
+  md5: string;
   sha256: string;
   property: string | null;
 }
@@ -51,7 +53,7 @@ export class PackageScopeFilesRepository {
   async list(key: ScopeFilesKey): Promise<ScopeFile[]> {
     const rows = await this.client.$queryRaw<Row[]>`
       SELECT f."id" AS "fileId", p."name" AS "packageName", v."version" AS "version", f."name" AS "fileName",
-             f."createdAt" AS "fileCreatedAt", b."size" AS "size", b."hashSha256" AS "sha256", pp."value" AS "property"
+             f."createdAt" AS "fileCreatedAt", b."size" AS "size", b."hashMd5" AS "md5", b."hashSha256" AS "sha256", pp."value" AS "property"
       FROM "Package" p
       JOIN "PackageVersion" v ON v."packageId" = p."id"
       JOIN "PackageFile" f ON f."versionId" = v."id"
@@ -68,6 +70,7 @@ export class PackageScopeFilesRepository {
       fileName: row.fileName,
       fileCreatedAt: toDate(row.fileCreatedAt),
       size: Number(row.size),
+      md5: row.md5,
       sha256: row.sha256,
       property: row.property ?? '',
     }));

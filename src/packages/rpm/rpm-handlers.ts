@@ -4,7 +4,8 @@ import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { serveIndexFile } from '../core/serve-index.ts';
 import { repoConfig } from './repo-config.ts';
-import { checkGroup, RPM, type RpmFileTarget } from './rpm.service.ts';
+import { checkRepositoryPath } from '../core/repository-path.ts';
+import { RPM, type RpmFileTarget } from './rpm.service.ts';
 
 const REPODATA_TYPES: Readonly<Record<string, string>> = {
   'repomd.xml': 'text/xml; charset=utf-8',
@@ -12,7 +13,7 @@ const REPODATA_TYPES: Readonly<Record<string, string>> = {
 };
 
 function group(ctx: RegistryContext): string {
-  return checkGroup(ctx.params.group ?? '');
+  return checkRepositoryPath(ctx.params.group ?? '');
 }
 
 function target(ctx: RegistryContext): RpmFileTarget {

@@ -1,8 +1,8 @@
 // An .rpm upload read as it streams: its headers are read off the front of the body (they say where the package
 // is filed before the blob store takes a byte, and the registry signs them), then the rest streams on to the store.
-import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { BadRequestError } from '../../domain/errors.ts';
+import { readChunk } from '../core/read-chunk.ts';
 import { rpmHeadersLength } from './rpm-header.ts';
 import { parseRpmPackage, type RpmPackage } from './rpm-package.ts';
 
@@ -23,12 +23,8 @@ export async function peekRpm(body: Readable, maxHeaders = MAX_RPM_HEADERS): Pro
   let read = 0;
   let needed: number | null = null;
   while (needed === null || read < needed) {
-    const chunk = body.read() as Buffer | null;
-    if (chunk === null) {
-      if (body.readableEnded || body.destroyed) break;
-      await Promise.race([once(body, 'readable'), once(body, 'end')]);
-      continue;
-    }
+    const chunk = await readChunk(body);
+    if (chunk === null) break;
     chunks.push(chunk);
     read += chunk.length;
     if (needed === null) needed = rpmHeadersLength(Buffer.concat(chunks));

@@ -22,14 +22,6 @@ export const RPM = 'rpm';
 /** The file property holding the parsed headers (an RpmPackage as JSON). */
 export const RPM_METADATA = 'rpm.metadata';
 
-/** Path segments of a group: letters, digits and `._-`, not starting with a dot; at most 8 levels. */
-const GROUP = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,63})(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}){0,7}$/;
-
-export function checkGroup(group: string): string {
-  if (group !== '' && !GROUP.test(group)) throw new NotFoundError('no such rpm group');
-  return group;
-}
-
 export interface RpmFileTarget {
   group: string;
   name: string;

@@ -65,6 +65,8 @@ import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
 import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
+import { RpmService } from '../packages/rpm/rpm.service.ts';
+import { ArchService } from '../packages/arch/arch.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
@@ -207,6 +209,8 @@ export function createServices(deps: ServiceDeps) {
     goModules: new GoService(deps, quota, hookEvents),
     composer: new ComposerService(deps, quota, hookEvents),
     rubygems: new RubygemsService(deps, quota, hookEvents),
+    rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
+    arch: new ArchService(deps, quota, hookEvents, packageIndexes),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),

@@ -61,6 +61,7 @@ import { UserSettingRepository } from './user-setting.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { PackagePropertyRepository } from './package-property.repository.ts';
+import { PackageScopeFilesRepository } from './package-scope-files.repository.ts';
 import { PackageSigningKeyRepository } from './package-signing-key.repository.ts';
 import { TeamRepository } from './team.repository.ts';
 import { UserKeyPairRepository } from './user-key-pair.repository.ts';
@@ -115,6 +116,7 @@ export function createRepositories(
     repositoryIndexes: new RepositoryIndexRepository(client, provider),
     scopedFiles: new ScopedFileRepository(client),
     packageProperties: new PackagePropertyRepository(client),
+    packageScopeFiles: new PackageScopeFilesRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),

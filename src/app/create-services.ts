@@ -60,13 +60,21 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { NugetPush } from '../packages/nuget/nuget-push.ts';
+import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
+import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
+import { RpmService } from '../packages/rpm/rpm.service.ts';
+import { ArchService } from '../packages/arch/arch.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
 import { TagProtectionService } from '../services/tag-protection.service.ts';
+import { DebianService } from '../packages/debian/debian.service.ts';
+import { PackageIndexes } from '../packages/core/repository-index.ts';
+import { INDEX_BUILDERS } from '../packages/index-builders.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -134,6 +142,8 @@ export function createServices(deps: ServiceDeps) {
     mergeCheck,
   );
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
+  const packageSigningKeys = new PackageSigningKeys(deps);
+  const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -193,16 +203,23 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents),
+    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes),
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     goModules: new GoService(deps, quota, hookEvents),
     composer: new ComposerService(deps, quota, hookEvents),
+    rubygems: new RubygemsService(deps, quota, hookEvents),
+    rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
+    arch: new ArchService(deps, quota, hookEvents, packageIndexes),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
-    packageSigningKeys: new PackageSigningKeys(deps),
+    nuget: new NugetService(deps),
+    nugetPush: new NugetPush(deps, quota, hookEvents),
+    packageSigningKeys,
+    packageIndexes,
+    debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

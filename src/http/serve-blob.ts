@@ -85,15 +85,20 @@ export interface StoredFile {
   blob: { size: bigint | number; hashSha256: string };
 }
 
-/** Sends a stored package file from the blob store, as every registry serves its downloads. */
-export function serveStoredFile(req: Request, res: Response, file: StoredFile, store: BlobSource): Promise<void> {
+/** Sends a stored package file from the package store, as every registry serves its downloads. */
+export function serveStoredFile(
+  req: Request,
+  res: Response,
+  file: StoredFile,
+  packages: { readonly blobs: BlobSource },
+): Promise<void> {
   const { hashSha256 } = file.blob;
   return serveBlob(req, res, {
     size: Number(file.blob.size),
     sha256: hashSha256,
     lastModified: file.createdAt,
     fileName: file.name,
-    store,
+    store: packages.blobs,
     key: hashSha256,
   });
 }

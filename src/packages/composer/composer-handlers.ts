@@ -71,5 +71,5 @@ export async function searchPackages(ctx: RegistryContext): Promise<void> {
 export async function downloadArchive(ctx: RegistryContext): Promise<void> {
   const { composer, packages } = ctx.app.services;
   const file = await composer.file(ctx.owner(), ctx.param('package'), ctx.param('version'), ctx.param('filename'));
-  await serveStoredFile(ctx.req, ctx.res, file, packages.blobs);
+  await serveStoredFile(ctx.req, ctx.res, file, packages);
 }

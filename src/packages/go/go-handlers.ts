@@ -51,5 +51,5 @@ export async function goMod(ctx: RegistryContext): Promise<void> {
 export async function downloadZip(ctx: RegistryContext): Promise<void> {
   const { goModules, packages } = ctx.app.services;
   const file = await goModules.zip(ctx.owner(), unescaped(ctx, 'module'), unescaped(ctx, 'version'));
-  await serveStoredFile(ctx.req, ctx.res, file, packages.blobs);
+  await serveStoredFile(ctx.req, ctx.res, file, packages);
 }

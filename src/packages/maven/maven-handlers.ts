@@ -44,7 +44,7 @@ export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const { blob } = file;
   if (path.checksum) return sendText(ctx, storedChecksum(blob, path.checksum), 'text/plain; charset=utf-8');
   if (ctx.req.method === 'GET') maven.countDownload(file);
-  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages.blobs);
+  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages);
 }
 
 /** PUT of any path: a file is stored (201); deployed metadata and checksums are read and checked (200). */

@@ -47,5 +47,5 @@ export async function packageIndex(ctx: RegistryContext): Promise<void> {
 export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const { pypi } = ctx.app.services;
   const file = await pypi.file(ctx.owner(), ctx.param('name'), ctx.param('version'), ctx.param('filename'));
-  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages.blobs);
+  await serveStoredFile(ctx.req, ctx.res, file, ctx.app.services.packages);
 }

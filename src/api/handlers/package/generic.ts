@@ -32,7 +32,7 @@ export const genericPackageUpload: Handler<'genericPackageUpload'> = async (ctx)
 export const genericPackageDownload: Handler<'genericPackageDownload'> = async (ctx) => {
   const { packages } = ctx.app.services;
   const file = await packages.genericFile(ctx.user(), fileOf(ctx));
-  await serveStoredFile(ctx.req, ctx.res, file, packages.blobs);
+  await serveStoredFile(ctx.req, ctx.res, file, packages);
 };
 
 export const genericPackageDeleteFile: Handler<'genericPackageDeleteFile'> = async (ctx) => {

@@ -287,26 +287,13 @@ export class IssueService {
             ? { body: { from: current.content } }
             : {}),
         };
-        await this.events.emit(repos, {
-          kind: 'edited',
-          actor: doer,
-          repo: access.repo,
-          issue,
-          mentionedIds,
-          assignedIds,
-          changes: edits,
-        });
+        const edited = { kind: 'edited', mentionedIds, assignedIds, changes: edits } as const;
+        await this.events.emit(repos, { ...edited, actor: doer, repo: access.repo, issue });
       }
-      if (assignedIds.length + unassignedIds.length > 0)
-        await this.events.emit(repos, {
-          kind: 'assigned',
-          actor: doer,
-          repo: access.repo,
-          issue,
-          mentionedIds: [],
-          assignedIds,
-          unassignedIds,
-        });
+      if (assignedIds.length + unassignedIds.length > 0) {
+        const assigned = { kind: 'assigned', mentionedIds: [], assignedIds, unassignedIds } as const;
+        await this.events.emit(repos, { ...assigned, actor: doer, repo: access.repo, issue });
+      }
       if (changes.state !== undefined) {
         const close = changes.state === 'closed';
         if (close !== issue.isClosed) {

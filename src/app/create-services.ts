@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
+import { CranService } from '../packages/cran/cran.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
@@ -180,6 +181,7 @@ export function createServices(deps: ServiceDeps) {
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     rubygems: new RubygemsService(deps, quota, hookEvents),
+    cran: new CranService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),

@@ -2,12 +2,14 @@
 // (src/packages/<type>/), run by the core's router (src/packages/core/registry-router.ts) with the API's guard
 // vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
 import type { RegistryTable } from './core/registry-route.ts';
+import { CRAN_REGISTRY } from './cran/cran.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
+  cran: CRAN_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,

@@ -104,7 +104,7 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
-    ownerPackageIndex: new OwnerPackageIndexRepository(client),
+    ownerPackageIndex: new OwnerPackageIndexRepository(client, hot),
     packageProperties: new PackagePropertyRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),

@@ -189,6 +189,9 @@ export async function benchCargo(anvil: {
       console.log(`  (index of ${name}: ${check.status}, ${lines} lines)`);
     rps[versions] = await autocannon(url, headers);
   }
+  // For scale on a loaded machine: the same server's answer to a request that reads nothing.
+  const version = await autocannon(`${anvil.base}/api/v1/version`, {});
+  console.log(`for scale: GET /api/v1/version at ${version.toFixed(0)} req/s in the same conditions`);
   const ratio = rps[10] / rps[1000];
   console.log(
     `cargo sparse index file GET: ${rps[10].toFixed(0)} req/s at 10 versions, ${rps[1000].toFixed(0)} at 1,000 ` +

@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
@@ -182,6 +183,7 @@ export function createServices(deps: ServiceDeps) {
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
+    vagrant: new VagrantService(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,

@@ -6,10 +6,12 @@ import type { RegistryTable } from './core/registry-route.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { VAGRANT_REGISTRY } from './vagrant/vagrant.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   cargo: CARGO_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,
+  vagrant: VAGRANT_REGISTRY,
 };

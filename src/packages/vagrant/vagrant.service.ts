@@ -1,6 +1,6 @@
 // The Vagrant registry's rules (Forgejo: routers/api/packages/vagrant): a box uploaded per version and provider
 // (`<provider>.box`), checked as it streams in; the box's metadata document; downloads.
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { PackageFileRow } from '../../db/package.repository.ts';
 import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
@@ -61,9 +61,9 @@ export class VagrantService {
       announcedLength: upload.announcedLength,
       maxBytes: limit >= 0 ? limit : undefined,
     };
-    upload.body.on('error', (error) => box.check.destroy(error));
+    const checked = pipeline(upload.body, box.check, () => undefined);
     try {
-      await this.publisher.publish(file, upload.body.pipe(box.check));
+      await this.publisher.publish(file, checked);
     } catch (error) {
       throw box.check.failure instanceof BadRequestError ? box.check.failure : error;
     }

@@ -77,6 +77,14 @@ export class PackageIndexRepository {
     }));
   }
 
+  /** The package's id, name as first published, and revision (a kept index document is current while it is). */
+  packageRevision(key: PackageNameKey): Promise<{ id: number; name: string; revision: number } | null> {
+    return this.client.package.findUnique({
+      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase() } },
+      select: { id: true, name: true, revision: true },
+    });
+  }
+
   /** The package's public versions, oldest first. */
   async listVersions(key: PackageNameKey): Promise<IndexedVersion[]> {
     const rows = await this.client.packageVersion.findMany({

@@ -3,6 +3,7 @@
 // token check of `vagrant cloud auth`.
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
+import { sendDocument } from '../core/send-document.ts';
 
 function service(ctx: RegistryContext) {
   return ctx.app.services.vagrant;
@@ -17,7 +18,8 @@ export function checkAuthenticate(ctx: RegistryContext): Promise<void> {
 export async function boxMetadata(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('name');
   const boxUrl = `${ctx.registryUrl()}/${encodeURIComponent(name)}`;
-  ctx.res.status(200).json(await service(ctx).document(ctx.owner(), name, boxUrl));
+  const document = await service(ctx).document(ctx.owner(), name, boxUrl);
+  sendDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** PUT /{name}/{version}/{provider}.box: the box itself is the body. */

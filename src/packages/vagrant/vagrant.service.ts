@@ -7,9 +7,10 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
+import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
 import { PackagePublisher, type PublishedFile } from '../core/publish.ts';
 import { boxArchiveCheck } from './box-archive.ts';
-import { type BoxDocument, boxDocument } from './box-document.ts';
+import { boxDocument } from './box-document.ts';
 
 export const VAGRANT = 'vagrant';
 
@@ -17,6 +18,8 @@ const BOX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Vagrant's versions: up to three numbers, an optional pre-release and build. */
 const BOX_VERSION = /^v?\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const PROVIDER_FILE = /^[a-z0-9][a-z0-9_-]{0,63}\.box$/;
+
+const boxNotFound = () => new NotFoundError('box does not exist');
 
 export interface BoxUpload {
   name: string;
@@ -29,6 +32,7 @@ export interface BoxUpload {
 
 export class VagrantService {
   private readonly publisher: PackagePublisher;
+  private readonly documents = new DocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -69,17 +73,17 @@ export class VagrantService {
     }
   }
 
-  /** The box's metadata document; 404 for a box the owner does not have. */
-  async document(owner: User, name: string, boxUrl: string): Promise<BoxDocument> {
-    const files = await this.deps.repos.packageIndex.listFiles({ ownerId: owner.id, type: VAGRANT, name });
-    if (files.length === 0) throw new NotFoundError('box does not exist');
-    const found = await this.deps.repos.packages.findVersion({
-      ownerId: owner.id,
-      type: VAGRANT,
-      name,
-      version: files[0].version,
-    });
-    return boxDocument(found?.package.name ?? name, files, boxUrl);
+  /** The box's metadata document: the one kept while the box's revision is the same, else built from its rows. */
+  async document(owner: User, name: string, boxUrl: string): Promise<CachedDocument> {
+    const key = { ownerId: owner.id, type: VAGRANT, name };
+    const found = await this.deps.repos.packageIndex.packageRevision(key);
+    if (!found) throw boxNotFound();
+    const cacheKey = `${found.id}\n${boxUrl}`;
+    const kept = this.documents.current(cacheKey, found.revision);
+    if (kept) return kept;
+    const files = await this.deps.repos.packageIndex.listFiles(key);
+    if (files.length === 0) throw boxNotFound();
+    return this.documents.keep(cacheKey, found.revision, JSON.stringify(boxDocument(found.name, files, boxUrl)));
   }
 
   /** The file to download, counted as a download of its version. */

@@ -60,6 +60,9 @@ import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
+import { GoService } from '../packages/go/go.service.ts';
+import { ComposerService } from '../packages/composer/composer.service.ts';
+import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
@@ -180,6 +183,9 @@ export function createServices(deps: ServiceDeps) {
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
+    goModules: new GoService(deps, quota, hookEvents),
+    composer: new ComposerService(deps, quota, hookEvents),
+    rubygems: new RubygemsService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),

@@ -44,6 +44,8 @@ export interface NewPackageFile {
   key: VersionKey;
   creatorId: number;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's binary builds per platform and R version); '' for none. */
+  compositeKey?: string;
   blob: BlobDigests;
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
@@ -89,7 +91,16 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha256: blob.sha256,
       hashSha512: blob.sha512,
     },
-    update: {},
+    // Bytes first stored with some digests left for later (complete-digests.ts) get them from any upload that has them.
+    update: Object.fromEntries(
+      (
+        [
+          ['hashMd5', blob.md5],
+          ['hashSha1', blob.sha1],
+          ['hashSha512', blob.sha512],
+        ] as const
+      ).filter(([, hex]) => hex !== ''),
+    ),
   });
 }
 
@@ -164,16 +175,16 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
 
-  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+  async fileExists(key: VersionKey, fileName: string, compositeKey = ''): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true },
     });
     return found !== null;
@@ -224,6 +235,7 @@ export class PackageRepository {
         blobId: stored.id,
         name: file.fileName,
         lowerName: file.fileName.toLowerCase(),
+        compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
     });

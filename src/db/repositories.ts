@@ -34,6 +34,7 @@ import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
+import { OwnerPackageIndexRepository } from './owner-package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
@@ -105,6 +106,7 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client),
+    ownerPackageIndex: new OwnerPackageIndexRepository(client),
     packageProperties: new PackagePropertyRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),

@@ -15,4 +15,8 @@ export const packages = {
   LIMIT_SIZE_NPM: sizeLimit(),
   LIMIT_SIZE_CARGO: sizeLimit(),
   LIMIT_SIZE_VAGRANT: sizeLimit(),
+  LIMIT_SIZE_GO: sizeLimit(),
+  LIMIT_SIZE_COMPOSER: sizeLimit(),
+  LIMIT_SIZE_RUBYGEMS: sizeLimit(),
+  LIMIT_SIZE_CRAN: sizeLimit(),
 } as const;

@@ -53,7 +53,8 @@ export async function downloadCrate(ctx: RegistryContext): Promise<void> {
     lastModified: file.createdAt,
     fileName: file.name,
     contentType: 'application/octet-stream',
-    open: (range) => ctx.app.services.packages.openBlob(file.sha256, range),
+    store: ctx.app.services.packages.blobs,
+    key: file.sha256,
   });
 }
 

@@ -24,7 +24,7 @@ const VERSION = String.raw`(?<version>[^/]+)`;
 const crates = (...parts: string[]) => new RegExp(`^/api/v1/crates${parts.map((part) => `/${part}`).join('')}$`);
 
 export const CARGO_REGISTRY: RegistryTable = {
-  errors: (detail) => ({ errors: [{ detail }] }),
+  errors: (res, _status, detail) => res.json({ errors: [{ detail }] }),
   routes: [
     registryRoute('GET', /^\/config\.json$/, read, getConfig),
     registryRoute('GET', crates(), read, searchCrates),

@@ -9,7 +9,7 @@ const BOX = String.raw`/(?<name>[^/]+)`;
 const FILE = String.raw`${BOX}/(?<version>[^/]+)/(?<provider>[^/]+)`;
 
 export const VAGRANT_REGISTRY: RegistryTable = {
-  errors: (message) => ({ errors: [message] }),
+  errors: (res, _status, message) => void res.json({ errors: [message] }),
   routes: [
     registryRoute('GET', /^\/authenticate$/, [ownerAssignment(), reqToken()], checkAuthenticate),
     registryRoute('GET', new RegExp(`^${BOX}$`), packageReader(), boxMetadata),

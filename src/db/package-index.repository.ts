@@ -1,6 +1,7 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
 import type { ListOptions, Page } from '../domain/page.ts';
+import type { HotQueries } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
@@ -54,7 +55,10 @@ export interface FoundPackage {
 }
 
 export class PackageIndexRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
 
   /**
    * The files of the package's public versions (of one version when `lowerVersion` is given), oldest version
@@ -87,12 +91,18 @@ export class PackageIndexRepository {
     }));
   }
 
-  /** The package's id, name as first published, and revision (a kept index document is current while it is). */
-  packageRevision(key: PackageNameKey): Promise<{ id: number; name: string; revision: number } | null> {
-    return this.client.package.findUnique({
+  /** The package's id and revision (a kept index document is current while it is), by a prepared statement. */
+  packageRevision(key: PackageNameKey): Promise<{ id: number; revision: number } | null> {
+    return this.hot.packageRevision(key.ownerId, key.type, key.name.toLowerCase());
+  }
+
+  /** The package's name as first published. */
+  async packageName(key: PackageNameKey): Promise<string | null> {
+    const found = await this.client.package.findUnique({
       where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase() } },
-      select: { id: true, name: true, revision: true },
+      select: { name: true },
     });
+    return found?.name ?? null;
   }
 
   /** The package's public versions, oldest first. */

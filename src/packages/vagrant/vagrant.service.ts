@@ -81,9 +81,11 @@ export class VagrantService {
     const cacheKey = `${found.id}\n${boxUrl}`;
     const kept = this.documents.current(cacheKey, found.revision);
     if (kept) return kept;
-    const files = await this.deps.repos.packageIndex.listFiles(key);
+    const { packageIndex } = this.deps.repos;
+    const [files, boxName] = await Promise.all([packageIndex.listFiles(key), packageIndex.packageName(key)]);
     if (files.length === 0) throw boxNotFound();
-    return this.documents.keep(cacheKey, found.revision, JSON.stringify(boxDocument(found.name, files, boxUrl)));
+    const body = JSON.stringify(boxDocument(boxName ?? name, files, boxUrl));
+    return this.documents.keep(cacheKey, found.revision, body);
   }
 
   /** The file to download, counted as a download of its version. */

@@ -35,9 +35,14 @@ import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
 import { OwnerPackageIndexRepository } from './owner-package-index.repository.ts';
+import { RepositoryIndexRepository } from './repository-index.repository.ts';
+import { ScopedFileRepository } from './scoped-file.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { DeployKeyRepository } from './deploy-key.repository.ts';
+import { ProtectedTagRepository } from './protected-tag.repository.ts';
+import { TopicRepository } from './topic.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
@@ -56,6 +61,7 @@ import { UserSettingRepository } from './user-setting.repository.ts';
 import { StarRepository } from './star.repository.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { PackagePropertyRepository } from './package-property.repository.ts';
+import { PackageScopeFilesRepository } from './package-scope-files.repository.ts';
 import { PackageSigningKeyRepository } from './package-signing-key.repository.ts';
 import { TeamRepository } from './team.repository.ts';
 import { UserKeyPairRepository } from './user-key-pair.repository.ts';
@@ -107,10 +113,16 @@ export function createRepositories(
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client, hot),
     ownerPackageIndex: new OwnerPackageIndexRepository(client),
+    repositoryIndexes: new RepositoryIndexRepository(client, provider),
+    scopedFiles: new ScopedFileRepository(client),
     packageProperties: new PackagePropertyRepository(client),
+    packageScopeFiles: new PackageScopeFilesRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    deployKeys: new DeployKeyRepository(client),
+    protectedTags: new ProtectedTagRepository(client),
+    topics: new TopicRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),

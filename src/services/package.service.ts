@@ -29,6 +29,7 @@ import {
 import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
 import type { BlobStore } from '../infra/storage/blob-store.ts';
+import type { PackageIndexes } from '../packages/core/repository-index.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
@@ -54,6 +55,7 @@ export class PackageService {
     private readonly repositories: RepositoryLookupService,
     private readonly quota: QuotaService,
     private readonly hookEvents: HookEventsService,
+    private readonly indexes: PackageIndexes,
   ) {}
 
   private get packages() {
@@ -225,6 +227,8 @@ export class PackageService {
   private async deleteVersion(doer: User, owner: User, version: PackageVersionRow): Promise<void> {
     const orphans = await this.deps.transactions.run(async (repos) => {
       await this.announce(repos, owner, doer, version, 'deleted');
+      // A type with repository indexes (Debian, RPM…) rebuilds the ones that listed the version.
+      await this.indexes.enqueueForVersion(repos, version);
       return repos.packages.deleteVersion(version);
     });
     await removeUnreferencedBlobs(this.deps, orphans);

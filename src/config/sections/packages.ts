@@ -19,4 +19,12 @@ export const packages = {
   LIMIT_SIZE_COMPOSER: sizeLimit(),
   LIMIT_SIZE_RUBYGEMS: sizeLimit(),
   LIMIT_SIZE_CRAN: sizeLimit(),
+  LIMIT_SIZE_NUGET: sizeLimit(),
+  LIMIT_SIZE_HELM: sizeLimit(),
+  LIMIT_SIZE_PUB: sizeLimit(),
+  LIMIT_SIZE_DEBIAN: sizeLimit(),
+  LIMIT_SIZE_ALPINE: sizeLimit(),
+  LIMIT_SIZE_RPM: sizeLimit(),
+  LIMIT_SIZE_ARCH: sizeLimit(),
+  LIMIT_SIZE_ALT: sizeLimit(),
 } as const;

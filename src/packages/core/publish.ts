@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { NewPackageFile, PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import { BadRequestError, ConflictError, NameTakenError, PayloadTooLargeError } from '../../domain/errors.ts';
 import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
@@ -30,7 +31,7 @@ export interface PublishedFile {
   doer: User;
   key: VersionKey;
   fileName: string;
-  /** Tells apart files of one name in a version (CRAN's binaries per platform and R version). */
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files). */
   compositeKey?: string;
   /** The version's main file (the one Forgejo's UI offers first). */
   isLead?: boolean;
@@ -48,6 +49,10 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
+  /** Facts about the file a registry selects on. */
+  properties?: Readonly<Record<string, string>>;
+  /** More rows for the same transaction (an index rebuild to enqueue). */
+  alsoRecord?: (repos: Repositories, added: { version: PackageVersionRow; fileId: number }) => Promise<void>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -146,6 +151,28 @@ export class PackagePublisher {
     }
   }
 
+  /**
+   * Publishes a file whose names are in its own bytes (a .deb's control file): the quota is asked first, the body
+   * stored within `limits`, then `describe` names it from what the caller kept of the bytes (its failure, a 400,
+   * keeps nothing), then the rows are committed as publish() does.
+   */
+  async publishDescribed(
+    limits: { owner: User; maxBytes?: number; announcedLength?: number },
+    body: Readable,
+    describe: (digests: BlobDigests) => PublishedFile | Promise<PublishedFile>,
+  ): Promise<PackageVersionRow> {
+    await this.quota.assertWithin(limits.owner, 'size:assets:packages:all');
+    const received = await receivePackageBlob(this.deps, this.quota, { ...limits, body });
+    try {
+      const file = await describe(received.digests);
+      await this.refuseExisting(file);
+      verifyDigests(received.digests, file.expected ?? {});
+      return await this.commitRetryingRace(received, file);
+    } finally {
+      await received.close();
+    }
+  }
+
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
@@ -184,11 +211,13 @@ export class PackagePublisher {
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      properties: file.properties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {
       if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
-      const { version, newVersion } = await repos.packages.addFile(row);
+      const { version, newVersion, fileId } = await repos.packages.addFile(row);
+      await file.alsoRecord?.(repos, { version, fileId });
       if (newVersion) {
         const { owner, doer } = file;
         await this.hookEvents.package(repos, {

@@ -76,7 +76,7 @@ export class VagrantService {
   /** The box's metadata document: the one kept while the box's revision is the same, else built from its rows. */
   async document(owner: User, name: string, boxUrl: string): Promise<CachedDocument> {
     const key = { ownerId: owner.id, type: VAGRANT, name };
-    const found = await this.deps.repos.packageIndex.packageRevision(key);
+    const found = await this.deps.repos.packageIndex.revisionOf(key);
     if (!found) throw boxNotFound();
     const cacheKey = `${found.id}\n${boxUrl}`;
     const kept = this.documents.current(cacheKey, found.revision);

@@ -62,6 +62,7 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
 import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
@@ -216,6 +217,7 @@ export function createServices(deps: ServiceDeps) {
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
+    vagrant: new VagrantService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,

@@ -12,6 +12,7 @@ import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { VAGRANT_REGISTRY } from './vagrant/vagrant.routes.ts';
 import { RPM_REGISTRY, RPM_ROOT_CONFIG } from './rpm/rpm.routes.ts';
 import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
@@ -26,6 +27,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   npm: npmRegistry,
   nuget: NUGET_REGISTRY,
   pypi: PYPI_REGISTRY,
+  vagrant: VAGRANT_REGISTRY,
   rpm: RPM_REGISTRY,
   'rpm.repo': RPM_ROOT_CONFIG,
   rubygems: RUBYGEMS_REGISTRY,

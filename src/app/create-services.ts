@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { DebianService } from '../packages/debian/debian.service.ts';
+import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
@@ -188,6 +189,7 @@ export function createServices(deps: ServiceDeps) {
     packageSigningKeys,
     packageIndexes,
     debian: new DebianService(deps, quota, hookEvents, packageIndexes),
+    alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

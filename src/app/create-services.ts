@@ -63,6 +63,7 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
@@ -224,6 +225,7 @@ export function createServices(deps: ServiceDeps) {
     packageSigningKeys,
     packageIndexes,
     debian: new DebianService(deps, quota, hookEvents, packageIndexes),
+    alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -5,6 +5,7 @@ import { ARCH_REGISTRY } from './arch/arch.routes.ts';
 import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
 import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
+import { ALPINE_REGISTRY } from './alpine/alpine.routes.ts';
 import { CRAN_REGISTRY } from './cran/cran.routes.ts';
 import { DEBIAN_REGISTRY } from './debian/debian.routes.ts';
 import { GO_REGISTRY } from './go/go.routes.ts';
@@ -17,6 +18,7 @@ import { RPM_REGISTRY, RPM_ROOT_CONFIG } from './rpm/rpm.routes.ts';
 import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
+  alpine: ALPINE_REGISTRY,
   arch: ARCH_REGISTRY,
   cargo: CARGO_REGISTRY,
   composer: COMPOSER_REGISTRY,

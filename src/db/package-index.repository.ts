@@ -13,6 +13,22 @@ export interface IndexedFile {
   sha256: string;
 }
 
+/** A file of any package of a type, for registries whose index spans packages (Conda's repodata). */
+export interface TypeFile extends IndexedFile {
+  fileId: number;
+  packageName: string;
+  compositeKey: string;
+  md5: string;
+}
+
+export interface TypeFileFilter {
+  ownerId: number;
+  type: string;
+  compositeKey?: string;
+  /** Lower case. */
+  fileName?: string;
+}
+
 export interface IndexedVersion {
   version: string;
   createdAt: Date;
@@ -75,6 +91,52 @@ export class PackageIndexRepository {
       size: Number(row.size),
       sha256: row.sha256,
     }));
+  }
+
+  /**
+   * The files of every public package of the type the owner has, oldest version first, each version's files in
+   * upload order; only those of one composite key or file name when given.
+   */
+  async listTypeFiles(filter: TypeFileFilter): Promise<TypeFile[]> {
+    const rows = await this.client.$queryRaw<(FileRow & Record<string, unknown>)[]>`
+      SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
+             v."metadataJson" AS "metadataJson", f."id" AS "fileId", f."name" AS "fileName",
+             f."createdAt" AS "fileCreatedAt", f."compositeKey" AS "compositeKey", p."name" AS "packageName",
+             b."size" AS "size", b."hashSha256" AS "sha256", b."hashMd5" AS "md5"
+      FROM "Package" p
+      JOIN "PackageVersion" v ON v."packageId" = p."id"
+      JOIN "PackageFile" f ON f."versionId" = v."id"
+      JOIN "PackageBlob" b ON b."id" = f."blobId"
+      WHERE p."ownerId" = ${filter.ownerId} AND p."type" = ${filter.type}
+        AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+        ${filter.compositeKey === undefined ? Prisma.empty : Prisma.sql`AND f."compositeKey" = ${filter.compositeKey}`}
+        ${filter.fileName === undefined ? Prisma.empty : Prisma.sql`AND f."lowerName" = ${filter.fileName}`}
+      ORDER BY v."createdAt", v."id", f."id"`;
+    return rows.map((row) => ({
+      versionId: Number(row.versionId),
+      version: row.version,
+      versionCreatedAt: toDate(row.versionCreatedAt),
+      metadataJson: row.metadataJson,
+      fileId: Number(row.fileId),
+      fileName: row.fileName,
+      fileCreatedAt: toDate(row.fileCreatedAt),
+      compositeKey: String(row.compositeKey),
+      packageName: String(row.packageName),
+      size: Number(row.size),
+      sha256: row.sha256,
+      md5: String(row.md5),
+    }));
+  }
+
+  /**
+   * A value that changes whenever a public package of the type the owner has changes (a version or file added or
+   * removed: Package.revision), or a package comes or goes: what a document over all of them is cached by.
+   */
+  async typeState(ownerId: number, type: string): Promise<string> {
+    const [row] = await this.client.$queryRaw<{ count: unknown; revisions: unknown; newest: unknown }[]>`
+      SELECT COUNT(*) AS "count", SUM("revision") AS "revisions", MAX("id") AS "newest"
+      FROM "Package" WHERE "ownerId" = ${ownerId} AND "type" = ${type} AND "isInternal" = ${false}`;
+    return `${String(row?.count ?? 0)}:${String(row?.revisions ?? 0)}:${String(row?.newest ?? 0)}`;
   }
 
   /** The package's public versions, oldest first. */

@@ -7,7 +7,7 @@ import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { DownloadTally } from './download-tally.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
-import { deletePropertiesOf } from './package-property.repository.ts';
+import { addProperties, deletePropertiesOf } from './package-property.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
@@ -56,6 +56,10 @@ export interface NewPackageFile {
   tags?: readonly string[];
   /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
   replaceMetadata?: boolean;
+  /** What tells apart files of one name in a version (Conda's subdir); '' when none. */
+  compositeKey?: string;
+  /** Facts about the file its registry's index selects on or reads (PackageProperty rows). */
+  fileProperties?: Record<string, string>;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -164,16 +168,16 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
 
-  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+  async fileExists(key: VersionKey, fileName: string, compositeKey = ''): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true },
     });
     return found !== null;
@@ -218,15 +222,18 @@ export class PackageRepository {
           })
         : await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } });
     const stored = await upsertBlobRow(this.client, file.blob);
-    await this.client.packageFile.create({
+    const createdFile = await this.client.packageFile.create({
       data: {
         versionId: version.id,
         blobId: stored.id,
         name: file.fileName,
         lowerName: file.fileName.toLowerCase(),
+        compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
+      select: { id: true },
     });
+    if (file.fileProperties) await addProperties(this.client, 'file', createdFile.id, file.fileProperties);
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
     return { version: { ...version, package: pkg }, newVersion: existing === null };
   }

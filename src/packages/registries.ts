@@ -1,12 +1,14 @@
 // The package registries served under /api/packages/{owner}/{type}/…, by type: each registry's route table
 // (src/packages/<type>/), run by the core's router (src/packages/core/registry-router.ts) with the API's guard
 // vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
+import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
+  conda: CONDA_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,

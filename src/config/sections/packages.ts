@@ -13,4 +13,5 @@ export const packages = {
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
+  LIMIT_SIZE_CONDA: sizeLimit(),
 } as const;

@@ -12,6 +12,7 @@ import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
+import { teeUpload } from './inspect-upload.ts';
 import { type ReceivedBlob, receivePackageBlob } from './receive-blob.ts';
 import { removeUnreferencedBlobs } from './remove-blobs.ts';
 
@@ -35,6 +36,17 @@ export interface PublishedFile {
   /** The type's size limit; none: no bound. */
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
+  announcedLength?: number;
+  /** What tells apart files of one name in a version (Conda's subdir). */
+  compositeKey?: string;
+  /** Facts about the file its registry's index reads (PackageProperty rows). */
+  fileProperties?: Record<string, string>;
+}
+
+/** An upload whose package, version and file are known only once its bytes are read (see publishInspected). */
+export interface InspectedUpload {
+  owner: User;
+  maxBytes?: number;
   announcedLength?: number;
 }
 
@@ -76,10 +88,59 @@ export class PackagePublisher {
     }
   }
 
+  /**
+   * A file whose name, version and metadata are inside it (Conda's info/index.json): `inspect` reads a copy of the
+   * body as the store receives it, `describe` makes the file to publish of what it found. A full quota or a length
+   * past the limit is refused before a byte is read; an existing file (409) once the parser has answered.
+   */
+  async publishInspected<T>(
+    upload: InspectedUpload,
+    body: Readable,
+    inspect: (copy: Readable) => Promise<T>,
+    describe: (found: T) => PublishedFile,
+  ): Promise<{ version: PackageVersionRow; found: T }> {
+    const { maxBytes, announcedLength } = upload;
+    if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
+      throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
+    }
+    await this.quota.assertWithin(upload.owner, 'size:assets:packages:all');
+    const teed = teeUpload(body, inspect);
+    let firstFailure: unknown;
+    const failed = (error: unknown) => {
+      firstFailure ??= error;
+      throw error;
+    };
+    const [received, inspected] = await Promise.allSettled([
+      receivePackageBlob(this.deps, this.quota, {
+        owner: upload.owner,
+        body: teed.forStore,
+        maxBytes,
+        announcedLength,
+      }).catch((error: unknown) => {
+        teed.abort(error instanceof Error ? error : new Error(String(error)));
+        return failed(error);
+      }),
+      teed.inspected.catch(failed),
+    ]);
+    if (received.status === 'rejected' || inspected.status === 'rejected') {
+      if (received.status === 'fulfilled') await received.value.close();
+      throw firstFailure;
+    }
+    try {
+      const file = describe(inspected.value);
+      await this.refuseExisting(file);
+      verifyDigests(received.value.digests, file.expected ?? {});
+      return { version: await this.commitRetryingRace(received.value, file), found: inspected.value };
+    } finally {
+      await received.value.close();
+    }
+  }
+
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
-    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName))) throw fileExists();
+    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName, file.compositeKey)))
+      throw fileExists();
   }
 
   /**
@@ -112,6 +173,8 @@ export class PackagePublisher {
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      compositeKey: file.compositeKey,
+      fileProperties: file.fileProperties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {

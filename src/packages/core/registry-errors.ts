@@ -6,7 +6,10 @@ import { ApiError, TooManyRequestsError, UnauthorizedError } from '../../domain/
 import { isUniqueViolation } from '../../infra/database/errors.ts';
 import type { Logger } from '../../infra/observability/logger.ts';
 
-export type ErrorFormat = 'json' | 'text' | 'status';
+/** Writes a failure's body in a client's own format (Conda's `{reason, message}`, Swift's problem details…). */
+export type ErrorWriter = (res: Response, status: number, message: string) => void;
+
+export type ErrorFormat = 'json' | 'text' | 'status' | ErrorWriter;
 
 /** The status and message of a failure; null for a failure of the server itself. */
 function describe(error: unknown): { status: number; message: string } | null {
@@ -30,7 +33,8 @@ export function sendRegistryError(res: Response, error: unknown, format: ErrorFo
   if (error instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', 'Basic realm="Anvil"');
   if (error instanceof TooManyRequestsError) res.setHeader('Retry-After', String(error.retryAfter));
   res.status(status);
-  if (format === 'json') res.json({ error: message });
+  if (typeof format === 'function') format(res, status, message);
+  else if (format === 'json') res.json({ error: message });
   else if (format === 'text') res.type('text/plain').send(`${message}\n`);
   else res.end();
 }

@@ -1,5 +1,6 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
+import { PROPERTY_OF } from './package-property.repository.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
@@ -19,6 +20,8 @@ export interface TypeFile extends IndexedFile {
   packageName: string;
   compositeKey: string;
   md5: string;
+  /** The file's property named by the filter's `fileProperty`, '' when it has none. */
+  fileProperty: string;
 }
 
 export interface TypeFileFilter {
@@ -27,6 +30,8 @@ export interface TypeFileFilter {
   compositeKey?: string;
   /** Lower case. */
   fileName?: string;
+  /** A property of each file to read with it (PackageProperty of refType file). */
+  fileProperty?: string;
 }
 
 export interface IndexedVersion {
@@ -102,11 +107,13 @@ export class PackageIndexRepository {
       SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
              v."metadataJson" AS "metadataJson", f."id" AS "fileId", f."name" AS "fileName",
              f."createdAt" AS "fileCreatedAt", f."compositeKey" AS "compositeKey", p."name" AS "packageName",
-             b."size" AS "size", b."hashSha256" AS "sha256", b."hashMd5" AS "md5"
+             b."size" AS "size", b."hashSha256" AS "sha256", b."hashMd5" AS "md5", pp."value" AS "fileProperty"
       FROM "Package" p
       JOIN "PackageVersion" v ON v."packageId" = p."id"
       JOIN "PackageFile" f ON f."versionId" = v."id"
       JOIN "PackageBlob" b ON b."id" = f."blobId"
+      LEFT JOIN "PackageProperty" pp ON pp."refType" = ${PROPERTY_OF.file} AND pp."refId" = f."id"
+        AND pp."name" = ${filter.fileProperty ?? ''}
       WHERE p."ownerId" = ${filter.ownerId} AND p."type" = ${filter.type}
         AND p."isInternal" = ${false} AND v."isInternal" = ${false}
         ${filter.compositeKey === undefined ? Prisma.empty : Prisma.sql`AND f."compositeKey" = ${filter.compositeKey}`}
@@ -125,6 +132,7 @@ export class PackageIndexRepository {
       size: Number(row.size),
       sha256: row.sha256,
       md5: String(row.md5),
+      fileProperty: typeof row.fileProperty === 'string' ? row.fileProperty : '',
     }));
   }
 

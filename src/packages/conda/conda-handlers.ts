@@ -28,7 +28,7 @@ function sendDocument(ctx: RegistryContext, document: IndexDocument): void {
     res.status(304).end();
     return;
   }
-  res.status(200).send(document.body);
+  res.status(200).send(document.bytes);
 }
 
 /** PUT /{channel}/{filename}: the archive, read as it is stored. */

@@ -140,26 +140,30 @@ export class CondaService {
 
   /** Every file of the channel, oldest version first, with its metadata; 404 for a channel without any. */
   private async channelFiles(owner: User, channel: string): Promise<ChannelFile[]> {
-    const { packageIndex, packageProperties } = this.deps.repos;
-    const rows = await packageIndex.listTypeFiles({ ownerId: owner.id, type: CONDA });
-    const inChannel = rows.flatMap((row) => {
-      const name = nameInChannel(row.packageName, channel);
-      return name === null ? [] : [{ name, row }];
+    const rows = await this.deps.repos.packageIndex.listTypeFiles({
+      ownerId: owner.id,
+      type: CONDA,
+      fileProperty: FILE_METADATA,
     });
-    if (inChannel.length === 0) throw new NotFoundError('channel does not exist');
-    const properties = await packageProperties.of(
-      'file',
-      inChannel.map(({ row }) => row.fileId),
-    );
-    return inChannel.map(({ name, row }) => withMetadata(name, row, properties.get(row.fileId)?.[FILE_METADATA]));
+    const files = rows.flatMap((row) => {
+      const name = nameInChannel(row.packageName, channel);
+      return name === null ? [] : [withMetadata(name, row)];
+    });
+    if (files.length === 0) throw new NotFoundError('channel does not exist');
+    return files;
   }
 }
 
-function withMetadata(name: string, row: TypeFile, fileMetadata: string | undefined): ChannelFile {
+function withMetadata(name: string, row: TypeFile): ChannelFile {
   return {
     name,
     row,
     version: parseJson<CondaVersionMetadata>(row.metadataJson, {}),
-    file: parseJson<CondaFileMetadata>(fileMetadata, { is_conda: false, build: '', build_number: 0, depends: [] }),
+    file: parseJson<CondaFileMetadata>(row.fileProperty || undefined, {
+      is_conda: false,
+      build: '',
+      build_number: 0,
+      depends: [],
+    }),
   };
 }

@@ -7,6 +7,8 @@ import { LRUCache } from 'lru-cache';
 
 export interface IndexDocument {
   body: string;
+  /** The body as UTF-8 bytes, made once: what a busy document is sent as. */
+  bytes: Buffer;
   etag: string;
   lastModified: Date;
   revision: number | string;
@@ -17,7 +19,7 @@ const MAX_BYTES = 32 * 1024 * 1024;
 export class DocumentCache {
   private readonly documents = new LRUCache<string, IndexDocument>({
     maxSize: MAX_BYTES,
-    sizeCalculation: (document) => document.body.length + 200,
+    sizeCalculation: (document) => document.body.length + document.bytes.length + 200,
   });
 
   /** The document kept for the key when it was built at this revision. */
@@ -29,7 +31,7 @@ export class DocumentCache {
   /** Keeps a document built from rows read after the revision was. */
   keep(key: string, revision: number | string, body: string, lastModified: Date): IndexDocument {
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const document = { body, etag, lastModified, revision };
+    const document = { body, bytes: Buffer.from(body), etag, lastModified, revision };
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);
     return document;
   }

@@ -335,27 +335,44 @@ describe('a large channel', () => {
     const pkg = await prisma.package.create({
       data: { ownerId: owner.user.id, type: 'conda', name: 'big/seeded', lowerName: 'big/seeded' },
     });
-    for (let i = 0; i < 1200; i++) {
-      const version = await prisma.packageVersion.create({
-        data: { packageId: pkg.id, version: `1.${i}`, lowerVersion: `1.${i}`, metadataJson: '{"license":"MIT"}' },
-      });
-      const hash = createHash('sha256').update(`seeded ${i}`).digest('hex');
-      const blob = await prisma.packageBlob.create({
-        data: { size: 10, hashMd5: hash.slice(0, 32), hashSha1: hash.slice(0, 40), hashSha256: hash, hashSha512: hash },
-      });
-      const fileName = `seeded-1.${i}-h0_0.tar.bz2`;
-      const file = await prisma.packageFile.create({
-        data: { versionId: version.id, blobId: blob.id, name: fileName, lowerName: fileName, compositeKey: 'linux-64' },
-      });
-      await prisma.packageProperty.create({
-        data: {
-          refType: 1,
-          refId: file.id,
-          name: 'conda.metadata',
-          value: '{"is_conda":false,"build":"h0_0","build_number":0,"depends":[]}',
-        },
-      });
-    }
+    const count = Array.from({ length: 1200 }, (_, i) => i);
+    const versions = await prisma.packageVersion.createManyAndReturn({
+      data: count.map((i) => ({
+        packageId: pkg.id,
+        version: `1.${i}`,
+        lowerVersion: `1.${i}`,
+        metadataJson: '{"license":"MIT"}',
+      })),
+    });
+    const blobs = await prisma.packageBlob.createManyAndReturn({
+      data: count.map((i) => {
+        const hash = createHash('sha256').update(`seeded ${owner.user.id} ${i}`).digest('hex');
+        return {
+          size: 10,
+          hashMd5: hash.slice(0, 32),
+          hashSha1: hash.slice(0, 40),
+          hashSha256: hash,
+          hashSha512: hash,
+        };
+      }),
+    });
+    const files = await prisma.packageFile.createManyAndReturn({
+      data: versions.map((version, i) => ({
+        versionId: version.id,
+        blobId: blobs[i]!.id,
+        name: `seeded-${version.version}-h0_0.tar.bz2`,
+        lowerName: `seeded-${version.version}-h0_0.tar.bz2`,
+        compositeKey: 'linux-64',
+      })),
+    });
+    await prisma.packageProperty.createMany({
+      data: files.map((file) => ({
+        refType: 1,
+        refId: file.id,
+        name: 'conda.metadata',
+        value: '{"is_conda":false,"build":"h0_0","build_number":0,"depends":[]}',
+      })),
+    });
     const res = await get(owner.user.name, 'big/linux-64/repodata.json').expect(200);
     expect(Object.keys(res.body.packages)).toHaveLength(1200);
   });

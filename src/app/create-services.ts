@@ -59,6 +59,7 @@ import { ContainerManifestService } from '../packages/container/manifest.service
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { CondaService } from '../packages/conda/conda.service.ts';
+import { SwiftService } from '../packages/swift/swift.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
@@ -180,6 +181,7 @@ export function createServices(deps: ServiceDeps) {
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
     conda: new CondaService(deps, quota, hookEvents),
+    swift: new SwiftService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),

@@ -147,6 +147,19 @@ export class PackageIndexRepository {
     return `${String(row?.count ?? 0)}:${String(row?.revisions ?? 0)}:${String(row?.newest ?? 0)}`;
   }
 
+  /** The names of the owner's public packages of the type with a version that has this property. */
+  async packagesWithVersionProperty(ownerId: number, type: string, name: string, value: string): Promise<string[]> {
+    const rows = await this.client.$queryRaw<{ name: string }[]>`
+      SELECT DISTINCT p."name" AS "name"
+      FROM "PackageProperty" pp
+      JOIN "PackageVersion" v ON v."id" = pp."refId"
+      JOIN "Package" p ON p."id" = v."packageId"
+      WHERE pp."refType" = ${PROPERTY_OF.version} AND pp."name" = ${name} AND pp."value" = ${value}
+        AND p."ownerId" = ${ownerId} AND p."type" = ${type} AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+      ORDER BY p."name"`;
+    return rows.map((row) => row.name);
+  }
+
   /** The package's public versions, oldest first. */
   async listVersions(key: PackageNameKey): Promise<IndexedVersion[]> {
     const rows = await this.client.packageVersion.findMany({

@@ -7,7 +7,7 @@ import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { DownloadTally } from './download-tally.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
-import { addProperties, deletePropertiesOf } from './package-property.repository.ts';
+import { addProperties, deletePropertiesOf, PROPERTY_OF } from './package-property.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
@@ -60,6 +60,8 @@ export interface NewPackageFile {
   compositeKey?: string;
   /** Facts about the file its registry's index selects on or reads (PackageProperty rows). */
   fileProperties?: Record<string, string>;
+  /** Facts about a new version (PackageProperty rows; a name may repeat, as Swift's repository URLs do). */
+  versionProperties?: [string, string][];
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -234,6 +236,16 @@ export class PackageRepository {
       select: { id: true },
     });
     if (file.fileProperties) await addProperties(this.client, 'file', createdFile.id, file.fileProperties);
+    if (!existing && file.versionProperties) {
+      await this.client.packageProperty.createMany({
+        data: file.versionProperties.map(([name, value]) => ({
+          refType: PROPERTY_OF.version,
+          refId: version.id,
+          name,
+          value,
+        })),
+      });
+    }
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
     return { version: { ...version, package: pkg }, newVersion: existing === null };
   }

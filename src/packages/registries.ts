@@ -6,10 +6,12 @@ import type { RegistryTable } from './core/registry-route.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { SWIFT_REGISTRY } from './swift/swift.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   conda: CONDA_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   pypi: PYPI_REGISTRY,
+  swift: SWIFT_REGISTRY,
 };

@@ -14,4 +14,5 @@ export const packages = {
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
   LIMIT_SIZE_CONDA: sizeLimit(),
+  LIMIT_SIZE_SWIFT: sizeLimit(),
 } as const;

@@ -41,6 +41,8 @@ export interface PublishedFile {
   compositeKey?: string;
   /** Facts about the file its registry's index reads (PackageProperty rows). */
   fileProperties?: Record<string, string>;
+  /** Facts about the version, written when the file starts it (PackageProperty rows). */
+  versionProperties?: [string, string][];
 }
 
 /** An upload whose package, version and file are known only once its bytes are read (see publishInspected). */
@@ -175,6 +177,7 @@ export class PackagePublisher {
       replaceMetadata: file.replaceMetadata,
       compositeKey: file.compositeKey,
       fileProperties: file.fileProperties,
+      versionProperties: file.versionProperties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {

@@ -4,7 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { NotFoundError } from '../../domain/errors.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
-import type { IndexDocument } from '../core/document-cache.ts';
+import type { CachedDocument } from '../core/document-cache.ts';
+import { sendDocument } from '../core/send-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { condaFormatOf } from './conda-archive.ts';
 
@@ -20,15 +21,8 @@ function channelOf(ctx: RegistryContext): string {
   return ctx.params.channel ?? '';
 }
 
-function sendDocument(ctx: RegistryContext, document: IndexDocument): void {
-  const { res } = ctx;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('ETag', document.etag);
-  if (ctx.req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).send(document.bytes);
+function sendIndex(ctx: RegistryContext, document: CachedDocument): void {
+  sendDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** PUT /{channel}/{filename}: the archive, read as it is stored. */
@@ -48,7 +42,7 @@ export async function listOrGetPackages(ctx: RegistryContext): Promise<void> {
   const { conda } = ctx.app.services;
   const [channel, subdir, fileName] = [channelOf(ctx), ctx.param('subdir'), ctx.param('filename')];
   if (REPODATA.has(fileName)) {
-    sendDocument(ctx, await conda.repodata(ctx.owner(), channel, subdir));
+    sendIndex(ctx, await conda.repodata(ctx.owner(), channel, subdir));
     return;
   }
   if (!condaFormatOf(fileName)) throw new NotFoundError('no such file');
@@ -58,5 +52,5 @@ export async function listOrGetPackages(ctx: RegistryContext): Promise<void> {
 
 /** GET /{channel}/channeldata.json. */
 export async function channelData(ctx: RegistryContext): Promise<void> {
-  sendDocument(ctx, await ctx.app.services.conda.channeldata(ctx.owner(), channelOf(ctx)));
+  sendIndex(ctx, await ctx.app.services.conda.channeldata(ctx.owner(), channelOf(ctx)));
 }

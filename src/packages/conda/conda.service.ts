@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { DocumentCache, type IndexDocument } from '../core/document-cache.ts';
+import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { condaFormatOf, readCondaArchive } from './conda-archive.ts';
 import { type CondaFileMetadata, type CondaVersionMetadata, condaFileName } from './conda-metadata.ts';
@@ -89,13 +89,13 @@ export class CondaService {
         compositeKey: pkg.subdir,
         isLead: true,
         metadataJson: JSON.stringify(pkg.versionMetadata),
-        fileProperties: { 'conda.subdir': pkg.subdir, [FILE_METADATA]: JSON.stringify(pkg.fileMetadata) },
+        properties: { 'conda.subdir': pkg.subdir, [FILE_METADATA]: JSON.stringify(pkg.fileMetadata) },
       }),
     );
   }
 
   /** repodata.json of the channel's subdir: empty while the channel has files in other subdirs, 404 with none. */
-  repodata(owner: User, channel: string, subdir: string): Promise<IndexDocument> {
+  repodata(owner: User, channel: string, subdir: string): Promise<CachedDocument> {
     return this.document(owner, `repodata:${channel}:${subdir}`, async () => {
       const files = await this.channelFiles(owner, channel);
       return JSON.stringify(
@@ -107,7 +107,7 @@ export class CondaService {
     });
   }
 
-  channeldata(owner: User, channel: string): Promise<IndexDocument> {
+  channeldata(owner: User, channel: string): Promise<CachedDocument> {
     return this.document(owner, `channeldata:${channel}`, async () =>
       JSON.stringify(channeldata(await this.channelFiles(owner, channel))),
     );
@@ -129,13 +129,13 @@ export class CondaService {
     return file;
   }
 
-  private async document(owner: User, key: string, build: () => Promise<string>): Promise<IndexDocument> {
+  private async document(owner: User, key: string, build: () => Promise<string>): Promise<CachedDocument> {
     const state = await this.deps.repos.packageIndex.typeState(owner.id, CONDA);
     const cacheKey = `${owner.id}:${key}`;
     const kept = this.documents.current(cacheKey, state);
     if (kept) return kept;
     const body = await build();
-    return this.documents.keep(cacheKey, state, body, new Date());
+    return this.documents.keep(cacheKey, state, body);
   }
 
   /** Every file of the channel, oldest version first, with its metadata; 404 for a channel without any. */

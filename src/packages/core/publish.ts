@@ -7,20 +7,32 @@
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { NewPackageFile, PackageVersionRow, VersionKey } from '../../db/package.repository.ts';
+import type { Repositories } from '../../db/repositories.ts';
 import { BadRequestError, ConflictError, NameTakenError, PayloadTooLargeError } from '../../domain/errors.ts';
 import type { BlobDigests } from '../../infra/storage/blob-store.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { teeUpload } from './inspect-upload.ts';
 import { type ReceivedBlob, receivePackageBlob } from './receive-blob.ts';
 import { removeUnreferencedBlobs } from './remove-blobs.ts';
+import { teeStream } from './tee-stream.ts';
+
+/** An upload whose names are in its own bytes, before they are read. */
+export interface InspectedUpload {
+  owner: User;
+  /** The type's size limit; none: no bound. */
+  maxBytes?: number;
+  /** The Content-Length, when the body is the file itself. */
+  announcedLength?: number;
+}
 
 export interface PublishedFile {
   owner: User;
   doer: User;
   key: VersionKey;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files). */
+  compositeKey?: string;
   /** The version's main file (the one Forgejo's UI offers first). */
   isLead?: boolean;
   metadataJson?: string;
@@ -37,19 +49,10 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
-  /** What tells apart files of one name in a version (Conda's subdir). */
-  compositeKey?: string;
-  /** Facts about the file its registry's index reads (PackageProperty rows). */
-  fileProperties?: Record<string, string>;
-  /** Facts about the version, written when the file starts it (PackageProperty rows). */
-  versionProperties?: [string, string][];
-}
-
-/** An upload whose package, version and file are known only once its bytes are read (see publishInspected). */
-export interface InspectedUpload {
-  owner: User;
-  maxBytes?: number;
-  announcedLength?: number;
+  /** Facts about the file a registry selects on. */
+  properties?: Readonly<Record<string, string>>;
+  /** More rows for the same transaction (an index rebuild to enqueue). */
+  alsoRecord?: (repos: Repositories, added: { version: PackageVersionRow; fileId: number }) => Promise<void>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -91,14 +94,15 @@ export class PackagePublisher {
   }
 
   /**
-   * A file whose name, version and metadata are inside it (Conda's info/index.json): `inspect` reads a copy of the
-   * body as the store receives it, `describe` makes the file to publish of what it found. A full quota or a length
-   * past the limit is refused before a byte is read; an existing file (409) once the parser has answered.
+   * A file whose names are in its own bytes (a .gem's metadata, an R package's DESCRIPTION): the body is streamed
+   * into the store while `inspect` reads the same bytes (it may destroy its stream once it has what it needs), then
+   * `describe` names the file from what was found, and it is refused (409) or stored as publish() does. A body
+   * `inspect` refuses (400), a full quota or the size limit (413) keep nothing.
    */
   async publishInspected<T>(
     upload: InspectedUpload,
     body: Readable,
-    inspect: (copy: Readable) => Promise<T>,
+    inspect: (bytes: Readable) => Promise<T>,
     describe: (found: T) => PublishedFile,
   ): Promise<{ version: PackageVersionRow; found: T }> {
     const { maxBytes, announcedLength } = upload;
@@ -106,35 +110,66 @@ export class PackagePublisher {
       throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
     }
     await this.quota.assertWithin(upload.owner, 'size:assets:packages:all');
-    const teed = teeUpload(body, inspect);
-    let firstFailure: unknown;
-    const failed = (error: unknown) => {
-      firstFailure ??= error;
-      throw error;
-    };
-    const [received, inspected] = await Promise.allSettled([
-      receivePackageBlob(this.deps, this.quota, {
+    const [toStore, toInspect] = teeStream(body);
+    let storeFailed = false;
+    let inspectFailure: unknown = null;
+    const inspecting = inspect(toInspect).then(
+      (found) => {
+        toInspect.destroy();
+        return found;
+      },
+      (error: unknown) => {
+        if (!storeFailed) inspectFailure = error;
+        toInspect.destroy();
+        // Without an error: the store may have finished reading, and then nothing listens for one.
+        toStore.destroy();
+        throw error;
+      },
+    );
+    inspecting.catch(() => undefined);
+    let received: ReceivedBlob;
+    try {
+      received = await receivePackageBlob(this.deps, this.quota, {
         owner: upload.owner,
-        body: teed.forStore,
+        body: toStore,
         maxBytes,
         announcedLength,
-      }).catch((error: unknown) => {
-        teed.abort(error instanceof Error ? error : new Error(String(error)));
-        return failed(error);
-      }),
-      teed.inspected.catch(failed),
-    ]);
-    if (received.status === 'rejected' || inspected.status === 'rejected') {
-      if (received.status === 'fulfilled') await received.value.close();
-      throw firstFailure;
+      });
+    } catch (error) {
+      storeFailed = true;
+      toInspect.destroy();
+      throw inspectFailure ?? error;
     }
     try {
-      const file = describe(inspected.value);
+      const found = await inspecting;
+      const file = describe(found);
       await this.refuseExisting(file);
-      verifyDigests(received.value.digests, file.expected ?? {});
-      return { version: await this.commitRetryingRace(received.value, file), found: inspected.value };
+      verifyDigests(received.digests, file.expected ?? {});
+      return { version: await this.commitRetryingRace(received, file), found };
     } finally {
-      await received.value.close();
+      await received.close();
+    }
+  }
+
+  /**
+   * Publishes a file whose names are in its own bytes (a .deb's control file): the quota is asked first, the body
+   * stored within `limits`, then `describe` names it from what the caller kept of the bytes (its failure, a 400,
+   * keeps nothing), then the rows are committed as publish() does.
+   */
+  async publishDescribed(
+    limits: { owner: User; maxBytes?: number; announcedLength?: number },
+    body: Readable,
+    describe: (digests: BlobDigests) => PublishedFile | Promise<PublishedFile>,
+  ): Promise<PackageVersionRow> {
+    await this.quota.assertWithin(limits.owner, 'size:assets:packages:all');
+    const received = await receivePackageBlob(this.deps, this.quota, { ...limits, body });
+    try {
+      const file = await describe(received.digests);
+      await this.refuseExisting(file);
+      verifyDigests(received.digests, file.expected ?? {});
+      return await this.commitRetryingRace(received, file);
+    } finally {
+      await received.close();
     }
   }
 
@@ -169,20 +204,20 @@ export class PackagePublisher {
       key: file.key,
       creatorId: file.doer.id,
       fileName: file.fileName,
+      compositeKey: file.compositeKey,
       blob: received.digests,
       isLead: file.isLead ?? true,
       metadataJson: file.metadataJson,
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
-      compositeKey: file.compositeKey,
-      fileProperties: file.fileProperties,
-      versionProperties: file.versionProperties,
+      properties: file.properties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {
       if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
-      const { version, newVersion } = await repos.packages.addFile(row);
+      const { version, newVersion, fileId } = await repos.packages.addFile(row);
+      await file.alsoRecord?.(repos, { version, fileId });
       if (newVersion) {
         const { owner, doer } = file;
         await this.hookEvents.package(repos, {

@@ -1,14 +1,14 @@
 // Failures of a registry request in the form its client reads (Forgejo: routers/api/packages/helper apiError):
-// npm reads a JSON `{"error": …}`, pip and twine show a plain-text body, Maven only looks at the status. The
+// npm reads a JSON `{"error": …}`, pip and twine show a plain-text body, Maven only looks at the status; a registry
+// whose client reads another form gives its own writer (Composer's `{"errors": [{status, message}]}`). The
 // status is the one the API would answer; a 401 names the Basic scheme so clients send their credentials.
 import type { Response } from 'express';
 import { ApiError, TooManyRequestsError, UnauthorizedError } from '../../domain/errors.ts';
 import { isUniqueViolation } from '../../infra/database/errors.ts';
 import type { Logger } from '../../infra/observability/logger.ts';
 
-/** Writes a failure's body in a client's own format (Conda's `{reason, message}`, Swift's problem details…). */
+/** Writes a failure's body once its status and headers are set. */
 export type ErrorWriter = (res: Response, status: number, message: string) => void;
-
 export type ErrorFormat = 'json' | 'text' | 'status' | ErrorWriter;
 
 /** The status and message of a failure; null for a failure of the server itself. */

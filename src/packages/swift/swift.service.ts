@@ -64,7 +64,11 @@ export class SwiftService {
         isLead: true,
         newVersionOnly: true,
         metadataJson: JSON.stringify(found.metadata),
-        versionProperties: found.repositoryUrls.map((url) => [REPOSITORY_URL, url]),
+        // A release is always a new version: its URLs are facts of that version (a name may repeat).
+        alsoRecord: async (repos, added) => {
+          for (const url of found.repositoryUrls)
+            await repos.packageProperties.add('version', added.version.id, { [REPOSITORY_URL]: url });
+        },
       }),
     );
   }

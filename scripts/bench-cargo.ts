@@ -41,29 +41,21 @@ function indexPath(name: string): string {
   return `${name.slice(0, 2)}/${name.slice(2, 4)}/${name}`;
 }
 
-/** A crate of `versions` versions, its rows written straight into the database. */
-function seedCrate(dbFile: string, owner: string, name: string, versions: number): void {
+/** A package of `versions` versions of one file each, its rows written straight into the database. */
+export function seedPackageVersions(
+  dbFile: string,
+  owner: string,
+  type: string,
+  name: string,
+  versions: number,
+  metadata: string,
+  fileName: (version: string) => string,
+): void {
   const db = new BetterSqlite3(dbFile);
   db.pragma('busy_timeout = 10000');
   const { id: ownerId } = db.prepare(`SELECT "id" FROM "User" WHERE "lowerName" = ?`).get(owner) as { id: number };
   const now = new Date().toISOString().replace('Z', '+00:00');
   const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-  const metadata = JSON.stringify({
-    dependencies: [
-      {
-        name: 'serde',
-        req: '^1.0',
-        features: ['derive'],
-        optional: false,
-        default_features: true,
-        target: null,
-        kind: 'normal',
-        registry: null,
-      },
-    ],
-    features: { default: ['std'], std: [] },
-    description: `bench crate ${name}`,
-  });
   db.transaction(() => {
     const blobId = db
       .prepare(
@@ -72,8 +64,8 @@ function seedCrate(dbFile: string, owner: string, name: string, versions: number
       )
       .run(hex(16), hex(20), hex(32), hex(64), now).lastInsertRowid;
     const packageId = db
-      .prepare(`INSERT INTO "Package" ("ownerId", "type", "name", "lowerName") VALUES (?, 'cargo', ?, ?)`)
-      .run(ownerId, name, name).lastInsertRowid;
+      .prepare(`INSERT INTO "Package" ("ownerId", "type", "name", "lowerName") VALUES (?, ?, ?, ?)`)
+      .run(ownerId, type, name, name.toLowerCase()).lastInsertRowid;
     const version = db.prepare(
       `INSERT INTO "PackageVersion" ("packageId", "version", "lowerVersion", "metadataJson", "createdAt")
        VALUES (?, ?, ?, ?, ?)`,
@@ -85,14 +77,30 @@ function seedCrate(dbFile: string, owner: string, name: string, versions: number
     for (let i = 0; i < versions; i++) {
       const vers = `1.${Math.floor(i / 100)}.${i % 100}`;
       const versionId = version.run(packageId, vers, vers, metadata, now).lastInsertRowid;
-      const fileName = `${name}-${vers}.crate`;
-      file.run(versionId, blobId, fileName, fileName, now);
+      file.run(versionId, blobId, fileName(vers), fileName(vers).toLowerCase(), now);
     }
   })();
   db.close();
 }
 
-function autocannon(url: string, headers: Record<string, string>) {
+const CRATE_METADATA = JSON.stringify({
+  dependencies: [
+    {
+      name: 'serde',
+      req: '^1.0',
+      features: ['derive'],
+      optional: false,
+      default_features: true,
+      target: null,
+      kind: 'normal',
+      registry: null,
+    },
+  ],
+  features: { default: ['std'], std: [] },
+  description: 'bench crate',
+});
+
+export function autocannon(url: string, headers: Record<string, string>) {
   const args = ['-c', '32', '-d', String(DURATION), '-j'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   return run(path.join(root, 'node_modules/.bin/autocannon'), [...args, url], root).then((stdout) => {
@@ -181,7 +189,15 @@ export async function benchCargo(anvil: {
   const headers = { 'Accept-Encoding': 'deflate, gzip' };
   for (const versions of [10, 1000]) {
     const name = `bench-index-${versions}-${randomBytes(2).toString('hex')}`;
-    seedCrate(anvil.dbFile, anvil.owner, name, versions);
+    seedPackageVersions(
+      anvil.dbFile,
+      anvil.owner,
+      'cargo',
+      name,
+      versions,
+      CRATE_METADATA,
+      (v) => `${name}-${v}.crate`,
+    );
     const url = `${anvil.base}/api/packages/${anvil.owner}/cargo/${indexPath(name)}`;
     const check = await fetch(url);
     const lines = (await check.text()).trim().split('\n').length;
@@ -189,6 +205,9 @@ export async function benchCargo(anvil: {
       console.log(`  (index of ${name}: ${check.status}, ${lines} lines)`);
     rps[versions] = await autocannon(url, headers);
   }
+  // For scale on a loaded machine: the same server's answer to a request that reads nothing.
+  const version = await autocannon(`${anvil.base}/api/v1/version`, {});
+  console.log(`for scale: GET /api/v1/version at ${version.toFixed(0)} req/s in the same conditions`);
   const ratio = rps[10] / rps[1000];
   console.log(
     `cargo sparse index file GET: ${rps[10].toFixed(0)} req/s at 10 versions, ${rps[1000].toFixed(0)} at 1,000 ` +

@@ -5,7 +5,8 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|debian|rpm|conda` runs those rows alone. Never fails.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda` runs those rows alone.
+// Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,7 +26,9 @@ import { benchDebian } from './bench-debian.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
 import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
 import { benchNpm } from './bench-npm.ts';
+import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
+import { benchGemCran } from './bench-gemcran.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -612,12 +615,20 @@ async function main(): Promise<void> {
     section = 'cargo';
     if (ONLY === undefined || ONLY === 'cargo')
       goals.push(...(await benchCargo({ base, token, owner: 'user0', dbFile })));
+    section = 'vagrant';
+    if (ONLY === undefined || ONLY === 'vagrant')
+      goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile })));
     section = 'debian';
     if (ONLY === undefined || ONLY === 'debian')
       goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));
     section = 'rpm';
     if (ONLY === undefined || ONLY === 'rpm')
       goals.push(...(await benchRpm({ base, token, owner: 'user0', dataDir, measure })));
+    section = 'gem and cran';
+    if (ONLY === undefined || ONLY === 'gemcran')
+      goals.push(
+        ...(await benchGemCran({ base, token, dbFile, owners: ['user1', 'user2'], publisher: 'user0', measure })),
+      );
     section = 'issues and notifications';
     if (ONLY === undefined || ONLY === 'issues') {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

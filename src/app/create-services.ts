@@ -62,9 +62,11 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
 import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
+import { CranService } from '../packages/cran/cran.service.ts';
 import { RpmService } from '../packages/rpm/rpm.service.ts';
 import { ArchService } from '../packages/arch/arch.service.ts';
 import { CondaService } from '../packages/conda/conda.service.ts';
@@ -211,6 +213,7 @@ export function createServices(deps: ServiceDeps) {
     goModules: new GoService(deps, quota, hookEvents),
     composer: new ComposerService(deps, quota, hookEvents),
     rubygems: new RubygemsService(deps, quota, hookEvents),
+    cran: new CranService(deps, quota, hookEvents),
     rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
     arch: new ArchService(deps, quota, hookEvents, packageIndexes),
     conda: new CondaService(deps, quota, hookEvents),
@@ -218,6 +221,7 @@ export function createServices(deps: ServiceDeps) {
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
+    vagrant: new VagrantService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,

@@ -227,6 +227,15 @@ export class PackageIndexRepository {
     return rows.map((row) => row.name);
   }
 
+  /** The package's name as first published. */
+  async packageName(key: PackageNameKey): Promise<string | null> {
+    const found = await this.client.package.findUnique({
+      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase() } },
+      select: { name: true },
+    });
+    return found?.name ?? null;
+  }
+
   /** The package's public versions, oldest first. */
   async listVersions(key: PackageNameKey): Promise<IndexedVersion[]> {
     const rows = await this.client.packageVersion.findMany({

@@ -175,6 +175,12 @@ describe('cargo against a running Anvil', () => {
     fs.rmSync(path.join(app, 'Cargo.lock'));
     expect((await cargo(['run', '--quiet'], { cwd: app, home })).stdout).toBe('anvil-greet 1.1.0');
 
+    const owners = await cargo(['owner', '--list', '--registry', 'anvil', 'anvil-greet'], {
+      cwd: app,
+      home,
+      token: aliceToken,
+    });
+    expect(owners.stdout).toContain('alice');
     const search = await cargo(['search', '--registry', 'anvil', 'greet'], { cwd: app, home });
     expect(search.stdout).toContain('anvil-greet = "1.1.0"');
     expect(search.stdout).toContain('A greeting for the tests');

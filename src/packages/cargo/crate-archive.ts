@@ -16,7 +16,7 @@ export function crateArchiveCheck(folder: string): TarArchiveCheck {
   return new TarArchiveCheck({
     what: 'crate',
     gzip: 'required',
-    maxUnpackedBytes: MAX_UNPACKED_BYTES,
+    maxUnpackedBytes: () => MAX_UNPACKED_BYTES,
     entry(header: tar.Headers, path: string) {
       if (path.split('/')[0] !== folder) throw bad(`the entry "${header.name}" is not under ${folder}/`);
       if (header.type !== 'file' && header.type !== 'directory')

@@ -14,8 +14,8 @@ export interface TarRules {
   readonly what: string;
   /** `optional`: a plain tar is taken too (told apart by gzip's magic bytes). */
   readonly gzip: 'required' | 'optional';
-  /** Refused past this many unpacked bytes of entries. */
-  readonly maxUnpackedBytes: number;
+  /** Refused past this many unpacked bytes of entries, when `compressed` bytes of the upload have come. */
+  maxUnpackedBytes(compressed: number): number;
   /** Checks an entry (its path already known safe); may read its data. Throws a BadRequestError to refuse. */
   entry(header: tar.Headers, path: string, data: Readable): void | Promise<void>;
   /** After the last entry. */
@@ -35,25 +35,25 @@ export function entryPath(name: string, refuse: (why: string) => Error): string 
   return segments.join('/');
 }
 
-function unpackedBound(maxBytes: number, refuse: () => Error): Transform {
+function unpackedBound(maxBytes: () => number, refuse: () => Error): Transform {
   let total = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       total += chunk.length;
-      if (total > maxBytes + TAR_OVERHEAD) callback(refuse());
+      if (total > maxBytes() + TAR_OVERHEAD) callback(refuse());
       else callback(null, chunk);
     },
   });
 }
 
-async function inspect(input: PassThrough, rules: TarRules, gzipped: boolean): Promise<void> {
+async function inspect(input: PassThrough, rules: TarRules, gzipped: boolean, compressed: () => number) {
   const bad = (why: string) => new BadRequestError(`invalid ${rules.what}: ${why}`);
   const tooLarge = () => bad('it unpacks past the size limit');
   const extract = tar.extract();
   const stages = [
     input,
     ...(gzipped ? [createGunzip()] : []),
-    unpackedBound(rules.maxUnpackedBytes, tooLarge),
+    unpackedBound(() => rules.maxUnpackedBytes(compressed()), tooLarge),
     extract,
   ] as const;
   const unpacking = new Promise<void>((resolve, reject) =>
@@ -68,7 +68,7 @@ async function inspect(input: PassThrough, rules: TarRules, gzipped: boolean): P
       entries += 1;
       declared += header.size ?? 0;
       if (entries > MAX_ENTRIES) throw bad(`it holds more than ${MAX_ENTRIES} entries`);
-      if (declared > rules.maxUnpackedBytes) throw tooLarge();
+      if (declared > rules.maxUnpackedBytes(compressed())) throw tooLarge();
       await rules.entry(header, entryPath(header.name, bad), entry);
       entry.resume();
     }
@@ -85,6 +85,7 @@ export class TarArchiveCheck extends Transform {
   private readonly input = new PassThrough();
   private checked: Promise<void> | null = null;
   private settled = false;
+  private received = 0;
   /** Why the stream failed, when it did. */
   failure: Error | null = null;
   /** The chunk held back while the check catches up. */
@@ -98,7 +99,8 @@ export class TarArchiveCheck extends Transform {
   /** The check starts with the first bytes, which tell a compressed archive from a plain one. */
   private start(first: Buffer): Promise<void> {
     const gzipped = first[0] === 0x1f && first[1] === 0x8b;
-    const checked = inspect(this.input, this.rules, gzipped || this.rules.gzip === 'required');
+    const gzip = gzipped || this.rules.gzip === 'required';
+    const checked = inspect(this.input, this.rules, gzip, () => this.received);
     checked.then(
       () => {
         this.settled = true;
@@ -125,6 +127,7 @@ export class TarArchiveCheck extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.received += chunk.length;
     this.checked ??= this.start(chunk);
     // Once the check is over, what follows (padding past the archive's end) needs no reading.
     if (this.settled || this.input.write(chunk)) callback(null, chunk);

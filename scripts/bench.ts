@@ -5,8 +5,8 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran` runs those rows alone. Never
-// fails.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda` runs those rows alone.
+// Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,6 +20,7 @@ import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
 import { benchCargo } from './bench-cargo.ts';
+import { benchConda } from './bench-conda.ts';
 import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
@@ -605,6 +606,9 @@ async function main(): Promise<void> {
       section = 'container registry';
       goals.push(...(await benchContainer({ base, owner: 'user0', token, measure })));
     }
+    section = 'conda';
+    if (ONLY === undefined || ONLY === 'conda')
+      goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure })));
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));

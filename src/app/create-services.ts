@@ -71,6 +71,8 @@ import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
 import { CranService } from '../packages/cran/cran.service.ts';
 import { RpmService } from '../packages/rpm/rpm.service.ts';
 import { ArchService } from '../packages/arch/arch.service.ts';
+import { CondaService } from '../packages/conda/conda.service.ts';
+import { SwiftService } from '../packages/swift/swift.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
@@ -216,6 +218,8 @@ export function createServices(deps: ServiceDeps) {
     cran: new CranService(deps, quota, hookEvents),
     rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
     arch: new ArchService(deps, quota, hookEvents, packageIndexes),
+    conda: new CondaService(deps, quota, hookEvents),
+    swift: new SwiftService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),

@@ -10535,6 +10535,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoDeleteAvatar: {
@@ -12650,6 +12651,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     repoCreateKey: {
@@ -15370,6 +15372,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     userGetCurrent: {

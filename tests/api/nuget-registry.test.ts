@@ -74,12 +74,7 @@ describe('the V3 protocol, as the client walks it', () => {
     const versions = await get(`${registry(alice.user.name)}/package/${lower}/index.json`).expect(200);
     expect(versions.body).toEqual({ versions: ['1.0.0', '1.2.0', '1.10.0-beta.1'] });
     const content = await get(`${registry(alice.user.name)}/package/${lower}/1.0.0/${lower}.1.0.0.nupkg`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .responseType('blob')
       .expect(200);
     expect(Buffer.compare(content.body as Buffer, v1)).toBe(0);
     const nuspec = await get(`${registry(alice.user.name)}/package/${lower}/1.0.0/${lower}.nuspec`).expect(200);
@@ -159,14 +154,7 @@ describe('the V3 protocol, as the client walks it', () => {
 
     const file = `${lower}.pdb`;
     const symbolUrl = `${registry(alice.user.name)}/symbols/${file}/${pdbIdOf(guid)}FFFFFFFF/${file}`;
-    const res = await get(symbolUrl)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const res = await get(symbolUrl).responseType('blob').expect(200);
     expect(Buffer.compare(res.body as Buffer, pdb)).toBe(0);
     await get(`${registry(alice.user.name)}/symbols/${file}/${'0'.repeat(32)}FFFFFFFF/${file}`).expect(404);
     await get(`${registry(alice.user.name)}/symbols/${file}/${pdbIdOf(guid)}FFFFFFFF/other.pdb`).expect(400);

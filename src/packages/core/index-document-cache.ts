@@ -5,10 +5,13 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
+/** What a document was built at: a package's revision, or a signature of several packages' revisions. */
+export type Revision = number | string;
+
 export interface IndexDocument {
   body: string;
   etag: string;
-  revision: number;
+  revision: Revision;
 }
 
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -23,7 +26,7 @@ export class IndexDocumentCache {
    * The document of the key at this revision: the kept one, or one built now (from rows read after the revision
    * was, so a change between the two only makes it newer than its revision says).
    */
-  async get(key: string, revision: number, build: () => Promise<string>): Promise<IndexDocument> {
+  async get(key: string, revision: Revision, build: () => Promise<string>): Promise<IndexDocument> {
     const kept = this.documents.get(key);
     if (kept?.revision === revision) return kept;
     const body = await build();

@@ -60,6 +60,7 @@ import { MavenService } from '../packages/maven/maven.service.ts';
 import { HelmService } from '../packages/helm/helm.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
+import { PubService } from '../packages/pub/pub.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
@@ -185,6 +186,7 @@ export function createServices(deps: ServiceDeps) {
     npmPackages: new NpmService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
     helm: new HelmService(deps, quota, hookEvents),
+    pub: new PubService(deps, quota, hookEvents),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,

@@ -6,6 +6,7 @@ import { HELM_REGISTRY } from './helm/helm.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
+import { PUB_REGISTRY } from './pub/pub.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
@@ -13,5 +14,6 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   nuget: NUGET_REGISTRY,
+  pub: PUB_REGISTRY,
   pypi: PYPI_REGISTRY,
 };

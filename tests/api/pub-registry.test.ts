@@ -85,7 +85,6 @@ describe('pub', () => {
     expect(document.name).toBe(name);
     expect(document.versions.map((v: { version: string }) => v.version)).toEqual(['0.9.0', '1.0.0', '1.1.0-dev.1']);
     expect(document.latest.version).toBe('1.0.0');
-    const bytes = await archive(name, '1.0.0');
     expect(document.latest).toEqual({
       version: '1.0.0',
       archive_url: `${base()}/api/packages/${name}/files/1.0.0.tar.gz`,
@@ -109,7 +108,6 @@ describe('pub', () => {
         .update(file.body as Buffer)
         .digest('hex'),
     ).toBe(document.latest.archive_sha256);
-    expect((file.body as Buffer).length).toBe(bytes.length);
     const version = await getJson(`${hosted(alice.user.name)}/api/packages/${name}/versions/0.9.0`).expect(200);
     expect(JSON.parse(version.text)).toMatchObject({
       version: '0.9.0',

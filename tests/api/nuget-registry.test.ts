@@ -220,6 +220,35 @@ describe('the V3 protocol, as the client walks it', () => {
   });
 });
 
+describe('a package of many versions', () => {
+  it('pages the registration index past 128 versions, and each page holds its versions', async () => {
+    const id = `Many${uniqueName('m').replace(/[^a-z0-9]/gi, '')}`;
+    for (let i = 0; i < 130; i++) {
+      await push(alice.user.name, alice.token, await nupkg({ id, version: `1.0.${i}` })).expect(201);
+    }
+    const index = await get(`${registry(alice.user.name)}/registration/${id.toLowerCase()}/index.json`).expect(200);
+    expect(index.body.count).toBe(3);
+    expect(
+      index.body.items.map((page: { count: number; lower: string; upper: string; items?: unknown }) => [
+        page.count,
+        page.lower,
+        page.upper,
+        page.items,
+      ]),
+    ).toEqual([
+      [64, '1.0.0', '1.0.63', undefined],
+      [64, '1.0.64', '1.0.127', undefined],
+      [2, '1.0.128', '1.0.129', undefined],
+    ]);
+    const page = await get(new URL(index.body.items[2]['@id']).pathname).expect(200);
+    expect(page.body.items.map((item: { catalogEntry: { version: string } }) => item.catalogEntry.version)).toEqual([
+      '1.0.128',
+      '1.0.129',
+    ]);
+    await get(`${registry(alice.user.name)}/registration/${id.toLowerCase()}/page/1.0.1/1.0.2.json`).expect(404);
+  });
+});
+
 describe('the package API', () => {
   it('lists nuget versions, and a version deleted through it leaves the feeds', async () => {
     const id = `Listed${uniqueName('n').replace(/[^a-z0-9]/gi, '')}`;

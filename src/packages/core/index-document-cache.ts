@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
 export type Revision = number | string;
 
 export interface IndexDocument {
-  body: string;
+  /** Encoded once, so a request only copies bytes out. */
+  body: Buffer;
   etag: string;
   revision: Revision;
 }
@@ -29,7 +30,7 @@ export class IndexDocumentCache {
   async get(key: string, revision: Revision, build: () => Promise<string>): Promise<IndexDocument> {
     const kept = this.documents.get(key);
     if (kept?.revision === revision) return kept;
-    const body = await build();
+    const body = Buffer.from(await build(), 'utf8');
     const document = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, revision };
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);
     return document;

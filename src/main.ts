@@ -66,10 +66,11 @@ async function main(): Promise<void> {
     'Anvil is listening',
   );
   startEventLoopProbe();
-  const { cron, hookDeliveries, activityPub } = context.services;
+  const { cron, hookDeliveries, activityPub, packageIndexes } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
   if (settings.federation.ENABLED) activityPub.startKeyWorker();
+  packageIndexes.startWorker();
   void context.services.repoEdits.refreshEmptyFromDisk().then(
     (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
     (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
@@ -82,11 +83,17 @@ async function main(): Promise<void> {
       await Promise.all([
         cron.stopScheduler(),
         hookDeliveries.stopWorker(),
+        packageIndexes.stopWorker(),
         activityPub.stopKeyWorker(),
         context.services.markup.close(),
       ]);
     },
-    handBackLeases: async () => void (await Promise.all([cron.handBackLeases(), hookDeliveries.handBackLeases()])),
+    handBackLeases: async () =>
+      void (await Promise.all([
+        cron.handBackLeases(),
+        hookDeliveries.handBackLeases(),
+        packageIndexes.handBackLeases(),
+      ])),
     closeDatabase: async () => {
       await context.repos.packages.flushDownloads();
       context.sharedRedis?.disconnect();

@@ -7,6 +7,7 @@ import { ConfigError, type Settings } from './settings.ts';
 /** Each job kind's queue, by Forgejo's queue name, so a [queue.<name>] section means what it means in Forgejo. */
 export const JOB_QUEUES = {
   webhook_delivery: 'webhook_sender',
+  'package-index': 'package_index',
 } as const;
 
 export type JobKind = keyof typeof JOB_QUEUES;

@@ -30,7 +30,7 @@ import { quota, quotaDefault } from './sections/quota.ts';
 import { federation } from './sections/federation.ts';
 import { cron, cronCleanupHookTaskTable } from './sections/cron.ts';
 import { webhook } from './sections/webhook.ts';
-import { queue, queueWebhookSender } from './sections/queue.ts';
+import { queue, queuePackageIndex, queueWebhookSender } from './sections/queue.ts';
 
 export { ConfigError };
 
@@ -62,6 +62,7 @@ export const SCHEMA = {
   webhook,
   queue,
   'queue.webhook_sender': queueWebhookSender,
+  'queue.package_index': queuePackageIndex,
   'cron.cleanup_hook_task_table': cronCleanupHookTaskTable,
   metrics,
 } as const;

@@ -22,6 +22,17 @@ export class JobRepository {
     this.written();
   }
 
+  /**
+   * Removes the jobs of this kind and payload that wait and no run holds, but `keepId`: a run that starts now does
+   * their work too (rebuilds of one index coalesced). Answers how many went.
+   */
+  async dropWaiting(kind: string, payload: unknown, keepId: number): Promise<number> {
+    const { count } = await this.client.job.deleteMany({
+      where: { kind, payload: JSON.stringify(payload), leasedUntil: null, id: { not: keepId } },
+    });
+    return count;
+  }
+
   /** The oldest rows of these kinds, due or not, leased or not (the outbox a relay moves to Redis). */
   async oldest(kinds: readonly string[], limit: number): Promise<Job[]> {
     return this.client.job.findMany({ where: { kind: { in: [...kinds] } }, orderBy: { id: 'asc' }, take: limit });

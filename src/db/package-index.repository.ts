@@ -1,5 +1,6 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
+import type { ListOptions, Page } from '../domain/page.ts';
 import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
@@ -14,6 +15,7 @@ export interface IndexedFile {
   fileName: string;
   fileCreatedAt: Date;
   size: number;
+  sha1: string;
   sha256: string;
 }
 
@@ -47,7 +49,14 @@ interface FileRow {
   fileName: string;
   fileCreatedAt: unknown;
   size: bigint | number;
+  sha1: string;
   sha256: string;
+}
+
+/** A package found by a registry's search, with its newest public version. */
+export interface FoundPackage {
+  name: string;
+  newest: { version: string; metadataJson: string; downloadCount: number };
 }
 
 export class PackageIndexRepository {
@@ -131,7 +140,7 @@ export class PackageIndexRepository {
       SELECT p."name" AS "packageName", v."id" AS "versionId", v."version" AS "version",
              v."createdAt" AS "versionCreatedAt", v."metadataJson" AS "metadataJson",
              v."downloadCount" AS "downloadCount", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
-             b."size" AS "size", b."hashSha256" AS "sha256"
+             b."size" AS "size", b."hashSha1" AS "sha1", b."hashSha256" AS "sha256"
       FROM "Package" p
       JOIN "PackageVersion" v ON v."packageId" = p."id"
       JOIN "PackageFile" f ON f."versionId" = v."id"
@@ -149,8 +158,18 @@ export class PackageIndexRepository {
       fileName: row.fileName,
       fileCreatedAt: toDate(row.fileCreatedAt),
       size: Number(row.size),
+      sha1: row.sha1,
       sha256: row.sha256,
     }));
+  }
+
+  /** The package's name as first published. */
+  async packageName(key: PackageNameKey): Promise<string | null> {
+    const found = await this.client.package.findUnique({
+      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase() } },
+      select: { name: true },
+    });
+    return found?.name ?? null;
   }
 
   /** The package's public versions, oldest first. */
@@ -164,5 +183,45 @@ export class PackageIndexRepository {
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     return rows;
+  }
+
+  /** The names of the owner's public packages of a type, by name. */
+  async listNames(ownerId: number, type: string): Promise<string[]> {
+    const rows = await this.client.package.findMany({
+      where: { ownerId, type, isInternal: false, versions: { some: { isInternal: false } } },
+      select: { name: true },
+      orderBy: { lowerName: 'asc' },
+    });
+    return rows.map((row) => row.name);
+  }
+
+  /** The owner's public packages of a type whose name holds the text, by name, each with its newest version. */
+  async searchPackages(ownerId: number, type: string, text: string, page: ListOptions): Promise<Page<FoundPackage>> {
+    const where: Prisma.PackageWhereInput = {
+      ownerId,
+      type,
+      isInternal: false,
+      ...(text === '' ? {} : { lowerName: { contains: text.toLowerCase() } }),
+      versions: { some: { isInternal: false } },
+    };
+    const [rows, total] = await Promise.all([
+      this.client.package.findMany({
+        where,
+        select: {
+          name: true,
+          versions: {
+            where: { isInternal: false },
+            select: { version: true, metadataJson: true, downloadCount: true },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+            take: 1,
+          },
+        },
+        orderBy: { lowerName: 'asc' },
+        skip: page.skip,
+        take: page.limit,
+      }),
+      this.client.package.count({ where }),
+    ]);
+    return { items: rows.map((row) => ({ name: row.name, newest: row.versions[0] })), total };
   }
 }

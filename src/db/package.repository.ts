@@ -44,6 +44,8 @@ export interface NewPackageFile {
   key: VersionKey;
   creatorId: number;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files); '' for none. */
+  compositeKey?: string;
   blob: BlobDigests;
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
@@ -56,10 +58,14 @@ export interface NewPackageFile {
   tags?: readonly string[];
   /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
   replaceMetadata?: boolean;
-  /** Tells apart files of one name in a version (NuGet: a symbol file's PDB id). */
-  compositeKey?: string;
   /** Facts about the file a registry selects on (PackageProperty rows). */
   properties?: Readonly<Record<string, string>>;
+}
+
+export interface AddedFile {
+  version: PackageVersionRow;
+  newVersion: boolean;
+  fileId: number;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -93,7 +99,16 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha256: blob.sha256,
       hashSha512: blob.sha512,
     },
-    update: {},
+    // Bytes first stored with some digests left for later (complete-digests.ts) get them from any upload that has them.
+    update: Object.fromEntries(
+      (
+        [
+          ['hashMd5', blob.md5],
+          ['hashSha1', blob.sha1],
+          ['hashSha512', blob.sha512],
+        ] as const
+      ).filter(([, hex]) => hex !== ''),
+    ),
   });
 }
 
@@ -168,9 +183,9 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
@@ -189,11 +204,11 @@ export class PackageRepository {
    * version, an existing version when the file must start one, or a package or version created by a concurrent
    * upload meanwhile, fails a unique index: NameTakenError. Answers the version and whether it is new.
    */
-  async addFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  async addFile(file: NewPackageFile): Promise<AddedFile> {
     return translated({ taken: 'package file name' }, () => this.insertFile(file));
   }
 
-  private async insertFile(file: NewPackageFile): Promise<{ version: PackageVersionRow; newVersion: boolean }> {
+  private async insertFile(file: NewPackageFile): Promise<AddedFile> {
     const { key } = file;
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
@@ -231,6 +246,7 @@ export class PackageRepository {
         compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
+      select: { id: true },
     });
     const properties = Object.entries(file.properties ?? {}).map(([name, value]) => ({
       refType: PROPERTY_OF.file,
@@ -240,7 +256,7 @@ export class PackageRepository {
     }));
     if (properties.length > 0) await this.client.packageProperty.createMany({ data: properties });
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
-    return { version: { ...version, package: pkg }, newVersion: existing === null };
+    return { version: { ...version, package: pkg }, newVersion: existing === null, fileId: created.id };
   }
 
   /**

@@ -1,4 +1,4 @@
-// [queue], [queue.webhook_sender] in app.ini.
+// [queue], [queue.webhook_sender], [queue.package_index] in app.ini.
 import { str, duration, oneOf } from '../setting-types.ts';
 
 export const QUEUE_TYPES = ['level', 'channel', 'dummy', 'redis'] as const;
@@ -18,3 +18,6 @@ export const queueWebhookSender = {
   CONN_STR: str(''),
   QUEUE_NAME: str(''),
 } as const;
+
+/** The system-package repositories' index rebuilds (Anvil's own queue; Forgejo rebuilds them in the request). */
+export const queuePackageIndex = queueWebhookSender;

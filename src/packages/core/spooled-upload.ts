@@ -1,53 +1,49 @@
-// An upload whose metadata sits inside the file (a .nupkg's .nuspec, a chart's Chart.yaml, a pubspec.yaml): the
-// bytes are written to a private temporary file within the type's size limit, read there as often as the parser
-// needs (a zip's directory is at its end), then streamed into the package store from it. Nothing is held in memory.
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// An upload whose metadata lies inside it (a Go module zip, a Composer archive, a .nupkg's .nuspec, a chart's
+// Chart.yaml): the body is written to a private temporary file within the type's size limit (413 past it) and hashed
+// on the way, so the archive can be read at random (a zip's directory is at its end) before the package it names is
+// known, and published from the same bytes after. Nothing is held in memory. Forgejo does the same with its hashed
+// buffer.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PayloadTooLargeError } from '../../domain/errors.ts';
+import type { BlobDigests } from '../../infra/storage/blob-store.ts';
+import { receiveDigested } from '../../infra/storage/receive-digested.ts';
 
 export class SpooledUpload {
   private constructor(
     private readonly dir: string,
-    /** The file's path, for parsers that read it at random. */
+    /** The temporary file holding the bytes, for parsers that read it at random. */
     readonly path: string,
-    readonly size: number,
+    readonly digests: BlobDigests,
   ) {}
 
-  /** Reads the body to its end into a temporary file; past `maxBytes` it answers 413 and keeps nothing. */
+  /** Writes the body to a temporary file, hashing it; past `maxBytes` it answers 413, and it keeps nothing on failure. */
   static async receive(body: Readable, maxBytes?: number): Promise<SpooledUpload> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'anvil-upload-'));
-    const file = path.join(dir, 'upload');
-    let size = 0;
-    const bounded = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (maxBytes !== undefined && size > maxBytes) {
-          done(new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`));
-          return;
-        }
-        done(null, chunk);
-      },
-    });
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'anvil-upload-'));
+    const file = path.join(dir, 'body');
     try {
-      await pipeline(body, bounded, createWriteStream(file));
+      const write = (digested: Readable) => pipeline(digested, fs.createWriteStream(file, { flags: 'wx' }));
+      return new SpooledUpload(dir, file, await receiveDigested(body, { maxBytes }, write));
     } catch (error) {
-      body.resume();
-      await rm(dir, { recursive: true, force: true });
+      await fsp.rm(dir, { recursive: true, force: true });
       throw error;
     }
-    return new SpooledUpload(dir, file, size);
   }
 
+  get size(): number {
+    return this.digests.size;
+  }
+
+  /** The bytes again, from the start. */
   open(): Readable {
-    return createReadStream(this.path);
+    return fs.createReadStream(this.path);
   }
 
-  /** Call once, whatever happened. */
+  /** Removes the file; call it once, whatever happened. */
   async dispose(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+    await fsp.rm(this.dir, { recursive: true, force: true });
   }
 }

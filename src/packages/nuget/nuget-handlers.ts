@@ -60,7 +60,8 @@ export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
     lastModified: file.createdAt,
     fileName: file.name,
     contentType: file.name.endsWith('.nuspec') ? 'application/xml' : 'application/octet-stream',
-    open: (range) => ctx.app.services.packages.openBlob(file.sha256, range),
+    store: ctx.app.services.packages.blobs,
+    key: file.sha256,
   });
 }
 

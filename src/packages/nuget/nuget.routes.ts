@@ -32,7 +32,7 @@ const odata = (name: string) =>
   new RegExp(String.raw`^/${name}(?:\(|%28)(?<args>[^/]*)(?:\)|%29)(?<count>/(?:\$|%24)count)?$`);
 
 export const NUGET_REGISTRY: RegistryTable = {
-  errors: (_status, message) => ({ Message: message }),
+  errors: (res, _status, message) => res.json({ Message: message }),
   apiKeyHeader: 'x-nuget-apikey',
   routes: [
     registryRoute('GET', /^\/?$/, discover, getServiceDocument),

@@ -52,6 +52,7 @@ export function packageDocument(base: string, name: string, versions: readonly P
   };
 }
 
+/** The pub API's error body. */
 export function pubError(status: number, message: string) {
   const code =
     status === 404

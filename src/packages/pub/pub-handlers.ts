@@ -54,6 +54,7 @@ export async function downloadArchive(ctx: RegistryContext): Promise<void> {
     lastModified: file.createdAt,
     fileName: file.name,
     contentType: 'application/octet-stream',
-    open: (range) => ctx.app.services.packages.openBlob(file.sha256, range),
+    store: ctx.app.services.packages.blobs,
+    key: file.sha256,
   });
 }

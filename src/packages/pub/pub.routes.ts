@@ -20,7 +20,7 @@ const SEGMENT = (name: string) => String.raw`(?<${name}>[^/]+)`;
 const path = (...parts: string[]) => new RegExp(`^/api/packages/${parts.join('/')}$`);
 
 export const PUB_REGISTRY: RegistryTable = {
-  errors: pubError,
+  errors: (res, status, message) => res.json(pubError(status, message)),
   routes: [
     registryRoute('GET', path('versions', 'new'), write, requestUpload),
     registryRoute('POST', path('versions', 'new', 'upload'), write, uploadArchive),

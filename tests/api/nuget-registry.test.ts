@@ -223,9 +223,28 @@ describe('the V3 protocol, as the client walks it', () => {
 describe('a package of many versions', () => {
   it('pages the registration index past 128 versions, and each page holds its versions', async () => {
     const id = `Many${uniqueName('m').replace(/[^a-z0-9]/gi, '')}`;
-    for (let i = 0; i < 130; i++) {
-      await push(alice.user.name, alice.token, await nupkg({ id, version: `1.0.${i}` })).expect(201);
+    await push(alice.user.name, alice.token, await nupkg({ id, version: '1.0.0' })).expect(201);
+    // The other 129 versions are rows sharing the first one's file (pushing each would only take longer).
+    const { prisma } = t.context.db;
+    const first = await prisma.packageVersion.findFirstOrThrow({
+      where: { package: { ownerId: alice.user.id, type: 'nuget', lowerName: id.toLowerCase() } },
+      include: { files: true },
+    });
+    for (let i = 1; i < 130; i++) {
+      const version = await prisma.packageVersion.create({
+        data: {
+          packageId: first.packageId,
+          version: `1.0.${i}`,
+          lowerVersion: `1.0.${i}`,
+          metadataJson: first.metadataJson,
+        },
+      });
+      const name = `${id}.1.0.${i}.nupkg`.toLowerCase();
+      await prisma.packageFile.create({
+        data: { versionId: version.id, blobId: first.files[0].blobId, name, lowerName: name, isLead: true },
+      });
     }
+    await prisma.package.update({ where: { id: first.packageId }, data: { revision: { increment: 1 } } });
     const index = await get(`${registry(alice.user.name)}/registration/${id.toLowerCase()}/index.json`).expect(200);
     expect(index.body.count).toBe(3);
     expect(

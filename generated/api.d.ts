@@ -1688,6 +1688,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/commits/{sha}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the pull request of the commit */
+        get: operations["repoGetCommitPullRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/compare/{basehead}": {
         parameters: {
             query?: never;
@@ -2029,6 +2046,23 @@ export interface paths {
          * @deprecated
          */
         patch: operations["issueEditCommentDeprecated"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/issues/{index}/deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored. */
+        post: operations["issueEditIssueDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/issues/{index}/labels": {
@@ -2418,7 +2452,8 @@ export interface paths {
         put?: never;
         /** Merge a pull request */
         post: operations["repoMergePullRequest"];
-        delete?: never;
+        /** Cancel the scheduled auto merge for the given pull request */
+        delete: operations["repoCancelScheduledAutoMerge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4452,6 +4487,11 @@ export interface components {
             status_check_contexts?: string[];
             unprotected_file_patterns?: string;
         };
+        /** @description EditDeadlineOption options for creating a deadline */
+        EditDeadlineOption: {
+            /** Format: date-time */
+            due_date: string;
+        };
         EditHookOption: {
             active?: boolean;
             authorization_header?: string;
@@ -4861,6 +4901,11 @@ export interface components {
         IssueConfigValidation: {
             message?: string;
             valid?: boolean;
+        };
+        /** @description IssueDeadline represents an issue deadline */
+        IssueDeadline: {
+            /** Format: date-time */
+            due_date?: string | null;
         };
         /** @description IssueFormField represents a form field */
         IssueFormField: {
@@ -6145,6 +6190,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Issue"];
+            };
+        };
+        /** @description IssueDeadline */
+        IssueDeadline: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IssueDeadline"];
             };
         };
         /** @description Issue list */
@@ -11022,6 +11076,35 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetCommitPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+                /** @description SHA of the commit to get */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PullRequest"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoCompareDiff: {
         parameters: {
             query?: never;
@@ -12022,6 +12105,40 @@ export interface operations {
         responses: {
             200: components["responses"]["Comment"];
             204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    issueEditIssueDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue to create or update a deadline on */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditDeadlineOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["IssueDeadline"];
             /** @description The owner or repository was renamed: the same request under the new name */
             307: {
                 headers: {
@@ -13428,6 +13545,36 @@ export interface operations {
             409: components["responses"]["error"];
             413: components["responses"]["quotaExceeded"];
             422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCancelScheduledAutoMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the pull request to merge */
+                index: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             423: components["responses"]["repoArchivedError"];
         };
     };

@@ -5,7 +5,8 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|nuget` runs those rows alone. Never fails.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget` runs those rows alone.
+// Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -19,6 +20,7 @@ import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
 import { benchCargo } from './bench-cargo.ts';
+import { benchConda } from './bench-conda.ts';
 import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
@@ -26,6 +28,7 @@ import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench
 import { benchNpm } from './bench-npm.ts';
 import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
+import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
 
 const root = path.resolve(__dirname, '..');
@@ -604,6 +607,9 @@ async function main(): Promise<void> {
       section = 'container registry';
       goals.push(...(await benchContainer({ base, owner: 'user0', token, measure })));
     }
+    section = 'conda';
+    if (ONLY === undefined || ONLY === 'conda')
+      goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure })));
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
@@ -619,9 +625,14 @@ async function main(): Promise<void> {
     section = 'rpm';
     if (ONLY === undefined || ONLY === 'rpm')
       goals.push(...(await benchRpm({ base, token, owner: 'user0', dataDir, measure })));
+    section = 'gem and cran';
+    if (ONLY === undefined || ONLY === 'gemcran')
+      goals.push(
+        ...(await benchGemCran({ base, token, dbFile, owners: ['user1', 'user2'], publisher: 'user0', measure })),
+      );
     section = 'nuget, helm, pub';
     if (ONLY === undefined || ONLY === 'nuget') {
-      const owners = ['user0', 'user1', 'user2', 'user3', 'user4', 'user5', 'user6'];
+      const owners = ['user0', 'user7', 'user8', 'user9', 'user10', 'user11', 'user12'];
       goals.push(...(await benchNugetHelmPub({ base, token, dbFile, owners, measure })));
     }
     section = 'issues and notifications';

@@ -9,6 +9,7 @@ import { IssueEvents } from '../services/issue-events.ts';
 import { IssueHookListener } from '../services/issue-hooks.ts';
 import { IssueNotifier } from '../services/issue-notifier.ts';
 import { IssueCommentService } from '../services/issue-comment.service.ts';
+import { IssueDeadlineService } from '../services/issue-deadline.service.ts';
 import { IssueLabelService } from '../services/issue-label.service.ts';
 import { ReactionService } from '../services/reaction.service.ts';
 import { IssueSearchService } from '../services/issue-search.service.ts';
@@ -64,12 +65,16 @@ import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PubService } from '../packages/pub/pub.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
 import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
+import { CranService } from '../packages/cran/cran.service.ts';
 import { RpmService } from '../packages/rpm/rpm.service.ts';
 import { ArchService } from '../packages/arch/arch.service.ts';
+import { CondaService } from '../packages/conda/conda.service.ts';
+import { SwiftService } from '../packages/swift/swift.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
@@ -131,7 +136,7 @@ export function createServices(deps: ServiceDeps) {
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
-  const issueLabels = new IssueLabelService(deps, issues);
+  const issueLabels = new IssueLabelService(deps, issues, issueEvents);
   const pullReads = new PullReadService(deps, issues, repositories);
   const mergeCheck = new PullMergeCheck(deps, branchProtections);
   const pullMerges = new PullMergeService(deps, issues, pullReads, pushes, mergeCheck);
@@ -212,8 +217,11 @@ export function createServices(deps: ServiceDeps) {
     goModules: new GoService(deps, quota, hookEvents),
     composer: new ComposerService(deps, quota, hookEvents),
     rubygems: new RubygemsService(deps, quota, hookEvents),
+    cran: new CranService(deps, quota, hookEvents),
     rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
     arch: new ArchService(deps, quota, hookEvents, packageIndexes),
+    conda: new CondaService(deps, quota, hookEvents),
+    swift: new SwiftService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
@@ -225,17 +233,19 @@ export function createServices(deps: ServiceDeps) {
     packageSigningKeys,
     packageIndexes,
     debian: new DebianService(deps, quota, hookEvents, packageIndexes),
+    alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
     pullReads,
     pullMerges,
     pullAutoMerges,
-    pullReviews: new PullReviewService(deps, pullReads, repoPermissions),
+    pullReviews: new PullReviewService(deps, pullReads, repoPermissions, hookEvents),
     issueSearch: new IssueSearchService(deps),
     issueComments,
     reactions: new ReactionService(deps, issues, issueComments),
     issueLabels,
+    issueDeadlines: new IssueDeadlineService(deps, issues),
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };

@@ -96,6 +96,8 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
           sender: user(event.sender),
         };
       case 'issues':
+      case 'issue_label':
+      case 'issue_assign':
         return {
           action: event.action,
           number: event.issue.issue.index,
@@ -120,16 +122,21 @@ export function hookPayloadRenderer({ rootUrl, noReplyAddress }: HookPayloadView
         };
       }
       case 'pull_request':
+      case 'pull_request_label':
+      case 'pull_request_assign':
+      case 'pull_request_review_approved':
+      case 'pull_request_review_rejected':
+      case 'pull_request_review_comment':
         return {
           action: event.action,
           number: event.number,
           ...(event.changes ? { changes: event.changes } : {}),
           pull_request: pull(event.repo, event.pullRequest, event.baseSha),
-          requested_reviewer: null,
+          requested_reviewer: event.requestedReviewer ? user(event.requestedReviewer) : null,
           repository: repository(event.repo),
           sender: user(event.sender),
           commit_id: event.commitId ?? '',
-          review: null,
+          review: event.review ? { type: event.type, content: event.review.content } : null,
         };
       case 'package':
         // Forgejo leaves `repository` and `organization` empty in this payload (notifier.go notifyPackage).

@@ -21,6 +21,13 @@ export interface PackageFileDownload {
 
 export const PACKAGE_REVISION_SQL = `SELECT "id", "revision" FROM "Package"
   WHERE "ownerId" = $1 AND "type" = $2 AND "lowerName" = $3`;
+/** The owner's packages of a type: their count, newest id and summed revisions change with any of their versions. */
+export const OWNER_PACKAGES_REVISION_SQL = `SELECT COUNT(*) AS "packages", MAX("id") AS "newest",
+  SUM("revision") AS "revisions" FROM "Package" WHERE "ownerId" = $1 AND "type" = $2 AND "isInternal" = FALSE`;
+/** Either database's row as one token (PostgreSQL answers the aggregates as strings). */
+export function ownerPackagesRevision(row: Record<string, unknown> | undefined): string {
+  return `${Number(row?.packages ?? 0)}:${Number(row?.newest ?? 0)}:${Number(row?.revisions ?? 0)}`;
+}
 export const PACKAGE_FILE_SQL = `SELECT f."versionId", f."name", f."createdAt", b."size", b."hashSha256" AS "sha256"
   FROM "PackageFile" f
   JOIN "PackageVersion" v ON v."id" = f."versionId"

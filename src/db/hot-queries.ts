@@ -8,6 +8,8 @@ import { SqliteCounts } from './sqlite-counts.ts';
 import {
   PACKAGE_FILE_SQL,
   PACKAGE_REVISION_SQL,
+  OWNER_PACKAGES_REVISION_SQL,
+  ownerPackagesRevision,
   type PackageFileDownload,
   type PackageFileKey,
   packageFileDownload,
@@ -68,6 +70,8 @@ export interface HotQueries {
   packageFile(file: PackageFileKey): Promise<PackageFileDownload | null>;
   /** A package's id and revision (Package.revision), by which a kept index document is known current. */
   packageRevision(ownerId: number, type: string, lowerName: string): Promise<{ id: number; revision: number } | null>;
+  /** A token that changes with any change of the owner's packages of a type (owner-wide index documents). */
+  ownerPackagesRevision(ownerId: number, type: string): Promise<string>;
   touchToken(id: number, at: Date): Promise<void>;
   /** A trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
@@ -238,6 +242,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const userById = positional(USER_BY_ID_SQL).raw(true);
   const repositoryExists = positional(REPOSITORY_EXISTS_SQL);
   const packageRevision = positional(PACKAGE_REVISION_SQL);
+  const ownerRevision = positional(OWNER_PACKAGES_REVISION_SQL);
   const packageFile = positional(PACKAGE_FILE_SQL);
   const touch = positional(TOUCH_TOKEN_SQL);
   const ping = db.prepare('SELECT 1');
@@ -303,6 +308,9 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     },
     async packageRevision(ownerId, type, lowerName) {
       return (packageRevision.get(ownerId, type, lowerName) as { id: number; revision: number } | undefined) ?? null;
+    },
+    async ownerPackagesRevision(ownerId, type) {
+      return ownerPackagesRevision(ownerRevision.get(ownerId, type) as Record<string, unknown> | undefined);
     },
     async touchToken(id, at) {
       touch.run(sqliteTimestamp(at), id);
@@ -373,6 +381,10 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     async packageRevision(ownerId, type, lowerName) {
       const { rows } = await run('anvil_package_revision', PACKAGE_REVISION_SQL, [ownerId, type, lowerName]);
       return (rows[0] as { id: number; revision: number } | undefined) ?? null;
+    },
+    async ownerPackagesRevision(ownerId, type) {
+      const { rows } = await run('anvil_owner_packages_revision', OWNER_PACKAGES_REVISION_SQL, [ownerId, type]);
+      return ownerPackagesRevision(rows[0] as Record<string, unknown> | undefined);
     },
     async touchToken(id, at) {
       await run('anvil_touch_token', TOUCH_TOKEN_SQL, [at, id]);

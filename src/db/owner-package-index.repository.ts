@@ -1,6 +1,7 @@
 // What an owner-wide index document is built from (RubyGems' specs files, CRAN's PACKAGES): every file of every
 // public version of one type, in one query, and a revision of that set — a cached document is current while the
 // revision it was built at is.
+import type { HotQueries } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface OwnerIndexedFile {
@@ -20,26 +21,18 @@ interface FileRow extends Omit<OwnerIndexedFile, 'versionId' | 'size'> {
   size: number | bigint;
 }
 
-interface RevisionRow {
-  versions: number | bigint;
-  newest: number | bigint | null;
-  revisions: number | bigint | null;
-}
-
 export class OwnerPackageIndexRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
 
   /**
    * Changes with every version added or removed and every change of a package (Package.revision counts them), so
-   * a document built at one revision is current while it is the same.
+   * a document built at one revision is current while it is the same; a prepared statement, read on every request.
    */
-  async revision(ownerId: number, type: string): Promise<string> {
-    const [row] = await this.client.$queryRaw<RevisionRow[]>`
-      SELECT COUNT(v."id") AS "versions", MAX(v."id") AS "newest", SUM(p."revision") AS "revisions"
-      FROM "Package" p JOIN "PackageVersion" v ON v."packageId" = p."id"
-      WHERE p."ownerId" = ${ownerId} AND p."type" = ${type} AND p."isInternal" = ${false}
-        AND v."isInternal" = ${false}`;
-    return `${Number(row?.versions ?? 0)}:${Number(row?.newest ?? 0)}:${Number(row?.revisions ?? 0)}`;
+  revision(ownerId: number, type: string): Promise<string> {
+    return this.hot.ownerPackagesRevision(ownerId, type);
   }
 
   /** Every file of the owner's public versions of the type (of the named packages only, when given). */

@@ -2,6 +2,7 @@
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
+import { PROPERTY_OF } from './package-property.repository.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
@@ -17,6 +18,26 @@ export interface IndexedFile {
   size: number;
   sha1: string;
   sha256: string;
+}
+
+/** A file of any package of a type, for registries whose index spans packages (Conda's repodata). */
+export interface TypeFile extends IndexedFile {
+  fileId: number;
+  packageName: string;
+  compositeKey: string;
+  md5: string;
+  /** The file's property named by the filter's `fileProperty`, '' when it has none. */
+  fileProperty: string;
+}
+
+export interface TypeFileFilter {
+  ownerId: number;
+  type: string;
+  compositeKey?: string;
+  /** Lower case. */
+  fileName?: string;
+  /** A property of each file to read with it (PackageProperty of refType file). */
+  fileProperty?: string;
 }
 
 export interface IndexedVersion {
@@ -161,6 +182,71 @@ export class PackageIndexRepository {
       sha1: row.sha1,
       sha256: row.sha256,
     }));
+  }
+
+  /**
+   * The files of every public package of the type the owner has, oldest version first, each version's files in
+   * upload order; only those of one composite key or file name when given.
+   */
+  async listTypeFiles(filter: TypeFileFilter): Promise<TypeFile[]> {
+    const rows = await this.client.$queryRaw<(FileRow & Record<string, unknown>)[]>`
+      SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
+             v."metadataJson" AS "metadataJson", v."downloadCount" AS "downloadCount", f."id" AS "fileId",
+             f."name" AS "fileName", b."hashSha1" AS "sha1",
+             f."createdAt" AS "fileCreatedAt", f."compositeKey" AS "compositeKey", p."name" AS "packageName",
+             b."size" AS "size", b."hashSha256" AS "sha256", b."hashMd5" AS "md5", pp."value" AS "fileProperty"
+      FROM "Package" p
+      JOIN "PackageVersion" v ON v."packageId" = p."id"
+      JOIN "PackageFile" f ON f."versionId" = v."id"
+      JOIN "PackageBlob" b ON b."id" = f."blobId"
+      LEFT JOIN "PackageProperty" pp ON pp."refType" = ${PROPERTY_OF.file} AND pp."refId" = f."id"
+        AND pp."name" = ${filter.fileProperty ?? ''}
+      WHERE p."ownerId" = ${filter.ownerId} AND p."type" = ${filter.type}
+        AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+        ${filter.compositeKey === undefined ? Prisma.empty : Prisma.sql`AND f."compositeKey" = ${filter.compositeKey}`}
+        ${filter.fileName === undefined ? Prisma.empty : Prisma.sql`AND f."lowerName" = ${filter.fileName}`}
+      ORDER BY v."createdAt", v."id", f."id"`;
+    return rows.map((row) => ({
+      versionId: Number(row.versionId),
+      version: row.version,
+      versionCreatedAt: toDate(row.versionCreatedAt),
+      metadataJson: row.metadataJson,
+      downloadCount: Number(row.downloadCount),
+      fileId: Number(row.fileId),
+      fileName: row.fileName,
+      sha1: String(row.sha1),
+      fileCreatedAt: toDate(row.fileCreatedAt),
+      compositeKey: String(row.compositeKey),
+      packageName: String(row.packageName),
+      size: Number(row.size),
+      sha256: row.sha256,
+      md5: String(row.md5),
+      fileProperty: typeof row.fileProperty === 'string' ? row.fileProperty : '',
+    }));
+  }
+
+  /**
+   * A value that changes whenever a public package of the type the owner has changes (a version or file added or
+   * removed: Package.revision), or a package comes or goes: what a document over all of them is cached by.
+   */
+  async typeState(ownerId: number, type: string): Promise<string> {
+    const [row] = await this.client.$queryRaw<{ count: unknown; revisions: unknown; newest: unknown }[]>`
+      SELECT COUNT(*) AS "count", SUM("revision") AS "revisions", MAX("id") AS "newest"
+      FROM "Package" WHERE "ownerId" = ${ownerId} AND "type" = ${type} AND "isInternal" = ${false}`;
+    return `${String(row?.count ?? 0)}:${String(row?.revisions ?? 0)}:${String(row?.newest ?? 0)}`;
+  }
+
+  /** The names of the owner's public packages of the type with a version that has this property. */
+  async packagesWithVersionProperty(ownerId: number, type: string, name: string, value: string): Promise<string[]> {
+    const rows = await this.client.$queryRaw<{ name: string }[]>`
+      SELECT DISTINCT p."name" AS "name"
+      FROM "PackageProperty" pp
+      JOIN "PackageVersion" v ON v."id" = pp."refId"
+      JOIN "Package" p ON p."id" = v."packageId"
+      WHERE pp."refType" = ${PROPERTY_OF.version} AND pp."name" = ${name} AND pp."value" = ${value}
+        AND p."ownerId" = ${ownerId} AND p."type" = ${type} AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+      ORDER BY p."name"`;
+    return rows.map((row) => row.name);
   }
 
   /** The package's name as first published. */

@@ -15,9 +15,8 @@ export interface PropertyOwners {
 export class PackagePropertyRepository {
   constructor(private readonly client: DbClient) {}
 
-  async add(of: PropertyOf, refId: number, properties: Record<string, string>): Promise<void> {
-    const data = Object.entries(properties).map(([name, value]) => ({ refType: PROPERTY_OF[of], refId, name, value }));
-    if (data.length > 0) await this.client.packageProperty.createMany({ data });
+  add(of: PropertyOf, refId: number, properties: Record<string, string>): Promise<void> {
+    return addProperties(this.client, of, refId, properties);
   }
 
   /** Every property of these rows, as name → value (the last one wins when a name repeats). */
@@ -43,6 +42,17 @@ export class PackagePropertyRepository {
   async deleteOf(owners: PropertyOwners): Promise<void> {
     await deletePropertiesOf(this.client, owners);
   }
+}
+
+/** Adds properties to a version, file or package. */
+export async function addProperties(
+  client: DbClient,
+  of: PropertyOf,
+  refId: number,
+  properties: Record<string, string>,
+): Promise<void> {
+  const data = Object.entries(properties).map(([name, value]) => ({ refType: PROPERTY_OF[of], refId, name, value }));
+  if (data.length > 0) await client.packageProperty.createMany({ data });
 }
 
 /** Deletes the properties of these versions, files and packages. */

@@ -280,6 +280,20 @@ export class PackageRepository {
     });
   }
 
+  /** The metadata JSON of these versions, by id (an index lists many versions' metadata at once). */
+  async versionMetadata(versionIds: number[]): Promise<Map<number, string>> {
+    const found = new Map<number, string>();
+    // In slices: SQLite bounds the parameters of one statement.
+    for (let i = 0; i < versionIds.length; i += 500) {
+      const rows = await this.client.packageVersion.findMany({
+        where: { id: { in: versionIds.slice(i, i + 500) } },
+        select: { id: true, metadataJson: true },
+      });
+      for (const row of rows) found.set(row.id, row.metadataJson);
+    }
+    return found;
+  }
+
   countFiles(versionId: number): Promise<number> {
     return this.client.packageFile.count({ where: { versionId } });
   }

@@ -42,6 +42,11 @@ export class PullRequestRepository {
     });
   }
 
+  /** The pull request whose merge wrote this commit into the repository (Forgejo: GetPullRequestByMergedCommit). */
+  findByMergedCommit(repoId: number, sha: string) {
+    return this.client.pullRequest.findFirst({ where: { baseRepoId: repoId, hasMerged: true, mergedCommitId: sha } });
+  }
+
   update(id: number, data: Prisma.PullRequestUncheckedUpdateInput) {
     return this.client.pullRequest.update({ where: { id }, data });
   }

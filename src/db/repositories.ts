@@ -112,7 +112,7 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client, hot),
-    ownerPackageIndex: new OwnerPackageIndexRepository(client),
+    ownerPackageIndex: new OwnerPackageIndexRepository(client, hot),
     repositoryIndexes: new RepositoryIndexRepository(client, provider),
     scopedFiles: new ScopedFileRepository(client),
     packageProperties: new PackagePropertyRepository(client),

@@ -2,6 +2,7 @@
 // Debian distribution, an Alpine branch and repository…) has a value, with its stored digests and all its
 // properties, in two queries whatever their number.
 import { PROPERTY_OF } from './package-property.repository.ts';
+import type { PackageFileRow, PackageVersionRow } from './package.repository.ts';
 import type { DbClient } from './prisma.ts';
 
 export interface ScopedFile {
@@ -58,7 +59,7 @@ export class ScopedFileRepository {
         AND p."ownerId" = ${ownerId} AND p."type" = ${type}
         AND p."isInternal" = ${false} AND v."isInternal" = ${false}
       ORDER BY p."lowerName", v."id", f."id"`;
-    const properties = await this.propertiesOf(rows.map((row) => Number(row.fileId)));
+    const properties = await this.propertiesOf(ownerId, type, name, value);
     return rows.map((row) => ({
       fileId: Number(row.fileId),
       fileName: row.fileName,
@@ -75,6 +76,26 @@ export class ScopedFileRepository {
     }));
   }
 
+  /** The owner's file of the type with this name and composite key, in a public version, with its version. */
+  async fileNamed(
+    ownerId: number,
+    type: string,
+    fileName: string,
+    compositeKey: string,
+  ): Promise<{ file: PackageFileRow; version: PackageVersionRow } | null> {
+    const found = await this.client.packageFile.findFirst({
+      where: {
+        lowerName: fileName.toLowerCase(),
+        compositeKey,
+        version: { isInternal: false, package: { ownerId, type, isInternal: false } },
+      },
+      include: { blob: true, version: { include: { package: true } } },
+    });
+    if (!found) return null;
+    const { version, ...file } = found;
+    return { file, version };
+  }
+
   /** The values of property `name` over the version's files (the scopes the version is in). */
   async valuesForVersion(versionId: number, name: string): Promise<string[]> {
     const files = await this.client.packageFile.findMany({ where: { versionId }, select: { id: true } });
@@ -86,16 +107,30 @@ export class ScopedFileRepository {
     return [...new Set(rows.map((row) => row.value))];
   }
 
-  private async propertiesOf(fileIds: number[]): Promise<Map<number, Record<string, string>>> {
+  /** Every property of the files filesWhere() selects, by file: one join, whatever their number. */
+  private async propertiesOf(
+    ownerId: number,
+    type: string,
+    name: string,
+    value: string,
+  ): Promise<Map<number, Record<string, string>>> {
+    const rows = await this.client.$queryRaw<Array<{ refId: number; name: string; value: string }>>`
+      SELECT q."refId" AS "refId", q."name" AS "name", q."value" AS "value"
+      FROM "PackageProperty" pp
+      JOIN "PackageProperty" q ON q."refType" = ${PROPERTY_OF.file} AND q."refId" = pp."refId"
+      JOIN "PackageFile" f ON f."id" = pp."refId"
+      JOIN "PackageVersion" v ON v."id" = f."versionId"
+      JOIN "Package" p ON p."id" = v."packageId"
+      WHERE pp."refType" = ${PROPERTY_OF.file} AND pp."name" = ${name} AND pp."value" = ${value}
+        AND p."ownerId" = ${ownerId} AND p."type" = ${type}
+        AND p."isInternal" = ${false} AND v."isInternal" = ${false}
+      ORDER BY q."id"`;
     const byFile = new Map<number, Record<string, string>>();
-    // In slices: SQLite bounds the number of parameters of one statement.
-    for (let i = 0; i < fileIds.length; i += 5000) {
-      const rows = await this.client.packageProperty.findMany({
-        where: { refType: PROPERTY_OF.file, refId: { in: fileIds.slice(i, i + 5000) } },
-        select: { refId: true, name: true, value: true },
-        orderBy: { id: 'asc' },
-      });
-      for (const row of rows) byFile.set(row.refId, { ...byFile.get(row.refId), [row.name]: row.value });
+    for (const row of rows) {
+      const refId = Number(row.refId);
+      let properties = byFile.get(refId);
+      if (!properties) byFile.set(refId, (properties = {}));
+      properties[row.name] = row.value;
     }
     return byFile;
   }

@@ -9,18 +9,39 @@ export const HOOK_EVENT_TYPES = [
   'push',
   'repository',
   'issues',
+  'issue_label',
+  'issue_assign',
   'issue_comment',
   'pull_request',
+  'pull_request_label',
+  'pull_request_assign',
   'pull_request_comment',
+  'pull_request_review_approved',
+  'pull_request_review_rejected',
+  'pull_request_review_comment',
   'package',
   'release',
   'status',
 ] as const;
 export type HookEventType = (typeof HOOK_EVENT_TYPES)[number];
 
-/** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub. */
+/** The review events and their X-Forgejo-Event names (Forgejo: HookEventType.Event). */
+const REVIEW_EVENT_HEADERS: Partial<Record<HookEventType, string>> = {
+  pull_request_review_approved: 'pull_request_approved',
+  pull_request_review_rejected: 'pull_request_rejected',
+  pull_request_review_comment: 'pull_request_comment',
+};
+
+/** X-Forgejo-Event: comments on pull requests are `issue_comment` events, as on GitHub; label changes are `issues` and `pull_request` events. */
 export function hookEventHeader(type: HookEventType): string {
-  return type === 'pull_request_comment' ? 'issue_comment' : type;
+  if (type === 'issue_label' || type === 'issue_assign') return 'issues';
+  if (type === 'pull_request_label' || type === 'pull_request_assign') return 'pull_request';
+  return type === 'pull_request_comment' ? 'issue_comment' : (REVIEW_EVENT_HEADERS[type] ?? type);
+}
+
+/** The switch of a hook's events that lets an event through: the three review events share one. */
+function flagOf(type: Exclude<HookEventType, 'push' | 'status'>): HookEventFlag {
+  return type in REVIEW_EVENT_HEADERS ? 'pull_request_review' : (type as HookEventFlag);
 }
 
 /** The hook columns the decision reads. */
@@ -65,7 +86,7 @@ export function hookWantsEvent(hook: HookSubscription, type: HookEventType, bran
       ? stored.push_only === true || chosen('push')
       : type === 'status'
         ? stored.send_everything === true
-        : chosen(type);
+        : chosen(flagOf(type));
   if (!wanted) return false;
   return branch === null || branchFilterMatches(hook.branchFilter, branch);
 }

@@ -2,10 +2,12 @@
 // runs them in the "package-index" job after each upload and delete).
 import { ARCH_INDEX_BUILDER } from './arch/arch-index-builder.ts';
 import type { IndexBuilders } from './core/repository-index.ts';
+import { ALPINE, alpineIndexBuilder } from './alpine/alpine-index.ts';
 import { DEBIAN, debianIndexBuilder } from './debian/debian-index.ts';
 import { RPM_INDEX_BUILDER } from './rpm/rpm-index-builder.ts';
 
 export const INDEX_BUILDERS: IndexBuilders = {
+  [ALPINE]: alpineIndexBuilder,
   arch: ARCH_INDEX_BUILDER,
   [DEBIAN]: debianIndexBuilder,
   rpm: RPM_INDEX_BUILDER,

@@ -17,9 +17,17 @@ import type { HookEvent } from '../webhook/events.ts';
 import type { CommentRow, IssueDetails } from '../db/issue.repository.ts';
 import type { PackageView } from '../db/package.repository.ts';
 import type { ChangesPayload, IssueAction } from '../webhook/payload.ts';
-import type { PullRequestEvent, ReleaseEvent, StatusEvent } from '../webhook/events.ts';
+import type { PullRequestEvent, PullRequestReviewEventType, ReleaseEvent, StatusEvent } from '../webhook/events.ts';
+import { ReviewType } from '../domain/review.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+
+/** The hook event of each kind of submitted review (Forgejo: webhookNotifier.PullRequestReview). */
+const REVIEW_EVENTS: Record<number, PullRequestReviewEventType> = {
+  [ReviewType.approve]: 'pull_request_review_approved',
+  [ReviewType.reject]: 'pull_request_review_rejected',
+  [ReviewType.comment]: 'pull_request_review_comment',
+};
 
 /** The Job kind of a webhook delivery; its payload is `{ hookTaskId }`. */
 export const HOOK_DELIVERY_JOB = 'webhook_delivery';
@@ -185,10 +193,11 @@ export class HookEventsService {
     }
   }
 
-  /** issues: opened, closed, reopened, edited (with `changes` for edits). */
+  /** issues: opened, closed, reopened, edited (with `changes` for edits); issue_label: label_updated; issue_assign. */
   async issues(
     repos: Repositories,
     event: {
+      type?: 'issues' | 'issue_label' | 'issue_assign';
       repo: RepoWithOwner;
       sender: User;
       action: IssueAction;
@@ -197,7 +206,7 @@ export class HookEventsService {
       commitId?: string;
     },
   ): Promise<void> {
-    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'issues', ...event });
+    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type: event.type ?? 'issues' });
   }
 
   /** issue_comment (created), or pull_request_comment when the issue is a pull request (give its `baseSha`). */
@@ -222,8 +231,38 @@ export class HookEventsService {
   }
 
   /** pull_request: opened (and closed, reopened, edited). `pullRequest` is the pull request's issue with its pull row. */
-  async pullRequest(repos: Repositories, event: Omit<PullRequestEvent, 'type'>): Promise<void> {
-    await this.prepare(repos, HookEventsService.source(event.repo), { type: 'pull_request', ...event });
+  async pullRequest(
+    repos: Repositories,
+    event: Omit<PullRequestEvent, 'type'> & { type?: 'pull_request' | 'pull_request_label' | 'pull_request_assign' },
+  ): Promise<void> {
+    await this.prepare(repos, HookEventsService.source(event.repo), { ...event, type: event.type ?? 'pull_request' });
+  }
+
+  /** A review was submitted: pull_request_review_approved, _rejected or _comment, action `reviewed`. */
+  async pullRequestReview(
+    repos: Repositories,
+    event: {
+      repo: RepoWithOwner;
+      reviewer: User;
+      pullRequest: IssueDetails;
+      baseSha: string;
+      reviewType: number;
+      content: string;
+    },
+  ): Promise<void> {
+    const type = REVIEW_EVENTS[event.reviewType];
+    if (!type) return;
+    await this.prepare(repos, HookEventsService.source(event.repo), {
+      type,
+      repo: event.repo,
+      sender: event.reviewer,
+      requestedReviewer: event.reviewer,
+      action: 'reviewed',
+      number: event.pullRequest.issue.index,
+      pullRequest: event.pullRequest,
+      baseSha: event.baseSha,
+      review: { content: event.content },
+    });
   }
 
   /** release: published (created, or a draft published), updated, deleted. */

@@ -7,7 +7,8 @@ import type { Repositories } from '../db/repositories.ts';
 import type { ActivityService } from './activity.service.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
-export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited';
+/** `labeled`, `assigned`: the labels or assignees changed (webhooks only here). */
+export type IssueEventKind = 'opened' | 'commented' | 'closed' | 'reopened' | 'edited' | 'labeled' | 'assigned';
 
 export interface IssueEvent {
   readonly kind: IssueEventKind;
@@ -20,6 +21,8 @@ export interface IssueEvent {
   readonly mentionedIds: readonly number[];
   /** Users the event assigned. */
   readonly assignedIds: readonly number[];
+  /** For `assigned`: users it no longer assigns. */
+  readonly unassignedIds?: readonly number[];
   /** For `edited`: the title and body before the edit, where they changed. */
   readonly changes?: { title?: { from: string }; body?: { from: string } };
 }

@@ -15,6 +15,7 @@ const ACTIONS: Partial<Record<IssueEvent['kind'], IssueAction>> = {
   closed: 'closed',
   reopened: 'reopened',
   edited: 'edited',
+  labeled: 'label_updated',
 };
 
 export class IssueHookListener implements IssueEventListener {
@@ -29,6 +30,31 @@ export class IssueHookListener implements IssueEventListener {
     if (!details.pull) return '';
     const dir = this.deps.stores.repositories.directory(details.repo.ownerName, details.repo.name);
     return (await branchCommit(dir, details.pull.baseBranch)) ?? '';
+  }
+
+  /** One issue_assign / pull_request_assign delivery per user assigned or unassigned (Forgejo: IssueChangeAssignee). */
+  private async assigned(repos: Repositories, event: IssueEvent, details: IssueDetails): Promise<void> {
+    const changes: [IssueAction, readonly number[]][] = [
+      ['unassigned', event.unassignedIds ?? []],
+      ['assigned', event.assignedIds],
+    ];
+    const baseSha = details.pull ? await this.baseSha(details) : '';
+    for (const [action, ids] of changes) {
+      for (let i = 0; i < ids.length; i++) {
+        const { repo, actor: sender } = event;
+        if (details.pull)
+          await this.hookEvents.pullRequest(repos, {
+            type: 'pull_request_assign',
+            repo,
+            sender,
+            action,
+            number: details.issue.index,
+            pullRequest: details,
+            baseSha,
+          });
+        else await this.hookEvents.issues(repos, { type: 'issue_assign', repo, sender, action, issue: details });
+      }
+    }
   }
 
   async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
@@ -47,10 +73,13 @@ export class IssueHookListener implements IssueEventListener {
       });
       return;
     }
+    if (event.kind === 'assigned') return this.assigned(repos, event, details);
     const action = ACTIONS[event.kind];
     if (!action) return;
+    const labeled = event.kind === 'labeled';
     if (details.pull) {
       await this.hookEvents.pullRequest(repos, {
+        type: labeled ? 'pull_request_label' : 'pull_request',
         repo,
         sender,
         action,
@@ -61,6 +90,7 @@ export class IssueHookListener implements IssueEventListener {
       });
     } else {
       await this.hookEvents.issues(repos, {
+        type: labeled ? 'issue_label' : 'issues',
         repo,
         sender,
         action,

@@ -8,6 +8,7 @@ import type { RepoWithPermission } from '../db/repository-details.ts';
 import { canWriteIssue } from '../domain/access/content-visibility.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { ForbiddenError, RepoArchivedError, ValidationError } from '../domain/errors.ts';
+import type { IssueEvents } from './issue-events.ts';
 import type { IssueService } from './issue.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -17,6 +18,7 @@ export class IssueLabelService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly issues: IssueService,
+    private readonly events: IssueEvents,
   ) {}
 
   async list(access: RepoWithPermission, index: number, viewer: User | null): Promise<LabelRow[]> {
@@ -43,8 +45,15 @@ export class IssueLabelService {
     return this.deps.repos.labels.listUsable(repo.id, isOrganization(repo.owner) ? repo.ownerId : null, ids, names);
   }
 
-  /** Links and unlinks, moving each label's counters. */
-  private async relabel(repos: Repositories, issue: IssueRow, add: number[], remove: number[]): Promise<void> {
+  /** Links and unlinks, moving each label's counters, and tells of the change (Forgejo: IssueChangeLabels). */
+  private async relabel(
+    repos: Repositories,
+    access: RepoWithPermission,
+    doer: User,
+    issue: IssueRow,
+    add: number[],
+    remove: number[],
+  ): Promise<void> {
     const closed = issue.isClosed ? 1 : 0;
     if (remove.length > 0) {
       await repos.labels.unlink(issue.id, remove);
@@ -55,6 +64,15 @@ export class IssueLabelService {
       await repos.issues.countLabels(add, { all: 1, closed });
     }
     await repos.issues.update(issue.id, { updatedAt: new Date() });
+    if (add.length + remove.length === 0) return;
+    await this.events.emit(repos, {
+      kind: 'labeled',
+      actor: doer,
+      repo: access.repo,
+      issue,
+      mentionedIds: [],
+      assignedIds: [],
+    });
   }
 
   private async change(
@@ -71,6 +89,8 @@ export class IssueLabelService {
       const target = next(current, given);
       await this.relabel(
         repos,
+        access,
+        doer,
         issue,
         [...target].filter((id) => !current.has(id)),
         [...current].filter((id) => !target.has(id)),
@@ -104,7 +124,7 @@ export class IssueLabelService {
     if (!label) throw new ValidationError(`label does not exist [label_id: ${labelId}]`);
     await this.deps.transactions.run(async (repos) => {
       const current = (await repos.issues.labelsOf([issue.id])).get(issue.id) ?? [];
-      if (current.some((l) => l.id === label.id)) await this.relabel(repos, issue, [], [label.id]);
+      if (current.some((l) => l.id === label.id)) await this.relabel(repos, access, doer, issue, [], [label.id]);
     });
   }
 }

@@ -21,7 +21,7 @@ export class IssueNotifier implements IssueEventListener {
   constructor(private readonly permissions: RepoPermissionService) {}
 
   async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
-    if (event.kind === 'edited') return;
+    if (event.kind === 'edited' || event.kind === 'labeled' || event.kind === 'assigned') return;
     const recipients = await this.recipients(repos, event);
     if (recipients.length === 0) return;
     const { issue, actor } = event;

@@ -259,6 +259,7 @@ export class IssueService {
         if (changes.body !== undefined) mentionedIds = await this.mention(repos, issue, changes.body);
       }
       let assignedIds: number[] = [];
+      let unassignedIds: number[] = [];
       if (writer && (changes.assignees !== undefined || changes.assignee !== undefined)) {
         const before = new Set(await repos.issues.assigneeIds(issue.id));
         const assignees = await this.assignable(repos, access.repo, changes.assignee, changes.assignees);
@@ -267,6 +268,7 @@ export class IssueService {
           assignees.map((u) => u.id),
         );
         assignedIds = assignees.map((u) => u.id).filter((id) => !before.has(id));
+        unassignedIds = [...before].filter((id) => !assignees.some((u) => u.id === id));
       }
       if (writer && changes.milestone !== undefined && changes.milestone !== issue.milestoneId) {
         const milestone =
@@ -278,22 +280,19 @@ export class IssueService {
         await repos.issues.countMilestone(milestone?.id ?? 0, { all: 1, closed });
         issue = await repos.issues.update(issue.id, { milestoneId: milestone?.id ?? 0 });
       }
-      if (Object.keys(update).length > 0 || assignedIds.length > 0) {
+      if (Object.keys(update).length > 0) {
         const edits = {
           ...(update.title !== undefined && update.title !== current.title ? { title: { from: current.title } } : {}),
           ...(update.content !== undefined && update.content !== current.content
             ? { body: { from: current.content } }
             : {}),
         };
-        await this.events.emit(repos, {
-          kind: 'edited',
-          actor: doer,
-          repo: access.repo,
-          issue,
-          mentionedIds,
-          assignedIds,
-          changes: edits,
-        });
+        const edited = { kind: 'edited', mentionedIds, assignedIds, changes: edits } as const;
+        await this.events.emit(repos, { ...edited, actor: doer, repo: access.repo, issue });
+      }
+      if (assignedIds.length + unassignedIds.length > 0) {
+        const assigned = { kind: 'assigned', mentionedIds: [], assignedIds, unassignedIds } as const;
+        await this.events.emit(repos, { ...assigned, actor: doer, repo: access.repo, issue });
       }
       if (changes.state !== undefined) {
         const close = changes.state === 'closed';

@@ -6,7 +6,8 @@
 import type { User } from '../db/entities.ts';
 import type { PullRequestRow } from '../db/issue.repository.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
-import { ConflictError, NotAllowedError, NotFoundError } from '../domain/errors.ts';
+import { isRepoAdmin } from '../domain/access/repo-permission.ts';
+import { ConflictError, ForbiddenError, NotAllowedError, NotFoundError } from '../domain/errors.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
 import type { BranchProtectionService } from './branch-protection.service.ts';
 import type { PullMergeCheck } from './pull-merge-check.ts';
@@ -60,6 +61,20 @@ export class PullAutoMergeService {
       deleteBranchAfterMerge: merge.delete_branch_after_merge ?? false,
     });
     return 'scheduled';
+  }
+
+  /**
+   * DELETE …/pulls/{index}/merge (Forgejo: CancelScheduledAutoMerge): by who scheduled it or a repository admin;
+   * 404 when nothing is scheduled.
+   */
+  async cancel(access: RepoWithPermission, index: number, doer: User): Promise<void> {
+    const { pull } = await this.reads.get(access, index, doer);
+    const schedule = await this.deps.repos.pullAutoMerges.findByPull(pull.id);
+    if (!schedule) throw new NotFoundError('the pull request is not scheduled to merge');
+    // Per schedule, so not a guard's: who scheduled it is known only once it is found.
+    if (schedule.doerId !== doer.id && !doer.isAdmin && !isRepoAdmin(access.permission))
+      throw new ForbiddenError('user has no permission to cancel the scheduled auto merge');
+    await this.deps.repos.pullAutoMerges.remove(pull.id);
   }
 
   /** After a status on `sha`: the scheduled merges whose head it is and whose checks now pass are carried out. */

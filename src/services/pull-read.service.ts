@@ -112,6 +112,14 @@ export class PullReadService {
     return this.get(access, issue.index, viewer);
   }
 
+  /** GET …/commits/{sha}/pull: the pull request merged as this commit. */
+  async byMergedCommit(access: RepoWithPermission, sha: string, viewer: User | null) {
+    const pull = await this.deps.repos.pulls.findByMergedCommit(access.repo.id, sha);
+    const issue = pull ? await this.deps.repos.issues.findById(pull.issueId) : null;
+    if (!issue) throw new NotFoundError(`pull request does not exist [merged commit: ${sha}]`);
+    return this.get(access, issue.index, viewer);
+  }
+
   /** What the pull request compares: its merge base (or base) and its head. */
   private async range(access: RepoWithPermission, index: number, viewer: User | null) {
     const details = await this.get(access, index, viewer);

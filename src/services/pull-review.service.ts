@@ -10,6 +10,7 @@ import { canWriteIssue } from '../domain/access/content-visibility.ts';
 import { hasAccess } from '../domain/access/repo-permission.ts';
 import type { ListOptions, Page } from '../domain/page.ts';
 import { ReviewType, reviewTypeOf } from '../domain/review.ts';
+import type { HookEventsService } from './hook-events.service.ts';
 import type { PullReadService } from './pull-read.service.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -24,6 +25,7 @@ export class PullReviewService {
     private readonly deps: ServiceDeps,
     private readonly reads: PullReadService,
     private readonly permissions: RepoPermissionService,
+    private readonly hookEvents: HookEventsService,
   ) {}
 
   private async withReviewers(reviews: ReviewRow[]): Promise<ReviewView[]> {
@@ -62,13 +64,24 @@ export class PullReviewService {
     const permission = await this.permissions.forRepo(doer, access.repo);
     // A review answers the request for it.
     await this.deps.repos.reviews.removeRequests(pull.issue.id, [doer.id]);
-    const review = await this.deps.repos.reviews.create({
-      type,
-      reviewerId: doer.id,
-      issueId: pull.issue.id,
-      content: body,
-      commitId: input.commit_id || pull.pull.headCommitId,
-      official: type !== ReviewType.comment && (doer.isAdmin || canWriteCode(permission)),
+    const review = await this.deps.transactions.run(async (repos) => {
+      const row = await repos.reviews.create({
+        type,
+        reviewerId: doer.id,
+        issueId: pull.issue.id,
+        content: body,
+        commitId: input.commit_id || pull.pull.headCommitId,
+        official: type !== ReviewType.comment && (doer.isAdmin || canWriteCode(permission)),
+      });
+      await this.hookEvents.pullRequestReview(repos, {
+        repo: access.repo,
+        reviewer: doer,
+        pullRequest: pull,
+        baseSha: pull.baseSha,
+        reviewType: type,
+        content: body,
+      });
+      return row;
     });
     return { pull, review: { review, reviewer: doer } };
   }

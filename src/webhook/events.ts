@@ -54,7 +54,7 @@ export interface DeleteEvent {
 // Issues, comments, pull requests and packages come as rows with what their records show; the renderer shapes them.
 
 export interface IssuesEvent {
-  type: 'issues';
+  type: 'issues' | 'issue_label' | 'issue_assign';
   repo: RepoWithOwner;
   sender: User;
   action: IssueAction;
@@ -76,8 +76,12 @@ export interface IssueCommentEvent {
   changes?: ChangesPayload;
 }
 
+export type PullRequestReviewEventType =
+  'pull_request_review_approved' | 'pull_request_review_rejected' | 'pull_request_review_comment';
+
 export interface PullRequestEvent {
-  type: 'pull_request';
+  /** A review event carries `review` and names the reviewer as `requestedReviewer`. */
+  type: 'pull_request' | 'pull_request_label' | 'pull_request_assign' | PullRequestReviewEventType;
   repo: RepoWithOwner;
   sender: User;
   action: IssueAction;
@@ -88,6 +92,8 @@ export interface PullRequestEvent {
   baseSha: string;
   changes?: ChangesPayload;
   commitId?: string;
+  review?: { content: string };
+  requestedReviewer?: User;
 }
 
 export interface PackageEvent {

@@ -89,7 +89,9 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         color: p.action === 'created' ? GREEN : RED,
       };
     }
-    case 'issues': {
+    case 'issues':
+    case 'issue_label':
+    case 'issue_assign': {
       const p = payload as IssuePayload;
       const title = f.link(p.issue.html_url!, `#${p.number} ${p.issue.title}`);
       return {
@@ -111,7 +113,9 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         color: GREY,
       };
     }
-    case 'pull_request': {
+    case 'pull_request':
+    case 'pull_request_label':
+    case 'pull_request_assign': {
       const p = payload as PullRequestPayload;
       const url = String(p.pull_request.html_url ?? p.repository.html_url);
       const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);
@@ -120,6 +124,22 @@ export function eventMessage(type: HookEventType, payload: unknown, f: MessageFo
         details: p.action === 'opened' ? f.text(String(p.pull_request.body ?? '')) : '',
         url,
         color: p.action === 'closed' ? RED : p.action === 'opened' ? GREEN : GREY,
+      };
+    }
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment': {
+      const p = payload as PullRequestPayload;
+      const url = String(p.pull_request.html_url ?? p.repository.html_url);
+      const title = f.link(url, `#${p.number} ${String(p.pull_request.title ?? '')}`);
+      const verdict = { pull_request_review_approved: 'approved', pull_request_review_rejected: 'changes requested' }[
+        type as string
+      ];
+      return {
+        text: `[${p.repository.full_name}] Pull request review${verdict ? ` ${verdict}` : ''}: ${title} by ${f.name(p.sender.login!)}`,
+        details: f.text(p.review?.content ?? ''),
+        url,
+        color: type === 'pull_request_review_rejected' ? RED : type === 'pull_request_review_approved' ? GREEN : GREY,
       };
     }
     case 'package': {

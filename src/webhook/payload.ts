@@ -74,7 +74,16 @@ export interface ChangesPayload {
   ref?: { from: string };
 }
 
-export type IssueAction = 'opened' | 'closed' | 'reopened' | 'edited' | 'synchronized';
+export type IssueAction =
+  | 'opened'
+  | 'closed'
+  | 'reopened'
+  | 'edited'
+  | 'synchronized'
+  | 'reviewed'
+  | 'label_updated'
+  | 'assigned'
+  | 'unassigned';
 
 export interface IssuePayload {
   action: IssueAction;
@@ -106,7 +115,8 @@ export interface PullRequestPayload {
   repository: ApiRepository;
   sender: ApiUser;
   commit_id: string;
-  review: null;
+  /** For the review events: the event's type and the review's text (Forgejo: ReviewPayload). */
+  review: { type: string; content: string } | null;
 }
 
 export interface PackagePayload {

@@ -18,7 +18,7 @@ import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Raise as operations are added; the goal is 300.
-const REACHING_FLOOR = 308;
+const REACHING_FLOOR = 311;
 
 let t: TestApp;
 let server: Server;

@@ -236,6 +236,35 @@ describe('editing and commenting', () => {
     expect(await repoCounters()).toEqual(before);
   });
 
+  it('sets a deadline at the end of its day and removes it with the zero time; writers only', async () => {
+    const created = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', reader.auth)
+      .send({ title: 'due soon' })
+      .expect(201);
+    const deadline = (user: TestUser, due_date: string) =>
+      t
+        .request()
+        .post(`${repoPath()}/issues/${created.body.number}/deadline`)
+        .set('Authorization', user.auth)
+        .send({ due_date });
+    const set = await deadline(writer, '2030-05-17T08:30:00Z').expect(201);
+    expect(set.body).toEqual({ due_date: '2030-05-17T23:59:59Z' });
+    const issue = await t.request().get(`${repoPath()}/issues/${created.body.number}`).expect(200);
+    expect(issue.body.due_date).toBe('2030-05-17T23:59:59Z');
+    await deadline(reader, '2030-05-18T00:00:00Z').expect(403);
+    await deadline(writer, 'tomorrow').expect(422);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/99999/deadline`)
+      .set('Authorization', writer.auth)
+      .send({ due_date: '2030-05-17T00:00:00Z' })
+      .expect(404);
+    const removed = await deadline(writer, '0001-01-01T00:00:00Z').expect(201);
+    expect(removed.body).toEqual({ due_date: null });
+  });
+
   it('refuses a title over 255 characters on edit as on create (422), and changes nothing', async () => {
     const long = 'x'.repeat(300);
     const refused = await t

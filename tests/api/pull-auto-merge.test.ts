@@ -108,6 +108,20 @@ describe('merge when checks succeed', () => {
     expect(await branchExists('pending')).toBe(false);
   });
 
+  it('is cancelled by who scheduled it or a repository admin; others get 403, nothing scheduled 404', async () => {
+    const head = await branch('cancelled', 'cancelled.txt');
+    await status(head, 'pending', 'ci/test');
+    const index = await open('cancelled');
+    await mergeWhenGreen(index).expect(201);
+    const stranger = await createTestUser(t);
+    await t.request().delete(`${repoPath()}/pulls/${index}/merge`).set('Authorization', stranger.auth).expect(403);
+    await t.request().delete(`${repoPath()}/pulls/${index}/merge`).set('Authorization', owner.auth).expect(204);
+    await t.request().delete(`${repoPath()}/pulls/${index}/merge`).set('Authorization', owner.auth).expect(404);
+    await status(head, 'success', 'ci/test');
+    expect(await merged(index)).toBe(false);
+    await t.request().delete(`${repoPath()}/pulls/${index}/merge`).expect(401);
+  });
+
   it("waits for the protected base branch's required contexts, whatever other statuses say", async () => {
     await t
       .request()

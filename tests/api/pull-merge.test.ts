@@ -216,6 +216,13 @@ describe('merging', () => {
     const after = await t.request().get(`${repoPath()}/pulls/${pull.number}`).expect(200);
     expect(after.body).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.user.name } });
     expect(after.body.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    // The merge commit leads back to its pull request; another commit to none.
+    const byCommit = await t.request().get(`${repoPath()}/commits/${after.body.merge_commit_sha}/pull`).expect(200);
+    expect(byCommit.body).toMatchObject({ number: pull.number, merged: true });
+    await t
+      .request()
+      .get(`${repoPath()}/commits/${'0'.repeat(40)}/pull`)
+      .expect(404);
     await t.request().get(`${repoPath()}/pulls/${pull.number}/merge`).expect(204);
     await merge(pull.number, { Do: 'merge' }).expect(405);
     await t.request().get(`${repoPath()}/branches/feature`).expect(404);

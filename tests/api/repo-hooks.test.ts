@@ -173,6 +173,154 @@ describe('repository hooks', () => {
     expect(mergePush).toMatchObject({ ref: 'refs/heads/main', total_commits: 3 });
   });
 
+  it("hears reviews as pull_request_review_approved, _rejected and _comment, in Forgejo's payload", async () => {
+    await createHook('reviews', { events: ['pull_request_review'] });
+    await t
+      .request()
+      .post(`${repoPath()}/contents/reviewed.txt`)
+      .set('Authorization', owner.auth)
+      .send({ content: Buffer.from('r').toString('base64'), new_branch: 'reviewed' })
+      .expect(201);
+    const pull = await t
+      .request()
+      .post(`${repoPath()}/pulls`)
+      .set('Authorization', owner.auth)
+      .send({ head: 'reviewed', base: 'main', title: 'Review me' })
+      .expect(201);
+    const review = (user: TestUser, event: string, body: string) =>
+      t
+        .request()
+        .post(`${repoPath()}/pulls/${pull.body.number}/reviews`)
+        .set('Authorization', user.auth)
+        .send({ event, body })
+        .expect(200);
+    await review(outsider, 'APPROVED', 'fine');
+    await review(outsider, 'REQUEST_CHANGES', 'but rename it');
+    await review(owner, 'COMMENT', 'will do');
+    await receiver.until(() => receiver.at('/reviews').length >= 3);
+    const got = await ordered('reviews');
+    expect(got.map((hook) => hook.headers['x-forgejo-event'])).toEqual([
+      'pull_request_approved',
+      'pull_request_rejected',
+      'pull_request_comment',
+    ]);
+    expect(got.map((hook) => hook.headers['x-forgejo-event-type'])).toEqual([
+      'pull_request_review_approved',
+      'pull_request_review_rejected',
+      'pull_request_review_comment',
+    ]);
+    expect(json(got[1])).toMatchObject({
+      action: 'reviewed',
+      number: pull.body.number,
+      pull_request: { number: pull.body.number, title: 'Review me' },
+      requested_reviewer: { login: outsider.user.name },
+      sender: { login: outsider.user.name },
+      review: { type: 'pull_request_review_rejected', content: 'but rename it' },
+    });
+    // `pull_request` in a hook's events turns the review events on too, as in Forgejo.
+    await receiver.until(() =>
+      receiver.at('/events').some((hook) => hook.headers['x-forgejo-event'] === 'pull_request_approved'),
+    );
+  });
+
+  it('hears label changes as issue_label and pull_request_label events (label_updated)', async () => {
+    await createHook('labels', { events: ['issue_label', 'pull_request_label'] });
+    const label = await t
+      .request()
+      .post(`${repoPath()}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ name: 'bug', color: '#ee0701' })
+      .expect(201);
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'label me' })
+      .expect(201);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    // Adding a label it has already changes nothing and tells no one.
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    await t
+      .request()
+      .post(`${repoPath()}/contents/labelled.txt`)
+      .set('Authorization', owner.auth)
+      .send({ content: Buffer.from('l').toString('base64'), new_branch: 'labelled' })
+      .expect(201);
+    const pull = await t
+      .request()
+      .post(`${repoPath()}/pulls`)
+      .set('Authorization', owner.auth)
+      .send({ head: 'labelled', base: 'main', title: 'Label me too' })
+      .expect(201);
+    await t
+      .request()
+      .delete(`${repoPath()}/issues/${issue.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .expect(204);
+    await t
+      .request()
+      .put(`${repoPath()}/issues/${pull.body.number}/labels`)
+      .set('Authorization', owner.auth)
+      .send({ labels: [label.body.id] })
+      .expect(200);
+    await receiver.until(() => receiver.at('/labels').length >= 3);
+    const got = await ordered('labels');
+    expect(got.map((hook) => [hook.headers['x-forgejo-event'], hook.headers['x-forgejo-event-type']])).toEqual([
+      ['issues', 'issue_label'],
+      ['issues', 'issue_label'],
+      ['pull_request', 'pull_request_label'],
+    ]);
+    expect(json(got[0])).toMatchObject({
+      action: 'label_updated',
+      number: issue.body.number,
+      issue: { labels: [expect.objectContaining({ name: 'bug' })] },
+      sender: { login: owner.user.name },
+    });
+    expect(json(got[1]).issue.labels).toEqual([]);
+    expect(json(got[2])).toMatchObject({
+      action: 'label_updated',
+      pull_request: { number: pull.body.number, labels: [expect.objectContaining({ name: 'bug' })] },
+    });
+  });
+
+  it('hears assignments as issue_assign events, assigned and unassigned, and not as edits', async () => {
+    await createHook('assign', { events: ['issue_assign', 'issues_only'] });
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'assign me' })
+      .expect(201);
+    const assign = (assignees: string[]) =>
+      t
+        .request()
+        .patch(`${repoPath()}/issues/${issue.body.number}`)
+        .set('Authorization', owner.auth)
+        .send({ assignees })
+        .expect(201);
+    await assign([owner.user.name]);
+    await assign([]);
+    await receiver.until(() => receiver.at('/assign').length >= 3);
+    const got = await ordered('assign');
+    expect(got.map((hook) => [hook.headers['x-forgejo-event-type'], json(hook).action])).toEqual([
+      ['issues', 'opened'],
+      ['issue_assign', 'assigned'],
+      ['issue_assign', 'unassigned'],
+    ]);
+    expect(got[1].headers['x-forgejo-event']).toBe('issues');
+    expect(json(got[1]).issue.assignees).toEqual([expect.objectContaining({ login: owner.user.name })]);
+  });
+
   it('hears releases published, updated and deleted, and not drafts', async () => {
     await createHook('releases', { events: ['release'] });
     const draft = await t

@@ -248,6 +248,7 @@ export function bodyFor(w: World, method: string): unknown {
     repoCreateTagProtection: () => ({ name_pattern: 'v*', whitelist_usernames: [w.boss.user.name] }),
     repoEditTagProtection: () => ({ whitelist_usernames: [w.boss.user.name, w.pal.user.name] }),
     repoUpdateAvatar: () => ({ image: PNG_1X1 }),
+    issueEditIssueDeadline: () => ({ due_date: '2030-01-01T00:00:00Z' }),
     orgEditTeam: () => ({ name: 'Owners', description: 'The owners' }),
     userAddEmail: () => ({ emails: ['second@example.com'] }),
     userDeleteEmail: () => ({ emails: ['second@example.com'] }),

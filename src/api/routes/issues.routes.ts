@@ -6,6 +6,7 @@ import {
   issueCreateComment,
   issueCreateIssue,
   issueEditIssue,
+  issueEditIssueDeadline,
   issueGetIssue,
   issueListIssues,
   issueSearchIssues,
@@ -61,6 +62,7 @@ export type IssuesOperation =
   | 'issueCreateComment'
   | 'issueCreateIssue'
   | 'issueEditIssue'
+  | 'issueEditIssueDeadline'
   | 'issueGetIssue'
   | 'issueSearchIssues'
   | 'repoCreatePullRequest';
@@ -93,6 +95,7 @@ export const issuesRoutes: RouteGroup<IssuesOperation> = {
   issueCreateIssue: route([repoAssignment(), reqToken(), reqRepoReader(UnitType.issues)], issueCreateIssue),
   // Whether the issue's unit (issues or pulls) is readable is decided per issue.
   issueEditIssue: route([repoAssignment(), reqToken()], issueEditIssue),
+  issueEditIssueDeadline: route([repoAssignment(), reqToken()], issueEditIssueDeadline),
   issueGetIssue: route([repoAssignment()], issueGetIssue),
   issueSearchIssues: route([], issueSearchIssues),
   repoCreatePullRequest: route(

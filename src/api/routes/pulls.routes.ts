@@ -11,6 +11,8 @@ import {
   repoGetPullRequestFiles,
   repoListPullRequests,
   repoMergePullRequest,
+  repoCancelScheduledAutoMerge,
+  repoGetCommitPullRequest,
   repoPullRequestIsMerged,
 } from '../handlers/issue/pull.ts';
 import {
@@ -37,7 +39,9 @@ export type PullsOperation =
   | 'repoListPullRequests'
   | 'repoListPullReviews'
   | 'repoMergePullRequest'
-  | 'repoPullRequestIsMerged';
+  | 'repoPullRequestIsMerged'
+  | 'repoCancelScheduledAutoMerge'
+  | 'repoGetCommitPullRequest';
 
 const pulls = [repoAssignment(), reqRepoReader(UnitType.code)];
 const signedIn = [...pulls, reqToken()];
@@ -57,4 +61,6 @@ export const pullsRoutes: RouteGroup<PullsOperation> = {
   repoListPullReviews: route(pulls, repoListPullReviews),
   repoMergePullRequest: route([...signedIn, mustNotBeArchived(), reqRepoWriter(UnitType.code)], repoMergePullRequest),
   repoPullRequestIsMerged: route(pulls, repoPullRequestIsMerged),
+  repoCancelScheduledAutoMerge: route([...signedIn, mustNotBeArchived()], repoCancelScheduledAutoMerge),
+  repoGetCommitPullRequest: route(pulls, repoGetCommitPullRequest),
 };

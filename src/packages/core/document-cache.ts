@@ -11,7 +11,8 @@ export interface CachedDocument {
   body: string;
   /** A strong entity tag of the body. */
   etag: string;
-  revision: number;
+  /** Package.revision, or a state over several packages (Conda's channels). */
+  revision: number | string;
   /** The body gzip-compressed, once a client asked for it. */
   gzipped?: Buffer;
 }
@@ -25,13 +26,13 @@ export class DocumentCache {
   });
 
   /** The document kept for the key when it was built at this revision. */
-  current(key: string, revision: number): CachedDocument | undefined {
+  current(key: string, revision: number | string): CachedDocument | undefined {
     const kept = this.documents.get(key);
     return kept?.revision === revision ? kept : undefined;
   }
 
   /** Keeps a document built from rows read after the revision was. */
-  keep(key: string, revision: number, body: string): CachedDocument {
+  keep(key: string, revision: number | string, body: string): CachedDocument {
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const document = { body, etag, revision };
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);

@@ -1,4 +1,5 @@
 // Issues: create, get, edit, comment, search (Forgejo: routers/api/v1/repo/issue.go, issue_comment.go).
+import { isoTime } from '../../../convert/time.ts';
 import { isPublicOnly } from '../../../auth/caller.ts';
 import { toComment, toIssue } from '../../../convert/issue.ts';
 import type { Handler } from '../../route.ts';
@@ -81,4 +82,14 @@ export const issueListIssues: Handler<'issueListIssues'> = async (ctx) => {
     page,
     total,
   );
+};
+
+export const issueEditIssueDeadline: Handler<'issueEditIssueDeadline'> = async (ctx) => {
+  const deadline = await ctx.app.services.issueDeadlines.set(
+    ctx.repo(),
+    ctx.params.index,
+    ctx.doer(),
+    ctx.body.due_date,
+  );
+  ctx.send(201, { due_date: deadline ? isoTime(deadline) : null });
 };

@@ -133,3 +133,13 @@ export const repoMergePullRequest: Handler<'repoMergePullRequest'> = async (ctx)
   );
   ctx.send(done === 'scheduled' ? 201 : 200);
 };
+
+export const repoCancelScheduledAutoMerge: Handler<'repoCancelScheduledAutoMerge'> = async (ctx) => {
+  await ctx.app.services.pullAutoMerges.cancel(ctx.repo(), ctx.params.index, ctx.doer());
+  ctx.send(204);
+};
+
+export const repoGetCommitPullRequest: Handler<'repoGetCommitPullRequest'> = async (ctx) => {
+  const details = await ctx.app.services.pullReads.byMergedCommit(ctx.repo(), ctx.params.sha, ctx.caller?.user ?? null);
+  ctx.send(200, toPullRequest(details, userView(ctx)));
+};

@@ -60,8 +60,10 @@ import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { HelmService } from '../packages/helm/helm.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
+import { PubService } from '../packages/pub/pub.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
@@ -225,6 +227,8 @@ export function createServices(deps: ServiceDeps) {
     cargo: new CargoService(deps, quota, hookEvents),
     vagrant: new VagrantService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
+    helm: new HelmService(deps, quota, hookEvents),
+    pub: new PubService(deps, quota, hookEvents),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,

@@ -132,8 +132,31 @@ export class PackageIndexRepository {
    * The files of the package's public versions (of one version when `lowerVersion` is given), oldest version
    * first, each version's files in upload order.
    */
-  async listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
-    const lowerName = key.name.toLowerCase();
+  listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
+    return this.files(
+      key,
+      Prisma.sql`AND p."lowerName" = ${key.name.toLowerCase()}
+        ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}`,
+    );
+  }
+
+  /** The files of every public package of the owner's of the type (a repository-wide index such as Helm's). */
+  listFilesOfType(key: Omit<PackageNameKey, 'name'>): Promise<IndexedFile[]> {
+    return this.files(key, Prisma.empty);
+  }
+
+  /**
+   * What changes whenever any of the owner's packages of the type does (a version or file added or removed, a
+   * package gone), for documents built over all of them.
+   */
+  async typeRevision(key: Omit<PackageNameKey, 'name'>): Promise<string> {
+    const [row] = await this.client.$queryRaw<{ count: unknown; revisions: unknown; newest: unknown }[]>`
+      SELECT COUNT(*) AS "count", COALESCE(SUM("revision"), 0) AS "revisions", COALESCE(MAX("id"), 0) AS "newest"
+      FROM "Package" WHERE "ownerId" = ${key.ownerId} AND "type" = ${key.type}`;
+    return `${String(row.count)}:${String(row.revisions)}:${String(row.newest)}`;
+  }
+
+  private async files(key: Omit<PackageNameKey, 'name'>, condition: Prisma.Sql): Promise<IndexedFile[]> {
     const rows = await this.client.$queryRaw<FileRow[]>`
       SELECT p."name" AS "packageName", v."id" AS "versionId", v."version" AS "version",
              v."createdAt" AS "versionCreatedAt", v."metadataJson" AS "metadataJson",
@@ -143,9 +166,8 @@ export class PackageIndexRepository {
       JOIN "PackageVersion" v ON v."packageId" = p."id"
       JOIN "PackageFile" f ON f."versionId" = v."id"
       JOIN "PackageBlob" b ON b."id" = f."blobId"
-      WHERE p."ownerId" = ${key.ownerId} AND p."type" = ${key.type} AND p."lowerName" = ${lowerName}
-        AND p."isInternal" = ${false} AND v."isInternal" = ${false}
-        ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}
+      WHERE p."ownerId" = ${key.ownerId} AND p."type" = ${key.type}
+        AND p."isInternal" = ${false} AND v."isInternal" = ${false} ${condition}
       ORDER BY v."createdAt", v."id", f."id"`;
     return rows.map((row) => ({
       packageName: row.packageName,

@@ -259,20 +259,24 @@ export class PackageRepository {
     return { version: { ...version, package: pkg }, newVersion: existing === null, fileId: created.id };
   }
 
-  /** Of these files, those of the owner's public packages of the type with that name (case-insensitive). */
+  /**
+   * The files of that name (case-insensitive) of the owner's public packages of the type, of these files only when
+   * ids are given.
+   */
   filesNamed(
     key: Pick<VersionKey, 'ownerId' | 'type'>,
-    fileIds: number[],
+    fileIds: number[] | null,
     fileName: string,
   ): Promise<PackageFileRow[]> {
-    if (fileIds.length === 0) return Promise.resolve([]);
+    if (fileIds?.length === 0) return Promise.resolve([]);
     return this.client.packageFile.findMany({
       where: {
-        id: { in: fileIds },
+        ...(fileIds ? { id: { in: fileIds } } : {}),
         lowerName: fileName.toLowerCase(),
         version: { isInternal: false, package: { ownerId: key.ownerId, type: key.type, isInternal: false } },
       },
       include: { blob: true },
+      take: 2,
     });
   }
 

@@ -8,11 +8,13 @@ import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { ALPINE_REGISTRY } from './alpine/alpine.routes.ts';
 import { CRAN_REGISTRY } from './cran/cran.routes.ts';
+import { HELM_REGISTRY } from './helm/helm.routes.ts';
 import { DEBIAN_REGISTRY } from './debian/debian.routes.ts';
 import { GO_REGISTRY } from './go/go.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
 import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
+import { PUB_REGISTRY } from './pub/pub.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
 import { VAGRANT_REGISTRY } from './vagrant/vagrant.routes.ts';
 import { RPM_REGISTRY, RPM_ROOT_CONFIG } from './rpm/rpm.routes.ts';
@@ -21,6 +23,7 @@ import { SWIFT_REGISTRY } from './swift/swift.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   alpine: ALPINE_REGISTRY,
+  helm: HELM_REGISTRY,
   arch: ARCH_REGISTRY,
   cargo: CARGO_REGISTRY,
   composer: COMPOSER_REGISTRY,
@@ -31,6 +34,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
   nuget: NUGET_REGISTRY,
+  pub: PUB_REGISTRY,
   pypi: PYPI_REGISTRY,
   vagrant: VAGRANT_REGISTRY,
   rpm: RPM_REGISTRY,

@@ -74,12 +74,7 @@ describe('the V3 protocol, as the client walks it', () => {
     const versions = await get(`${registry(alice.user.name)}/package/${lower}/index.json`).expect(200);
     expect(versions.body).toEqual({ versions: ['1.0.0', '1.2.0', '1.10.0-beta.1'] });
     const content = await get(`${registry(alice.user.name)}/package/${lower}/1.0.0/${lower}.1.0.0.nupkg`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      })
+      .responseType('blob')
       .expect(200);
     expect(Buffer.compare(content.body as Buffer, v1)).toBe(0);
     const nuspec = await get(`${registry(alice.user.name)}/package/${lower}/1.0.0/${lower}.nuspec`).expect(200);
@@ -159,14 +154,7 @@ describe('the V3 protocol, as the client walks it', () => {
 
     const file = `${lower}.pdb`;
     const symbolUrl = `${registry(alice.user.name)}/symbols/${file}/${pdbIdOf(guid)}FFFFFFFF/${file}`;
-    const res = await get(symbolUrl)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const res = await get(symbolUrl).responseType('blob').expect(200);
     expect(Buffer.compare(res.body as Buffer, pdb)).toBe(0);
     await get(`${registry(alice.user.name)}/symbols/${file}/${'0'.repeat(32)}FFFFFFFF/${file}`).expect(404);
     await get(`${registry(alice.user.name)}/symbols/${file}/${pdbIdOf(guid)}FFFFFFFF/other.pdb`).expect(400);
@@ -229,6 +217,54 @@ describe('the V3 protocol, as the client walks it', () => {
       .delete(`${registry(alice.user.name)}/${id}/1.2.0`)
       .set('X-NuGet-ApiKey', alice.token)
       .expect(404);
+  });
+});
+
+describe('a package of many versions', () => {
+  it('pages the registration index past 128 versions, and each page holds its versions', async () => {
+    const id = `Many${uniqueName('m').replace(/[^a-z0-9]/gi, '')}`;
+    await push(alice.user.name, alice.token, await nupkg({ id, version: '1.0.0' })).expect(201);
+    // The other 129 versions are rows sharing the first one's file (pushing each would only take longer).
+    const { prisma } = t.context.db;
+    const first = await prisma.packageVersion.findFirstOrThrow({
+      where: { package: { ownerId: alice.user.id, type: 'nuget', lowerName: id.toLowerCase() } },
+      include: { files: true },
+    });
+    for (let i = 1; i < 130; i++) {
+      const version = await prisma.packageVersion.create({
+        data: {
+          packageId: first.packageId,
+          version: `1.0.${i}`,
+          lowerVersion: `1.0.${i}`,
+          metadataJson: first.metadataJson,
+        },
+      });
+      const name = `${id}.1.0.${i}.nupkg`.toLowerCase();
+      await prisma.packageFile.create({
+        data: { versionId: version.id, blobId: first.files[0].blobId, name, lowerName: name, isLead: true },
+      });
+    }
+    await prisma.package.update({ where: { id: first.packageId }, data: { revision: { increment: 1 } } });
+    const index = await get(`${registry(alice.user.name)}/registration/${id.toLowerCase()}/index.json`).expect(200);
+    expect(index.body.count).toBe(3);
+    expect(
+      index.body.items.map((page: { count: number; lower: string; upper: string; items?: unknown }) => [
+        page.count,
+        page.lower,
+        page.upper,
+        page.items,
+      ]),
+    ).toEqual([
+      [64, '1.0.0', '1.0.63', undefined],
+      [64, '1.0.64', '1.0.127', undefined],
+      [2, '1.0.128', '1.0.129', undefined],
+    ]);
+    const page = await get(new URL(index.body.items[2]['@id']).pathname).expect(200);
+    expect(page.body.items.map((item: { catalogEntry: { version: string } }) => item.catalogEntry.version)).toEqual([
+      '1.0.128',
+      '1.0.129',
+    ]);
+    await get(`${registry(alice.user.name)}/registration/${id.toLowerCase()}/page/1.0.1/1.0.2.json`).expect(404);
   });
 });
 

@@ -5,10 +5,14 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
+/** What a document was built at: a package's revision, or a signature of several packages' revisions. */
+export type Revision = number | string;
+
 export interface IndexDocument {
-  body: string;
+  /** Encoded once, so a request only copies bytes out. */
+  body: Buffer;
   etag: string;
-  revision: number;
+  revision: Revision;
 }
 
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -23,10 +27,10 @@ export class IndexDocumentCache {
    * The document of the key at this revision: the kept one, or one built now (from rows read after the revision
    * was, so a change between the two only makes it newer than its revision says).
    */
-  async get(key: string, revision: number, build: () => Promise<string>): Promise<IndexDocument> {
+  async get(key: string, revision: Revision, build: () => Promise<string>): Promise<IndexDocument> {
     const kept = this.documents.get(key);
     if (kept?.revision === revision) return kept;
-    const body = await build();
+    const body = Buffer.from(await build(), 'utf8');
     const document = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, revision };
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);
     return document;

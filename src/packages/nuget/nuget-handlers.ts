@@ -69,6 +69,11 @@ export async function getRegistrationIndex(ctx: RegistryContext): Promise<void> 
   sendDocument(ctx, await ctx.app.services.nuget.registrationIndex(ctx.owner(), ctx.param('id'), ctx.registryUrl()));
 }
 
+export async function getRegistrationPage(ctx: RegistryContext): Promise<void> {
+  const { id, lower, upper } = ctx.params;
+  sendDocument(ctx, await ctx.app.services.nuget.registrationPage(ctx.owner(), id, lower, upper, ctx.registryUrl()));
+}
+
 export async function getRegistrationLeaf(ctx: RegistryContext): Promise<void> {
   const entry = await ctx.app.services.nuget.entry(ctx.owner(), ctx.param('id'), ctx.param('version'));
   ctx.res.status(200).json(registrationLeaf(ctx.registryUrl(), entry));

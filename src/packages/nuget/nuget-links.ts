@@ -4,6 +4,8 @@ const segment = (text: string) => encodeURIComponent(text.toLowerCase());
 
 export const nugetLinks = {
   registrationIndex: (base: string, id: string) => `${base}/registration/${segment(id)}/index.json`,
+  registrationPage: (base: string, id: string, lower: string, upper: string) =>
+    `${base}/registration/${segment(id)}/page/${segment(lower)}/${segment(upper)}.json`,
   registrationLeaf: (base: string, id: string, version: string) =>
     `${base}/registration/${segment(id)}/${segment(version)}.json`,
   packageContent: (base: string, id: string, version: string) =>

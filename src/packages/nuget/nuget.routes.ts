@@ -10,6 +10,7 @@ import {
   downloadSymbolFile,
   getRegistrationIndex,
   getRegistrationLeaf,
+  getRegistrationPage,
   getServiceIndex,
   getVersionList,
   pushPackage,
@@ -41,6 +42,12 @@ export const NUGET_REGISTRY: RegistryTable = {
     registryRoute('GET', path('query'), read, searchV3),
     registryRoute('PUT', path('symbolpackage'), write, pushSymbolPackage),
     registryRoute('GET', path('registration', SEGMENT('id'), 'index.json'), read, getRegistrationIndex),
+    registryRoute(
+      'GET',
+      path('registration', SEGMENT('id'), 'page', SEGMENT('lower'), String.raw`(?<upper>[^/]+)\.json`),
+      read,
+      getRegistrationPage,
+    ),
     registryRoute(
       'GET',
       path('registration', SEGMENT('id'), String.raw`(?<version>[^/]+)\.json`),

@@ -10,7 +10,7 @@ import { type NugetEntry, nugetEntries } from './nuget-entry.ts';
 import { nugetFileNames } from './nuget-links.ts';
 import { NUGET, SYMBOL_ID_PROPERTY } from './nuget-push.ts';
 import { normalizeNugetVersion } from './nuget-version.ts';
-import { registrationIndex, versionList } from './v3-documents.ts';
+import { registrationIndex, registrationPage, registrationPages, versionList } from './v3-documents.ts';
 
 const packageNotFound = () => new NotFoundError('package does not exist');
 
@@ -45,6 +45,20 @@ export class NugetService {
   /** The registration index of the package as the registry at `base` serves it. */
   registrationIndex(owner: User, id: string, base: string): Promise<IndexDocument> {
     return this.document(owner, id, `registration\n${base}`, (entries) => registrationIndex(base, entries));
+  }
+
+  /** A page of a registration index too large to hold its versions inline; 404 for bounds of no page. */
+  registrationPage(owner: User, id: string, lower: string, upper: string, base: string): Promise<IndexDocument> {
+    const variant = `page\n${lower.toLowerCase()}\n${upper.toLowerCase()}\n${base}`;
+    return this.document(owner, id, variant, (entries) => {
+      const page = registrationPages(entries).find(
+        (items) =>
+          items[0].version.toLowerCase() === lower.toLowerCase() &&
+          items[items.length - 1].version.toLowerCase() === upper.toLowerCase(),
+      );
+      if (!page) throw new NotFoundError('registration page does not exist');
+      return registrationPage(base, page);
+    });
   }
 
   /** The package base address's list of versions. */

@@ -66,32 +66,73 @@ function catalogEntry(base: string, entry: NugetEntry) {
   };
 }
 
-/** The registration index of a package: one page holding every version inline (entries in version order). */
+/** Up to this many versions the index holds them inline; past it, pages the client fetches (as nuget.org does). */
+const INLINE_VERSIONS = 128;
+const PAGE_SIZE = 64;
+
+/** The versions in pages of PAGE_SIZE, in version order. */
+export function registrationPages(entries: readonly NugetEntry[]): NugetEntry[][] {
+  const pages: NugetEntry[][] = [];
+  for (let at = 0; at < entries.length; at += PAGE_SIZE) pages.push(entries.slice(at, at + PAGE_SIZE));
+  return pages;
+}
+
+function bounds(entries: readonly NugetEntry[]) {
+  return { lower: entries[0].version.toLowerCase(), upper: entries[entries.length - 1].version.toLowerCase() };
+}
+
+function pageItems(base: string, entries: readonly NugetEntry[]) {
+  const index = nugetLinks.registrationIndex(base, entries[0].id);
+  return entries.map((entry) => ({
+    '@id': nugetLinks.registrationLeaf(base, entry.id, entry.version),
+    '@type': 'Package',
+    catalogEntry: catalogEntry(base, entry),
+    packageContent: nugetLinks.packageContent(base, entry.id, entry.version),
+    registration: index,
+  }));
+}
+
+/** One page of the registration index, with its versions. */
+export function registrationPage(base: string, entries: readonly NugetEntry[], inline = false) {
+  const { id } = entries[0];
+  const index = nugetLinks.registrationIndex(base, id);
+  const { lower, upper } = bounds(entries);
+  return {
+    '@id': inline ? `${index}#page/${lower}/${upper}` : nugetLinks.registrationPage(base, id, lower, upper),
+    '@type': 'catalog:CatalogPage',
+    count: entries.length,
+    lower,
+    upper,
+    parent: index,
+    items: pageItems(base, entries),
+  };
+}
+
+/**
+ * The registration index of a package (entries in version order): one page holding every version inline, or for
+ * many versions the pages' addresses and bounds only, so the index stays small however many versions there are.
+ */
 export function registrationIndex(base: string, entries: readonly NugetEntry[]) {
   const index = nugetLinks.registrationIndex(base, entries[0].id);
-  const lower = entries[0].version.toLowerCase();
-  const upper = entries[entries.length - 1].version.toLowerCase();
+  const pages =
+    entries.length <= INLINE_VERSIONS
+      ? [registrationPage(base, entries, true)]
+      : registrationPages(entries).map((page) => {
+          const { lower, upper } = bounds(page);
+          return {
+            '@id': nugetLinks.registrationPage(base, page[0].id, lower, upper),
+            '@type': 'catalog:CatalogPage',
+            count: page.length,
+            lower,
+            upper,
+            parent: index,
+          };
+        });
   return {
     '@id': index,
     '@type': ['catalog:CatalogRoot', 'PackageRegistration', 'catalog:Permalink'],
-    count: 1,
-    items: [
-      {
-        '@id': `${index}#page/${lower}/${upper}`,
-        '@type': 'catalog:CatalogPage',
-        count: entries.length,
-        lower,
-        upper,
-        parent: index,
-        items: entries.map((entry) => ({
-          '@id': nugetLinks.registrationLeaf(base, entry.id, entry.version),
-          '@type': 'Package',
-          catalogEntry: catalogEntry(base, entry),
-          packageContent: nugetLinks.packageContent(base, entry.id, entry.version),
-          registration: index,
-        })),
-      },
-    ],
+    count: pages.length,
+    items: pages,
   };
 }
 

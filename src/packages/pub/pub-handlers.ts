@@ -1,0 +1,60 @@
+// The pub registry's handlers, in the order `dart pub publish` and `dart pub get` call them: the upload target,
+// the upload (answered with the finalize step's address), the finalize step; a package's document, a version,
+// and the archive. Each is one service call and an answer in the pub API's JSON.
+import { matchesEntityTag } from '../../http/byte-range.ts';
+import { serveBlob } from '../../http/serve-blob.ts';
+import type { RegistryContext } from '../core/registry-context.ts';
+import { uploadedFile } from '../core/upload-body.ts';
+import { PUB_JSON, versionDocument } from './pub-documents.ts';
+
+function sendJson(ctx: RegistryContext, status: number, body: unknown): void {
+  ctx.res.status(status).type(PUB_JSON).send(JSON.stringify(body));
+}
+
+/** GET api/packages/versions/new: where to post the archive, and with no extra fields. */
+export async function requestUpload(ctx: RegistryContext): Promise<void> {
+  sendJson(ctx, 200, { url: `${ctx.registryUrl()}/api/packages/versions/new/upload`, fields: {} });
+}
+
+/** POST api/packages/versions/new/upload: the archive as the form's file; 204 pointing at the finalize step. */
+export async function uploadArchive(ctx: RegistryContext): Promise<void> {
+  const { name, version } = await ctx.app.services.pub.upload(ctx.doer(), ctx.owner(), await uploadedFile(ctx.req));
+  const finalize = [name, version].map(encodeURIComponent).join('/');
+  ctx.res.setHeader('Location', `${ctx.registryUrl()}/api/packages/versions/new/finalize/${finalize}`);
+  ctx.res.status(204).end();
+}
+
+export async function finalizeUpload(ctx: RegistryContext): Promise<void> {
+  await ctx.app.services.pub.assertVersion(ctx.owner(), ctx.param('name'), ctx.param('version'));
+  sendJson(ctx, 200, { success: { message: `${ctx.param('name')} ${ctx.param('version')} has been published` } });
+}
+
+export async function getPackage(ctx: RegistryContext): Promise<void> {
+  const document = await ctx.app.services.pub.packageDocument(ctx.owner(), ctx.param('name'), ctx.registryUrl());
+  const { res } = ctx;
+  res.setHeader('ETag', document.etag);
+  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
+  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type(PUB_JSON).send(document.body);
+}
+
+export async function getVersion(ctx: RegistryContext): Promise<void> {
+  const found = await ctx.app.services.pub.version(ctx.owner(), ctx.param('name'), ctx.param('version'));
+  sendJson(ctx, 200, versionDocument(ctx.registryUrl(), found.name, found.version));
+}
+
+export async function downloadArchive(ctx: RegistryContext): Promise<void> {
+  const file = await ctx.app.services.pub.archive(ctx.owner(), ctx.param('name'), ctx.param('version'));
+  await serveBlob(ctx.req, ctx.res, {
+    size: file.size,
+    sha256: file.sha256,
+    lastModified: file.createdAt,
+    fileName: file.name,
+    contentType: 'application/octet-stream',
+    store: ctx.app.services.packages.blobs,
+    key: file.sha256,
+  });
+}

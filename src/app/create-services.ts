@@ -15,6 +15,7 @@ import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeCheck } from '../services/pull-merge-check.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
 import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
 import { PullSync } from '../services/pull-sync.ts';
@@ -56,12 +57,22 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { NugetPush } from '../packages/nuget/nuget-push.ts';
+import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
+import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
+import { GoService } from '../packages/go/go.service.ts';
+import { ComposerService } from '../packages/composer/composer.service.ts';
+import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
 import { RpmService } from '../packages/rpm/rpm.service.ts';
 import { ArchService } from '../packages/arch/arch.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
+import { DeployKeyService } from '../services/deploy-key.service.ts';
+import { TagProtectionService } from '../services/tag-protection.service.ts';
+import { DebianService } from '../packages/debian/debian.service.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
 import { INDEX_BUILDERS } from '../packages/index-builders.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
@@ -112,14 +123,24 @@ export function createServices(deps: ServiceDeps) {
   const containerBlobs = new ContainerBlobService(deps, quota);
   const repoContents = new RepoContentService(deps);
   const branchProtections = new BranchProtectionService(deps, repoPermissions);
+  const tagProtections = new TagProtectionService(deps);
+  const publicKeys = new PublicKeyService(deps);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
-  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
-  const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
+  const mergeCheck = new PullMergeCheck(deps, branchProtections);
+  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes, mergeCheck);
+  const pullAutoMerges = new PullAutoMergeService(
+    deps,
+    pullReads,
+    pullMerges,
+    branchProtections,
+    repoPermissions,
+    mergeCheck,
+  );
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
   const packageSigningKeys = new PackageSigningKeys(deps);
   const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
@@ -133,7 +154,8 @@ export function createServices(deps: ServiceDeps) {
     users: new UserService(deps, repoEdits, ownerStorage, mailer),
     ownerAccess,
     mailer,
-    publicKeys: new PublicKeyService(deps),
+    publicKeys,
+    deployKeys: new DeployKeyService(deps, publicKeys),
     userEmails: new UserEmailService(deps),
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
@@ -142,12 +164,13 @@ export function createServices(deps: ServiceDeps) {
     repoCandidates: new RepoCandidatesService(deps, repoPermissions),
     repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
-    repoTags: new RepoTagService(deps),
+    repoTags: new RepoTagService(deps, tagProtections),
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
     commitStatuses: new CommitStatusService(deps, hookEvents, pullAutoMerges),
     branchProtections,
+    tagProtections,
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
@@ -184,12 +207,20 @@ export function createServices(deps: ServiceDeps) {
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
+    goModules: new GoService(deps, quota, hookEvents),
+    composer: new ComposerService(deps, quota, hookEvents),
+    rubygems: new RubygemsService(deps, quota, hookEvents),
     rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
     arch: new ArchService(deps, quota, hookEvents, packageIndexes),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
+    cargo: new CargoService(deps, quota, hookEvents),
+    vagrant: new VagrantService(deps, quota, hookEvents),
+    nuget: new NugetService(deps),
+    nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,
+    debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

@@ -1,15 +1,21 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
+import type { ListOptions, Page } from '../domain/page.ts';
+import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
+  /** The package's name as first published. */
+  packageName: string;
   versionId: number;
   version: string;
   versionCreatedAt: Date;
   metadataJson: string;
+  downloadCount: number;
   fileName: string;
   fileCreatedAt: Date;
   size: number;
+  sha1: string;
   sha256: string;
 }
 
@@ -34,18 +40,72 @@ function toDate(value: unknown): Date {
 }
 
 interface FileRow {
+  packageName: string;
   versionId: number;
   version: string;
   versionCreatedAt: unknown;
   metadataJson: string;
+  downloadCount: bigint | number;
   fileName: string;
   fileCreatedAt: unknown;
   size: bigint | number;
+  sha1: string;
   sha256: string;
 }
 
+/** A package found by a registry's search, with its newest public version. */
+export interface FoundPackage {
+  name: string;
+  newest: { version: string; metadataJson: string; downloadCount: number };
+}
+
 export class PackageIndexRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** The package's id and revision (Package.revision), by which a kept index document is known current. */
+  revisionOf(key: PackageNameKey): Promise<{ id: number; revision: number } | null> {
+    return this.hot.packageRevision(key.ownerId, key.type, key.name.toLowerCase());
+  }
+
+  /** A file of a public version by its names (compared case-insensitively), with what a download needs. */
+  downloadFile(key: PackageNameKey & { version: string; fileName: string }): Promise<PackageFileDownload | null> {
+    return this.hot.packageFile({
+      ownerId: key.ownerId,
+      type: key.type,
+      lowerName: key.name.toLowerCase(),
+      lowerVersion: key.version.toLowerCase(),
+      lowerFileName: key.fileName.toLowerCase(),
+    });
+  }
+
+  /** The names of the owner's public packages of the type holding the text, by name, and how many there are. */
+  async searchNames(
+    key: Omit<PackageNameKey, 'name'>,
+    text: string,
+    page: { skip: number; take: number },
+  ): Promise<{ names: string[]; total: number }> {
+    const where: Prisma.PackageWhereInput = {
+      ownerId: key.ownerId,
+      type: key.type,
+      isInternal: false,
+      versions: { some: { isInternal: false } },
+      ...(text === '' ? {} : { lowerName: { contains: text.toLowerCase() } }),
+    };
+    const [rows, total] = await Promise.all([
+      this.client.package.findMany({
+        where,
+        select: { name: true },
+        orderBy: { lowerName: 'asc' },
+        skip: page.skip,
+        take: page.take,
+      }),
+      this.client.package.count({ where }),
+    ]);
+    return { names: rows.map((row) => row.name), total };
+  }
 
   /**
    * The files of the package's public versions (of one version when `lowerVersion` is given), oldest version
@@ -54,9 +114,10 @@ export class PackageIndexRepository {
   async listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
     const lowerName = key.name.toLowerCase();
     const rows = await this.client.$queryRaw<FileRow[]>`
-      SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
-             v."metadataJson" AS "metadataJson", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
-             b."size" AS "size", b."hashSha256" AS "sha256"
+      SELECT p."name" AS "packageName", v."id" AS "versionId", v."version" AS "version",
+             v."createdAt" AS "versionCreatedAt", v."metadataJson" AS "metadataJson",
+             v."downloadCount" AS "downloadCount", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
+             b."size" AS "size", b."hashSha1" AS "sha1", b."hashSha256" AS "sha256"
       FROM "Package" p
       JOIN "PackageVersion" v ON v."packageId" = p."id"
       JOIN "PackageFile" f ON f."versionId" = v."id"
@@ -66,15 +127,27 @@ export class PackageIndexRepository {
         ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}
       ORDER BY v."createdAt", v."id", f."id"`;
     return rows.map((row) => ({
+      packageName: row.packageName,
       versionId: Number(row.versionId),
       version: row.version,
       versionCreatedAt: toDate(row.versionCreatedAt),
       metadataJson: row.metadataJson,
+      downloadCount: Number(row.downloadCount),
       fileName: row.fileName,
       fileCreatedAt: toDate(row.fileCreatedAt),
       size: Number(row.size),
+      sha1: row.sha1,
       sha256: row.sha256,
     }));
+  }
+
+  /** The package's name as first published. */
+  async packageName(key: PackageNameKey): Promise<string | null> {
+    const found = await this.client.package.findUnique({
+      where: { ownerId_type_lowerName: { ownerId: key.ownerId, type: key.type, lowerName: key.name.toLowerCase() } },
+      select: { name: true },
+    });
+    return found?.name ?? null;
   }
 
   /** The package's public versions, oldest first. */
@@ -88,5 +161,45 @@ export class PackageIndexRepository {
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     return rows;
+  }
+
+  /** The names of the owner's public packages of a type, by name. */
+  async listNames(ownerId: number, type: string): Promise<string[]> {
+    const rows = await this.client.package.findMany({
+      where: { ownerId, type, isInternal: false, versions: { some: { isInternal: false } } },
+      select: { name: true },
+      orderBy: { lowerName: 'asc' },
+    });
+    return rows.map((row) => row.name);
+  }
+
+  /** The owner's public packages of a type whose name holds the text, by name, each with its newest version. */
+  async searchPackages(ownerId: number, type: string, text: string, page: ListOptions): Promise<Page<FoundPackage>> {
+    const where: Prisma.PackageWhereInput = {
+      ownerId,
+      type,
+      isInternal: false,
+      ...(text === '' ? {} : { lowerName: { contains: text.toLowerCase() } }),
+      versions: { some: { isInternal: false } },
+    };
+    const [rows, total] = await Promise.all([
+      this.client.package.findMany({
+        where,
+        select: {
+          name: true,
+          versions: {
+            where: { isInternal: false },
+            select: { version: true, metadataJson: true, downloadCount: true },
+            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+            take: 1,
+          },
+        },
+        orderBy: { lowerName: 'asc' },
+        skip: page.skip,
+        take: page.limit,
+      }),
+      this.client.package.count({ where }),
+    ]);
+    return { items: rows.map((row) => ({ name: row.name, newest: row.versions[0] })), total };
   }
 }

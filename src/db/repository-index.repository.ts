@@ -21,6 +21,10 @@ export interface IndexScopeKey {
   scope: string;
 }
 
+export type IndexHash = 'md5' | 'sha1' | 'sha256' | 'sha512';
+
+const HASH_COLUMNS = { md5: 'hashMd5', sha1: 'hashSha1', sha256: 'hashSha256', sha512: 'hashSha512' } as const;
+
 export interface StoredIndexFile {
   name: string;
   createdAt: Date;
@@ -144,9 +148,10 @@ export class RepositoryIndexRepository {
   }
 
   /** A file of the current or the previous set with these bytes (apt's by-hash requests). */
-  findByHash(key: IndexScopeKey, sha256: string): Promise<StoredIndexFile | null> {
+  findByHash(key: IndexScopeKey, algorithm: IndexHash, hash: string): Promise<StoredIndexFile | null> {
+    const column = HASH_COLUMNS[algorithm];
     return this.client.packageFile.findFirst({
-      where: { version: this.versionWhere(key), blob: { hashSha256: sha256.toLowerCase() } },
+      where: { version: this.versionWhere(key), blob: { [column]: hash.toLowerCase() } },
       select: { name: true, createdAt: true, blob: { select: { size: true, hashSha256: true } } },
       orderBy: { id: 'desc' },
     });

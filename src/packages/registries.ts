@@ -2,17 +2,31 @@
 // (src/packages/<type>/), run by the core's router (src/packages/core/registry-router.ts) with the API's guard
 // vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
 import { ARCH_REGISTRY } from './arch/arch.routes.ts';
+import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
+import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
+import { DEBIAN_REGISTRY } from './debian/debian.routes.ts';
+import { GO_REGISTRY } from './go/go.routes.ts';
 import { MAVEN_REGISTRY } from './maven/maven.routes.ts';
 import { npmRegistry } from './npm/npm-routes.ts';
+import { NUGET_REGISTRY } from './nuget/nuget.routes.ts';
 import { PYPI_REGISTRY } from './pypi/pypi.routes.ts';
+import { VAGRANT_REGISTRY } from './vagrant/vagrant.routes.ts';
 import { RPM_REGISTRY, RPM_ROOT_CONFIG } from './rpm/rpm.routes.ts';
+import { RUBYGEMS_REGISTRY } from './rubygems/rubygems.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   arch: ARCH_REGISTRY,
+  cargo: CARGO_REGISTRY,
+  composer: COMPOSER_REGISTRY,
+  debian: DEBIAN_REGISTRY,
+  go: GO_REGISTRY,
   maven: MAVEN_REGISTRY,
   npm: npmRegistry,
+  nuget: NUGET_REGISTRY,
   pypi: PYPI_REGISTRY,
+  vagrant: VAGRANT_REGISTRY,
   rpm: RPM_REGISTRY,
   'rpm.repo': RPM_ROOT_CONFIG,
+  rubygems: RUBYGEMS_REGISTRY,
 };

@@ -60,14 +60,14 @@ describe('index sets', () => {
     expect((await indexes().read((await indexes().file(key, 'Release'))!)).toString()).toBe('second release\n');
     expect(await indexes().file(key, 'main/Packages')).toBeNull();
     // The previous set still answers by hash (a client that read the old Release a moment ago).
-    const old = await indexes().fileByHash(key, sha256(Buffer.from('first packages\n')));
+    const old = await indexes().fileByHash(key, 'sha256', sha256(Buffer.from('first packages\n')));
     expect(old?.name).toBe('main/Packages');
 
     // A third set drops the first from storage: neither row nor bytes are left.
     const hashOfFirst = sha256(Buffer.from('first packages\n'));
     state.files = [{ name: 'Release', data: Buffer.from('third release\n') }];
     await indexes().rebuild(key);
-    expect(await indexes().fileByHash(key, hashOfFirst)).toBeNull();
+    expect(await indexes().fileByHash(key, 'sha256', hashOfFirst)).toBeNull();
     expect(blobFiles(t).some((file) => file.endsWith(hashOfFirst))).toBe(false);
     // Another scope of the type is its own set.
     expect(await indexes().file({ ...key, scope: 'testing' }, 'Release')).toBeNull();

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
 import type { PackageVersionRow } from '../../db/package.repository.ts';
 import type { Repositories } from '../../db/repositories.ts';
-import type { IndexScopeKey, StoredIndexFile } from '../../db/repository-index.repository.ts';
+import type { IndexHash, IndexScopeKey, StoredIndexFile } from '../../db/repository-index.repository.ts';
 import type { JobResult, JobWorker, QueuedJob } from '../../infra/queue/job-queue.ts';
 import type { StagedBlob } from '../../infra/storage/blob-store.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
@@ -95,10 +95,10 @@ export class PackageIndexes {
     return this.deps.repos.repositoryIndexes.currentFile(key, name);
   }
 
-  /** A file of the current or previous set by its SHA-256 (apt's by-hash), or null. */
-  fileByHash(key: IndexScopeKey, sha256: string): Promise<StoredIndexFile | null> {
-    if (!/^[0-9a-f]{64}$/i.test(sha256)) return Promise.resolve(null);
-    return this.deps.repos.repositoryIndexes.findByHash(key, sha256);
+  /** A file of the current or previous set by a digest of its bytes (apt's by-hash), or null. */
+  fileByHash(key: IndexScopeKey, algorithm: IndexHash, hash: string): Promise<StoredIndexFile | null> {
+    if (!/^[0-9a-f]{32,128}$/i.test(hash)) return Promise.resolve(null);
+    return this.deps.repos.repositoryIndexes.findByHash(key, algorithm, hash);
   }
 
   /** The bytes of a stored file, whole (index documents are small enough to hold). */

@@ -18,7 +18,8 @@ export async function serveIndexFile(
     lastModified: file.createdAt,
     fileName: file.name.slice(file.name.lastIndexOf('/') + 1),
     contentType,
-    open: (range) => ctx.app.services.packages.openBlob(hashSha256, range),
+    store: ctx.app.services.packages.blobs,
+    key: hashSha256,
   });
 }
 

@@ -50,7 +50,8 @@ async function sendTarball(ctx: RegistryContext, file: PackageFileDownload): Pro
     lastModified: file.createdAt,
     fileName: file.name,
     contentType: 'application/octet-stream',
-    open: (range) => ctx.app.services.packages.openBlob(sha256, range),
+    store: ctx.app.services.packages.blobs,
+    key: sha256,
   });
 }
 

@@ -26,5 +26,4 @@ export const packages = {
   LIMIT_SIZE_ALPINE: sizeLimit(),
   LIMIT_SIZE_RPM: sizeLimit(),
   LIMIT_SIZE_ARCH: sizeLimit(),
-  LIMIT_SIZE_ALT: sizeLimit(),
 } as const;

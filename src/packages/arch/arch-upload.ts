@@ -66,25 +66,46 @@ function octal(block: Buffer, start: number, length: number): number {
 }
 
 /**
- * Walks the tar headers in `tar` (the decompressed bytes so far): the .PKGINFO's text once its bytes are in; null
- * when more bytes are needed. Throws when the archive ends without one.
+ * Finds .PKGINFO in a tar fed chunk by chunk, keeping only the bytes of the header or .PKGINFO being read (the data
+ * of the files before it is counted and dropped, so a large first file costs no memory).
  */
-export function findPkgInfo(tar: Buffer): string | null {
-  let at = 0;
-  while (at + BLOCK <= tar.length) {
-    const header = tar.subarray(at, at + BLOCK);
-    if (header.every((byte) => byte === 0)) throw malformed('the archive has no .PKGINFO');
-    const name = header.toString('utf8', 0, 100).replace(/\0.*$/s, '');
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156] ?? 0);
-    const start = at + BLOCK;
-    if (name.replace(/^\.\//, '') === '.PKGINFO' && (type === '0' || type === '\0')) {
-      if (size > MAX_PKGINFO) throw malformed('its .PKGINFO is too large');
-      return tar.length >= start + size ? tar.toString('utf8', start, start + size) : null;
+export class PkgInfoScanner {
+  private pending: Buffer = Buffer.alloc(0);
+  /** Bytes of file data still to skip before the next header. */
+  private skip = 0;
+  /** The size of .PKGINFO once its header is read. */
+  private wanted: number | null = null;
+
+  /** The .PKGINFO text once its bytes are in; null while more are needed. Throws when the archive has none. */
+  feed(chunk: Buffer): string | null {
+    let data = chunk;
+    for (;;) {
+      if (this.skip > 0) {
+        const skipped = Math.min(this.skip, data.length);
+        this.skip -= skipped;
+        data = data.subarray(skipped);
+        if (this.skip > 0) return null;
+      }
+      this.pending = this.pending.length === 0 ? data : Buffer.concat([this.pending, data]);
+      if (this.wanted !== null) {
+        return this.pending.length >= this.wanted ? this.pending.toString('utf8', 0, this.wanted) : null;
+      }
+      if (this.pending.length < BLOCK) return null;
+      const header = this.pending.subarray(0, BLOCK);
+      data = this.pending.subarray(BLOCK);
+      this.pending = Buffer.alloc(0);
+      if (header.every((byte) => byte === 0)) throw malformed('the archive has no .PKGINFO');
+      const name = header.toString('utf8', 0, 100).replace(/\0.*$/s, '');
+      const size = octal(header, 124, 12);
+      const type = String.fromCharCode(header[156] ?? 0);
+      if (name.replace(/^\.\//, '') === '.PKGINFO' && (type === '0' || type === '\0')) {
+        if (size > MAX_PKGINFO) throw malformed('its .PKGINFO is too large');
+        this.wanted = size;
+      } else {
+        this.skip = Math.ceil(size / BLOCK) * BLOCK;
+      }
     }
-    at = start + Math.ceil(size / BLOCK) * BLOCK;
   }
-  return null;
 }
 
 /** Reads the front of the body until .PKGINFO is read (400 when the package is none), leaving the rest unread. */
@@ -113,7 +134,7 @@ export async function peekArchPackage(body: Readable): Promise<PeekedArchPackage
   }
   const first = Readable.from(front());
   let pkgInfo: string | null = null;
-  const tar: Buffer[] = [];
+  const scanner = new PkgInfoScanner();
   let tarBytes = 0;
   // The compression is told by the first chunk; the decompressor reads the same stream from its first byte.
   const head = await new Promise<Buffer>((resolve, reject) => {
@@ -124,10 +145,9 @@ export async function peekArchPackage(body: Readable): Promise<PeekedArchPackage
   const compression = compressionOf(head);
   try {
     for await (const chunk of decompressed(compression, prependOne(head, first))) {
-      tar.push(chunk as Buffer);
       tarBytes += (chunk as Buffer).length;
       if (tarBytes > MAX_TAR) throw malformed('no .PKGINFO near the start of the archive');
-      pkgInfo = findPkgInfo(Buffer.concat(tar));
+      pkgInfo = scanner.feed(chunk as Buffer);
       if (pkgInfo !== null) break;
     }
   } catch (error) {

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm` runs those rows alone. Never fails.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|gocomposer` runs those rows alone. Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -22,6 +22,7 @@ import { benchContainer } from './bench-container.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
 import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
 import { benchNpm } from './bench-npm.ts';
+import { benchGoComposer } from './bench-gocomposer.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -602,6 +603,9 @@ async function main(): Promise<void> {
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
+    section = 'go and composer';
+    if (ONLY === undefined || ONLY === 'gocomposer')
+      goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
     section = 'issues and notifications';
     if (ONLY === undefined || ONLY === 'issues') {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

@@ -1,6 +1,7 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
 import type { ListOptions, Page } from '../domain/page.ts';
+import type { HotQueries } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
@@ -54,7 +55,15 @@ export interface FoundPackage {
 }
 
 export class PackageIndexRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly hot: HotQueries,
+  ) {}
+
+  /** The package's id and revision (a prepared statement: read on every request for a kept index document). */
+  revisionOf(key: PackageNameKey): Promise<{ id: number; revision: number } | null> {
+    return this.hot.packageRevision(key.ownerId, key.type, key.name.toLowerCase());
+  }
 
   /**
    * The files of the package's public versions (of one version when `lowerVersion` is given), oldest version

@@ -102,7 +102,7 @@ export function createRepositories(
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
-    packageIndex: new PackageIndexRepository(client),
+    packageIndex: new PackageIndexRepository(client, hot),
     packageProperties: new PackagePropertyRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),

@@ -1,7 +1,7 @@
 // A registry's built index documents (npm packuments, Go version lists, Composer metadata) kept in memory, each
 // with the package revision it was built at (Package.revision): a request reads the revision (one small query) and
-// serves the kept document while it is current, else builds it again from the rows. Every process keeps its own and asks the database, so processes sharing it never serve a
-// stale document.
+// serves the kept document while it is current, else builds it again from the rows. Every process keeps its own
+// and asks the database, so processes sharing it never serve a stale document.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
@@ -10,6 +10,8 @@ export interface IndexDocument {
   etag: string;
   lastModified: Date;
   revision: number;
+  /** The body gzipped, made on the first request that accepts it (src/packages/core/send-index-document.ts). */
+  gzipped?: Buffer;
 }
 
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -17,7 +19,8 @@ const MAX_BYTES = 32 * 1024 * 1024;
 export class IndexDocumentCache {
   private readonly documents = new LRUCache<string, IndexDocument>({
     maxSize: MAX_BYTES,
-    sizeCalculation: (document) => document.body.length + 200,
+    // A fifth more for the gzipped copy a document may get.
+    sizeCalculation: (document) => Math.ceil(document.body.length * 1.2) + 200,
   });
 
   /** The document kept for the key when it was built at this revision. */

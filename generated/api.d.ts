@@ -1505,6 +1505,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Update avatar */
+        post: operations["repoUpdateAvatar"];
+        /** Delete avatar */
+        delete: operations["repoDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -2124,6 +2142,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a repository's keys */
+        get: operations["repoListKeys"];
+        put?: never;
+        /** Add a key to a repository */
+        post: operations["repoCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a repository's key by id */
+        get: operations["repoGetKey"];
+        put?: never;
+        post?: never;
+        /** Delete a key from a repository */
+        delete: operations["repoDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/labels": {
         parameters: {
             query?: never;
@@ -2617,6 +2671,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/tag_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tag protections for a repository */
+        get: operations["repoListTagProtection"];
+        put?: never;
+        /** Create a tag protections for a repository */
+        post: operations["repoCreateTagProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/tag_protections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a specific tag protection for the repository */
+        get: operations["repoGetTagProtection"];
+        put?: never;
+        post?: never;
+        /** Delete a specific tag protection for the repository */
+        delete: operations["repoDeleteTagProtection"];
+        options?: never;
+        head?: never;
+        /** Edit a tag protections for a repository. Only fields that are set will be changed */
+        patch: operations["repoEditTagProtection"];
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/tags": {
         parameters: {
             query?: never;
@@ -2928,6 +3019,23 @@ export interface paths {
         put: operations["orgAddTeamRepository"];
         post?: never;
         delete: operations["orgRemoveTeamRepository"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/topics/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** search topics via keyword */
+        get: operations["topicSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4213,6 +4321,12 @@ export interface components {
             tag_name: string;
             target?: string;
         };
+        /** @description CreateTagProtectionOption options for creating a tag protection */
+        CreateTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
+        };
         CreateTeamOption: {
             can_create_org_repo?: boolean;
             description?: string;
@@ -4289,6 +4403,21 @@ export interface components {
             sha: string;
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
+        };
+        /** @description DeployKey a deploy key */
+        DeployKey: {
+            /** Format: date-time */
+            created_at?: string;
+            fingerprint?: string;
+            /** Format: int64 */
+            id?: number;
+            key?: string;
+            /** Format: int64 */
+            key_id?: number;
+            read_only?: boolean;
+            repository?: components["schemas"]["Repository"];
+            title?: string;
+            url?: string;
         };
         /** @description EditAttachmentOptions options for editing attachments */
         EditAttachmentOptions: {
@@ -4448,6 +4577,12 @@ export interface components {
             template?: boolean;
             website?: string;
             wiki_branch?: string;
+        };
+        /** @description EditTagProtectionOption options for editing a tag protection */
+        EditTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
         };
         /** @description Every field is optional: only the fields that are sent change (the upstream swagger's `required: [name]` does not match Forgejo's behaviour). */
         EditTeamOption: {
@@ -5365,6 +5500,18 @@ export interface components {
             /** Format: int64 */
             zip?: number;
         };
+        /** @description TagProtection represents a tag protection */
+        TagProtection: {
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: int64 */
+            id?: number;
+            name_pattern?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
+        };
         Team: {
             can_create_org_repo?: boolean;
             description?: string;
@@ -5412,6 +5559,18 @@ export interface components {
         TopicName: {
             topics?: string[];
         };
+        /** @description TopicResponse for returning topics */
+        TopicResponse: {
+            /** Format: date-time */
+            created?: string;
+            /** Format: int64 */
+            id?: number;
+            /** Format: int64 */
+            repo_count?: number;
+            topic_name?: string;
+            /** Format: date-time */
+            updated?: string;
+        };
         /**
          * @description UpdateFileOptions options for updating files
          *     Note: `author` and `committer` are optional (if only one is given, it will be used for the other, otherwise the authenticated user will be used)
@@ -5434,6 +5593,11 @@ export interface components {
             sha: string;
             /** @description Add a Signed-off-by trailer by the committer at the end of the commit log message. */
             signoff?: boolean;
+        };
+        /** @description UpdateRepoAvatarUserOption options when updating the repo avatar */
+        UpdateRepoAvatarOption: {
+            /** @description image must be base64 encoded */
+            image?: string;
         };
         UpdateUserAvatarOption: {
             image?: string;
@@ -5794,6 +5958,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Cron"][];
+            };
+        };
+        /** @description DeployKey */
+        DeployKey: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeployKey"];
+            };
+        };
+        /** @description DeployKeyList */
+        DeployKeyList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeployKey"][];
             };
         };
         /** @description Email list */
@@ -6492,6 +6674,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Tag"][];
+            };
+        };
+        /** @description TagProtection */
+        TagProtection: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TagProtection"];
+            };
+        };
+        /** @description TagProtectionList */
+        TagProtectionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TagProtection"][];
             };
         };
         /** @description Team */
@@ -10251,6 +10451,65 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateRepoAvatarOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoListBranchProtection: {
         parameters: {
             query?: never;
@@ -12240,6 +12499,128 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoListKeys: {
+        parameters: {
+            query?: {
+                /** @description fingerprint of the key */
+                fingerprint?: string;
+                /** @description the key_id to search for */
+                key_id?: number;
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeployKeyList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateKeyOption"];
+        responses: {
+            201: components["responses"]["DeployKey"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeployKey"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key to delete */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     issueListLabels: {
         parameters: {
             query?: {
@@ -13857,6 +14238,160 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TagProtectionList"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateTagProtectionOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["TagProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["error"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protect to get */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TagProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of protected tag */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoEditTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of protected tag */
+                id: number;
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditTagProtectionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["TagProtection"];
+            /** @description The owner or repository was renamed: the same request under the new name */
+            307: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListTags: {
         parameters: {
             query?: {
@@ -14656,6 +15191,38 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    topicSearch: {
+        parameters: {
+            query: {
+                /** @description page size of results */
+                limit?: number;
+                /** @description page number of results to return (1-based) */
+                page?: number;
+                /** @description keywords to search */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SearchResults of a successful search (Forgejo answers an object, as its later contracts say) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topics?: components["schemas"]["TopicResponse"][];
+                    };
+                };
+            };
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userGetCurrent: {

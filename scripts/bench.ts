@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|gocomposer` runs those rows alone. Never fails.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|gocomposer` runs those rows alone. Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +18,7 @@ import { loadSettings } from '../src/config/settings.ts';
 import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
+import { benchCargo } from './bench-cargo.ts';
 import { benchContainer } from './bench-container.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
 import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
@@ -603,6 +604,9 @@ async function main(): Promise<void> {
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
+    section = 'cargo';
+    if (ONLY === undefined || ONLY === 'cargo')
+      goals.push(...(await benchCargo({ base, token, owner: 'user0', dbFile })));
     section = 'go and composer';
     if (ONLY === undefined || ONLY === 'gocomposer')
       goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));

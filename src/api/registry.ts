@@ -15,6 +15,7 @@ import { protectionRoutes } from './routes/protection.routes.ts';
 import { pullsRoutes } from './routes/pulls.routes.ts';
 import { quotaRoutes } from './routes/quota.routes.ts';
 import { releasesRoutes } from './routes/releases.routes.ts';
+import { repoAdminRoutes } from './routes/repo-admin.routes.ts';
 import { reposRoutes } from './routes/repos.routes.ts';
 import { teamsRoutes } from './routes/teams.routes.ts';
 import { usersRoutes } from './routes/users.routes.ts';
@@ -34,6 +35,7 @@ export const REGISTRY = {
   ...pullsRoutes,
   ...quotaRoutes,
   ...releasesRoutes,
+  ...repoAdminRoutes,
   ...reposRoutes,
   ...teamsRoutes,
   ...usersRoutes,

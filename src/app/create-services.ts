@@ -15,6 +15,7 @@ import { IssueSearchService } from '../services/issue-search.service.ts';
 import { IssueService } from '../services/issue.service.ts';
 import { MailerService } from '../services/mailer.service.ts';
 import { NotificationService } from '../services/notification.service.ts';
+import { PullMergeCheck } from '../services/pull-merge-check.ts';
 import { PullMergeService } from '../services/pull-merge.service.ts';
 import { PullAutoMergeService } from '../services/pull-auto-merge.service.ts';
 import { PullSync } from '../services/pull-sync.ts';
@@ -56,12 +57,18 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
+import { CargoService } from '../packages/cargo/cargo.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
+import { NugetPush } from '../packages/nuget/nuget-push.ts';
+import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
+import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
 import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
+import { DeployKeyService } from '../services/deploy-key.service.ts';
+import { TagProtectionService } from '../services/tag-protection.service.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
 import { QuotaService } from '../services/quota.service.ts';
@@ -110,14 +117,24 @@ export function createServices(deps: ServiceDeps) {
   const containerBlobs = new ContainerBlobService(deps, quota);
   const repoContents = new RepoContentService(deps);
   const branchProtections = new BranchProtectionService(deps, repoPermissions);
+  const tagProtections = new TagProtectionService(deps);
+  const publicKeys = new PublicKeyService(deps);
   const issueEvents = new IssueEvents(new IssueNotifier(repoPermissions), activity);
   const issues = new IssueService(deps, repoPermissions, issueEvents);
   issueEvents.listen(new IssueHookListener(deps, hookEvents, issues));
   pushes.listen(new PullSync(deps, issues, hookEvents).onPush);
   const issueLabels = new IssueLabelService(deps, issues);
   const pullReads = new PullReadService(deps, issues, repositories);
-  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes);
-  const pullAutoMerges = new PullAutoMergeService(deps, pullReads, pullMerges, branchProtections, repoPermissions);
+  const mergeCheck = new PullMergeCheck(deps, branchProtections);
+  const pullMerges = new PullMergeService(deps, issues, pullReads, pushes, mergeCheck);
+  const pullAutoMerges = new PullAutoMergeService(
+    deps,
+    pullReads,
+    pullMerges,
+    branchProtections,
+    repoPermissions,
+    mergeCheck,
+  );
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
   return {
     system: new SystemService(deps),
@@ -129,7 +146,8 @@ export function createServices(deps: ServiceDeps) {
     users: new UserService(deps, repoEdits, ownerStorage, mailer),
     ownerAccess,
     mailer,
-    publicKeys: new PublicKeyService(deps),
+    publicKeys,
+    deployKeys: new DeployKeyService(deps, publicKeys),
     userEmails: new UserEmailService(deps),
     userDirectory: new UserDirectoryService(deps),
     repoStars: new RepoStarService(deps),
@@ -138,12 +156,13 @@ export function createServices(deps: ServiceDeps) {
     repoCandidates: new RepoCandidatesService(deps, repoPermissions),
     repoTeams: new RepoTeamService(deps),
     repoBranches: new RepoBranchService(deps),
-    repoTags: new RepoTagService(deps),
+    repoTags: new RepoTagService(deps, tagProtections),
     repoContents,
     repoFiles: new RepoFileService(repoContents, pushes, branchProtections),
     repoCommits: new RepoCommitService(deps),
     commitStatuses: new CommitStatusService(deps, hookEvents, pullAutoMerges),
     branchProtections,
+    tagProtections,
     releases: new ReleaseService(deps, pushes, quota, hookEvents),
     orgs,
     orgMembers,
@@ -182,8 +201,12 @@ export function createServices(deps: ServiceDeps) {
     pypi: new PypiService(deps, quota, hookEvents),
     goModules: new GoService(deps, quota, hookEvents),
     composer: new ComposerService(deps, quota, hookEvents),
+    rubygems: new RubygemsService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
+    cargo: new CargoService(deps, quota, hookEvents),
+    nuget: new NugetService(deps),
+    nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys: new PackageSigningKeys(deps),
     issueEvents,
     issues,

@@ -114,7 +114,8 @@ export function toRepository(details: RepositoryDetails, view: UserView): ApiRep
     default_merge_style: text(pulls?.default_merge_style, 'merge'),
     default_update_style: text(pulls?.default_update_style, 'merge'),
     default_allow_maintainer_edit: bool(pulls?.default_allow_maintainer_edit),
-    avatar_url: '',
+    // Uploaded avatars share the owners' store and its /avatars/{hash} route.
+    avatar_url: repo.avatar ? `${rootUrl}avatars/${repo.avatar}` : '',
     internal: !repo.isPrivate && repo.owner.visibility === Visibility.private,
     mirror_interval: repo.isMirror && mirror ? goDuration(mirror.intervalSecs) : '',
     mirror_updated: isoTime(repo.isMirror && mirror ? mirror.updatedAt : null),

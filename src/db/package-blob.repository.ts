@@ -1,6 +1,7 @@
 // Package blobs: the stored files that package versions refer to. A blob's row and its bytes are shared by every
 // file with the same content, whoever owns it; the hash lock below orders the uploads that add a reference with
 // the removals that find none, so bytes are never removed under a file committed meanwhile.
+import type { BlobDigests } from '../infra/storage/blob-store.ts';
 import type { DbClient } from './prisma.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
@@ -57,6 +58,22 @@ export class PackageBlobRepository {
 
   async rowExists(hash: string): Promise<boolean> {
     return (await this.client.packageBlob.count({ where: { hashSha256: hash } })) > 0;
+  }
+
+  /** The hashes of blobs some digest of which is still to be computed (an upload computed only what it checks). */
+  async withDigestsMissing(hashes: readonly string[]): Promise<string[]> {
+    const rows = await this.client.packageBlob.findMany({
+      where: { hashSha256: { in: [...hashes] }, OR: [{ hashMd5: '' }, { hashSha1: '' }, { hashSha512: '' }] },
+      select: { hashSha256: true },
+    });
+    return rows.map((row) => row.hashSha256);
+  }
+
+  async completeDigests(digests: BlobDigests): Promise<void> {
+    await this.client.packageBlob.updateMany({
+      where: { hashSha256: digests.sha256 },
+      data: { hashMd5: digests.md5, hashSha1: digests.sha1, hashSha512: digests.sha512 },
+    });
   }
 
   listUnreferencedBefore(cutoff: Date) {

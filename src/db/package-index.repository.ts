@@ -1,14 +1,17 @@
 // What a registry's index documents are built from (PyPI's simple pages, Maven's maven-metadata.xml): every file
 // of a package's public versions with its version and stored digests, in one query whatever the number of files.
 import type { ListOptions, Page } from '../domain/page.ts';
-import type { HotQueries } from './hot-queries.ts';
+import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
 import { type DbClient, Prisma } from './prisma.ts';
 
 export interface IndexedFile {
+  /** The package's name as first published. */
+  packageName: string;
   versionId: number;
   version: string;
   versionCreatedAt: Date;
   metadataJson: string;
+  downloadCount: number;
   fileName: string;
   fileCreatedAt: Date;
   size: number;
@@ -37,10 +40,12 @@ function toDate(value: unknown): Date {
 }
 
 interface FileRow {
+  packageName: string;
   versionId: number;
   version: string;
   versionCreatedAt: unknown;
   metadataJson: string;
+  downloadCount: bigint | number;
   fileName: string;
   fileCreatedAt: unknown;
   size: bigint | number;
@@ -60,9 +65,46 @@ export class PackageIndexRepository {
     private readonly hot: HotQueries,
   ) {}
 
-  /** The package's id and revision (a prepared statement: read on every request for a kept index document). */
+  /** The package's id and revision (Package.revision), by which a kept index document is known current. */
   revisionOf(key: PackageNameKey): Promise<{ id: number; revision: number } | null> {
     return this.hot.packageRevision(key.ownerId, key.type, key.name.toLowerCase());
+  }
+
+  /** A file of a public version by its names (compared case-insensitively), with what a download needs. */
+  downloadFile(key: PackageNameKey & { version: string; fileName: string }): Promise<PackageFileDownload | null> {
+    return this.hot.packageFile({
+      ownerId: key.ownerId,
+      type: key.type,
+      lowerName: key.name.toLowerCase(),
+      lowerVersion: key.version.toLowerCase(),
+      lowerFileName: key.fileName.toLowerCase(),
+    });
+  }
+
+  /** The names of the owner's public packages of the type holding the text, by name, and how many there are. */
+  async searchNames(
+    key: Omit<PackageNameKey, 'name'>,
+    text: string,
+    page: { skip: number; take: number },
+  ): Promise<{ names: string[]; total: number }> {
+    const where: Prisma.PackageWhereInput = {
+      ownerId: key.ownerId,
+      type: key.type,
+      isInternal: false,
+      versions: { some: { isInternal: false } },
+      ...(text === '' ? {} : { lowerName: { contains: text.toLowerCase() } }),
+    };
+    const [rows, total] = await Promise.all([
+      this.client.package.findMany({
+        where,
+        select: { name: true },
+        orderBy: { lowerName: 'asc' },
+        skip: page.skip,
+        take: page.take,
+      }),
+      this.client.package.count({ where }),
+    ]);
+    return { names: rows.map((row) => row.name), total };
   }
 
   /**
@@ -72,8 +114,9 @@ export class PackageIndexRepository {
   async listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
     const lowerName = key.name.toLowerCase();
     const rows = await this.client.$queryRaw<FileRow[]>`
-      SELECT v."id" AS "versionId", v."version" AS "version", v."createdAt" AS "versionCreatedAt",
-             v."metadataJson" AS "metadataJson", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
+      SELECT p."name" AS "packageName", v."id" AS "versionId", v."version" AS "version",
+             v."createdAt" AS "versionCreatedAt", v."metadataJson" AS "metadataJson",
+             v."downloadCount" AS "downloadCount", f."name" AS "fileName", f."createdAt" AS "fileCreatedAt",
              b."size" AS "size", b."hashSha1" AS "sha1", b."hashSha256" AS "sha256"
       FROM "Package" p
       JOIN "PackageVersion" v ON v."packageId" = p."id"
@@ -84,10 +127,12 @@ export class PackageIndexRepository {
         ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}
       ORDER BY v."createdAt", v."id", f."id"`;
     return rows.map((row) => ({
+      packageName: row.packageName,
       versionId: Number(row.versionId),
       version: row.version,
       versionCreatedAt: toDate(row.versionCreatedAt),
       metadataJson: row.metadataJson,
+      downloadCount: Number(row.downloadCount),
       fileName: row.fileName,
       fileCreatedAt: toDate(row.fileCreatedAt),
       size: Number(row.size),

@@ -7,7 +7,7 @@ import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { DownloadTally } from './download-tally.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
-import { deletePropertiesOf } from './package-property.repository.ts';
+import { deletePropertiesOf, PROPERTY_OF } from './package-property.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
 import type { RepositoryDetails } from './repository-details.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
@@ -44,6 +44,8 @@ export interface NewPackageFile {
   key: VersionKey;
   creatorId: number;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files); '' for none. */
+  compositeKey?: string;
   blob: BlobDigests;
   isLead: boolean;
   /** The version is new and internal (hidden from the API; a registry's working area such as container uploads). */
@@ -56,6 +58,8 @@ export interface NewPackageFile {
   tags?: readonly string[];
   /** metadataJson also replaces an existing version's (Maven: the POM comes after the jar). */
   replaceMetadata?: boolean;
+  /** Facts about the file a registry selects on (PackageProperty rows). */
+  properties?: Readonly<Record<string, string>>;
 }
 
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PackageVersionOrderByWithRelationInput[];
@@ -89,7 +93,16 @@ export function upsertBlobRow(client: DbClient, blob: BlobDigests) {
       hashSha256: blob.sha256,
       hashSha512: blob.sha512,
     },
-    update: {},
+    // Bytes first stored with some digests left for later (complete-digests.ts) get them from any upload that has them.
+    update: Object.fromEntries(
+      (
+        [
+          ['hashMd5', blob.md5],
+          ['hashSha1', blob.sha1],
+          ['hashSha512', blob.sha512],
+        ] as const
+      ).filter(([, hex]) => hex !== ''),
+    ),
   });
 }
 
@@ -164,16 +177,16 @@ export class PackageRepository {
     return this.client.packageFile.findMany({ where: { versionId }, include: { blob: true }, orderBy: { id: 'asc' } });
   }
 
-  findFile(versionId: number, fileName: string): Promise<PackageFileRow | null> {
+  findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {
     return this.client.packageFile.findFirst({
-      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey: '' },
+      where: { versionId, lowerName: fileName.toLowerCase(), compositeKey },
       include: { blob: true },
     });
   }
 
-  async fileExists(key: VersionKey, fileName: string): Promise<boolean> {
+  async fileExists(key: VersionKey, fileName: string, compositeKey = ''): Promise<boolean> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true },
     });
     return found !== null;
@@ -194,7 +207,7 @@ export class PackageRepository {
     const lowerVersion = key.version.toLowerCase();
     const pkg = await upsertPackage(this.client, key);
     await touchPackage(this.client, pkg.id);
-    const created = {
+    const newVersion = {
       packageId: pkg.id,
       creatorId: file.creatorId,
       version: key.version,
@@ -210,7 +223,7 @@ export class PackageRepository {
         });
     const replaced = existing && file.replaceMetadata && file.metadataJson !== undefined;
     const version = !existing
-      ? await this.client.packageVersion.create({ data: created })
+      ? await this.client.packageVersion.create({ data: newVersion })
       : replaced
         ? await this.client.packageVersion.update({
             where: { id: existing.id },
@@ -218,17 +231,42 @@ export class PackageRepository {
           })
         : await this.client.packageVersion.findUniqueOrThrow({ where: { id: existing.id } });
     const stored = await upsertBlobRow(this.client, file.blob);
-    await this.client.packageFile.create({
+    const created = await this.client.packageFile.create({
       data: {
         versionId: version.id,
         blobId: stored.id,
         name: file.fileName,
         lowerName: file.fileName.toLowerCase(),
+        compositeKey: file.compositeKey ?? '',
         isLead: file.isLead,
       },
     });
+    const properties = Object.entries(file.properties ?? {}).map(([name, value]) => ({
+      refType: PROPERTY_OF.file,
+      refId: created.id,
+      name,
+      value,
+    }));
+    if (properties.length > 0) await this.client.packageProperty.createMany({ data: properties });
     for (const name of file.tags ?? []) await setTag(this.client, pkg.id, name, version.id);
     return { version: { ...version, package: pkg }, newVersion: existing === null };
+  }
+
+  /** Of these files, those of the owner's public packages of the type with that name (case-insensitive). */
+  filesNamed(
+    key: Pick<VersionKey, 'ownerId' | 'type'>,
+    fileIds: number[],
+    fileName: string,
+  ): Promise<PackageFileRow[]> {
+    if (fileIds.length === 0) return Promise.resolve([]);
+    return this.client.packageFile.findMany({
+      where: {
+        id: { in: fileIds },
+        lowerName: fileName.toLowerCase(),
+        version: { isInternal: false, package: { ownerId: key.ownerId, type: key.type, isInternal: false } },
+      },
+      include: { blob: true },
+    });
   }
 
   countFiles(versionId: number): Promise<number> {

@@ -5,6 +5,7 @@ import { AccessTokenRepository } from './access-token.repository.ts';
 import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
+import { CargoRepository } from './cargo.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CollaborationRepository } from './collaboration.repository.ts';
@@ -33,9 +34,13 @@ import { PackageBlobRepository } from './package-blob.repository.ts';
 import { PackageUsageRepository } from './package-usage.repository.ts';
 import { PackageRepository } from './package.repository.ts';
 import { PackageIndexRepository } from './package-index.repository.ts';
+import { OwnerPackageIndexRepository } from './owner-package-index.repository.ts';
 import type { DbClient, PrismaClient } from './prisma.ts';
 import { ProtectedBranchRepository } from './protected-branch.repository.ts';
 import { PublicKeyRepository } from './public-key.repository.ts';
+import { DeployKeyRepository } from './deploy-key.repository.ts';
+import { ProtectedTagRepository } from './protected-tag.repository.ts';
+import { TopicRepository } from './topic.repository.ts';
 import { QuotaReservationRepository } from './quota-reservation.repository.ts';
 import { QuotaUsageRepository } from './quota-usage.repository.ts';
 import { QuotaRepository } from './quota.repository.ts';
@@ -79,6 +84,7 @@ export function createRepositories(
     activity: new ActivityRepository(client),
     commitStatuses: new CommitStatusRepository(client),
     collaborations: new CollaborationRepository(client),
+    cargo: new CargoRepository(client, hot),
     comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),
@@ -103,10 +109,14 @@ export function createRepositories(
     packageUsage: new PackageUsageRepository(client),
     packages: new PackageRepository(client, provider),
     packageIndex: new PackageIndexRepository(client, hot),
+    ownerPackageIndex: new OwnerPackageIndexRepository(client),
     packageProperties: new PackagePropertyRepository(client),
     packageSigningKeys: new PackageSigningKeyRepository(client, cipher),
     protectedBranches: new ProtectedBranchRepository(client),
     publicKeys: new PublicKeyRepository(client),
+    deployKeys: new DeployKeyRepository(client),
+    protectedTags: new ProtectedTagRepository(client),
+    topics: new TopicRepository(client),
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),

@@ -111,8 +111,10 @@ async function deleteRepositoryRows(tx: Tx, repoIds: readonly number[]): Promise
     // Packages outlive the repository they were linked to, as in Forgejo.
     tx.package.updateMany({ where: byRepo, data: { repoId: 0 } }),
   ]);
-  // Issues, units, collaborations, team links and mirrors cascade with the repository.
+  // Issues, units, collaborations, team links, mirrors, deploy keys and tag protections cascade with the repository.
   await tx.repository.deleteMany({ where: { id: { in: ids } } });
+  // A deploy key no other repository grants goes with it (Forgejo: DeleteRepository removes its deploy keys).
+  await tx.publicKey.deleteMany({ where: { ownerId: null, deployKeys: { none: {} } } });
   return ids.length;
 }
 

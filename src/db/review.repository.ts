@@ -25,6 +25,11 @@ export class ReviewRepository {
     return this.client.review.findFirst({ where: { issueId, id } });
   }
 
+  /** Approvals and requests for changes (types 1 and 3), oldest first. */
+  listDecisions(issueId: number): Promise<ReviewRow[]> {
+    return this.client.review.findMany({ where: { issueId, type: { in: [1, 3] } }, orderBy: { id: 'asc' } });
+  }
+
   /** Open review requests (type 4) of these pull requests' issues. */
   listRequests(issueIds: readonly number[]): Promise<ReviewRow[]> {
     if (issueIds.length === 0) return Promise.resolve([]);

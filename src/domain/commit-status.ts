@@ -19,15 +19,3 @@ export function combinedState(states: readonly string[]): CommitStatusState | nu
   }
   return worst === null ? null : COMMIT_STATUS_STATES[worst];
 }
-
-/** Whether every required context has a latest status of success (or warning, which Forgejo lets merge). */
-export function requiredChecksPass(
-  latest: ReadonlyArray<{ context: string; state: string }>,
-  required: readonly string[],
-  matches: (pattern: string, context: string) => boolean,
-): boolean {
-  return required.every((pattern) => {
-    const matching = latest.filter((status) => matches(pattern, status.context));
-    return matching.length > 0 && matching.every((status) => status.state === 'success' || status.state === 'warning');
-  });
-}

@@ -8,6 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../infra/observability/logger.ts';
 import { requestContext } from '../infra/observability/request-context.ts';
+import { FORWARDS_WRITE_CALLBACK } from '../infra/storage/send-file.ts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 const SECRET_QUERY_KEYS = /([?&](?:token|access_token)=)[^&#]*/gi;
@@ -34,6 +35,7 @@ function countBytes(res: ServerResponse): void {
     add(chunk, rest[0]);
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
   } as typeof res.write;
+  Object.assign(res.write, { [FORWARDS_WRITE_CALLBACK]: true });
   res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
     if (chunk !== undefined && typeof chunk !== 'function') add(chunk, rest[0]);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);

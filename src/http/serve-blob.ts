@@ -1,11 +1,16 @@
 // Sends stored bytes as a download: Content-Type from the first bytes, Content-Length, an ETag from the content
 // address, Last-Modified, conditional requests (304) and one byte range (206, or 416 past the end).
 import type { Request, Response } from 'express';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable, Writable } from 'node:stream';
 import { SNIFF_BYTES, sniffContentType } from '../lib/content-sniff.ts';
 import type { ByteRange } from '../infra/storage/blob-store.ts';
 import { matchesEntityTag, parseByteRange } from './byte-range.ts';
+
+/** Where a download's bytes are read from (a blob store). */
+export interface BlobSource {
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  sendTo(key: string, destination: Writable, range?: ByteRange): Promise<void>;
+}
 
 export interface BlobDownload {
   size: number;
@@ -15,13 +20,15 @@ export interface BlobDownload {
   fileName: string;
   /** Known by the caller (a registry's own file kinds); otherwise sniffed from the first bytes. */
   contentType?: string;
-  open(range?: ByteRange): Promise<Readable>;
+  store: BlobSource;
+  /** The bytes' key in the store. */
+  key: string;
 }
 
 async function readHead(blob: BlobDownload): Promise<Buffer> {
   if (blob.size === 0) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
-  for await (const chunk of await blob.open({ start: 0, end: Math.min(SNIFF_BYTES, blob.size) - 1 }))
+  for await (const chunk of await blob.store.get(blob.key, { start: 0, end: Math.min(SNIFF_BYTES, blob.size) - 1 }))
     chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
@@ -63,7 +70,7 @@ export async function serveBlob(req: Request, res: Response, blob: BlobDownload)
     return;
   }
   try {
-    await pipeline(await blob.open(range ?? undefined), res);
+    await blob.store.sendTo(blob.key, res, range ?? undefined);
   } catch (error) {
     // Once bytes are on their way there is no status left to send: a client gone mid-download just ends it.
     if (!res.headersSent) throw error;
@@ -78,12 +85,12 @@ export interface StoredFile {
   blob: { size: bigint | number; hashSha256: string };
 }
 
-/** Sends a stored package file from the blob store, as every registry serves its downloads. */
+/** Sends a stored package file from the package store, as every registry serves its downloads. */
 export function serveStoredFile(
   req: Request,
   res: Response,
   file: StoredFile,
-  blobs: { openBlob(hash: string, range?: ByteRange): Promise<Readable> },
+  packages: { readonly blobs: BlobSource },
 ): Promise<void> {
   const { hashSha256 } = file.blob;
   return serveBlob(req, res, {
@@ -91,6 +98,7 @@ export function serveStoredFile(
     sha256: hashSha256,
     lastModified: file.createdAt,
     fileName: file.name,
-    open: (range) => blobs.openBlob(hashSha256, range),
+    store: packages.blobs,
+    key: hashSha256,
   });
 }

@@ -1,6 +1,6 @@
 // Uploaded avatars (stored as 290×290 PNG named by their hash in the avatar store) and generated default avatars
 // (Forgejo: services/user/avatar.go, modules/avatar).
-import type { User } from '../db/entities.ts';
+import type { Repository, User } from '../db/entities.ts';
 import { createHash } from 'node:crypto';
 import type { OrgRepository } from '../db/org.repository.ts';
 import { checkImageHeader, ImageError } from '../lib/image.ts';
@@ -62,6 +62,27 @@ export class AvatarService {
     if (!org.avatar) return;
     await this.orgRows.setAvatar(org.id, '');
     await this.files.remove(org.avatar);
+  }
+
+  /**
+   * POST /repos/{owner}/{repo}/avatar (Forgejo: services/repository/avatar.go): stored like an owner's, named by the
+   * hash of the repository id and the image, so two repositories with one image keep separate files.
+   */
+  async uploadRepoAvatar(repo: Pick<Repository, 'id' | 'avatar'>, base64: string): Promise<void> {
+    const data = decodeBase64(base64);
+    if (!data) throw new BadRequestError('image is not valid base64');
+    const png = await this.toAvatarPng(data);
+    const hash = createHash('sha256').update(`repo-${repo.id}-`).update(png).digest('hex');
+    await this.files.save(hash, png);
+    await this.deps.repos.repositories.update(repo.id, { avatar: hash });
+    if (repo.avatar && repo.avatar !== hash) await this.files.remove(repo.avatar);
+  }
+
+  /** DELETE /repos/{owner}/{repo}/avatar: back to none (Forgejo shows no default for repositories). */
+  async deleteRepoAvatar(repo: Pick<Repository, 'id' | 'avatar'>): Promise<void> {
+    if (!repo.avatar) return;
+    await this.deps.repos.repositories.update(repo.id, { avatar: '' });
+    await this.files.remove(repo.avatar);
   }
 
   /** Refuses from the headers what is too large, then decodes and scales on the image thread. */

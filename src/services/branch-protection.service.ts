@@ -18,6 +18,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { compileGlob } from '../domain/glob.ts';
 import type { ProtectionLine } from '../infra/git/protection-hook.ts';
+import { namesOf, teamIdsByNames, userIdsByNames } from './allowlist-names.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -169,30 +170,11 @@ export class BranchProtectionService {
     if (options.requiredApprovals < 0) throw new ValidationError('required_approvals must not be negative');
     for (const [userField, teamField, userIds, teamIds] of LISTS) {
       const names = input[userField];
-      if (names !== undefined) options[userIds] = await this.userIds(names);
+      if (names !== undefined) options[userIds] = await userIdsByNames(this.deps.repos, names);
       const teams = input[teamField];
-      if (teams !== undefined) options[teamIds] = await this.teamIds(repo, teams);
+      if (teams !== undefined) options[teamIds] = await teamIdsByNames(this.deps.repos, repo, teams);
     }
     return options;
-  }
-
-  private async userIds(names: readonly string[]): Promise<number[]> {
-    const lower = [...new Set(names.map((name) => name.toLowerCase()))];
-    const users = await this.deps.repos.users.listByLowerNames(lower);
-    const missing = lower.filter((name) => !users.some((user) => user.lowerName === name));
-    if (missing.length > 0) throw new ValidationError(`user does not exist [name: ${missing[0]}]`);
-    return users.map((user) => user.id);
-  }
-
-  private async teamIds(repo: RepoWithOwner, names: readonly string[]): Promise<number[]> {
-    if (names.length === 0) return [];
-    if (!isOrganization(repo.owner))
-      throw new ValidationError('teams can only be named for a repository of an organization');
-    const lower = [...new Set(names.map((name) => name.toLowerCase()))];
-    const teams = await this.deps.repos.teams.listByLowerNames(repo.ownerId, lower);
-    const missing = lower.filter((name) => !teams.some((team) => team.lowerName === name));
-    if (missing.length > 0) throw new ValidationError(`team does not exist [name: ${missing[0]}]`);
-    return teams.map((team) => team.id);
   }
 
   private async view(rows: ProtectedBranchRow[]): Promise<ProtectionView[]> {
@@ -205,12 +187,7 @@ export class BranchProtectionService {
         options[teams].forEach((id) => teamIds.add(id));
       }
     }
-    const [users, teams] = await Promise.all([
-      this.deps.repos.users.listByIds([...userIds]),
-      Promise.all([...teamIds].map((id) => this.deps.repos.teams.findById(id))),
-    ]);
-    const userNames = new Map(users.map((user) => [user.id, user.name]));
-    const teamNames = new Map(teams.flatMap((team) => (team ? [[team.id, team.name] as const] : [])));
+    const { userNames, teamNames } = await namesOf(this.deps.repos, [...userIds], [...teamIds]);
     return parsed.map((entry) => ({ ...entry, userNames, teamNames }));
   }
 }

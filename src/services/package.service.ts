@@ -28,12 +28,13 @@ import {
 } from '../domain/errors.ts';
 import { type ReceivedBlob, receivePackageBlob } from '../packages/core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../packages/core/remove-blobs.ts';
-import type { ByteRange } from '../infra/storage/blob-store.ts';
+import type { BlobStore } from '../infra/storage/blob-store.ts';
 import type { OwnerAccessService } from './owner-access.service.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { QuotaService } from './quota.service.ts';
 import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { completeDigests, rowHasAllDigests } from './blob-digests.ts';
 
 const GENERIC = 'generic';
 
@@ -82,7 +83,14 @@ export class PackageService {
   }
 
   async files(owner: User, type: string, name: string, version: string): Promise<PackageFileRow[]> {
-    return this.packages.listFiles((await this.versionOf({ ownerId: owner.id, type, name, version })).id);
+    const versionId = (await this.versionOf({ ownerId: owner.id, type, name, version })).id;
+    const files = await this.packages.listFiles(versionId);
+    if (files.every((file) => rowHasAllDigests(file.blob))) return files;
+    await completeDigests(
+      this.deps,
+      files.map((file) => file.blob.hashSha256),
+    );
+    return this.packages.listFiles(versionId);
   }
 
   // ---- the generic registry ----
@@ -163,8 +171,9 @@ export class PackageService {
     return file;
   }
 
-  openBlob(hash: string, range?: ByteRange): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
+  /** Where package files' bytes are, for downloads. */
+  get blobs(): BlobStore {
+    return this.deps.packageBlobs;
   }
 
   async deleteGenericVersion(doer: User, owner: User, name: string, version: string): Promise<void> {

@@ -2,7 +2,7 @@
 // across the whole site; titles are unique per user.
 import type { User } from '../db/entities.ts';
 import type { PublicKey, PublicKeyRepository } from '../db/public-key.repository.ts';
-import { parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
+import { type ParsedSshKey, parseSshPublicKey, SshKeyError } from '../domain/ssh-key.ts';
 import { ForbiddenError, NameTakenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import { OwnerAccessService } from './owner-access.service.ts';
@@ -19,19 +19,7 @@ export class PublicKeyService {
   }
 
   async create(owner: User, title: string, keyText: string): Promise<PublicKey> {
-    let parsed;
-    try {
-      parsed = parseSshPublicKey(keyText);
-    } catch (error) {
-      if (error instanceof SshKeyError) throw new ValidationError(`invalid key content: ${error.message}`);
-      throw error;
-    }
-    const minimum = this.minimumBits(parsed.algorithm);
-    if (minimum > 0 && parsed.bits < minimum) {
-      throw new ValidationError(
-        `key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`,
-      );
-    }
+    const parsed = this.checkKeyText(keyText);
     const name = title.trim();
     if (name === '') throw new ValidationError('[Title]: Required');
     const [sameKey, sameTitle] = await Promise.all([
@@ -54,6 +42,24 @@ export class PublicKeyService {
     }
   }
 
+  /** An SSH public key's text parsed, refused (422) when it is not one or is smaller than [ssh.minimum_key_sizes]. */
+  checkKeyText(keyText: string): ParsedSshKey {
+    let parsed;
+    try {
+      parsed = parseSshPublicKey(keyText);
+    } catch (error) {
+      if (error instanceof SshKeyError) throw new ValidationError(`invalid key content: ${error.message}`);
+      throw error;
+    }
+    const minimum = this.minimumBits(parsed.algorithm);
+    if (minimum > 0 && parsed.bits < minimum) {
+      throw new ValidationError(
+        `key is too small: ${parsed.algorithm} keys need at least ${minimum} bits, this one has ${parsed.bits}`,
+      );
+    }
+    return parsed;
+  }
+
   /** One page of a user's keys; `fingerprint` narrows it to that key. */
   list(owner: User, fingerprint: string | undefined, page: ListOptions): Promise<{ keys: PublicKey[]; total: number }> {
     return this.keys.listByOwner(owner.id, fingerprint || undefined, page.skip, page.limit);
@@ -65,7 +71,9 @@ export class PublicKeyService {
    */
   async get(viewer: User, id: number): Promise<{ key: PublicKey; owner: User }> {
     const key = await this.keys.findById(id);
-    const owner = key && (key.ownerId === viewer.id ? viewer : await this.deps.repos.users.byId(key.ownerId));
+    // A deploy key (no owner) is a repository's, not one of a user's keys.
+    const ownerId = key?.ownerId ?? null;
+    const owner = ownerId === null ? null : ownerId === viewer.id ? viewer : await this.deps.repos.users.byId(ownerId);
     if (!key || !owner || !(await new OwnerAccessService(this.deps).canSee(viewer, owner)))
       throw new NotFoundError(`public key does not exist [id: ${id}]`);
     return { key, owner };

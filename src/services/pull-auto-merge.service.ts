@@ -6,12 +6,10 @@
 import type { User } from '../db/entities.ts';
 import type { PullRequestRow } from '../db/issue.repository.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
-import { canWriteCode } from '../domain/access/repo-permission.ts';
-import { combinedState, requiredChecksPass } from '../domain/commit-status.ts';
-import { ConflictError, NotAllowedError } from '../domain/errors.ts';
-import { compileGlob } from '../domain/glob.ts';
+import { ConflictError, NotAllowedError, NotFoundError } from '../domain/errors.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
 import type { BranchProtectionService } from './branch-protection.service.ts';
+import type { PullMergeCheck } from './pull-merge-check.ts';
 import type { MergeRequest, MergeStyle, PullMergeService } from './pull-merge.service.ts';
 import type { PullReadService } from './pull-read.service.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
@@ -21,8 +19,6 @@ export interface MergeOrScheduleRequest extends MergeRequest {
   merge_when_checks_succeed?: boolean;
 }
 
-const PASSING = new Set(['success', 'warning']);
-
 export class PullAutoMergeService {
   constructor(
     private readonly deps: ServiceDeps,
@@ -30,6 +26,7 @@ export class PullAutoMergeService {
     private readonly merges: PullMergeService,
     private readonly protections: BranchProtectionService,
     private readonly permissions: RepoPermissionService,
+    private readonly check: PullMergeCheck,
   ) {}
 
   /** Merges now, or schedules the merge when asked to wait for checks that have not passed yet. */
@@ -44,9 +41,11 @@ export class PullAutoMergeService {
       await this.merges.merge(access, index, doer, merge);
       return 'merged';
     }
-    const { pull, issue } = await this.reads.get(access, index, doer);
+    const details = await this.reads.get(access, index, doer);
+    const { pull, issue } = details;
     if (pull.hasMerged) throw new NotAllowedError('PR already merged');
     if (issue.isClosed) throw new NotAllowedError('PR is closed');
+    await this.check.assertMergeable(access, details, doer, { kind: 'schedule' });
     if (await this.checksPass(access.repo, pull)) {
       await this.merges.merge(access, index, doer, merge);
       return 'merged';
@@ -71,13 +70,25 @@ export class PullAutoMergeService {
         this.deps.repos.users.byId(schedule.doerId),
         this.deps.repos.issues.findById(pull.issueId),
       ]);
-      await this.deps.repos.pullAutoMerges.remove(pull.id);
-      if (!doer || !issue || issue.isClosed) continue;
-      // The user who asked may have lost write access since.
+      if (!doer || !issue || issue.isClosed) {
+        await this.deps.repos.pullAutoMerges.remove(pull.id);
+        continue;
+      }
+      // The same check as a merge through the API, as the user who asked (who may have lost the right since); a
+      // merge still blocked stays scheduled, as in Forgejo.
       const permission = await this.permissions.forRepo(doer, repo);
-      if (!canWriteCode(permission)) continue;
+      const access = { repo, permission };
+      try {
+        await this.check.assertMergeable(access, await this.reads.get(access, issue.index, doer), doer, {
+          kind: 'merge',
+        });
+      } catch (error) {
+        if (error instanceof NotAllowedError || error instanceof NotFoundError) continue;
+        throw error;
+      }
+      await this.deps.repos.pullAutoMerges.remove(pull.id);
       const message = JSON.parse(schedule.message) as { title: string; body: string };
-      await this.merges.merge({ repo, permission }, issue.index, doer, {
+      await this.merges.merge(access, issue.index, doer, {
         Do: schedule.mergeStyle as MergeStyle,
         MergeTitleField: message.title || undefined,
         MergeMessageField: message.body || undefined,
@@ -94,14 +105,9 @@ export class PullAutoMergeService {
   private async checksPass(repo: RepoWithOwner, pull: PullRequestRow): Promise<boolean> {
     const head = await this.headOf(repo, pull);
     if (!head) return false;
-    const [latest, rule] = await Promise.all([
-      this.deps.repos.commitStatuses.latestPerContext(repo.id, head),
-      this.protections.ruleFor(repo, pull.baseBranch),
-    ]);
-    const required = rule?.enableStatusCheck ? rule.statusCheckContexts : [];
-    if (required.length > 0)
-      return requiredChecksPass(latest, required, (pattern, context) => compileGlob(pattern)?.test(context) ?? false);
-    const state = combinedState(latest.map((status) => status.state));
-    return state === null || PASSING.has(state);
+    const rule = await this.protections.ruleFor(repo, pull.baseBranch);
+    const state = await this.check.statusState(repo, head, rule?.enableStatusCheck ? rule.statusCheckContexts : []);
+    // Anvil merges at once a head with no statuses at all.
+    return state === null || state === 'success';
   }
 }

@@ -17,6 +17,7 @@ import {
 } from '../infra/git/pull-merge.ts';
 import { deleteRef, RefConflictError, resolveCommit, updateRef } from '../infra/git/refs.ts';
 import type { IssueService } from './issue.service.ts';
+import type { PullMergeCheck } from './pull-merge-check.ts';
 import type { PullReadService } from './pull-read.service.ts';
 import type { PushService } from './push.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -30,6 +31,8 @@ export interface MergeRequest {
   MergeCommitID?: string;
   head_commit_id?: string;
   delete_branch_after_merge?: boolean;
+  /** Past a blocking branch protection rule, for who Forgejo lets (site and, unless it applies to them, repo admins). */
+  force_merge?: boolean;
 }
 
 function identity(user: User): GitIdentity {
@@ -42,6 +45,7 @@ export class PullMergeService {
     private readonly issues: IssueService,
     private readonly reads: PullReadService,
     private readonly pushes: PushService,
+    private readonly check: PullMergeCheck,
   ) {}
 
   async merge(access: RepoWithPermission, index: number, doer: User, request: MergeRequest): Promise<void> {
@@ -49,6 +53,8 @@ export class PullMergeService {
     const { pull, issue } = details;
     if (pull.hasMerged) throw new NotAllowedError('PR already merged');
     if (issue.isClosed) throw new NotAllowedError('PR is closed');
+    const kind = request.Do === 'manually-merged' ? 'mark-merged' : 'merge';
+    await this.check.assertMergeable(access, details, doer, { kind, force: request.force_merge });
     const dir = this.reads.dir(access);
     const baseSha = details.baseSha;
     const headSha = pull.headCommitId;

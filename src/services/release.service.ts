@@ -211,7 +211,7 @@ export class ReleaseService {
     await this.deps.repos.releases.countDownload(attachment.id);
     return {
       attachment,
-      open: (range?: { start: number; end: number }) => this.deps.attachmentBlobs.get(attachment.blobKey, range),
+      store: this.deps.attachmentBlobs,
     };
   }
 

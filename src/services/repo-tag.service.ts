@@ -15,6 +15,7 @@ import {
 } from '../infra/git/refs.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import type { TagProtectionService } from './tag-protection.service.ts';
 
 export interface NewTag {
   name: string;
@@ -24,7 +25,10 @@ export interface NewTag {
 }
 
 export class RepoTagService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly protections: TagProtectionService,
+  ) {}
 
   async list(repo: RepoWithOwner, page: ListOptions): Promise<Page<TagRef>> {
     return pageOf(await readTags(this.deps.stores.repositories.directoryOf(repo)), page);
@@ -39,6 +43,7 @@ export class RepoTagService {
   async create(doer: User, repo: RepoWithOwner, input: NewTag): Promise<TagRef> {
     const dir = this.deps.stores.repositories.directoryOf(repo);
     if (!(await isValidRefName('tags', input.name))) throw new ValidationError(`invalid tag name: ${input.name}`);
+    await this.protections.assertMayControl(doer, repo, input.name, 'create');
     const target = input.target || repo.defaultBranch;
     const sha = await resolveCommit(dir, target);
     if (!sha) throw new NotFoundError(`target does not exist [ref: ${target}]`);
@@ -55,8 +60,9 @@ export class RepoTagService {
     return this.get(repo, input.name);
   }
 
-  async delete(repo: RepoWithOwner, name: string): Promise<void> {
+  async delete(doer: User, repo: RepoWithOwner, name: string): Promise<void> {
     const tag = await this.get(repo, name);
+    await this.protections.assertMayControl(doer, repo, name, 'delete');
     try {
       await deleteRef(this.deps.stores.repositories.directoryOf(repo), `refs/tags/${name}`, tag.id);
     } catch (error) {

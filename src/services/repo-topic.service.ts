@@ -28,7 +28,13 @@ export class RepoTopicService {
     return { items: topics.slice(page.skip, page.skip + page.limit), total: topics.length };
   }
 
+  /** GET /topics/search: topic names containing the keyword, with how many repositories carry each. */
+  search(keyword: string, page: ListOptions) {
+    return this.deps.repos.topics.search(normaliseTopic(keyword), page.skip, page.limit);
+  }
+
   private async save(repo: RepoWithOwner, topics: string[]): Promise<void> {
+    await this.deps.repos.topics.remember(topics);
     await this.deps.repos.repositories.update(repo.id, { topics: JSON.stringify(topics), updatedAt: new Date() });
   }
 

@@ -1,7 +1,7 @@
 // The OCI distribution spec's push and pull workflows (conformance suite: 01_pull, 02_push), written against
 // /v2: monolithic, chunked and streamed blob uploads, mounts, blob HEAD/GET with ranges, manifests of every
 // supported type by tag and digest, and the errors each step answers.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
 import {
   DOCKER_LIST,
@@ -98,6 +98,46 @@ describe('blob uploads', () => {
       where: { version: { package: { lowerName: name.split('/')[1] } } },
     });
     expect(files.map((file) => file.name)).toEqual([digest]);
+  });
+
+  it('computes the md5, sha1 and sha512 a layer upload left for later, and the package API shows them', async () => {
+    const image = uniqueName('img');
+    const name = `${alice.user.name}/${image}`;
+    const pushed = await pushImage(t, auth, name, 'v1', { layers: [randomBytes(40_000)] });
+    const layer = pushed.layers[0];
+    const hex = (algorithm: string) => createHash(algorithm).update(layer).digest('hex');
+    const files = await t
+      .request()
+      .get(`/api/v1/packages/${alice.user.name}/container/${image}/v1/files`)
+      .set('Authorization', alice.auth)
+      .expect(200);
+    expect(files.body).toContainEqual(
+      expect.objectContaining({
+        name: digestOf(layer),
+        md5: hex('md5'),
+        sha1: hex('sha1'),
+        sha256: hex('sha256'),
+        sha512: hex('sha512'),
+      }),
+    );
+  });
+
+  it('checks a streamed chunk against a sha512 digest at PUT', async () => {
+    const name = imageName();
+    const bytes = randomBytes(30_000);
+    const sha512 = `sha512:${createHash('sha512').update(bytes).digest('hex')}`;
+    const started = await t.request().post(`/v2/${name}/blobs/uploads/`).set('Authorization', auth).expect(202);
+    const location = started.headers.location as string;
+    await t
+      .request()
+      .patch(location)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(bytes)
+      .expect(202);
+    await t.request().put(`${location}?digest=${sha512}`).set('Authorization', auth).expect(201);
+    const got = await raw(t.request().get(`/v2/${name}/blobs/${sha512}`).set('Authorization', auth)).expect(200);
+    expect(Buffer.compare(got.body as Buffer, bytes)).toBe(0);
   });
 
   it('takes chunks with Content-Range, reports status, refuses an out-of-order chunk (416), and joins them at PUT', async () => {

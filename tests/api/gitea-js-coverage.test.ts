@@ -18,7 +18,7 @@ import { listen } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Raise as operations are added; the goal is 300.
-const REACHING_FLOOR = 296;
+const REACHING_FLOOR = 308;
 
 let t: TestApp;
 let server: Server;
@@ -74,6 +74,12 @@ const OPTIONS: Record<string, object> = Object.fromEntries(
   UNTYPED_BODIES.map((name) => [name, { type: 'application/json' }]),
 );
 
+/** Query values for the methods whose query has a required field. */
+const QUERIES: Record<string, object> = {
+  repoCreateReleaseAttachment: { name: 'tools.zip' },
+  topicSearch: { q: 'tool' },
+};
+
 /** What a call leaves for later calls, beyond the ids of what it made. */
 function remember(m: GiteaJsMethod, data: unknown): void {
   const record = data as Record<string, unknown> | Record<string, unknown>[] | null;
@@ -95,7 +101,7 @@ function argumentsOf(m: GiteaJsMethod): unknown[] {
       const before = m.path.slice(0, names[i].index);
       return overrides[param] ?? pathValue(w, param, m.path, before);
     }
-    if (param === 'query') return m.name === 'repoCreateReleaseAttachment' ? { name: 'tools.zip' } : undefined;
+    if (param === 'query') return QUERIES[m.name];
     if (m.name === 'repoDeleteFile') return { sha: w.strings.get('newfile') ?? '', message: 'remove' };
     return bodyFor(w, m.name) ?? {};
   });

@@ -125,6 +125,8 @@ describe('merge when checks succeed', () => {
   });
 
   it('a plain merge ignores the flag it was not given', async () => {
+    // Without the rule of the test before, which would refuse the merge (tests/api/merge-protection.test.ts).
+    await t.request().delete(`${repoPath()}/branch_protections/main`).set('Authorization', owner.auth).expect(204);
     const head = await branch('plain', 'plain.txt');
     await status(head, 'pending', 'other');
     const index = await open('plain');

@@ -9,6 +9,8 @@ export const ED25519_KEY =
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE8xTNzErH5Ea4s9DnOGt8kZcoTCzG4B3SbAWDc+ijtf fixture@ed25519-256';
 const DEPLOY_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvgGX2fUWYbw8XXKpGDIJu0Fi70OWM+zZ8ZiNOBRwaZ deploy@anvil';
 
+const REPO_DEPLOY_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFTgOJDm7wrjxSS0ULeMaBoiuVOnrJB1Q6Rr3jApoX5K repo@anvil';
+
 export interface World {
   boss: TestUser;
   pal: TestUser;
@@ -242,6 +244,10 @@ export function bodyFor(w: World, method: string): unknown {
     repoCreateStatus: () => ({ state: 'success', context: 'ci', target_url: 'http://ci.example.com/1' }),
     repoCreateTag: () => ({ tag_name: 'v0.9', target: 'main' }),
     repoUpdateTopics: () => ({ topics: ['build', 'tools'] }),
+    repoCreateKey: () => ({ key: REPO_DEPLOY_KEY, title: 'ci', read_only: true }),
+    repoCreateTagProtection: () => ({ name_pattern: 'v*', whitelist_usernames: [w.boss.user.name] }),
+    repoEditTagProtection: () => ({ whitelist_usernames: [w.boss.user.name, w.pal.user.name] }),
+    repoUpdateAvatar: () => ({ image: PNG_1X1 }),
     orgEditTeam: () => ({ name: 'Owners', description: 'The owners' }),
     userAddEmail: () => ({ emails: ['second@example.com'] }),
     userDeleteEmail: () => ({ emails: ['second@example.com'] }),

@@ -20,7 +20,13 @@ import {
   repoTestHook,
 } from '../handlers/repo/hook.ts';
 import { createFork, listForks } from '../handlers/repo/fork.ts';
-import { repoAddTopic, repoDeleteTopic, repoListTopics, repoUpdateTopics } from '../handlers/repo/topic.ts';
+import {
+  repoAddTopic,
+  repoDeleteTopic,
+  repoListTopics,
+  repoUpdateTopics,
+  topicSearch,
+} from '../handlers/repo/topic.ts';
 import {
   issueCreateLabel,
   issueDeleteLabel,
@@ -65,7 +71,8 @@ export type CollaborationOperation =
   | 'repoGetRepoPermissions'
   | 'repoListCollaborators'
   | 'repoListTopics'
-  | 'repoUpdateTopics';
+  | 'repoUpdateTopics'
+  | 'topicSearch';
 
 const collaborators = [repoAssignment(), reqToken()];
 const hooks = [repoAssignment(), reqToken(), reqRepoAdmin()];
@@ -104,4 +111,5 @@ export const collaborationRoutes: RouteGroup<CollaborationOperation> = {
   repoListCollaborators: route([...collaborators, reqAnyRepoReader()], repoListCollaborators),
   repoListTopics: route(topics, repoListTopics),
   repoUpdateTopics: route([...topics, reqToken(), reqRepoAdmin()], repoUpdateTopics),
+  topicSearch: route([], topicSearch),
 };

@@ -13,6 +13,13 @@ export const packages = {
   LIMIT_SIZE_PYPI: sizeLimit(),
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
+  LIMIT_SIZE_CARGO: sizeLimit(),
+  LIMIT_SIZE_VAGRANT: sizeLimit(),
   LIMIT_SIZE_GO: sizeLimit(),
   LIMIT_SIZE_COMPOSER: sizeLimit(),
+  LIMIT_SIZE_RUBYGEMS: sizeLimit(),
+  LIMIT_SIZE_CRAN: sizeLimit(),
+  LIMIT_SIZE_NUGET: sizeLimit(),
+  LIMIT_SIZE_HELM: sizeLimit(),
+  LIMIT_SIZE_PUB: sizeLimit(),
 } as const;

@@ -26,3 +26,8 @@ export async function compareBranches(dir: string, baseSha: string, headSha: str
   const ahead = Number((await runGit(['--git-dir', dir, 'rev-list', '--count', `${baseSha}..${headSha}`])).trim());
   return { baseSha, headSha, mergeBase, ahead };
 }
+
+/** How many commits the base has that the head does not (Forgejo: CommitsBehind). */
+export async function commitsBehind(dir: string, baseSha: string, headSha: string): Promise<number> {
+  return Number((await runGit(['--git-dir', dir, 'rev-list', '--count', `${headSha}..${baseSha}`])).trim());
+}

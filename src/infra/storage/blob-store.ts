@@ -3,8 +3,12 @@
 // default, an S3 bucket the other (Forgejo: modules/storage; [storage], [storage.packages], [packages] STORAGE_TYPE).
 // An upload is staged first and published under its key only inside the transaction that records it, so that it
 // cannot interleave with the removal of the same bytes by another owner.
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
+export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha512';
+export const DIGEST_ALGORITHMS: readonly DigestAlgorithm[] = ['md5', 'sha1', 'sha256', 'sha512'];
+
+/** An upload's size and digests, as hex; a digest not computed on the way in is empty (see PutOptions). */
 export interface BlobDigests {
   size: number;
   md5: string;
@@ -32,6 +36,11 @@ export interface PutOptions {
   /** Refuse (PayloadTooLargeError) once more bytes than this arrive; nothing is kept then. */
   maxBytes?: number;
   budget?: ByteBudget;
+  /**
+   * The digests computed on the way in (all by default); SHA-256, the content address, always is. md5 alone
+   * halves the rate a large upload is taken in, so a registry that does not check the others leaves them for later.
+   */
+  algorithms?: readonly DigestAlgorithm[];
 }
 
 /** Bytes received completely into a private place of the store, not yet readable under their key. */
@@ -51,6 +60,8 @@ export interface BlobStore {
   stage(source: Readable, options?: PutOptions): Promise<StagedBlob>;
   /** The bytes under a key, or the range of them. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Writes the bytes under a key (or the range of them) into a destination, such as a response, and ends it. */
+  sendTo(key: string, destination: Writable, range?: ByteRange): Promise<void>;
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the bytes under a key; a missing key is not an error. */
   delete(key: string): Promise<void>;

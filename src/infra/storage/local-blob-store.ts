@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type BlobDigests,
@@ -16,6 +16,7 @@ import {
   type StagedBlob,
 } from './blob-store.ts';
 import { receiveDigested } from './receive-digested.ts';
+import { sendFile } from './send-file.ts';
 
 const READ_CHUNK = 1024 * 1024;
 
@@ -65,6 +66,10 @@ export class LocalBlobStore implements BlobStore {
       highWaterMark: READ_CHUNK,
       ...(range ? { start: range.start, end: range.end } : {}),
     });
+  }
+
+  sendTo(key: string, destination: Writable, range?: ByteRange): Promise<void> {
+    return sendFile(this.pathOf(key), destination, range);
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

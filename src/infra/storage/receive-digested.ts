@@ -13,7 +13,7 @@ export async function receiveDigested(
   options: PutOptions,
   write: (body: Readable) => Promise<void>,
 ): Promise<BlobDigests> {
-  const digest = new DigestStream(options.maxBytes, options.budget);
+  const digest = new DigestStream(options.maxBytes, options.budget, options.algorithms);
   // Why the body failed (too large, cut off) matters more than what the writer made of it (an aborted upload).
   let bodyError: unknown;
   digest.once('error', (error) => {

@@ -3,7 +3,8 @@
 // so memory stays at a few parts whatever the size) and are copied to their key inside the store when published.
 // A refused or broken upload leaves no object behind.
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -106,6 +107,10 @@ export class S3BlobStore implements BlobStore {
       }),
     );
     return Body as Readable;
+  }
+
+  async sendTo(key: string, destination: Writable, range?: ByteRange): Promise<void> {
+    await pipeline(await this.get(key, range), destination);
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

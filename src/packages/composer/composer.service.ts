@@ -12,7 +12,7 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { spoolUpload } from '../core/spooled-upload.ts';
+import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readComposerArchive } from './composer-archive.ts';
 import { packageMetadata, parseMetadata } from './composer-documents.ts';
 import { archiveFileName, isDevVersion } from './composer-names.ts';
@@ -42,7 +42,7 @@ export class ComposerService {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_COMPOSER;
     const maxBytes = limit >= 0 ? limit : undefined;
-    const spooled = await spoolUpload(body, maxBytes);
+    const spooled = await SpooledUpload.receive(body, maxBytes);
     try {
       const archive = await readComposerArchive(spooled.path, version);
       await this.publisher.publish(

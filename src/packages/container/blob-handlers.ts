@@ -1,6 +1,5 @@
 // Blob and upload end points of the OCI distribution spec (pulling blobs, pushing blobs monolithically, in chunks
 // and by mount, upload status and cancel, deleting blobs), thin over ContainerBlobService.
-import { pipeline } from 'node:stream/promises';
 import { parseByteRange } from '../../http/byte-range.ts';
 import { uploadInvalid } from './oci-error.ts';
 import type { UploadState } from './blob.service.ts';
@@ -131,7 +130,7 @@ export async function getBlob(ctx: RegistryRequest, digest: string): Promise<voi
     res.end();
     return;
   }
-  await pipeline(await blobs.open(file.blob.hashSha256, range ?? undefined), res);
+  await blobs.send(file.blob.hashSha256, res, range ?? undefined);
 }
 
 export async function deleteBlob(ctx: RegistryRequest, digest: string): Promise<void> {

@@ -4,13 +4,14 @@
 // so an upload in progress lives in the shared blob store and any process can continue it. A one-chunk upload (what
 // skopeo and docker send) becomes the layer without a copy; several chunks are streamed together once, at the end.
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import type { ContainerFileRow, ContainerUploadRow, ImageKey } from '../../db/container.repository.ts';
 import { CONTAINER_TYPE, UPLOAD_VERSION } from '../../db/container.repository.ts';
 import type { User } from '../../db/entities.ts';
 import type { NewPackageFile } from '../../db/package.repository.ts';
 import { NameTakenError } from '../../domain/errors.ts';
-import type { BlobDigests, ByteRange } from '../../infra/storage/blob-store.ts';
+import type { BlobDigests, ByteRange, DigestAlgorithm } from '../../infra/storage/blob-store.ts';
+import { completeDigests, rowHasAllDigests } from '../../services/blob-digests.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type ReceivedBlob, receivePackageBlob } from '../core/receive-blob.ts';
@@ -89,8 +90,9 @@ export class ContainerBlobService {
     return file;
   }
 
-  open(hash: string, range?: ByteRange): Promise<Readable> {
-    return this.deps.packageBlobs.get(hash, range);
+  /** Writes a blob's bytes (or a range of them) into a response, and ends it. */
+  send(hash: string, destination: Writable, range?: ByteRange): Promise<void> {
+    return this.deps.packageBlobs.sendTo(hash, destination, range);
   }
 
   // ---- uploads ----
@@ -104,7 +106,7 @@ export class ContainerBlobService {
     announced?: number,
   ): Promise<void> {
     const digest = requireDigest(digestText);
-    const received = await this.receive(target.owner, body, announced);
+    const received = await this.receive(target.owner, body, announced, 0, digest.algorithm);
     try {
       if (received.digests[digest.algorithm] !== digest.hex) throw digestInvalid();
       await this.keepUploaded(received, doer, target, digestText);
@@ -142,7 +144,7 @@ export class ContainerBlobService {
     if (rangeStart === undefined && start !== 0)
       throw uploadInvalid('stream uploads after the first write are not allowed');
     if (announced === 0) return { id, bytes: start };
-    const received = await this.receive(target.owner, body, announced, start);
+    const received = await this.receive(target.owner, body, announced, start, 'sha256');
     try {
       if (received.digests.size === 0) return { id, bytes: start };
       const part: NewPackageFile = {
@@ -175,7 +177,12 @@ export class ContainerBlobService {
     const digest = requireDigest(digestText);
     const upload = await this.session(target, id);
     if (announced !== 0) await this.append(doer, target, id, body, Number(upload.bytes), announced);
-    const parts = await this.containers.listUploadParts(id, keyOf(target));
+    let parts = await this.containers.listUploadParts(id, keyOf(target));
+    // A chunk is hashed by its SHA-256 alone on the way in; a sha512 digest is checked against the completed one.
+    if (parts.length === 1 && digest.algorithm !== 'sha256' && !rowHasAllDigests(parts[0].blob)) {
+      await completeDigests(this.deps, [parts[0].blob.hashSha256]);
+      parts = await this.containers.listUploadParts(id, keyOf(target));
+    }
     const partNames = parts.map((part) => part.name);
     if (parts.length === 1) {
       // One chunk is already the blob: the digest's file refers to the same bytes, nothing is copied.
@@ -191,7 +198,7 @@ export class ContainerBlobService {
       await removeUnreferencedBlobs(this.deps, orphans);
       return;
     }
-    const received = await this.receive(target.owner, this.concatenated(parts));
+    const received = await this.receive(target.owner, this.concatenated(parts), undefined, 0, digest.algorithm);
     try {
       if (received.digests[digest.algorithm] !== digest.hex) throw digestInvalid();
       const orphans = await this.keepUploaded(received, doer, target, digestText, async (repos) => {
@@ -279,13 +286,28 @@ export class ContainerBlobService {
     await removeUnreferencedBlobs(this.deps, orphans);
   }
 
-  /** `before`: bytes of the same upload already received, counted against the size limit with these. */
-  private async receive(owner: User, body: Readable, announced?: number, before = 0): Promise<ReceivedBlob> {
+  /**
+   * `before`: bytes of the same upload already received, counted against the size limit with these. Only the digest
+   * the client's is checked against is computed on the way in (and SHA-256, the blob's address); the others after.
+   */
+  private async receive(
+    owner: User,
+    body: Readable,
+    announced: number | undefined,
+    before: number,
+    checked: DigestAlgorithm,
+  ): Promise<ReceivedBlob> {
     const limit = this.maxBytes();
     const maxBytes = limit === undefined ? undefined : Math.max(0, limit - before);
     // As Forgejo: what is already stored is checked before a byte is read; the upload then stops at the limit.
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
-    return receivePackageBlob(this.deps, this.quota, { owner, body, maxBytes, announcedLength: announced });
+    return receivePackageBlob(this.deps, this.quota, {
+      owner,
+      body,
+      maxBytes,
+      announcedLength: announced,
+      algorithms: [checked],
+    });
   }
 
   private uploadFile(doer: User, target: ImageTarget, fileName: string, blob: BlobDigests): NewPackageFile {

@@ -1,15 +1,17 @@
-// A registry's built index documents (npm packuments, Go version lists, Composer metadata) kept in memory, each
-// with the package revision it was built at (Package.revision): a request reads the revision (one small query) and
-// serves the kept document while it is current, else builds it again from the rows. Every process keeps its own
-// and asks the database, so processes sharing it never serve a stale document.
+// A registry's built index documents (npm packuments, NuGet registrations, Go version lists, Composer metadata)
+// kept in memory, each with the package revision it was built at (Package.revision): a request reads the revision
+// (one small query) and is served the kept document while it is current, else the document is built again from
+// rows read after the revision was (so a change between the two only makes it newer than its revision says).
+// Every process keeps its own and asks the database, so processes sharing one never serve a stale document.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface IndexDocument {
   body: string;
   etag: string;
-  lastModified: Date;
   revision: number;
+  /** When the newest row behind it changed, for registries that send Last-Modified. */
+  lastModified?: Date;
   /** The body gzipped, made on the first request that accepts it (src/packages/core/send-index-document.ts). */
   gzipped?: Buffer;
 }
@@ -30,10 +32,15 @@ export class IndexDocumentCache {
   }
 
   /** Keeps a document built from rows read after the revision was. */
-  keep(key: string, revision: number, body: string, lastModified: Date): IndexDocument {
+  keep(key: string, revision: number, body: string, lastModified?: Date): IndexDocument {
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const document = { body, etag, lastModified, revision };
+    const document: IndexDocument = { body, etag, revision, ...(lastModified ? { lastModified } : {}) };
     if (body.length < MAX_BYTES / 4) this.documents.set(key, document);
     return document;
+  }
+
+  /** The document of the key at this revision: the kept one, or one built now. */
+  async get(key: string, revision: number, build: () => Promise<string>): Promise<IndexDocument> {
+    return this.current(key, revision) ?? this.keep(key, revision, await build());
   }
 }

@@ -14,12 +14,24 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type ReceivedBlob, receivePackageBlob } from './receive-blob.ts';
 import { removeUnreferencedBlobs } from './remove-blobs.ts';
+import { teeStream } from './tee-stream.ts';
+
+/** An upload whose names are in its own bytes, before they are read. */
+export interface InspectedUpload {
+  owner: User;
+  /** The type's size limit; none: no bound. */
+  maxBytes?: number;
+  /** The Content-Length, when the body is the file itself. */
+  announcedLength?: number;
+}
 
 export interface PublishedFile {
   owner: User;
   doer: User;
   key: VersionKey;
   fileName: string;
+  /** Tells apart files of one name in a version (CRAN's builds per platform and R version, NuGet's symbol files). */
+  compositeKey?: string;
   /** The version's main file (the one Forgejo's UI offers first). */
   isLead?: boolean;
   metadataJson?: string;
@@ -36,6 +48,8 @@ export interface PublishedFile {
   maxBytes?: number;
   /** The Content-Length, when the body is the file itself. */
   announcedLength?: number;
+  /** Facts about the file a registry selects on. */
+  properties?: Readonly<Record<string, string>>;
 }
 
 const versionExists = () => new ConflictError('package version already exists');
@@ -76,10 +90,69 @@ export class PackagePublisher {
     }
   }
 
+  /**
+   * A file whose names are in its own bytes (a .gem's metadata, an R package's DESCRIPTION): the body is streamed
+   * into the store while `inspect` reads the same bytes (it may destroy its stream once it has what it needs), then
+   * `describe` names the file from what was found, and it is refused (409) or stored as publish() does. A body
+   * `inspect` refuses (400), a full quota or the size limit (413) keep nothing.
+   */
+  async publishInspected<T>(
+    upload: InspectedUpload,
+    body: Readable,
+    inspect: (bytes: Readable) => Promise<T>,
+    describe: (found: T) => PublishedFile,
+  ): Promise<{ version: PackageVersionRow; found: T }> {
+    const { maxBytes, announcedLength } = upload;
+    if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
+      throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
+    }
+    await this.quota.assertWithin(upload.owner, 'size:assets:packages:all');
+    const [toStore, toInspect] = teeStream(body);
+    let storeFailed = false;
+    let inspectFailure: unknown = null;
+    const inspecting = inspect(toInspect).then(
+      (found) => {
+        toInspect.destroy();
+        return found;
+      },
+      (error: unknown) => {
+        if (!storeFailed) inspectFailure = error;
+        toInspect.destroy();
+        // Without an error: the store may have finished reading, and then nothing listens for one.
+        toStore.destroy();
+        throw error;
+      },
+    );
+    inspecting.catch(() => undefined);
+    let received: ReceivedBlob;
+    try {
+      received = await receivePackageBlob(this.deps, this.quota, {
+        owner: upload.owner,
+        body: toStore,
+        maxBytes,
+        announcedLength,
+      });
+    } catch (error) {
+      storeFailed = true;
+      toInspect.destroy();
+      throw inspectFailure ?? error;
+    }
+    try {
+      const found = await inspecting;
+      const file = describe(found);
+      await this.refuseExisting(file);
+      verifyDigests(received.digests, file.expected ?? {});
+      return { version: await this.commitRetryingRace(received, file), found };
+    } finally {
+      await received.close();
+    }
+  }
+
   private async refuseExisting(file: PublishedFile): Promise<void> {
     const { packages } = this.deps.repos;
     if (file.newVersionOnly && (await packages.findVersion(file.key))) throw versionExists();
-    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName))) throw fileExists();
+    if (!file.replaceExisting && (await packages.fileExists(file.key, file.fileName, file.compositeKey)))
+      throw fileExists();
   }
 
   /**
@@ -106,12 +179,14 @@ export class PackagePublisher {
       key: file.key,
       creatorId: file.doer.id,
       fileName: file.fileName,
+      compositeKey: file.compositeKey,
       blob: received.digests,
       isLead: file.isLead ?? true,
       metadataJson: file.metadataJson,
       newVersionOnly: file.newVersionOnly,
       tags: file.tags,
       replaceMetadata: file.replaceMetadata,
+      properties: file.properties,
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {

@@ -9,7 +9,8 @@ import type { Repositories } from '../../db/repositories.ts';
 import type { QuotaHold } from '../../services/quota-hold.ts';
 import type { QuotaOwner, QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import type { BlobDigests, StagedBlob } from '../../infra/storage/blob-store.ts';
+import type { BlobDigests, DigestAlgorithm, StagedBlob } from '../../infra/storage/blob-store.ts';
+import { completeDigestsLater, hasAllDigests } from '../../services/blob-digests.ts';
 import { removeUnreferencedBlobs } from './remove-blobs.ts';
 
 export interface BlobUpload {
@@ -20,6 +21,8 @@ export interface BlobUpload {
   maxBytes?: number;
   /** The Content-Length, reserved at once. */
   announcedLength?: number;
+  /** The digests to compute on the way in (all by default); the others are completed after the commit. */
+  algorithms?: readonly DigestAlgorithm[];
 }
 
 export class ReceivedBlob {
@@ -47,6 +50,7 @@ export class ReceivedBlob {
       return record(repos);
     });
     this.committed = true;
+    if (!hasAllDigests(this.digests)) completeDigestsLater(this.deps, this.digests.sha256);
     // A removal of the same bytes (another owner's last reference) may have run between the publish and the commit;
     // the staged copy puts them back. Once the rows are committed, no removal takes them.
     await this.staged.publish();
@@ -73,7 +77,11 @@ export async function receivePackageBlob(
   if (upload.maxBytes !== undefined && (upload.announcedLength ?? 0) > upload.maxBytes) throw tooLarge(upload.maxBytes);
   const hold = await quota.hold(upload.owner, 'size:assets:packages:all', 'packages', upload.announcedLength);
   try {
-    const staged = await deps.packageBlobs.stage(upload.body, { maxBytes: upload.maxBytes, budget: hold });
+    const staged = await deps.packageBlobs.stage(upload.body, {
+      maxBytes: upload.maxBytes,
+      budget: hold,
+      algorithms: upload.algorithms,
+    });
     return new ReceivedBlob(deps, staged, hold);
   } catch (error) {
     await hold.release();

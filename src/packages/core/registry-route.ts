@@ -21,6 +21,8 @@ export interface RegistryRoute {
 export interface RegistryTable {
   readonly errors: ErrorFormat;
   readonly routes: readonly RegistryRoute[];
+  /** A header the client sends its token in instead of Authorization (NuGet's `X-NuGet-ApiKey`). */
+  readonly apiKeyHeader?: string;
 }
 
 export function registryRoute(

@@ -2,7 +2,7 @@
 // registry, which the API's contract declares) passes on to the API. A request is authenticated by the API's own
 // authenticator (every credential form package clients send), matched to a route, run through the route's guards
 // and handler, and any failure answered in the registry's error format.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../../app/app-context.ts';
 import type { Authenticator } from '../../auth/authenticate.ts';
 import { ApiError, NotFoundError } from '../../domain/errors.ts';
@@ -51,6 +51,12 @@ function matchRoute(table: RegistryTable, method: string, rest: string): Match {
   throw new NotFoundError('no such end point');
 }
 
+/** The token of the client's own header, read as `Authorization: token …` when no Authorization is sent. */
+function useApiKeyHeader(req: Request, header: string | undefined): void {
+  const key = header ? req.headers[header] : undefined;
+  if (typeof key === 'string' && key !== '' && !req.headers.authorization) req.headers.authorization = `token ${key}`;
+}
+
 export function packageRegistries(
   app: AppContext,
   authenticate: Authenticator,
@@ -63,6 +69,7 @@ export function packageRegistries(
     const [, owner, type, rest = ''] = found;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const run = async () => {
+      useApiKeyHeader(req, table.apiKeyHeader);
       const caller = await authenticate(req, res);
       const { route, params } = matchRoute(table, req.method, rest);
       const ctx = new RegistryContext(app, req, res, caller, decode(owner), type, params);

@@ -12,7 +12,7 @@ const GZIP_FROM_BYTES = 1024;
 export function sendIndexDocument(ctx: RegistryContext, document: IndexDocument, contentType: string): void {
   const { req, res } = ctx;
   res.setHeader('ETag', document.etag);
-  res.setHeader('Last-Modified', document.lastModified.toUTCString());
+  if (document.lastModified) res.setHeader('Last-Modified', document.lastModified.toUTCString());
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
   res.setHeader('Vary', 'Accept-Encoding');
   if (matchesEntityTag(req.headers['if-none-match'], document.etag)) {

@@ -11,7 +11,7 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { spoolUpload } from '../core/spooled-upload.ts';
+import { SpooledUpload } from '../core/spooled-upload.ts';
 import { latestModuleVersion } from './module-names.ts';
 import { readModuleZip } from './module-zip.ts';
 
@@ -43,7 +43,7 @@ export class GoService {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_GO;
     const maxBytes = limit >= 0 ? limit : undefined;
-    const spooled = await spoolUpload(body, maxBytes);
+    const spooled = await SpooledUpload.receive(body, maxBytes);
     try {
       const zip = await readModuleZip(spooled.path);
       const metadata: GoMetadata = { goMod: zip.goMod };

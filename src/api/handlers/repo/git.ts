@@ -28,13 +28,18 @@ export const gitUploadPack: Handler<'gitUploadPack'> = async (ctx) => {
 };
 
 /**
- * The pre-receive hook a push runs, if any: branch protection when the repository has rules (which then also refuses
- * what the owner's quota does not allow), else the over-quota hook when the owner is over quota, else none.
+ * The pre-receive hook a push runs, if any: branch and tag protection when the repository has rules (which then also
+ * refuses what the owner's quota does not allow), else the over-quota hook when the owner is over quota, else none.
  */
 async function receiveHooks(ctx: AnyRequestContext, withinQuota: boolean) {
   const dataDir = ctx.app.settings.server.APP_DATA_PATH;
-  const policy = await ctx.app.services.branchProtections.pushPolicy(ctx.doer(), ctx.repo().repo);
-  if (policy) {
+  const { branchProtections, tagProtections } = ctx.app.services;
+  const [branches, tags] = await Promise.all([
+    branchProtections.pushPolicy(ctx.doer(), ctx.repo().repo),
+    tagProtections.pushLines(ctx.doer(), ctx.repo().repo),
+  ]);
+  const policy = [...(branches ?? []), ...tags];
+  if (policy.length > 0) {
     const env = { ANVIL_PROTECTION: protectionEnv(policy), ...(withinQuota ? {} : { ANVIL_QUOTA_EXCEEDED: '1' }) };
     return { hooksPath: protectionHooksPath(dataDir), env };
   }

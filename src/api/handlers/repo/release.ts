@@ -138,12 +138,13 @@ export const repoDeleteReleaseAttachment: Handler<'repoDeleteReleaseAttachment'>
 export const repoDownloadReleaseAttachment: Handler<'repoDownloadReleaseAttachment'> = async (ctx) => {
   const { repo } = ctx.repo();
   const { tag, filename } = ctx.params;
-  const { attachment, open } = await ctx.app.services.releases.download(repo, { tag, name: filename }, seeDrafts(ctx));
+  const { attachment, store } = await ctx.app.services.releases.download(repo, { tag, name: filename }, seeDrafts(ctx));
   await serveBlob(ctx.req, ctx.res, {
     size: Number(attachment.size),
     sha256: attachment.blobKey,
     lastModified: attachment.createdAt,
     fileName: attachment.name,
-    open,
+    store,
+    key: attachment.blobKey,
   });
 };

@@ -30,6 +30,6 @@ export const repoCreateTag: Handler<'repoCreateTag'> = async (ctx) => {
 };
 
 export const repoDeleteTag: Handler<'repoDeleteTag'> = async (ctx) => {
-  await ctx.app.services.repoTags.delete(ctx.repo().repo, ctx.params.tag);
+  await ctx.app.services.repoTags.delete(ctx.doer(), ctx.repo().repo, ctx.params.tag);
   ctx.send(204);
 };

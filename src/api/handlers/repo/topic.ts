@@ -1,4 +1,5 @@
 // Topics of a repository (Forgejo: routers/api/v1/repo/topic.go).
+import { toTopicResponse } from '../../../convert/topic.ts';
 import type { Handler } from '../../route.ts';
 
 export const repoListTopics: Handler<'repoListTopics'> = (ctx) => {
@@ -20,4 +21,10 @@ export const repoAddTopic: Handler<'repoAddTopic'> = async (ctx) => {
 export const repoDeleteTopic: Handler<'repoDeleteTopic'> = async (ctx) => {
   await ctx.app.services.repoTopics.remove(ctx.repo().repo, ctx.params.topic);
   ctx.send(204);
+};
+
+export const topicSearch: Handler<'topicSearch'> = async (ctx) => {
+  const page = ctx.listOptions();
+  const { topics, total } = await ctx.app.services.repoTopics.search(ctx.query.q ?? '', page);
+  ctx.sendPage(200, { topics: topics.map(toTopicResponse) }, page, total);
 };

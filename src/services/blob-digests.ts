@@ -1,0 +1,36 @@
+// The digests an upload left for later (a container layer is checked by its SHA-256 alone, and md5 would halve the
+// rate it is taken in): computed from the stored bytes once the upload is recorded, one blob at a time per process,
+// and at the latest before a listing shows them.
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobDigests } from '../infra/storage/blob-store.ts';
+import { DigestStream } from '../infra/storage/digest-stream.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export function hasAllDigests(digests: BlobDigests): boolean {
+  return digests.md5 !== '' && digests.sha1 !== '' && digests.sha512 !== '';
+}
+
+/** The same of a blob's row. */
+export function rowHasAllDigests(row: { hashMd5: string; hashSha1: string; hashSha512: string }): boolean {
+  return row.hashMd5 !== '' && row.hashSha1 !== '' && row.hashSha512 !== '';
+}
+
+/** Computes and stores the missing digests of these blobs; those already complete cost one query. */
+export async function completeDigests(deps: ServiceDeps, hashes: readonly string[]): Promise<void> {
+  for (const hash of await deps.repos.packageBlobs.withDigestsMissing(hashes)) {
+    const digest = new DigestStream();
+    const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    await pipeline(await deps.packageBlobs.get(hash), digest, discard);
+    await deps.repos.packageBlobs.completeDigests(digest.digests());
+  }
+}
+
+let backlog: Promise<void> = Promise.resolve();
+
+/** Completes a blob's digests in the background, after the ones queued before it. */
+export function completeDigestsLater(deps: ServiceDeps, hash: string): void {
+  backlog = backlog
+    .then(() => completeDigests(deps, [hash]))
+    .catch((error: unknown) => deps.log.warn({ err: error, blob: hash }, 'could not complete the digests of a blob'));
+}

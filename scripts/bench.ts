@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +30,7 @@ import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
 import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
+import { benchGoComposer } from './bench-gocomposer.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -635,6 +636,9 @@ async function main(): Promise<void> {
       const owners = ['user0', 'user7', 'user8', 'user9', 'user10', 'user11', 'user12'];
       goals.push(...(await benchNugetHelmPub({ base, token, dbFile, owners, measure })));
     }
+    section = 'go and composer';
+    if (ONLY === undefined || ONLY === 'gocomposer')
+      goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
     section = 'issues and notifications';
     if (ONLY === undefined || ONLY === 'issues') {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

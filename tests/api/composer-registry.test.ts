@@ -115,6 +115,16 @@ describe('the repository documents', () => {
     await t.request().get(url.pathname.replace('%2F', '/')).expect(200);
 
     expect((await get(alice.user.name, `p2/${name}~dev.json`).expect(200)).body).toEqual({ packages: { [name]: [] } });
+
+    // Kept per revision: the same ETag until the package changes, 304 for it, gzip for a client that accepts it.
+    const again = await get(alice.user.name, `p2/${name}.json`).set('Accept-Encoding', 'gzip').expect(200);
+    expect(again.headers['content-encoding']).toBe('gzip');
+    expect(again.body).toEqual(res.body);
+    expect(again.headers.etag).toBe(res.headers.etag);
+    await get(alice.user.name, `p2/${name}.json`).set('If-None-Match', res.headers.etag).expect(304);
+    await upload(alice.user.name, alice.auth, await archive({ ...json, version: '1.2.0' })).expect(201);
+    const changed = await get(alice.user.name, `p2/${name}.json`).set('If-None-Match', res.headers.etag).expect(200);
+    expect(changed.body.packages[name]).toHaveLength(3);
     await get(alice.user.name, `p2/acme/${uniqueName('none')}.json`).expect(404);
     const list = await get(alice.user.name, 'list.json').expect(200);
     expect(list.body.packageNames).toContain(name);

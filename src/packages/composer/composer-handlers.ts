@@ -4,7 +4,8 @@
 import type { Response } from 'express';
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { packageMetadata, searchResults, serviceIndex } from './composer-documents.ts';
+import { sendIndexDocument } from '../core/send-index-document.ts';
+import { searchResults, serviceIndex } from './composer-documents.ts';
 
 const DEFAULT_PAGE_SIZE = 30;
 const MAX_PAGE_SIZE = 50;
@@ -41,9 +42,8 @@ export async function getServiceIndex(ctx: RegistryContext): Promise<void> {
 export async function getPackageMetadata(ctx: RegistryContext): Promise<void> {
   const name = `${ctx.param('vendor')}/${ctx.param('project')}`;
   const dev = ctx.params.dev !== undefined;
-  const files = await ctx.app.services.composer.packageFiles(ctx.owner(), name, dev);
-  const { res } = ctx;
-  res.json(packageMetadata(name, files, ctx.registryUrl()));
+  const document = await ctx.app.services.composer.metadata(ctx.owner(), name, dev, ctx.registryUrl());
+  sendIndexDocument(ctx, document, 'application/json');
 }
 
 /** GET /list.json */

@@ -3,25 +3,28 @@
 // their files, the owner's package names, a search, a file to download.
 import type { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
-import type { FoundPackage, IndexedFile } from '../../db/package-index.repository.ts';
+import type { FoundPackage } from '../../db/package-index.repository.ts';
 import type { PackageFileRow } from '../../db/package.repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { type ListOptions, type Page, pageOf } from '../../domain/page.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
+import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readComposerArchive } from './composer-archive.ts';
-import { parseMetadata } from './composer-documents.ts';
+import { packageMetadata, parseMetadata } from './composer-documents.ts';
 import { archiveFileName, isDevVersion } from './composer-names.ts';
 
 export const COMPOSER = 'composer';
+const packageNotFound = () => new NotFoundError('package does not exist');
 /** The most packages a search by type looks through. */
 const MAX_TYPED = 10_000;
 
 export class ComposerService {
   private readonly publisher: PackagePublisher;
+  private readonly documents = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -62,11 +65,24 @@ export class ComposerService {
     }
   }
 
-  /** The files of the package's tagged versions (`dev` false) or of its branches (`dev` true), oldest first. */
-  async packageFiles(owner: User, name: string, dev: boolean): Promise<IndexedFile[]> {
-    const files = await this.deps.repos.packageIndex.listFiles({ ownerId: owner.id, type: COMPOSER, name });
-    if (files.length === 0) throw new NotFoundError('package does not exist');
-    return files.filter((file) => isDevVersion(file.version) === dev);
+  /**
+   * `p2/{name}.json` (`dev` false: the tagged versions) or `p2/{name}~dev.json` (the branches), kept while the
+   * package is unchanged; 404 for a package the owner does not have.
+   */
+  async metadata(owner: User, name: string, dev: boolean, registryUrl: string): Promise<IndexDocument> {
+    const { packageIndex } = this.deps.repos;
+    const key = { ownerId: owner.id, type: COMPOSER, name };
+    const found = await packageIndex.revisionOf(key);
+    if (!found) throw packageNotFound();
+    const cacheKey = `${found.id}\n${dev}\n${registryUrl}`;
+    const kept = this.documents.current(cacheKey, found.revision);
+    if (kept) return kept;
+    const files = await packageIndex.listFiles(key);
+    if (files.length === 0) throw packageNotFound();
+    const chosen = files.filter((file) => isDevVersion(file.version) === dev);
+    const body = JSON.stringify(packageMetadata(name.toLowerCase(), chosen, registryUrl));
+    const newest = new Date(Math.max(...files.map((file) => file.fileCreatedAt.getTime())));
+    return this.documents.keep(cacheKey, found.revision, body, newest);
   }
 
   names(owner: User): Promise<string[]> {

@@ -9,6 +9,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
+import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { latestModuleVersion } from './module-names.ts';
@@ -24,6 +25,7 @@ const notFound = () => new NotFoundError('package does not exist');
 
 export class GoService {
   private readonly publisher: PackagePublisher;
+  private readonly lists = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -63,6 +65,19 @@ export class GoService {
     } finally {
       await spooled.dispose();
     }
+  }
+
+  /** `@v/list`: one version a line, oldest first, kept while the module is unchanged; 404 for no module. */
+  async versionList(owner: User, module: string): Promise<IndexDocument> {
+    const key = { ownerId: owner.id, type: GO, name: module };
+    const found = await this.deps.repos.packageIndex.revisionOf(key);
+    if (!found) throw notFound();
+    const kept = this.lists.current(String(found.id), found.revision);
+    if (kept) return kept;
+    const versions = await this.versions(owner, module);
+    const body = versions.map((version) => `${version.version}\n`).join('');
+    const newest = new Date(Math.max(...versions.map((version) => version.createdAt.getTime())));
+    return this.lists.keep(String(found.id), found.revision, body, newest);
   }
 
   /** The module's versions, oldest first; 404 for a module the owner does not have. */

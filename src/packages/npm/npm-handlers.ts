@@ -17,7 +17,7 @@ export async function getPackument(ctx: RegistryContext): Promise<void> {
   const document = await service(ctx).packument(ctx.owner(), ctx.param('name'), abbreviated, ctx.registryUrl());
   const { res } = ctx;
   res.setHeader('ETag', document.etag);
-  res.setHeader('Last-Modified', document.lastModified.toUTCString());
+  if (document.lastModified) res.setHeader('Last-Modified', document.lastModified.toUTCString());
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
   res.setHeader('Vary', 'Accept, Authorization');
   if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {

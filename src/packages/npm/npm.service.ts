@@ -18,7 +18,7 @@ import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { isValidDistTag, isValidNpmName, isValidNpmVersion, tarballName } from './npm-names.ts';
 import { type JsonObject, readPublishBody } from './publish-body.ts';
 import { abbreviatedPackument, fullPackument, modifiedAt, parseManifest } from './packument.ts';
-import { type PackumentDocument, PackumentCache } from './packument-cache.ts';
+import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
 
 const NPM = 'npm';
 const LATEST = 'latest';
@@ -48,7 +48,7 @@ function versionInFileName(name: string, fileName: string): string {
 
 export class NpmService {
   private readonly publisher: PackagePublisher;
-  private readonly packuments = new PackumentCache();
+  private readonly packuments = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -144,7 +144,7 @@ export class NpmService {
    * The packument as `registryUrl` serves it, full or abbreviated: the one kept while the package's revision is the
    * same, else built from its rows.
    */
-  async packument(owner: User, name: string, abbreviated: boolean, registryUrl: string): Promise<PackumentDocument> {
+  async packument(owner: User, name: string, abbreviated: boolean, registryUrl: string): Promise<IndexDocument> {
     const found = await this.npm.revisionOf(owner.id, name.toLowerCase());
     if (!found) throw packageNotFound();
     const key = `${found.id}\n${abbreviated ? 'a' : 'f'}\n${registryUrl}`;

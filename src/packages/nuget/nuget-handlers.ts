@@ -3,9 +3,9 @@
 // in the client's form.
 import { BadRequestError } from '../../domain/errors.ts';
 import { serveBlob, serveStoredFile } from '../../http/serve-blob.ts';
-import { matchesEntityTag } from '../../http/byte-range.ts';
 import type { IndexDocument } from '../core/index-document-cache.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
+import { sendIndexDocument } from '../core/send-index-document.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { NUGET } from './nuget-push.ts';
 import { nugetPage } from './nuget-query.ts';
@@ -14,14 +14,7 @@ import { registrationLeaf, searchResults, serviceIndex } from './v3-documents.ts
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function sendDocument(ctx: RegistryContext, document: IndexDocument): void {
-  const { res } = ctx;
-  res.setHeader('ETag', document.etag);
-  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
-  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).type(JSON_TYPE).send(document.body);
+  sendIndexDocument(ctx, document, JSON_TYPE);
 }
 
 export async function getServiceIndex(ctx: RegistryContext): Promise<void> {

@@ -26,7 +26,6 @@ export const packages = {
   LIMIT_SIZE_ALPINE: sizeLimit(),
   LIMIT_SIZE_RPM: sizeLimit(),
   LIMIT_SIZE_ARCH: sizeLimit(),
-  LIMIT_SIZE_ALT: sizeLimit(),
   LIMIT_SIZE_CONDA: sizeLimit(),
   LIMIT_SIZE_SWIFT: sizeLimit(),
 } as const;

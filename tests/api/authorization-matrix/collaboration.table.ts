@@ -1,6 +1,8 @@
 // Collaborators, topics, repository labels and milestones (Forgejo: routers/api/v1/api.go). Columns: see matrix.ts;
 // the repository's visibility decides who sees it (repo-rows.ts).
+import { uniqueName } from '../../helpers/factories.ts';
 import type { MatrixRow } from './matrix.ts';
+import { newPublicKey } from './world.ts';
 import {
   adminReaders,
   admins,
@@ -187,4 +189,37 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoGetIssueConfig', expected: readers(200) },
   { operation: 'repoValidateIssueConfig', expected: readers(200) },
   { operation: 'repoGetIssueTemplates', expected: readers(200) },
+  // Deploy keys, tag protections and the avatar are the repository admin's (Forgejo: reqAdmin()); id `issue` names
+  // no key or rule.
+  { operation: 'repoListKeys', expected: adminReaders(200) },
+  { operation: 'repoGetKey', params: { id: 'issue' }, expected: adminReaders(404) },
+  {
+    operation: 'repoCreateKey',
+    body: () => ({ title: uniqueName('key'), key: newPublicKey(), read_only: true }),
+    expected: admins(201),
+  },
+  { operation: 'repoDeleteKey', params: { id: 'issue' }, expected: admins(204) },
+  { operation: 'repoListTagProtection', expected: adminReaders(200) },
+  { operation: 'repoGetTagProtection', params: { id: 'issue' }, expected: adminReaders(404) },
+  {
+    operation: 'repoCreateTagProtection',
+    body: () => ({ name_pattern: uniqueName('v'), whitelist_teams: ['Owners'] }),
+    expected: admins(201),
+  },
+  { operation: 'repoEditTagProtection', params: { id: 'issue' }, body: {}, expected: admins(404) },
+  { operation: 'repoDeleteTagProtection', params: { id: 'issue' }, expected: admins(404) },
+  {
+    operation: 'repoUpdateAvatar',
+    body: { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' },
+    expected: admins(204),
+  },
+  { operation: 'repoDeleteAvatar', expected: admins(204) },
+  // The shared repositories have no commits and issue `issue` is no pull request.
+  { operation: 'repoGetCommitPullRequest', params: { sha: 'missingRef' }, expected: readers(404) },
+  { operation: 'repoCancelScheduledAutoMerge', expected: signedInReaders(404) },
+  {
+    operation: 'issueEditIssueDeadline',
+    body: { due_date: '2030-01-01T00:00:00Z' },
+    expected: issueContentWriters(201),
+  },
 ];

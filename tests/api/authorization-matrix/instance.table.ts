@@ -472,4 +472,9 @@ export const INSTANCE_ROWS: readonly MatrixRow[] = [
     params: { id: 'repoId' },
     expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
   },
+  {
+    operation: 'topicSearch',
+    query: { q: 'matrix' },
+    expected: { anyOwner: [200, 200, 200, 200, 200, 200, 200, 200] },
+  },
 ];

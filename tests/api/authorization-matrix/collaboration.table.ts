@@ -190,7 +190,7 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoValidateIssueConfig', expected: readers(200) },
   { operation: 'repoGetIssueTemplates', expected: readers(200) },
   // Deploy keys, tag protections and the avatar are the repository admin's (Forgejo: reqAdmin()); id `issue` names
-  // no key or rule.
+  // no key or rule (the tag protections are created after the rows that look one up).
   { operation: 'repoListKeys', expected: adminReaders(200) },
   { operation: 'repoGetKey', params: { id: 'issue' }, expected: adminReaders(404) },
   {
@@ -201,13 +201,13 @@ export const COLLABORATION_ROWS: readonly MatrixRow[] = [
   { operation: 'repoDeleteKey', params: { id: 'issue' }, expected: admins(204) },
   { operation: 'repoListTagProtection', expected: adminReaders(200) },
   { operation: 'repoGetTagProtection', params: { id: 'issue' }, expected: adminReaders(404) },
+  { operation: 'repoEditTagProtection', params: { id: 'issue' }, body: {}, expected: admins(404) },
+  { operation: 'repoDeleteTagProtection', params: { id: 'issue' }, expected: admins(404) },
   {
     operation: 'repoCreateTagProtection',
     body: () => ({ name_pattern: uniqueName('v'), whitelist_teams: ['Owners'] }),
     expected: admins(201),
   },
-  { operation: 'repoEditTagProtection', params: { id: 'issue' }, body: {}, expected: admins(404) },
-  { operation: 'repoDeleteTagProtection', params: { id: 'issue' }, expected: admins(404) },
   {
     operation: 'repoUpdateAvatar',
     body: { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' },

@@ -52,6 +52,7 @@ const HANDLER_DECIDED: Readonly<Partial<Record<OperationId, string>>> = {
   issueRemoveLabel: "a writer of the issue's unit: whether it is a pull request is known once it is loaded",
   repoGetRepoPermissions: 'about oneself, or as a repository admin: the user named is loaded then',
   issueEditIssue: 'its poster or a writer of its unit: the issue, and whether it is a pull request, are loaded then',
+  issueEditIssueDeadline: 'a writer of its unit: the issue, and whether it is a pull request, are loaded then',
   notifyGetThread: "the thread's own user or a site admin: the thread is loaded then",
   notifyReadThread: "the thread's own user or a site admin: the thread is loaded then",
   userCurrentDeleteKey: "only the key's owner: whose key it is is known once the key is loaded",

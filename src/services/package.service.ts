@@ -36,6 +36,7 @@ import type { QuotaService } from './quota.service.ts';
 import type { RepositoryLookupService } from './repository-lookup.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { completeDigests, rowHasAllDigests } from './blob-digests.ts';
+import { sizeBound } from '../packages/core/size-bound.ts';
 
 const GENERIC = 'generic';
 
@@ -112,7 +113,7 @@ export class PackageService {
     if (!isValidGenericFileName(target.fileName)) throw new BadRequestError('invalid filename');
     if (!isValidGenericVersion(target.version)) throw new BadRequestError('invalid package version');
     const limit = this.deps.settings.packages.LIMIT_SIZE_GENERIC;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
       throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
     }

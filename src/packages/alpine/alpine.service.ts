@@ -15,6 +15,7 @@ import type { PackageIndexes } from '../core/repository-index.ts';
 import { ALPINE, ALPINE_PROPERTY, alpineScope } from './alpine-index.ts';
 import { APK_HEAD_BYTES, readApkControl } from './apk-file.ts';
 import { describeApk } from './pkginfo.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 const SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+~-]*$/;
 
@@ -66,7 +67,7 @@ export class AlpineService {
     const tap = new HeadTap(APK_HEAD_BYTES);
     body.on('error', (error) => tap.destroy(error));
     body.pipe(tap);
-    const limits = { owner, maxBytes: limit >= 0 ? limit : undefined, announcedLength };
+    const limits = { owner, maxBytes: sizeBound(limit), announcedLength };
     await this.publisher.publishDescribed(limits, tap, async () => {
       const apk = describeApk(await readApkControl(tap.head));
       const scope = alpineScope(location.branch, location.repository);

@@ -14,6 +14,7 @@ import { PackagePublisher } from '../core/publish.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
 import { peekArchPackage } from './arch-upload.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const ARCH = 'arch';
 /** The file property holding the parsed .PKGINFO (a PkgInfo as JSON). */
@@ -49,7 +50,7 @@ export class ArchService {
    */
   async upload(doer: User, owner: User, repository: string, body: Readable, announcedLength?: number): Promise<void> {
     const limit = this.deps.settings.packages.LIMIT_SIZE_ARCH;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
       throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
     }

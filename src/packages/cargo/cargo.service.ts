@@ -17,6 +17,7 @@ import { PackagePublisher } from '../core/publish.ts';
 import { crateArchiveCheck } from './crate-archive.ts';
 import { readCratePublish } from './publish-body.ts';
 import { indexFile, type RegistryConfig, registryConfig } from './sparse-index.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const CARGO = 'cargo';
 
@@ -69,7 +70,7 @@ export class CargoService {
           newVersionOnly: true,
           expected: { size: crateLength },
           announcedLength: crateLength,
-          maxBytes: limit >= 0 ? limit : undefined,
+          maxBytes: sizeBound(limit),
         },
         checked,
       );

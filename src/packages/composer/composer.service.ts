@@ -16,6 +16,7 @@ import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readComposerArchive } from './composer-archive.ts';
 import { packageMetadata, parseMetadata } from './composer-documents.ts';
 import { archiveFileName, isDevVersion } from './composer-names.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const COMPOSER = 'composer';
 const packageNotFound = () => new NotFoundError('package does not exist');
@@ -41,7 +42,7 @@ export class ComposerService {
   async upload(doer: User, owner: User, body: Readable, version?: string, announcedLength?: number): Promise<void> {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_COMPOSER;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     const spooled = await SpooledUpload.receive(body, maxBytes);
     try {
       const archive = await readComposerArchive(spooled.path, version);

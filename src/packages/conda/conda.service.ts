@@ -15,6 +15,7 @@ import { PackagePublisher } from '../core/publish.ts';
 import { condaFormatOf, readCondaArchive } from './conda-archive.ts';
 import { type CondaFileMetadata, type CondaVersionMetadata, condaFileName } from './conda-metadata.ts';
 import { type ChannelFile, channeldata, repodata } from './repodata.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const CONDA = 'conda';
 const FILE_METADATA = 'conda.metadata';
@@ -78,7 +79,7 @@ export class CondaService {
     if (!isValidChannel(upload.channel)) throw new BadRequestError('invalid channel');
     const limit = this.deps.settings.packages.LIMIT_SIZE_CONDA;
     await this.publisher.publishInspected(
-      { owner, maxBytes: limit >= 0 ? limit : undefined, announcedLength: upload.announcedLength },
+      { owner, maxBytes: sizeBound(limit), announcedLength: upload.announcedLength },
       upload.body,
       (copy) => readCondaArchive(format, copy),
       (pkg) => ({

@@ -18,6 +18,7 @@ import { type ReceivedBlob, receivePackageBlob } from '../core/receive-blob.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { blobUnknown, digestInvalid, uploadInvalid, uploadUnknown } from './oci-error.ts';
 import { type Digest, parseDigest } from './references.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 /** An image of an owner, as the routes resolved it. */
 export interface ImageTarget {
@@ -77,7 +78,7 @@ export class ContainerBlobService {
 
   private maxBytes(): number | undefined {
     const limit = this.deps.settings.packages.LIMIT_SIZE_CONTAINER;
-    return limit >= 0 ? limit : undefined;
+    return sizeBound(limit);
   }
 
   // ---- reading ----

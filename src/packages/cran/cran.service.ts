@@ -20,6 +20,7 @@ import {
   type PackagesDocument,
   SOURCE_TREE,
 } from './packages-index.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const CRAN = 'cran';
 
@@ -61,7 +62,7 @@ export class CranService {
   ): Promise<CranDescription> {
     const limit = this.deps.settings.packages.LIMIT_SIZE_CRAN;
     const { found } = await this.publisher.publishInspected(
-      { owner, maxBytes: limit >= 0 ? limit : undefined, announcedLength },
+      { owner, maxBytes: sizeBound(limit), announcedLength },
       body,
       readRPackage,
       (inspected) => ({

@@ -15,6 +15,7 @@ import type { PackageIndexes } from '../core/repository-index.ts';
 import { parseDebControl } from './deb-control.ts';
 import { DEB_HEAD_BYTES, readDebControl } from './deb-file.ts';
 import { DEBIAN, DEBIAN_PROPERTY, poolFileName } from './debian-index.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 /** Distribution and component names: one path segment, no separator of the composite key. */
 const SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+~-]*$/;
@@ -65,7 +66,7 @@ export class DebianService {
     const tap = new HeadTap(DEB_HEAD_BYTES);
     body.on('error', (error) => tap.destroy(error));
     body.pipe(tap);
-    const limits = { owner, maxBytes: limit >= 0 ? limit : undefined, announcedLength };
+    const limits = { owner, maxBytes: sizeBound(limit), announcedLength };
     await this.publisher.publishDescribed(limits, tap, async () => {
       const control = parseDebControl(await readDebControl(tap.head));
       const key: VersionKey = { ownerId: owner.id, type: DEBIAN, name: control.name, version: control.version };

@@ -14,6 +14,7 @@ import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { latestModuleVersion } from './module-names.ts';
 import { readModuleZip } from './module-zip.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const GO = 'go';
 
@@ -42,7 +43,7 @@ export class GoService {
   async upload(doer: User, owner: User, body: Readable, announcedLength?: number): Promise<void> {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_GO;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     const spooled = await SpooledUpload.receive(body, maxBytes);
     try {
       const zip = await readModuleZip(spooled.path);

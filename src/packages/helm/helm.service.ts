@@ -14,6 +14,7 @@ import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readFromTarGz } from '../core/tar-gz-archive.ts';
 import { chartFileName, parseChartYaml } from './chart-yaml.ts';
 import { chartVersions, indexYaml } from './helm-index.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const HELM = 'helm';
 
@@ -37,7 +38,7 @@ export class HelmService {
   async upload(doer: User, owner: User, body: Readable): Promise<void> {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_HELM;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     const upload = await SpooledUpload.receive(body, maxBytes);
     try {
       const chartYaml = await readFromTarGz(upload.path, {

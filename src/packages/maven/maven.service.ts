@@ -14,6 +14,7 @@ import { checksumMatches, storedChecksum } from './checksum.ts';
 import { artifactMetadataXml, snapshotMetadataXml } from './maven-metadata.ts';
 import { isSnapshotVersion, type MavenPath, mavenPackageName } from './maven-path.ts';
 import { parsePom } from './pom.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const MAVEN = 'maven';
 
@@ -69,7 +70,7 @@ export class MavenService {
     }
     const isPom = path.fileName.toLowerCase().endsWith('.pom');
     const limit = this.deps.settings.packages.LIMIT_SIZE_MAVEN;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     const pom = isPom ? await readWhole(body, Math.min(POM_MAX, maxBytes ?? POM_MAX)) : null;
     const metadata = pom ? parsePom(pom.toString('utf8')) : null;
     await this.publisher.publish(

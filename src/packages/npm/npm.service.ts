@@ -19,6 +19,7 @@ import { isValidDistTag, isValidNpmName, isValidNpmVersion, tarballName } from '
 import { type JsonObject, readPublishBody } from './publish-body.ts';
 import { abbreviatedPackument, fullPackument, modifiedAt, parseManifest } from './packument.ts';
 import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 const NPM = 'npm';
 const LATEST = 'latest';
@@ -106,7 +107,7 @@ export class NpmService {
           ...(typeof dist.shasum === 'string' ? { sha1: dist.shasum } : {}),
           ...(sha512Of(dist.integrity) ? { sha512: sha512Of(dist.integrity) } : {}),
         },
-        maxBytes: limit >= 0 ? limit : undefined,
+        maxBytes: sizeBound(limit),
       },
       data,
     );

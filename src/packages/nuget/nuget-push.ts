@@ -15,6 +15,7 @@ import { SpooledUpload } from '../core/spooled-upload.ts';
 import { ZipArchive } from '../core/zip-archive.ts';
 import { nugetFileNames } from './nuget-links.ts';
 import { readNuspec, readPdbFiles } from './nupkg.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const NUGET = 'nuget';
 /** The property of a PDB file its symbol server looks it up by. */
@@ -33,7 +34,7 @@ export class NugetPush {
 
   private get maxBytes(): number | undefined {
     const limit = this.deps.settings.packages.LIMIT_SIZE_NUGET;
-    return limit >= 0 ? limit : undefined;
+    return sizeBound(limit);
   }
 
   /** Spools the archive within the size limit and the quota, and reads it; whatever happens, nothing stays spooled. */

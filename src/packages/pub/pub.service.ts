@@ -14,6 +14,7 @@ import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readFromTarGz } from '../core/tar-gz-archive.ts';
 import { packageDocument, type PubVersion, pubVersions } from './pub-documents.ts';
 import { parsePubspec } from './pubspec.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const PUB = 'pub';
 
@@ -39,7 +40,7 @@ export class PubService {
   async upload(doer: User, owner: User, body: Readable): Promise<{ name: string; version: string }> {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const limit = this.deps.settings.packages.LIMIT_SIZE_PUB;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     const upload = await SpooledUpload.receive(body, maxBytes);
     try {
       const text = await readFromTarGz(upload.path, {

@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../../services/service-deps.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { normalizeProjectName } from './pypi-names.ts';
 import { readUploadForm } from './upload-form.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const PYPI = 'pypi';
 
@@ -49,7 +50,7 @@ export class PypiService {
         isLead: true,
         metadataJson: JSON.stringify(upload.metadata),
         expected: { ...(upload.sha256 ? { sha256: upload.sha256 } : {}), ...(upload.md5 ? { md5: upload.md5 } : {}) },
-        maxBytes: limit >= 0 ? limit : undefined,
+        maxBytes: sizeBound(limit),
       },
       request.file,
     );

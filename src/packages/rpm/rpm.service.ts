@@ -17,6 +17,7 @@ import type { PackageSigningKeys } from '../core/signing-keys.ts';
 import { parseRpmPackage, rpmFileName, rpmVersionString } from './rpm-package.ts';
 import { signRpmHeaders } from './rpm-sign.ts';
 import { peekRpm, prepend } from './rpm-upload.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const RPM = 'rpm';
 /** The file property holding the parsed headers (an RpmPackage as JSON). */
@@ -48,7 +49,7 @@ export class RpmService {
    */
   async upload(doer: User, owner: User, group: string, body: Readable, announcedLength?: number): Promise<void> {
     const limit = this.deps.settings.packages.LIMIT_SIZE_RPM;
-    const maxBytes = limit >= 0 ? limit : undefined;
+    const maxBytes = sizeBound(limit);
     if (maxBytes !== undefined && announcedLength !== undefined && announcedLength > maxBytes) {
       throw new PayloadTooLargeError(`the file is too large: at most ${maxBytes} bytes`);
     }

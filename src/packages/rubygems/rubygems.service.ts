@@ -15,6 +15,7 @@ import { readGem } from './gem-archive.ts';
 import { buildGemCatalog, type GemCatalog, type GemDocument } from './gem-catalog.ts';
 import { dependencyList, quickSpecification } from './gem-index.ts';
 import { type GemSpec, gemFileName } from './gem-spec.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const RUBYGEMS = 'rubygems';
 
@@ -43,7 +44,7 @@ export class RubygemsService {
   async push(doer: User, owner: User, body: Readable, announcedLength?: number): Promise<GemSpec> {
     const limit = this.deps.settings.packages.LIMIT_SIZE_RUBYGEMS;
     const { found } = await this.publisher.publishInspected(
-      { owner, maxBytes: limit >= 0 ? limit : undefined, announcedLength },
+      { owner, maxBytes: sizeBound(limit), announcedLength },
       body,
       readGem,
       (spec) => {

@@ -13,6 +13,7 @@ import { PackagePublisher } from '../core/publish.ts';
 import { readSwiftArchive } from './swift-archive.ts';
 import { readPublisherMetadata, type SwiftMetadata } from './swift-metadata.ts';
 import { isValidName, isValidScope, normalVersion, packageId } from './swift-names.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const SWIFT = 'swift';
 const REPOSITORY_URL = 'swift.repository_url';
@@ -50,7 +51,7 @@ export class SwiftService {
     }
     const limit = this.deps.settings.packages.LIMIT_SIZE_SWIFT;
     await this.publisher.publishInspected(
-      { owner, maxBytes: limit >= 0 ? limit : undefined },
+      { owner, maxBytes: sizeBound(limit) },
       upload.archive,
       async (copy) => {
         const manifests = await readSwiftArchive(copy);

@@ -11,6 +11,7 @@ import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
 import { PackagePublisher, type PublishedFile } from '../core/publish.ts';
 import { boxArchiveCheck } from './box-archive.ts';
 import { boxDocument } from './box-document.ts';
+import { sizeBound } from '../core/size-bound.ts';
 
 export const VAGRANT = 'vagrant';
 
@@ -63,7 +64,7 @@ export class VagrantService {
         return JSON.stringify(box.metadata());
       },
       announcedLength: upload.announcedLength,
-      maxBytes: limit >= 0 ? limit : undefined,
+      maxBytes: sizeBound(limit),
     };
     const checked = pipeline(upload.body, box.check, () => undefined);
     try {

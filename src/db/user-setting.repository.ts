@@ -10,7 +10,10 @@ export class UserSettingRepository {
   }
 
   async get(userId: number, key: string): Promise<string | null> {
-    const row = await this.client.userSetting.findUnique({ where: { userId_key: { userId, key } }, select: { value: true } });
+    const row = await this.client.userSetting.findUnique({
+      where: { userId_key: { userId, key } },
+      select: { value: true },
+    });
     return row?.value ?? null;
   }
 

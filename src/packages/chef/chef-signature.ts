@@ -45,7 +45,9 @@ export function signVersion(request: SignedRequest): SignVersion {
 export function checkTimestamp(request: SignedRequest, now: Date): void {
   const stamp = header(request, 'x-ops-timestamp');
   if (stamp === '') throw refused('X-Ops-Timestamp is missing');
-  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(stamp) ? Date.parse(stamp) : NaN;
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(stamp)
+    ? Date.parse(stamp)
+    : NaN;
   if (Number.isNaN(at)) throw refused('X-Ops-Timestamp is not an ISO 8601 time');
   if (Math.abs(now.getTime() - at) > MAX_CLOCK_SKEW_MS) throw refused('X-Ops-Timestamp is too far from now');
 }

@@ -204,6 +204,17 @@ describe('hostile and malformed uploads answer 400 and keep nothing', () => {
       }),
     ],
     [
+      'a bzip2 bomb in front of the info files of a .tar.bz2',
+      async () => ({
+        path: 'bad/x.tar.bz2',
+        bytes: await condaTarBz2({
+          name: condaName(),
+          version: '1',
+          infoEntries: [{ name: 'info/bomb', body: Buffer.alloc(80 * 1024 * 1024) }],
+        }),
+      }),
+    ],
+    [
       '2 MB of metadata',
       async () => ({
         path: 'bad/x.tar.bz2',

@@ -195,6 +195,10 @@ describe('knife supermarket', () => {
     const file = await signed('GET', pathOf(latest.body.file)).responseType('blob').expect(200);
     const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
     expect(digest(file.body as Buffer)).toBe(digest(tarball));
+    // knife's show, download, list and search send no signature (its noauth_rest): a public owner's are readable.
+    await t.request().get(pathOf(show.body.latest_version)).expect(200);
+    const anonymous = await t.request().get(pathOf(latest.body.file)).responseType('blob').expect(200);
+    expect(digest(anonymous.body as Buffer)).toBe(digest(tarball));
     const missing = await signed('GET', `${api(alice.user.name)}/cookbooks/${name}/versions/9.9.9`).expect(404);
     expect(missing.body).toEqual({ error_messages: [expect.any(String)] });
     await signed('GET', `${api(alice.user.name)}/cookbooks/nosuch`).expect(404);

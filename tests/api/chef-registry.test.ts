@@ -364,6 +364,43 @@ describe('refusals', () => {
     expect(blobFiles(t)).toHaveLength(before);
   });
 
+  it('refuses a tarball past [packages] LIMIT_SIZE_CHEF (413) and keeps nothing', async () => {
+    const limited = await startTestApp({ ANVIL__packages__LIMIT_SIZE_CHEF: '2000' });
+    try {
+      const owner = await createTestUser(limited);
+      const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      await limited.context.services.chefKeys.setPublicKey(
+        owner.user,
+        publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      );
+      const tarball = await tarGz({ 'big/metadata.json': metadata('big', '1.0.0'), 'big/blob.bin': randomBytes(5000) });
+      const { body, contentType } = shareBody(tarball, 'big.tgz');
+      const path = `${api(owner.user.name)}/cookbooks`;
+      const headers = chefHeaders({ method: 'POST', path, body, userId: owner.user.name, key: privateKey });
+      const res = await limited.request().post(path).set(headers).set('Content-Type', contentType).send(body);
+      expect(res.status).toBe(413);
+      expect(await limited.context.db.prisma.package.count({ where: { ownerId: owner.user.id } })).toBe(0);
+      const small = await cookbook('small', '1.0.0');
+      const fits = shareBody(small, 'small.tgz');
+      const signedSmall = chefHeaders({
+        method: 'POST',
+        path,
+        body: fits.body,
+        userId: owner.user.name,
+        key: privateKey,
+      });
+      await limited
+        .request()
+        .post(path)
+        .set(signedSmall)
+        .set('Content-Type', fits.contentType)
+        .send(fits.body)
+        .expect(201);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses hostile and malformed tarballs (400) and keeps nothing', async () => {
     const owner = await withKey(await createTestUser(t));
     const before = blobFiles(t).length;

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=footprint|lists|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer`
+// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer`
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Never fails.
@@ -109,7 +109,8 @@ function startAnvil(env: NodeJS.ProcessEnv): ChildProcess {
   if (words[0] === 'exec') words.shift();
   const [program, ...args] = words;
   if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
-  return spawn(process.execPath, args, {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...profile, ...args], {
     cwd: root,
     env: { ...process.env, ...startEnv, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -558,8 +559,8 @@ async function main(): Promise<void> {
         });
       }
     }
-    const targets =
-      ONLY !== undefined && ONLY !== 'lists'
+    const allTargets =
+      ONLY !== undefined && ONLY !== 'lists' && ONLY !== 'orgget'
         ? []
         : [
             { name: 'GET /api/v1/user', path: '/api/v1/user', ratioGoal: 0.25 },
@@ -575,6 +576,8 @@ async function main(): Promise<void> {
               ratioGoal: ORG_GET_RATIO_GOAL[PROVIDER],
             },
           ];
+    // BENCH_ONLY=orgget: the org GET alone (with BENCH_CPU_PROF=DIR, the server's CPU profile of it).
+    const targets = ONLY === 'orgget' ? allTargets.slice(-1) : allTargets;
     if (targets.length > 0) {
       console.log('| request | Anvil req/s | p50 ms | p99 ms | bare req/s | ratio | goal |');
       console.log('|---|---|---|---|---|---|---|');

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer`
+// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|chef`
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Never fails.
@@ -34,6 +34,7 @@ import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
 import { benchEachDatabase, benchPostgres, benchProvider, copySeedToPostgres } from './bench-database.ts';
+import { benchChef } from './bench-chef.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -671,6 +672,9 @@ async function main(): Promise<void> {
     }
     section = 'go and composer';
     if (onlyOnSqlite('gocomposer')) goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
+    section = 'chef';
+    if (onlyOnSqlite('chef'))
+      goals.push(...(await benchChef({ base, token, dbFile, owners: ['user13', 'user14', 'user15'], measure })));
     section = 'issues and notifications';
     if (onlyOnSqlite('issues')) {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

@@ -66,6 +66,7 @@ import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PubService } from '../packages/pub/pub.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { AlpineService } from '../packages/alpine/alpine.service.ts';
+import { AltService } from '../packages/alt/alt.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
@@ -234,6 +235,7 @@ export function createServices(deps: ServiceDeps) {
     packageIndexes,
     debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
+    alt: new AltService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

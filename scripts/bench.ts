@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +28,7 @@ import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench
 import { benchNpm } from './bench-npm.ts';
 import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
+import { benchAlt } from './bench-alt.ts';
 import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
@@ -626,6 +627,9 @@ async function main(): Promise<void> {
     section = 'rpm';
     if (ONLY === undefined || ONLY === 'rpm')
       goals.push(...(await benchRpm({ base, token, owner: 'user0', dataDir, measure })));
+    section = 'alt';
+    if (ONLY === undefined || ONLY === 'alt')
+      goals.push(...(await benchAlt({ base, token, owner: 'user0', dataDir, measure })));
     section = 'gem and cran';
     if (ONLY === undefined || ONLY === 'gemcran')
       goals.push(

@@ -31,7 +31,10 @@ async function uploadAll(input: RpmBenchInput, template: Buffer): Promise<number
   let next = 0;
   const worker = async () => {
     while (next < PACKAGES) {
-      const res = await fetch(url, { method: 'PUT', headers, body: variant(template, next++) });
+      const i = next++;
+      const res = await fetch(url, { method: 'PUT', headers, body: variant(template, i) }).catch((error: Error) => {
+        throw new Error(`upload ${i} failed: ${String(error.cause ?? error)}`);
+      });
       if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     }
   };

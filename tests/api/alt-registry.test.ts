@@ -149,6 +149,15 @@ describe('upload, index and download', () => {
     await t.request().head(url).set('Authorization', alice.auth).expect(200);
     await get(`${repoUrl(alice.user.name, '')}/x86_64/RPMS.classic/${listed!.fileName}`).expect(404);
     await get(`${repoUrl(alice.user.name, '')}/noarch/base/dummy.xml`).expect(404);
+    // The API's package list knows the type.
+    const found = await t
+      .request()
+      .get(`/api/v1/packages/${alice.user.name}?type=alt&q=${name}`)
+      .set('Authorization', alice.auth)
+      .expect(200);
+    expect(found.body.map((entry: { name: string; version: string }) => [entry.name, entry.version])).toEqual([
+      [name, '1.0-1'],
+    ]);
   });
 
   it('keeps groups and architectures apart, with the .repo file Forgejo writes for each', async () => {

@@ -51,7 +51,7 @@ export const ALT_INDEX_BUILDER: IndexBuilder = {
     const now = new Date();
     const out: IndexFile[] = [];
     for (const [arch, list] of byArch(packages)) {
-      const plain = pkglist(list);
+      const plain = await pkglist(list);
       const base: BaseFile[] = [
         { name: 'pkglist.classic', data: plain },
         { name: 'pkglist.classic.xz', data: await xz(plain, { preset: XZ_PRESET }) },

@@ -40,7 +40,15 @@ export function pkglistHeader(pkg: PkglistPackage): Buffer {
   return writeHeader(entries);
 }
 
+/** Headers written between two turns of the event loop, so a large rebuild does not hold requests back. */
+const BATCH = 100;
+
 /** The pkglist of these packages. */
-export function pkglist(packages: readonly PkglistPackage[]): Buffer {
-  return Buffer.concat(packages.map(pkglistHeader));
+export async function pkglist(packages: readonly PkglistPackage[]): Promise<Buffer> {
+  const headers: Buffer[] = [];
+  for (let i = 0; i < packages.length; i++) {
+    if (i > 0 && i % BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    headers.push(pkglistHeader(packages[i]!));
+  }
+  return Buffer.concat(headers);
 }

@@ -24,6 +24,22 @@ function variant(template: Buffer, i: number): Buffer {
   return bytes;
 }
 
+/**
+ * PUTs one package; a connection reset (a kept-alive socket the server closed as the request went out) is tried
+ * again, and then a 409 says the first try was stored.
+ */
+async function put(url: string, headers: Record<string, string>, body: Buffer, i: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { method: 'PUT', headers, body }).catch((error: Error) => {
+      if (attempt < 3) return null;
+      throw new Error(`upload ${i} failed: ${String(error.cause ?? error)}`);
+    });
+    if (res === null) continue;
+    if (res.status === 201 || (attempt > 0 && res.status === 409)) return;
+    throw new Error(`upload ${i} answered ${res.status}: ${await res.text()}`);
+  }
+}
+
 async function uploadAll(input: RpmBenchInput, template: Buffer): Promise<number> {
   const url = `${input.base}/api/packages/${input.owner}/alt/${GROUP}/upload`;
   const headers = { Authorization: `token ${input.token}` };
@@ -32,10 +48,7 @@ async function uploadAll(input: RpmBenchInput, template: Buffer): Promise<number
   const worker = async () => {
     while (next < PACKAGES) {
       const i = next++;
-      const res = await fetch(url, { method: 'PUT', headers, body: variant(template, i) }).catch((error: Error) => {
-        throw new Error(`upload ${i} failed: ${String(error.cause ?? error)}`);
-      });
-      if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+      await put(url, headers, variant(template, i), i);
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

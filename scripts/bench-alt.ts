@@ -1,8 +1,9 @@
 // The ALT registry rows of `npm run bench`: 1,000 packages uploaded over HTTP into one group of the running bench
 // server, then the time one rebuild of that group's index takes (the index job's work: the query, the pkglist from
 // the stored headers, its xz, release.classic, release signed, the set swapped in) — goal < 2 s, median of 3, run
-// here through a second context on the server's own database — and GETs per second of the pkglist. Skipped, with
-// a line saying why, when rpmbuild is missing.
+// here through a second context on the server's own database, with the CPU time it took beside (on a crowded
+// machine the wall time says more of the neighbours) — and GETs per second of the pkglist. Skipped, with a line
+// saying why, when rpmbuild is missing.
 import { spawnSync } from 'node:child_process';
 import { bootstrap } from '../src/app/bootstrap.ts';
 import { loadSettings } from '../src/config/settings.ts';
@@ -55,20 +56,32 @@ async function uploadAll(input: RpmBenchInput, template: Buffer): Promise<number
   return PACKAGES / ((performance.now() - started) / 1000);
 }
 
-async function rebuildTimes(input: RpmBenchInput): Promise<number[]> {
+interface RebuildTimes {
+  /** Wall-clock milliseconds of each run, sorted. */
+  wall: number[];
+  /** CPU milliseconds of this process (every thread) in each run, in the order of `wall`. */
+  cpu: number[];
+}
+
+async function rebuildTimes(input: RpmBenchInput): Promise<RebuildTimes> {
   const settings = loadSettings({ ANVIL_DATA_DIR: input.dataDir, ANVIL__log__LEVEL: 'silent' });
   const context = await bootstrap(settings, createLogger('silent'));
   try {
     const owner = await context.repos.users.byLowerName(input.owner.toLowerCase());
     if (!owner) throw new Error(`no user ${input.owner}`);
+    // The rebuilds the uploads asked for are run first, so the server's worker is not building beside the runs.
+    await context.services.packageIndexes.runDue(10);
     const key = { ownerId: owner.id, type: 'alt', scope: GROUP };
-    const times: number[] = [];
+    const runs: { wall: number; cpu: number }[] = [];
     for (let run = 0; run < 3; run++) {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await context.services.packageIndexes.rebuild(key);
-      times.push(performance.now() - started);
+      const used = process.cpuUsage(cpu);
+      runs.push({ wall: performance.now() - started, cpu: (used.user + used.system) / 1000 });
     }
-    return times.sort((a, b) => a - b);
+    runs.sort((a, b) => a.wall - b.wall);
+    return { wall: runs.map((run) => run.wall), cpu: runs.map((run) => run.cpu) };
   } finally {
     await context.jobQueue.close();
     await context.db.close();
@@ -86,7 +99,8 @@ export async function benchAlt(input: RpmBenchInput): Promise<RpmBenchRow[]> {
   const template = buildRpm({ name: TEMPLATE, version: '1.0.0', requires: ['bash >= 4', 'coreutils'], files });
   const uploadsPerSecond = await uploadAll(input, template.bytes);
   const times = await rebuildTimes(input);
-  const median = times[1]!;
+  const median = times.wall[1]!;
+  const cpu = times.cpu[1]!;
   const base = `${input.base}/api/packages/${input.owner}/alt/${GROUP}.repo/noarch/base`;
   const headers = { Authorization: `token ${input.token}` };
   const list = await fetch(`${base}/pkglist.classic`, { headers });
@@ -96,12 +110,12 @@ export async function benchAlt(input: RpmBenchInput): Promise<RpmBenchRow[]> {
 | ALT registry, ${PACKAGES} packages in one group | measured | goal |
 |---|---|---|
 | uploads over HTTP (4 at a time) | ${uploadsPerSecond.toFixed(0)} packages/s | |
-| index rebuild (query, pkglist + xz, release signed, swap) | median ${median.toFixed(0)} ms (${times.map((t) => t.toFixed(0)).join(', ')}) | < ${REBUILD_GOAL_MS} ms: ${median < REBUILD_GOAL_MS ? 'met' : 'missed'} |
+| index rebuild (query, pkglist + xz, release signed, swap) | median ${median.toFixed(0)} ms (${times.wall.map((t) => t.toFixed(0)).join(', ')}); CPU ${cpu.toFixed(0)} ms | < ${REBUILD_GOAL_MS} ms: ${median < REBUILD_GOAL_MS ? 'met' : 'missed'} |
 | GET pkglist.classic (${(listBytes / 1024).toFixed(0)} KiB) | ${gets.rps.toFixed(0)} req/s${gets.non2xx ? ` (${gets.non2xx} non-2xx)` : ''} | |`);
   return [
     {
       name: `ALT index rebuild, ${PACKAGES} packages in one group`,
-      measured: `median ${median.toFixed(0)} ms`,
+      measured: `median ${median.toFixed(0)} ms (CPU ${cpu.toFixed(0)} ms)`,
       goal: `< ${REBUILD_GOAL_MS} ms`,
       met: median < REBUILD_GOAL_MS,
     },

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|chef`
+// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef`
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Never fails.
@@ -30,6 +30,7 @@ import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench
 import { benchNpm } from './bench-npm.ts';
 import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
+import { benchAlt } from './bench-alt.ts';
 import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
@@ -660,6 +661,8 @@ async function main(): Promise<void> {
       goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));
     section = 'rpm';
     if (onlyOnSqlite('rpm')) goals.push(...(await benchRpm({ base, token, owner: 'user0', dataDir, measure })));
+    section = 'alt';
+    if (onlyOnSqlite('alt')) goals.push(...(await benchAlt({ base, token, owner: 'user0', dataDir, measure })));
     section = 'gem and cran';
     if (onlyOnSqlite('gemcran'))
       goals.push(

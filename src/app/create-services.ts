@@ -68,6 +68,7 @@ import { ChefService } from '../packages/chef/chef.service.ts';
 import { ChefKeyService } from '../packages/chef/chef-keys.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { AlpineService } from '../packages/alpine/alpine.service.ts';
+import { AltService } from '../packages/alt/alt.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
 import { GoService } from '../packages/go/go.service.ts';
 import { ComposerService } from '../packages/composer/composer.service.ts';
@@ -239,6 +240,7 @@ export function createServices(deps: ServiceDeps) {
     packageIndexes,
     debian: new DebianService(deps, quota, hookEvents, packageIndexes),
     alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
+    alt: new AltService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),

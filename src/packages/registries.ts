@@ -8,6 +8,7 @@ import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
 import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { ALPINE_REGISTRY } from './alpine/alpine.routes.ts';
+import { ALT_REGISTRY } from './alt/alt.routes.ts';
 import { CRAN_REGISTRY } from './cran/cran.routes.ts';
 import { HELM_REGISTRY } from './helm/helm.routes.ts';
 import { DEBIAN_REGISTRY } from './debian/debian.routes.ts';
@@ -24,6 +25,7 @@ import { SWIFT_REGISTRY } from './swift/swift.routes.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   alpine: ALPINE_REGISTRY,
+  alt: ALT_REGISTRY,
   helm: HELM_REGISTRY,
   arch: ARCH_REGISTRY,
   cargo: CARGO_REGISTRY,

@@ -24,6 +24,7 @@ export const packages = {
   LIMIT_SIZE_PUB: sizeLimit(),
   LIMIT_SIZE_DEBIAN: sizeLimit(),
   LIMIT_SIZE_ALPINE: sizeLimit(),
+  LIMIT_SIZE_ALT: sizeLimit(),
   LIMIT_SIZE_RPM: sizeLimit(),
   LIMIT_SIZE_ARCH: sizeLimit(),
   LIMIT_SIZE_CONDA: sizeLimit(),

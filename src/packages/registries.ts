@@ -4,6 +4,7 @@
 import { ARCH_REGISTRY } from './arch/arch.routes.ts';
 import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
 import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
+import { CONAN_REGISTRY } from './conan/conan.routes.ts';
 import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { ALPINE_REGISTRY } from './alpine/alpine.routes.ts';
@@ -27,6 +28,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   arch: ARCH_REGISTRY,
   cargo: CARGO_REGISTRY,
   composer: COMPOSER_REGISTRY,
+  conan: CONAN_REGISTRY,
   cran: CRAN_REGISTRY,
   conda: CONDA_REGISTRY,
   debian: DEBIAN_REGISTRY,

@@ -2,6 +2,9 @@
 // over the path below the type, the guards that state who may call it (src/packages/core/registry-guards.ts, in
 // the API's vocabulary) and a handler. Registries whose clients name packages with slashes (npm scopes, Maven
 // groups) match the rest of the path with a regular expression; its named groups are the route's parameters.
+import type { Request } from 'express';
+import type { AppContext } from '../../app/app-context.ts';
+import type { Caller } from '../../auth/caller.ts';
 import type { RegistryContext } from './registry-context.ts';
 import type { ErrorFormat } from './registry-errors.ts';
 
@@ -23,6 +26,11 @@ export interface RegistryTable {
   readonly routes: readonly RegistryRoute[];
   /** A header the client sends its token in instead of Authorization (NuGet's `X-NuGet-ApiKey`). */
   readonly apiKeyHeader?: string;
+  /**
+   * A credential of the registry's own, tried before the API's (Conan's token from its users/authenticate): the
+   * caller it names, or null to leave the request to the API's authenticator.
+   */
+  readonly ownCredential?: (app: AppContext, req: Request) => Promise<Caller | null>;
 }
 
 export function registryRoute(

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|conan` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +20,7 @@ import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
 import { benchCargo } from './bench-cargo.ts';
+import { benchConan } from './bench-conan.ts';
 import { benchConda } from './bench-conda.ts';
 import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
@@ -636,6 +637,9 @@ async function main(): Promise<void> {
       const owners = ['user0', 'user7', 'user8', 'user9', 'user10', 'user11', 'user12'];
       goals.push(...(await benchNugetHelmPub({ base, token, dbFile, owners, measure })));
     }
+    section = 'conan';
+    if (ONLY === undefined || ONLY === 'conan')
+      goals.push(...(await benchConan({ base, token, dbFile, owners: ['user0', 'user13', 'user14'], measure })));
     section = 'go and composer';
     if (ONLY === undefined || ONLY === 'gocomposer')
       goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));

@@ -3,7 +3,7 @@
 // conaninfo, and `conan search` over the owner's recipes. Each is built from one read of the version's files and
 // kept per package revision (Package.revision), so a recipe of a thousand revisions costs one small query a request.
 import { LRUCache } from 'lru-cache';
-import type { ConanFileRow, ConanRepository } from '../../db/conan.repository.ts';
+import type { ConanRepository } from '../../db/conan.repository.ts';
 import type { User } from '../../db/entities.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
@@ -14,7 +14,6 @@ import {
   packageIds,
   packageRevisions,
   recipeRevisions,
-  recipeSelector,
   type RevisionEntry,
 } from './conan-files.ts';
 import { type ConanInfo, parseConaninfo } from './conan-metadata.ts';
@@ -66,12 +65,6 @@ export class ConanDocuments {
     const value = build(state.files);
     if (value === null) throw notFound();
     return this.documents.keep(documentKey, state.revision, JSON.stringify(value));
-  }
-
-  /** The files of a composite key, for lookups that answer per file (downloads). */
-  async filesOf(owner: User, recipe: RecipeReference, compositeKey: string): Promise<ConanFileRow[]> {
-    const { state } = await this.versionFiles(owner, recipe);
-    return filesUnder(state.files, compositeKey);
   }
 
   /** `{"revisions": [{revision, time}]}`, newest first. */
@@ -164,18 +157,6 @@ export class ConanDocuments {
       }
       return result;
     });
-  }
-
-  /** Whether the recipe (at its revision, when it names one) has files. */
-  async recipeExists(owner: User, recipe: RecipeReference): Promise<boolean> {
-    try {
-      const { state } = await this.versionFiles(owner, recipe);
-      const selector = recipeSelector(recipe);
-      return state.files.some(({ key }) => key.user === selector.user && key.channel === selector.channel);
-    } catch (error) {
-      if (error instanceof NotFoundError) return false;
-      throw error;
-    }
   }
 
   /**

@@ -482,6 +482,36 @@ describe('hostile and oversized uploads', () => {
     expect(await t.context.db.prisma.package.count({ where: { lowerName: r.name } })).toBe(0);
   });
 
+  /** A tar header of a file that says it is `size` bytes long, and 1 KiB of zeros: a bomb's announcement. */
+  function bombHeader(size: number): Buffer {
+    const header = Buffer.alloc(512);
+    header.write('bomb.bin', 0);
+    header.write('0000644\0', 100);
+    header.write('0000000\0', 108);
+    header.write('0000000\0', 116);
+    header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+    header.write('00000000000\0', 136);
+    header.write('        ', 148);
+    header.write('0', 156);
+    header.write('ustar\0' + '00', 257);
+    let sum = 0;
+    for (const byte of header) sum += byte;
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    return gzipSync(Buffer.concat([header, Buffer.alloc(1024)]));
+  }
+
+  it('refuses an archive that unpacks far past its size (a bomb, 400) and keeps nothing', async () => {
+    const owner = alice.user.name;
+    const auth = await login(owner, alice);
+    const r = newRecipe();
+    const before = blobFiles(t);
+    const url = v2(owner, r, '/revisions/r1/packages/p1/revisions/q1/files/conan_package.tgz');
+    const res = await put(url, auth, bombHeader(300 * 1024 * 1024)).expect(400);
+    expect(res.body.message).toMatch(/unpacks past the size limit/);
+    expect(blobFiles(t)).toEqual(before);
+    expect(await t.context.db.prisma.package.count({ where: { lowerName: r.name } })).toBe(0);
+  });
+
   it('refuses a file past [packages] LIMIT_SIZE_CONAN (413) and keeps nothing', async () => {
     const limited = await startTestApp({ ANVIL__packages__LIMIT_SIZE_CONAN: '100' });
     try {

@@ -3,11 +3,11 @@
 // answers both APIs make the same way. Each reads the request, makes one service call and answers as the client
 // reads it: JSON with Content-Type application/json, the token as plain text.
 import { readLimitedBody } from '../../http/body-reader.ts';
-import { matchesEntityTag } from '../../http/byte-range.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import { BadRequestError, UnauthorizedError } from '../../domain/errors.ts';
 import type { IndexDocument } from '../core/index-document-cache.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
+import { sendIndexDocument } from '../core/send-index-document.ts';
 import { packageReference, type RecipeReference, recipeReference } from './conan-reference.ts';
 import { issueConanToken } from './conan-token.ts';
 import type { ConanTarget } from './conan.service.ts';
@@ -45,17 +45,9 @@ export function sendJson(ctx: RegistryContext, status: number, value: unknown): 
   ctx.res.end(JSON.stringify(value));
 }
 
-/** A kept answer with its ETag, 304 for a client that has it; the exact JSON type, hence not res.send's. */
+/** A kept answer: ETag, 304 for a client that has it, gzip when accepted; the exact JSON type Conan compares. */
 export function sendConanDocument(ctx: RegistryContext, document: IndexDocument): void {
-  const { req, res } = ctx;
-  res.setHeader('ETag', document.etag);
-  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
-  if (matchesEntityTag(req.headers['if-none-match'], document.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).setHeader('Content-Type', 'application/json');
-  res.end(document.body);
+  sendIndexDocument(ctx, document, 'application/json', { exactType: true });
 }
 
 /** A small JSON request body (the v1 upload_urls' files, the v1 package delete's ids). */

@@ -148,7 +148,8 @@ const DOCUMENTS = [
 ] as const;
 
 export async function benchConan(options: Options): Promise<ConanGoalRow[]> {
-  const auth = { Authorization: `token ${options.token}` };
+  // As conan sends them: python-requests always accepts gzip.
+  const auth = { Authorization: `token ${options.token}`, 'Accept-Encoding': 'gzip, deflate' };
   const started = performance.now();
   await roundTrip(options.base, options.owners[0], options.token);
   const roundTripMs = performance.now() - started;

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|conan` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|chef|conan` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,6 +32,7 @@ import { benchRpm } from './bench-rpm.ts';
 import { benchGemCran } from './bench-gemcran.ts';
 import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
+import { benchChef } from './bench-chef.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -643,6 +644,9 @@ async function main(): Promise<void> {
     section = 'go and composer';
     if (ONLY === undefined || ONLY === 'gocomposer')
       goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
+    section = 'chef';
+    if (ONLY === undefined || ONLY === 'chef')
+      goals.push(...(await benchChef({ base, token, dbFile, owners: ['user13', 'user14', 'user15'], measure })));
     section = 'issues and notifications';
     if (ONLY === undefined || ONLY === 'issues') {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

@@ -35,7 +35,7 @@ export const CONAN_REGISTRY: RegistryTable = {
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify({ message }));
   },
-  ownCredential: conanTokenCaller,
+  authenticate: conanTokenCaller,
   routes: [
     ...common('v1'),
     registryRoute('GET', conans('v1'), read, v1.snapshot),

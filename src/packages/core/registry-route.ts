@@ -11,6 +11,8 @@ import type { ErrorFormat } from './registry-errors.ts';
 export type RegistryMethod = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 export type RegistryGuard = (ctx: RegistryContext) => void | Promise<void>;
 export type RegistryHandler = (ctx: RegistryContext) => Promise<void>;
+/** A credential of the registry's own (Chef's signed requests): the caller it proves, or null when none is sent. */
+export type RegistryAuthenticator = (app: AppContext, req: Request) => Promise<Caller | null>;
 
 export interface RegistryRoute {
   readonly method: RegistryMethod;
@@ -26,11 +28,8 @@ export interface RegistryTable {
   readonly routes: readonly RegistryRoute[];
   /** A header the client sends its token in instead of Authorization (NuGet's `X-NuGet-ApiKey`). */
   readonly apiKeyHeader?: string;
-  /**
-   * A credential of the registry's own, tried before the API's (Conan's token from its users/authenticate): the
-   * caller it names, or null to leave the request to the API's authenticator.
-   */
-  readonly ownCredential?: (app: AppContext, req: Request) => Promise<Caller | null>;
+  /** Tried before the API's credentials; when it finds its own, they decide. */
+  readonly authenticate?: RegistryAuthenticator;
 }
 
 export function registryRoute(

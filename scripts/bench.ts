@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef`
+// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef|conan`
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Never fails.
@@ -22,6 +22,7 @@ import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
 import { benchCargo } from './bench-cargo.ts';
+import { benchConan } from './bench-conan.ts';
 import { benchConda } from './bench-conda.ts';
 import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
@@ -673,6 +674,9 @@ async function main(): Promise<void> {
       const owners = ['user0', 'user7', 'user8', 'user9', 'user10', 'user11', 'user12'];
       goals.push(...(await benchNugetHelmPub({ base, token, dbFile, owners, measure })));
     }
+    section = 'conan';
+    if (onlyOnSqlite('conan'))
+      goals.push(...(await benchConan({ base, token, dbFile, owners: ['user0', 'user16', 'user17'], measure })));
     section = 'go and composer';
     if (onlyOnSqlite('gocomposer')) goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
     section = 'chef';

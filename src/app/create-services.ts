@@ -59,6 +59,7 @@ import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
 import { CargoService } from '../packages/cargo/cargo.service.ts';
+import { ConanService } from '../packages/conan/conan.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { HelmService } from '../packages/helm/helm.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
@@ -229,6 +230,7 @@ export function createServices(deps: ServiceDeps) {
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
     cargo: new CargoService(deps, quota, hookEvents),
+    conan: new ConanService(deps, quota, hookEvents),
     vagrant: new VagrantService(deps, quota, hookEvents),
     nuget: new NugetService(deps),
     helm: new HelmService(deps, quota, hookEvents),

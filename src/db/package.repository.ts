@@ -321,12 +321,12 @@ export class PackageRepository {
   }
 
   /**
-   * Deletes the version's file of that name, if there is one, to be replaced; returns the hash of its blob when no
+   * Deletes the version's file of that name and composite key, if there is one, to be replaced; returns the hash of its blob when no
    * other file refers to it. Run it in a transaction.
    */
-  async deleteFileNamed(key: VersionKey, fileName: string): Promise<string[]> {
+  async deleteFileNamed(key: VersionKey, fileName: string, compositeKey = ''): Promise<string[]> {
     const found = await this.client.packageFile.findFirst({
-      where: { lowerName: fileName.toLowerCase(), compositeKey: '', version: versionWhere(key) },
+      where: { lowerName: fileName.toLowerCase(), compositeKey, version: versionWhere(key) },
       select: { id: true, blobId: true },
     });
     if (!found) return [];

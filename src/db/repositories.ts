@@ -6,6 +6,7 @@ import { ActionSecretRepository } from './action-secret.repository.ts';
 import { ActionVariableRepository } from './action-variable.repository.ts';
 import { ActivityRepository } from './activity.repository.ts';
 import { CargoRepository } from './cargo.repository.ts';
+import { ConanRepository } from './conan.repository.ts';
 import type { CommittedJobs } from '../infra/queue/committed-jobs.ts';
 import { CommitStatusRepository } from './commit-status.repository.ts';
 import { CollaborationRepository } from './collaboration.repository.ts';
@@ -89,6 +90,7 @@ export function createRepositories(
     commitStatuses: new CommitStatusRepository(client),
     collaborations: new CollaborationRepository(client),
     cargo: new CargoRepository(client, hot),
+    conan: new ConanRepository(client, provider, hot),
     comments: new CommentRepository(client),
     cronTasks: new CronTaskRepository(client),
     health: new DatabaseHealthRepository(hot),

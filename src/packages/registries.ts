@@ -5,6 +5,7 @@ import { ARCH_REGISTRY } from './arch/arch.routes.ts';
 import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
 import { CHEF_REGISTRY } from './chef/chef.routes.ts';
 import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
+import { CONAN_REGISTRY } from './conan/conan.routes.ts';
 import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
 import { ALPINE_REGISTRY } from './alpine/alpine.routes.ts';
@@ -31,6 +32,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   cargo: CARGO_REGISTRY,
   chef: CHEF_REGISTRY,
   composer: COMPOSER_REGISTRY,
+  conan: CONAN_REGISTRY,
   cran: CRAN_REGISTRY,
   conda: CONDA_REGISTRY,
   debian: DEBIAN_REGISTRY,

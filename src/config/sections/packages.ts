@@ -14,6 +14,7 @@ export const packages = {
   LIMIT_SIZE_MAVEN: sizeLimit(),
   LIMIT_SIZE_NPM: sizeLimit(),
   LIMIT_SIZE_CARGO: sizeLimit(),
+  LIMIT_SIZE_CONAN: sizeLimit(),
   LIMIT_SIZE_VAGRANT: sizeLimit(),
   LIMIT_SIZE_GO: sizeLimit(),
   LIMIT_SIZE_COMPOSER: sizeLimit(),

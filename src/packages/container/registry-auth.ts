@@ -9,7 +9,7 @@ import type { AppContext } from '../../app/app-context.ts';
 import type { Authenticator } from '../../auth/authenticate.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { isPublicOnly } from '../../auth/caller.ts';
-import { missingCategories, parseScope, SCOPE_CATEGORIES, type TokenScope } from '../../auth/scopes.ts';
+import { missingCategories, parseScope } from '../../auth/scopes.ts';
 import type { User } from '../../db/entities.ts';
 import { AccessMode } from '../../domain/access/modes.ts';
 import { tokenReachesOwner } from '../../domain/access/token-reach.ts';
@@ -17,7 +17,7 @@ import { ForbiddenError, UnauthorizedError } from '../../domain/errors.ts';
 import type { ImageTarget } from './blob.service.ts';
 import { nameInvalid, nameUnknown } from './oci-error.ts';
 import { isImageName, splitRepositoryName } from './references.ts';
-import { GHOST_USER_ID, type RegistryTokens } from './registry-token.ts';
+import { GHOST_USER_ID, type RegistryTokens } from '../core/registry-token.ts';
 
 /** The caller of a registry request; `credentialed` is false only when no credential at all came. */
 export interface RegistryCaller {
@@ -26,17 +26,6 @@ export interface RegistryCaller {
 }
 
 const BEARER = /^bearer\s+(\S+)$/i;
-
-/** The scope's text, as a registry token carries it on. */
-export function scopeText(scope: TokenScope | null): string | null {
-  if (!scope) return null;
-  const items = [...(scope.all ? ['all'] : []), ...(scope.publicOnly ? ['public-only'] : [])];
-  for (const category of SCOPE_CATEGORIES) {
-    if (scope.write.has(category)) items.push(`write:${category}`);
-    else if (scope.read.has(category)) items.push(`read:${category}`);
-  }
-  return items.join(',');
-}
 
 export async function identify(
   app: AppContext,

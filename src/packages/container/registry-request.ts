@@ -7,7 +7,7 @@ import { UnauthorizedError } from '../../domain/errors.ts';
 import type { ContainerBlobService, ImageTarget } from './blob.service.ts';
 import type { ContainerManifestService } from './manifest.service.ts';
 import { type RegistryCaller, resolveImage } from './registry-auth.ts';
-import type { RegistryTokens } from './registry-token.ts';
+import type { RegistryTokens } from '../core/registry-token.ts';
 
 export interface RegistryApp {
   context: AppContext;

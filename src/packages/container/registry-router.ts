@@ -20,9 +20,9 @@ import { listCatalog } from './catalog-handler.ts';
 import { deleteManifest, getManifest, listReferrers, listTags, putManifest } from './manifest-handlers.ts';
 import { unsupported } from './oci-error.ts';
 import { sendOciError } from './oci-error-response.ts';
-import { identify, type RegistryCaller, requireCredential, scopeText } from './registry-auth.ts';
+import { identify, type RegistryCaller, requireCredential } from './registry-auth.ts';
 import { type RegistryApp, RegistryRequest } from './registry-request.ts';
-import { GHOST_USER_ID, RegistryTokens } from './registry-token.ts';
+import { GHOST_USER_ID, RegistryTokens, scopeText } from '../core/registry-token.ts';
 
 type Handler = (ctx: RegistryRequest, argument: string) => Promise<void>;
 

@@ -215,7 +215,8 @@ export class PackagePublisher {
     };
     let replaced: string[] = [];
     const version = await received.commit(async (repos) => {
-      if (file.replaceExisting) replaced = await repos.packages.deleteFileNamed(file.key, file.fileName);
+      if (file.replaceExisting)
+        replaced = await repos.packages.deleteFileNamed(file.key, file.fileName, file.compositeKey);
       const { version, newVersion, fileId } = await repos.packages.addFile(row);
       await file.alsoRecord?.(repos, { version, fileId });
       if (newVersion) {

@@ -9,7 +9,17 @@ import type { RegistryContext } from './registry-context.ts';
 
 const GZIP_FROM_BYTES = 1024;
 
-export function sendIndexDocument(ctx: RegistryContext, document: IndexDocument, contentType: string): void {
+export interface SendOptions {
+  /** The type exactly as given, without the charset Express adds (Conan compares it whole). */
+  exactType?: boolean;
+}
+
+export function sendIndexDocument(
+  ctx: RegistryContext,
+  document: IndexDocument,
+  contentType: string,
+  options: SendOptions = {},
+): void {
   const { req, res } = ctx;
   res.setHeader('ETag', document.etag);
   if (document.lastModified) res.setHeader('Last-Modified', document.lastModified.toUTCString());
@@ -19,12 +29,15 @@ export function sendIndexDocument(ctx: RegistryContext, document: IndexDocument,
     res.status(304).end();
     return;
   }
-  res.status(200).type(contentType);
+  res.status(200);
+  if (options.exactType) res.setHeader('Content-Type', contentType);
+  else res.type(contentType);
+  const send = (body: string | Buffer) => (options.exactType ? res.end(body) : res.send(body));
   if (document.body.length >= GZIP_FROM_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
     document.gzipped ??= gzipSync(document.body);
     res.setHeader('Content-Encoding', 'gzip');
-    res.send(document.gzipped);
+    send(document.gzipped);
     return;
   }
-  res.send(document.body);
+  send(document.body);
 }

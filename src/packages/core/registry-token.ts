@@ -1,7 +1,9 @@
-// The bearer tokens of `GET /v2/token` (Forgejo: services/packages/auth.go): a JWT signed with HMAC-SHA256 naming
+// The bearer tokens of the container registry's `GET /v2/token` and Conan's `users/authenticate` (Forgejo:
+// services/packages/auth.go, one token for both): a JWT signed with HMAC-SHA256 naming
 // the user (the ghost user, -1, for an anonymous caller) and the scope of the access token it was made from. The
 // key is derived from the at-rest key, so every process on the same data directory (or SECRET_KEY) accepts it.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { SCOPE_CATEGORIES, type TokenScope } from '../../auth/scopes.ts';
 
 /** Forgejo's lifetime of a registry token. */
 const TOKEN_LIFETIME_SECS = 24 * 3600;
@@ -59,4 +61,15 @@ export class RegistryTokens {
     if (seconds >= payload.exp || seconds + 60 < payload.nbf) return null;
     return { userId: payload.uid, scope: typeof payload.scope === 'string' ? payload.scope : null };
   }
+}
+
+/** The scope's text, as a registry token carries it on. */
+export function scopeText(scope: TokenScope | null): string | null {
+  if (!scope) return null;
+  const items = [...(scope.all ? ['all'] : []), ...(scope.publicOnly ? ['public-only'] : [])];
+  for (const category of SCOPE_CATEGORIES) {
+    if (scope.write.has(category)) items.push(`write:${category}`);
+    else if (scope.read.has(category)) items.push(`read:${category}`);
+  }
+  return items.join(',');
 }

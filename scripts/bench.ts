@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|lists100k|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
 import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
+import { benchLists100k } from './bench-lists.ts';
 import { benchNpm } from './bench-npm.ts';
 import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
@@ -650,6 +651,9 @@ async function main(): Promise<void> {
         });
       }
     }
+    section = 'lists at 100,000 rows';
+    if (ONLY === undefined || ONLY === 'lists100k')
+      goals.push(...(await benchLists100k(process.env.BENCH_DATABASE_URL)));
     clearInterval(sampler);
     samplePeak();
     goals.push({

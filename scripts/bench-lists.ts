@@ -147,6 +147,12 @@ function startServer(dataDir: string, port: number, env: NodeJS.ProcessEnv): Chi
   });
 }
 
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  server.kill();
+  await new Promise((resolve) => server.once('exit', resolve));
+}
+
 /** Every list's first and last page at SMALL and at LARGE rows, on SQLite or on the PostgreSQL of `databaseUrl`. */
 export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[]> {
   const label = databaseUrl ? 'PostgreSQL' : 'SQLite';
@@ -165,8 +171,12 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
     const tokenOf = (target: ListTarget) => (target.reader === 'admin' ? owners.adminToken : owners.readerToken);
     const small = new Map<string, [PageTiming, PageTiming]>();
     for (const target of targets(owners.orgName)) small.set(target.name, await timeList(base, target, tokenOf(target)));
+    // The server is started again on the grown database: a fresh process, and no keep-alive socket idle through seeding.
+    await stopServer(server);
     const largeSeconds = await seedLists(db, owners, SMALL, LARGE);
     await db.close();
+    server = startServer(dataDir, port, database.env);
+    await waitFor(`${base}/api/healthz`);
     console.log(
       `\nlists on ${label}: seeded ${SMALL} rows a list in ${smallSeconds.toFixed(1)} s, grown to ${LARGE} in ${largeSeconds.toFixed(0)} s` +
         ` (notifications: ${LARGE} threads of the reader among ${LARGE * 10}); ${SAMPLES} sequential requests a page, limit ${LIMIT}; load average ${os.loadavg()[0].toFixed(1)}`,
@@ -194,10 +204,7 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
       });
     }
   } finally {
-    if (server) {
-      server.kill();
-      await new Promise((resolve) => server!.once('exit', resolve));
-    }
+    if (server) await stopServer(server);
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -160,9 +160,10 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
   const database = await freshDatabase(dataDir, databaseUrl);
   const port = 41_000 + Math.floor(Math.random() * 1000);
   let server: ChildProcess | undefined;
+  let db: BulkDatabase | undefined;
   const rows: ListGoalRow[] = [];
   try {
-    const db = await database.open();
+    db = await database.open();
     const owners = await seedListOwners(db);
     const smallSeconds = await seedLists(db, owners, 0, SMALL);
     server = startServer(dataDir, port, database.env);
@@ -175,6 +176,7 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
     await stopServer(server);
     const largeSeconds = await seedLists(db, owners, SMALL, LARGE);
     await db.close();
+    db = undefined;
     server = startServer(dataDir, port, database.env);
     await waitFor(`${base}/api/healthz`);
     console.log(
@@ -204,6 +206,7 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
       });
     }
   } finally {
+    await db?.close().catch(() => undefined);
     if (server) await stopServer(server);
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });

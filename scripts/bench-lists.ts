@@ -56,7 +56,7 @@ function withPage(url: string, page: number): string {
 /** A GET, tried once more when the connection fails (a pooled socket to the server process stopped before). */
 async function get(url: string, headers: Record<string, string>): Promise<Response> {
   try {
-    return await get(url, headers);
+    return await fetch(url, { headers });
   } catch {
     return fetch(url, { headers });
   }

@@ -31,14 +31,18 @@ export interface ClientTestServer {
 export interface ClientTestServerOptions {
   /** Names the temporary directory. */
   name: string;
+  /** A directory the test made already (and may have filled); one is made otherwise. Removed by stop(). */
+  work?: string;
   /** Users made before the server starts. */
   users?: readonly string[];
   /** Settings beyond the defaults (ANVIL__section__KEY variables). */
   env?: NodeJS.ProcessEnv;
+  /** Settings that name the port (TLS's root URL, say); they override the loopback defaults. */
+  serverEnv?: (port: number) => NodeJS.ProcessEnv;
 }
 
 export async function startClientTestServer(options: ClientTestServerOptions): Promise<ClientTestServer> {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `anvil-${options.name}-`));
+  const work = options.work ?? fs.mkdtempSync(path.join(os.tmpdir(), `anvil-${options.name}-`));
   const postgres = process.env.TEST_DATABASE_URL;
   const database = postgres ? await freshPostgresDatabase(postgres, { empty: true }) : undefined;
   const env = (): NodeJS.ProcessEnv => {
@@ -81,6 +85,7 @@ export async function startClientTestServer(options: ClientTestServerOptions): P
       PORT: String(port),
       ANVIL__server__HTTP_ADDR: '127.0.0.1',
       ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
+      ...options.serverEnv?.(port),
     }));
     return { work, server, base: server.base, tokens, env, cli, stop };
   } catch (error) {

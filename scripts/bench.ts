@@ -5,8 +5,8 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef|conan`
-// runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes).
+// `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef|conan|lists100k`
+// runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes; lists100k: lists at 100,000 rows).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -28,6 +28,7 @@ import { benchContainer } from './bench-container.ts';
 import { benchDebian } from './bench-debian.ts';
 import { benchGit, GIT_GOAL } from './bench-git.ts';
 import { benchIssuesAndNotifications, seedIssuesAndNotifications } from './bench-issues.ts';
+import { benchLists100k } from './bench-lists.ts';
 import { benchNpm } from './bench-npm.ts';
 import { benchVagrant } from './bench-vagrant.ts';
 import { benchRpm } from './bench-rpm.ts';
@@ -693,6 +694,8 @@ async function main(): Promise<void> {
         });
       }
     }
+    section = 'lists at 100,000 rows';
+    if (ONLY === undefined || ONLY === 'lists100k') goals.push(...(await benchLists100k(postgres?.url)));
     clearInterval(sampler);
     samplePeak();
     goals.push({

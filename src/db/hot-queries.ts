@@ -4,7 +4,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
-import { SqliteCounts } from './sqlite-counts.ts';
+import { CountCache } from './count-cache.ts';
+import { pageWindow } from './page-window.ts';
+import { orgListSql, type PageSql, type UserListQuery, userListSql } from './user-list-sql.ts';
 import {
   PACKAGE_FILE_SQL,
   PACKAGE_REVISION_SQL,
@@ -17,31 +19,13 @@ import {
 } from './hot-package-queries.ts';
 
 export type { PackageFileDownload, PackageFileKey } from './hot-package-queries.ts';
+export type { UserListOrder, UserListQuery } from './user-list-sql.ts';
 
 export interface FoundToken {
   tokenId: number;
   scope: string;
   tokenUpdatedAt: Date;
   user: User;
-}
-
-/** Orders of the admin user list, Forgejo's names. */
-export const USER_LIST_ORDERS = {
-  oldest: '"createdAt" ASC, "id" ASC',
-  newest: '"createdAt" DESC, "id" DESC',
-  alphabetically: '"lowerName" ASC',
-  reversealphabetically: '"lowerName" DESC',
-  recentupdate: '"updatedAt" DESC, "id" DESC',
-  leastupdate: '"updatedAt" ASC, "id" ASC',
-} as const;
-export type UserListOrder = keyof typeof USER_LIST_ORDERS;
-
-export interface UserListQuery {
-  sourceId?: number;
-  loginName?: string;
-  order: UserListOrder;
-  limit: number;
-  offset: number;
 }
 
 /** A container image's manifest: its version's metadata and its bytes' size and address. */
@@ -55,6 +39,8 @@ export interface FoundManifest {
 export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
 
 export interface HotQueries {
+  /** Counts kept until anything is committed (lists' X-Total-Count). */
+  readonly counts: CountCache;
   /** The manifest of a container image by tag or digest (every pull starts with it). */
   containerManifest(ownerId: number, lowerImage: string, reference: ManifestReference): Promise<FoundManifest | null>;
   /** One page of individual users and the total, for the admin user list. */
@@ -133,8 +119,7 @@ const SQLITE_TOKEN_SQL = `SELECT "id", "scope", "updatedAt", "userId" FROM "Acce
 const USER_BY_NAME_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "lowerName" = $1`;
 const USER_BY_ID_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" = $1`;
 const REPOSITORY_EXISTS_SQL = `SELECT 1 AS "found" FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const ORG_PAGE_SQL = `SELECT ${USER_COLUMNS} FROM "User" WHERE "type" = 1 ORDER BY "lowerName" ASC LIMIT $1 OFFSET $2`;
-const ORG_COUNT_SQL = `SELECT COUNT(*) AS "total" FROM "User" WHERE "type" = 1`;
+const ORG_LIST_SQL = orgListSql(USER_COLUMNS);
 const MANIFEST_SQL = (match: string) => `SELECT v."metadataJson", b."size", b."hashSha256"
   FROM "Package" p JOIN "PackageVersion" v ON v."packageId" = p."id"
   JOIN "PackageFile" f ON f."versionId" = v."id" JOIN "PackageBlob" b ON b."id" = f."blobId"
@@ -150,36 +135,6 @@ const manifestQuery = (reference: ManifestReference) =>
     ? { kind: 'tag' as const, value: reference.tag }
     : { kind: reference.algorithm, value: reference.hex };
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
-
-/** The WHERE clause and its values for a user list; statements are cached per clause shape. */
-function userListFilter(query: UserListQuery): { key: string; where: string; values: unknown[] } {
-  const conditions = ['"type" = 0'];
-  const values: unknown[] = [];
-  if (query.sourceId !== undefined) {
-    values.push(query.sourceId);
-    conditions.push(`"loginSourceId" = $${values.length}`);
-  }
-  if (query.loginName !== undefined) {
-    values.push(query.loginName);
-    conditions.push(`"loginName" = $${values.length}`);
-  }
-  return {
-    key: `${query.sourceId !== undefined ? 's' : ''}${query.loginName !== undefined ? 'l' : ''}`,
-    where: conditions.join(' AND '),
-    values,
-  };
-}
-
-function userListSql(
-  filter: { where: string; values: unknown[] },
-  order: UserListOrder,
-): { page: string; count: string } {
-  const n = filter.values.length;
-  return {
-    page: `SELECT ${USER_COLUMNS} FROM "User" WHERE ${filter.where} ORDER BY ${USER_LIST_ORDERS[order]} LIMIT $${n + 1} OFFSET $${n + 2}`,
-    count: `SELECT COUNT(*) AS "total" FROM "User" WHERE ${filter.where}`,
-  };
-}
 
 function sqliteDate(value: unknown): Date | null {
   return value === null || value === undefined ? null : new Date(value as string);
@@ -251,28 +206,39 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     sha256: positional(MANIFEST_SQL_BY.sha256).raw(true),
     sha512: positional(MANIFEST_SQL_BY.sha512).raw(true),
   };
-  // This connection's only write is touchToken, which no count reads.
-  const counts = new SqliteCounts(db);
-  const orgPage = positional(ORG_PAGE_SQL).raw(true);
-  const orgCount = positional(ORG_COUNT_SQL);
+  // This connection's only write is touchToken, which no count reads: its own commits do not change data_version.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const counts = new CountCache(async () => dataVersion.get());
   const statements = new Map<string, BetterSqlite3.Statement>();
   const cached = (sql: string, raw = false) => {
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = raw ? positional(sql).raw(true) : positional(sql)));
     return statement;
   };
+  const page = async (sql: PageSql, values: unknown[], limit: number, offset: number) => {
+    const total = await counts.count(`${sql.count}\0${JSON.stringify(values)}`, async () =>
+      Number(
+        cached(sql.count)
+          .pluck()
+          .get(...values),
+      ),
+    );
+    const window = pageWindow(total, offset, limit);
+    if (!window) return { users: [], total };
+    const statement = cached(window.reversed ? sql.reversed : sql.forward, true);
+    const rows = statement.all(...values, window.take, window.skip) as unknown[][];
+    if (window.reversed) rows.reverse();
+    return { users: rows.map(sqliteUserFromValues), total };
+  };
   return {
+    counts,
     async listIndividualUsers(query) {
-      const filter = userListFilter(query);
-      const sql = userListSql(filter, query.order);
-      const rows = cached(sql.page, true).all(...filter.values, query.limit, query.offset) as unknown[][];
-      const total = counts.count(cached(sql.count), filter.values);
-      return { users: rows.map(sqliteUserFromValues), total };
+      const { values, sql } = userListSql(USER_COLUMNS, query);
+      return page(sql, values, query.limit, query.offset);
     },
     async listOrganizations(limit, offset) {
-      const rows = orgPage.all(limit, offset) as unknown[][];
-      const total = counts.count(orgCount, []);
-      return { orgs: rows.map(sqliteUserFromValues), total };
+      const { users, total } = await page(ORG_LIST_SQL, [], limit, offset);
+      return { orgs: users, total };
     },
     async tokenByHash(tokenHash) {
       const token = tokens.get(tokenHash) as [number, string, string, number] | undefined;
@@ -329,23 +295,31 @@ function postgresUser(row: Record<string, unknown>): User {
 export function postgresHotQueries(pool: pg.Pool): HotQueries {
   // Named statements are parsed once per connection and reused.
   const run = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
+  // Any commit writes to the WAL, so an unchanged insert position means nothing counted has changed.
+  const counts = new CountCache(
+    async () => (await run('anvil_wal_position', 'SELECT pg_current_wal_insert_lsn()::text AS "at"', [])).rows[0].at,
+  );
+  const page = async (name: string, sql: PageSql, values: unknown[], limit: number, offset: number) => {
+    const total = await counts.count(`${sql.count}\0${JSON.stringify(values)}`, async () =>
+      Number((await run(`${name}_count`, sql.count, values)).rows[0].total),
+    );
+    const window = pageWindow(total, offset, limit);
+    if (!window) return { users: [], total };
+    const { rows } = window.reversed
+      ? await run(`${name}_reversed`, sql.reversed, [...values, window.take, window.skip])
+      : await run(name, sql.forward, [...values, window.take, window.skip]);
+    if (window.reversed) rows.reverse();
+    return { users: rows.map(postgresUser), total };
+  };
   return {
+    counts,
     async listIndividualUsers(query) {
-      const filter = userListFilter(query);
-      const sql = userListSql(filter, query.order);
-      const name = `anvil_user_list_${filter.key}_${query.order}`;
-      const [page, count] = await Promise.all([
-        run(name, sql.page, [...filter.values, query.limit, query.offset]),
-        run(`${name}_count`, sql.count, filter.values),
-      ]);
-      return { users: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
+      const { key, values, sql } = userListSql(USER_COLUMNS, query);
+      return page(`anvil_user_list_${key}`, sql, values, query.limit, query.offset);
     },
     async listOrganizations(limit, offset) {
-      const [page, count] = await Promise.all([
-        run('anvil_org_page', ORG_PAGE_SQL, [limit, offset]),
-        run('anvil_org_count', ORG_COUNT_SQL, []),
-      ]);
-      return { orgs: page.rows.map(postgresUser), total: Number(count.rows[0].total) };
+      const { users, total } = await page('anvil_org_list', ORG_LIST_SQL, [], limit, offset);
+      return { orgs: users, total };
     },
     async tokenByHash(tokenHash) {
       const {

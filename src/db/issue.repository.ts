@@ -1,6 +1,8 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
 import { type IssueSearchFilter, issueSearchWhere } from './issue-search.ts';
+import { type CountCache, keptCount } from './count-cache.ts';
+import { readPage } from './page-window.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
 import { repoInclude } from './repository-rows.repository.ts';
 
@@ -25,8 +27,13 @@ export interface IssueDetails {
 /** Comment types (Forgejo: models/issues/comment.go). */
 export const CommentType = { comment: 0, reopen: 1, close: 2 } as const;
 
+const SEARCH_ORDER: Prisma.IssueOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
 export class IssueRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly counts?: CountCache,
+  ) {}
 
   async nextIndex(repoId: number): Promise<number> {
     const last = await this.client.issue.findFirst({
@@ -257,13 +264,32 @@ export class IssueRepository {
 
   // ---- search ----
 
-  search(filter: IssueSearchFilter, skip: number, take: number): Promise<IssueRow[]> {
+  /** One page of the matching issues, newest first, and how many match. */
+  async search(filter: IssueSearchFilter, skip: number, take: number): Promise<{ items: IssueRow[]; total: number }> {
     const where = issueSearchWhere(filter);
-    return this.client.issue.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take });
-  }
-
-  count(filter: IssueSearchFilter): Promise<number> {
-    return this.client.issue.count({ where: issueSearchWhere(filter) });
+    const total = await keptCount(this.client, this.counts, `issue ${JSON.stringify(where)}`, () =>
+      this.client.issue.count({ where }),
+    );
+    // Candidates by the issue's own columns, from the createdAt indexes.
+    const columns: Prisma.IssueWhereInput = { repoId: filter.repoId, isClosed: filter.isClosed, isPull: filter.isPull };
+    const items = await readPage(
+      total,
+      skip,
+      take,
+      SEARCH_ORDER,
+      (orderBy, pageSkip, pageTake, ids) =>
+        this.client.issue.findMany({
+          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
+          orderBy,
+          skip: pageSkip,
+          take: pageTake,
+        }),
+      async (orderBy, count) =>
+        (await this.client.issue.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
+          (row) => row.id,
+        ),
+    );
+    return { items, total };
   }
 
   /** Of the given names, those some label has. */

@@ -2,6 +2,8 @@
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
+import { type CountCache, keptCount } from './count-cache.ts';
+import { readPage } from './page-window.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 
@@ -27,11 +29,9 @@ export interface ThreadFilter {
   updatedTo?: Date;
 }
 
-function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
-  const where: Prisma.NotificationWhereInput = {
-    userId: filter.userId,
-    AND: [visibleNotificationsWhere(filter.reader)],
-  };
+/** The filter's own columns, without visibility: what an index range of the user's threads can answer. */
+function threadColumnsWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
+  const where: Prisma.NotificationWhereInput = { userId: filter.userId };
   if (filter.repoId !== undefined) where.repoId = filter.repoId;
   if (filter.statuses && filter.statuses.length > 0) where.status = { in: [...filter.statuses] };
   if (filter.sources && filter.sources.length > 0) where.source = { in: [...filter.sources] };
@@ -39,19 +39,59 @@ function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
   return where;
 }
 
-export class NotificationRepository {
-  constructor(private readonly client: DbClient) {}
+function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
+  return { ...threadColumnsWhere(filter), AND: [visibleNotificationsWhere(filter.reader)] };
+}
 
-  list(filter: ThreadFilter, page?: { skip: number; limit: number }): Promise<NotificationRow[]> {
-    return this.client.notification.findMany({
-      where: threadWhere(filter),
-      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-      ...(page ? { skip: page.skip, take: page.limit } : {}),
-    });
+const THREAD_ORDER: Prisma.NotificationOrderByWithRelationInput[] = [{ updatedAt: 'desc' }, { id: 'desc' }];
+
+export class NotificationRepository {
+  constructor(
+    private readonly client: DbClient,
+    private readonly counts?: CountCache,
+  ) {}
+
+  /** Every selected thread, newest first. */
+  list(filter: ThreadFilter): Promise<NotificationRow[]> {
+    return this.client.notification.findMany({ where: threadWhere(filter), orderBy: THREAD_ORDER });
+  }
+
+  /** One page of the selected threads, newest first, and how many there are. */
+  async page(
+    filter: ThreadFilter,
+    page: { skip: number; limit: number },
+  ): Promise<{ rows: NotificationRow[]; total: number }> {
+    const where = threadWhere(filter);
+    const total = await this.countWhere(where);
+    const columns = threadColumnsWhere(filter);
+    const rows = await readPage(
+      total,
+      page.skip,
+      page.limit,
+      THREAD_ORDER,
+      (orderBy, skip, take, ids) =>
+        this.client.notification.findMany({
+          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
+          orderBy,
+          skip,
+          take,
+        }),
+      async (orderBy, count) =>
+        (await this.client.notification.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
+          (row) => row.id,
+        ),
+    );
+    return { rows, total };
   }
 
   count(filter: ThreadFilter): Promise<number> {
-    return this.client.notification.count({ where: threadWhere(filter) });
+    return this.countWhere(threadWhere(filter));
+  }
+
+  private countWhere(where: Prisma.NotificationWhereInput): Promise<number> {
+    return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, () =>
+      this.client.notification.count({ where }),
+    );
   }
 
   /** The thread when `reader` may see it now. */

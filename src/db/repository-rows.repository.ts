@@ -5,6 +5,8 @@ import { translated } from '../infra/database/errors.ts';
 import type { Viewer } from '../domain/access/owner-visibility.ts';
 import { readableRepositoriesWhere } from './access-filters.ts';
 import type { RepositoryChangesRow } from './entities.ts';
+import { type CountCache, keptCount } from './count-cache.ts';
+import { readPage } from './page-window.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import {
   type RepoSearchFilter,
@@ -122,6 +124,7 @@ export class RepositoryRowsRepository {
   constructor(
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
+    private readonly counts?: CountCache,
   ) {}
 
   findByOwnerAndName(ownerLowerName: string, lowerName: string) {
@@ -174,14 +177,27 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUnique({ where: { id }, select: { ownerName: true, name: true } });
   }
 
-  countMatching(filter: RepoSearchFilter) {
-    return this.client.repository.count({ where: repoSearchWhere(filter, this.provider) });
+  countMatching(filter: RepoSearchFilter): Promise<number> {
+    const where = repoSearchWhere(filter, this.provider);
+    return keptCount(this.client, this.counts, `repository ${JSON.stringify(where)}`, () =>
+      this.client.repository.count({ where }),
+    );
   }
 
   listMatching(filter: RepoSearchFilter, order: RepoSearchOrder, skip: number, take: number) {
     const where = repoSearchWhere(filter, this.provider);
     const orderBy = repoSearchOrderBy(order);
     return this.client.repository.findMany({ where, include: repoInclude, orderBy, skip, take });
+  }
+
+  /** One page of the matching repositories and how many match; the page is read from the nearer end. */
+  async pageMatching(filter: RepoSearchFilter, order: RepoSearchOrder, skip: number, take: number) {
+    const where = repoSearchWhere(filter, this.provider);
+    const total = await this.countMatching(filter);
+    const repos = await readPage(total, skip, take, repoSearchOrderBy(order), (orderBy, pageSkip, pageTake) =>
+      this.client.repository.findMany({ where, include: repoInclude, orderBy, skip: pageSkip, take: pageTake }),
+    );
+    return { repos, total };
   }
 
   /** A batch of repositories after the given id, in id order, with what maintenance tasks need. */

@@ -58,8 +58,7 @@ export class IssueSearchService {
   ): Promise<Page<IssueRow>> {
     const filter = await this.filter(viewer, publicOnly, query);
     const { issues } = this.deps.repos;
-    const [items, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
-    return { items, total };
+    return issues.search(filter, page.skip, page.limit);
   }
 
   /** One repository's issues (Forgejo: ListIssues); milestones by name or id, users by login (unknown: 404). */
@@ -90,8 +89,7 @@ export class IssueSearchService {
     const mentioned = await userId(query.mentioned_by);
     if (mentioned !== undefined) filter.mentionedIssueIds = await this.deps.repos.issues.mentionedIssueIds(mentioned);
     const { issues } = this.deps.repos;
-    const [items, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
-    return { items, total };
+    return issues.search(filter, page.skip, page.limit);
   }
 
   private async filter(viewer: User | null, publicOnly: boolean, query: IssueSearchQuery): Promise<IssueSearchFilter> {

@@ -62,7 +62,7 @@ export class NotificationService {
       updatedFrom: bounds.from,
       updatedTo: bounds.to,
     };
-    const [rows, total] = await Promise.all([this.notifications.list(filter, page), this.notifications.count(filter)]);
+    const { rows, total } = await this.notifications.page(filter, page);
     return { items: await this.details(rows), total };
   }
 

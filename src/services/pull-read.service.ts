@@ -90,7 +90,7 @@ export class PullReadService {
       ...(posterId !== undefined ? { posterId } : {}),
     };
     const { issues } = this.deps.repos;
-    const [rows, total] = await Promise.all([issues.search(filter, page.skip, page.limit), issues.count(filter)]);
+    const { items: rows, total } = await issues.search(filter, page.skip, page.limit);
     return { items: await this.details(access, viewer, rows), total };
   }
 

@@ -42,11 +42,8 @@ export class RepoSearchService {
     const filter = await this.searchFilter(viewer, publicOnly, query);
     const order = this.searchOrder(query);
     const priority = query.priority_owner_id && query.priority_owner_id > 0 ? query.priority_owner_id : 0;
+    if (!priority) return this.repos.pageMatching(filter, order, page.skip, page.limit);
     const total = await this.repos.countMatching(filter);
-    if (!priority) {
-      const repos = await this.repos.listMatching(filter, order, page.skip, page.limit);
-      return { repos, total };
-    }
     // priority_owner_id: that owner's repositories first, then the rest in the requested order.
     const first: RepoSearchFilter = { ...filter, ownerId: priority };
     const rest: RepoSearchFilter = { ...filter, ownerIdNot: priority };
@@ -135,11 +132,7 @@ export class RepoSearchService {
   async listOrgRepos(viewer: User | null, publicOnly: boolean, org: User, page: ListOptions): Promise<RepoPage> {
     const filter: RepoSearchFilter = { ownerId: org.id, readableBy: { viewer, publicOnly } };
     const order: RepoSearchOrder = { key: 'id', direction: 'asc' };
-    const [repos, total] = await Promise.all([
-      this.repos.listMatching(filter, order, page.skip, page.limit),
-      this.repos.countMatching(filter),
-    ]);
-    return { repos, total };
+    return this.repos.pageMatching(filter, order, page.skip, page.limit);
   }
 
   /**
@@ -168,10 +161,6 @@ export class RepoSearchService {
 
   private async page(filter: RepoSearchFilter, page: ListOptions): Promise<RepoPage> {
     const order: RepoSearchOrder = { key: 'id', direction: 'asc' };
-    const [repos, total] = await Promise.all([
-      this.repos.listMatching(filter, order, page.skip, page.limit),
-      this.repos.countMatching(filter),
-    ]);
-    return { repos, total };
+    return this.repos.pageMatching(filter, order, page.skip, page.limit);
   }
 }

@@ -1,0 +1,66 @@
+// Pages read from the nearer end and through candidates answer what the plain offset answers; counts are kept per version.
+import { CountCache } from '../../src/db/count-cache.ts';
+import { pageWindow, readPage } from '../../src/db/page-window.ts';
+
+type Order = { n: 'asc' | 'desc' };
+const rows = Array.from({ length: 23 }, (_, i) => i + 1);
+
+/** A table of 1…23 where even numbers are hidden; candidates come from the whole table. */
+function reader(calls: string[]) {
+  const sorted = (orderBy: Order[]) => (orderBy[0].n === 'asc' ? [...rows] : [...rows].reverse());
+  return {
+    read: async (orderBy: Order[], skip: number, take: number, ids?: number[]) => {
+      calls.push(`read ${orderBy[0].n} ${skip} ${take} ${ids ? ids.length : '-'}`);
+      return sorted(orderBy)
+        .filter((n) => n % 2 === 1 && (!ids || ids.includes(n)))
+        .slice(skip, skip + take);
+    },
+    candidates: async (orderBy: Order[], count: number) => sorted(orderBy).slice(0, count),
+  };
+}
+
+describe('pageWindow', () => {
+  it('reads a page nearer the end in the reversed order', () => {
+    expect(pageWindow(100, 0, 50)).toEqual({ skip: 0, take: 50, reversed: false });
+    expect(pageWindow(100_000, 99_950, 50)).toEqual({ skip: 0, take: 50, reversed: true });
+    expect(pageWindow(101, 100, 50)).toEqual({ skip: 0, take: 1, reversed: true });
+    expect(pageWindow(100, 100, 50)).toBeNull();
+  });
+});
+
+describe('readPage', () => {
+  const visible = rows.filter((n) => n % 2 === 1);
+  const order: Order[] = [{ n: 'asc' }];
+
+  it('answers every page as the plain offset would, from either end, with and without candidates', async () => {
+    for (const take of [1, 2, 5, 12]) {
+      for (let skip = 0; skip < visible.length + 2; skip += take) {
+        const expected = visible.slice(skip, skip + take);
+        const calls: string[] = [];
+        const { read, candidates } = reader(calls);
+        await expect(readPage(visible.length, skip, take, order, read)).resolves.toEqual(expected);
+        await expect(readPage(visible.length, skip, take, order, read, candidates)).resolves.toEqual(expected);
+      }
+    }
+  });
+
+  it('reads the last page backwards and from candidates', async () => {
+    const calls: string[] = [];
+    const { read, candidates } = reader(calls);
+    await expect(readPage(visible.length, 10, 2, order, read, candidates)).resolves.toEqual([21, 23]);
+    expect(calls[0]).toBe('read desc 0 2 4');
+  });
+});
+
+describe('CountCache', () => {
+  it('counts again once the version changes', async () => {
+    let version = 1;
+    let counted = 0;
+    const cache = new CountCache(async () => version);
+    const count = () => cache.count('k', async () => ++counted);
+    await expect(count()).resolves.toBe(1);
+    await expect(count()).resolves.toBe(1);
+    version = 2;
+    await expect(count()).resolves.toBe(2);
+  });
+});

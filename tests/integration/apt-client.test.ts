@@ -135,6 +135,7 @@ describeWithApt('apt-get against a running Anvil', () => {
   }, 180_000);
 
   afterAll(async () => {
+    await proxy?.close();
     await anvil?.stop();
   });
 

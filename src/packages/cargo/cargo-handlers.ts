@@ -4,7 +4,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendDocument } from '../core/send-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { indexPath } from './sparse-index.ts';
 
 const MAX_PER_PAGE = 100;
@@ -26,7 +26,7 @@ export async function getIndexFile(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('name');
   if (ctx.param('path') !== indexPath(name)) throw new NotFoundError('crate does not exist');
   const document = await service(ctx).indexFile(ctx.owner(), name);
-  sendDocument(ctx.req, ctx.res, document, 'text/plain; charset=utf-8');
+  sendIndexDocument(ctx.req, ctx.res, document, 'text/plain; charset=utf-8');
 }
 
 /** PUT /api/v1/crates/new: the binary publish body. */

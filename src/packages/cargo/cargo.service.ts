@@ -12,7 +12,7 @@ import type { ListOptions } from '../../domain/page.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { crateArchiveCheck } from './crate-archive.ts';
 import { readCratePublish } from './publish-body.ts';
@@ -35,7 +35,7 @@ export function crateFileName(name: string, version: string): string {
 
 export class CargoService {
   private readonly publisher: PackagePublisher;
-  private readonly indexFiles = new DocumentCache();
+  private readonly indexFiles = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -86,15 +86,15 @@ export class CargoService {
   }
 
   /** The crate's index file: the one kept while the crate's revision is the same, else built from its rows. */
-  async indexFile(owner: User, name: string): Promise<CachedDocument> {
+  async indexFile(owner: User, name: string): Promise<IndexDocument> {
     const lowerName = name.toLowerCase();
     const found = await this.cargo.revisionOf(owner.id, lowerName);
     if (!found) throw crateNotFound();
-    const kept = this.indexFiles.current(String(found.id), found.revision);
-    if (kept) return kept;
-    const rows = await this.cargo.crateRows(owner.id, lowerName);
-    if (!rows) throw crateNotFound();
-    return this.indexFiles.keep(String(found.id), found.revision, indexFile(rows));
+    return this.indexFiles.get(String(found.id), found.revision, async () => {
+      const rows = await this.cargo.crateRows(owner.id, lowerName);
+      if (!rows) throw crateNotFound();
+      return indexDocument(indexFile(rows));
+    });
   }
 
   /** `cargo yank` and `cargo yank --undo`. */

@@ -1,6 +1,6 @@
-// An owner's gems as the specs files list them, built once per revision of its RubyGems packages
-// (core/owner-index-cache.ts): every version's specification from its stored metadata, the three gzipped specs
-// lists, and the files by name for the quick specifications and downloads.
+// An owner's gems as the specs files list them, built once per revision of its RubyGems packages (kept by the
+// service in a core/revision-cache.ts): every version's specification from its stored metadata, the three gzipped
+// specs lists, and the files by name for the quick specifications and downloads.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { OwnerIndexedFile } from '../../db/owner-package-index.repository.ts';

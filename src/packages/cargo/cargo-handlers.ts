@@ -36,12 +36,12 @@ export async function publishCrate(ctx: RegistryContext): Promise<void> {
 }
 
 export async function yankVersion(ctx: RegistryContext): Promise<void> {
-  await service(ctx).setYanked(ctx.owner(), ctx.param('name'), ctx.param('version'), true);
+  await service(ctx).setYanked(ctx.doer(), ctx.owner(), ctx.param('name'), ctx.param('version'), true);
   ok(ctx);
 }
 
 export async function unyankVersion(ctx: RegistryContext): Promise<void> {
-  await service(ctx).setYanked(ctx.owner(), ctx.param('name'), ctx.param('version'), false);
+  await service(ctx).setYanked(ctx.doer(), ctx.owner(), ctx.param('name'), ctx.param('version'), false);
   ok(ctx);
 }
 
@@ -72,6 +72,16 @@ export async function searchCrates(ctx: RegistryContext): Promise<void> {
   const page = { page: pageNumber, limit, skip: (pageNumber - 1) * limit };
   const { crates, total } = await service(ctx).search(ctx.owner(), text, page);
   ctx.res.status(200).json({ crates, meta: { total } });
+}
+
+/**
+ * POST /index/initialize and /index/rebuild: the owner's git index made (if need be) and written whole — what
+ * Forgejo's package settings page offers as "Initialize index" and "Rebuild index".
+ */
+export async function writeGitIndex(ctx: RegistryContext): Promise<void> {
+  const rebuild = ctx.param('action') === 'rebuild';
+  await service(ctx).writeGitIndex(ctx.doer(), ctx.owner(), ctx.registryUrl(), rebuild);
+  ctx.res.status(204).end();
 }
 
 /** `cargo owner --list`: the registry's owner is every crate's owner. */

@@ -36,8 +36,19 @@ export class IndexDocumentCache extends RevisionCache<IndexDocument> {
 
 const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gzip"`;
 
-export function sendIndexDocument(req: Request, res: Response, document: IndexDocument, contentType: string): void {
-  const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+export interface SendOptions {
+  /** False for a client that checks the ETag against the plain body (Bundler's compact index). */
+  gzip?: boolean;
+}
+
+export function sendIndexDocument(
+  req: Request,
+  res: Response,
+  document: IndexDocument,
+  contentType: string,
+  options: SendOptions = {},
+): void {
+  const gzip = options.gzip !== false && req.acceptsEncodings('gzip', 'identity') === 'gzip';
   res.setHeader('ETag', gzip ? gzipTag(document.etag) : document.etag);
   if (document.lastModified) res.setHeader('Last-Modified', document.lastModified.toUTCString());
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');

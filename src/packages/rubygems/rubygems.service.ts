@@ -10,6 +10,7 @@ import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { RevisionCache } from '../core/revision-cache.ts';
+import type { IndexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { readGem } from './gem-archive.ts';
 import { buildGemCatalog, type GemCatalog, type GemDocument } from './gem-catalog.ts';
@@ -66,6 +67,18 @@ export class RubygemsService {
     const catalog = await this.catalog(owner);
     if (kind === 'latest_specs') return catalog.latestSpecs;
     return kind === 'prerelease_specs' ? catalog.prereleaseSpecs : catalog.specs;
+  }
+
+  /** The compact index's versions file. */
+  async compactVersions(owner: User): Promise<IndexDocument> {
+    return (await this.catalog(owner)).versions();
+  }
+
+  /** The compact index's info file of a gem; 404 for a gem the owner has not. */
+  async compactInfo(owner: User, name: string): Promise<IndexDocument> {
+    const document = (await this.catalog(owner)).info(name.toLowerCase());
+    if (!document) throw gemNotFound();
+    return document;
   }
 
   /** GET api/v1/dependencies?gems=a,b: every version of the named gems (none named: an empty answer). */

@@ -131,7 +131,7 @@ export class CondaService {
   }
 
   private async document(owner: User, key: string, build: () => Promise<string>): Promise<IndexDocument> {
-    const state = await this.deps.repos.packageIndex.typeState(owner.id, CONDA);
+    const state = await this.deps.repos.ownerPackageIndex.revision(owner.id, CONDA);
     return this.documents.get(`${owner.id}:${key}`, state, async () => indexDocument(await build()));
   }
 

@@ -72,7 +72,7 @@ export class HelmService {
   /** The owner's index.yaml as the registry at `base` serves it. */
   async index(owner: User, base: string, contextPath: string): Promise<IndexDocument> {
     const key = { ownerId: owner.id, type: HELM };
-    const revision = await this.deps.repos.packageIndex.typeRevision(key);
+    const revision = await this.deps.repos.ownerPackageIndex.revision(owner.id, HELM);
     return this.indexes.get(`${owner.id}\n${base}`, revision, async () => {
       const files = await this.deps.repos.packageIndex.listFilesOfType(key);
       return indexDocument(indexYaml(base, contextPath, chartVersions(files)));

@@ -4,28 +4,16 @@
 // builds and runs a crate depending on it, then sees a yank; the sparse index stays as it was.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 describe('cargo with a git index on a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
-  let server: AnvilProcess;
   let token: string;
-
-  const anvilEnv = (): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return env;
-  };
 
   function cargo(args: string[], cwd: string, home: string) {
     const env: NodeJS.ProcessEnv = {
@@ -51,32 +39,15 @@ describe('cargo with a git index on a running Anvil', () => {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-cargo-git-'));
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        ...['admin', 'user', 'create', '--username', 'carol', '--password', 'carol-password'],
-        ...['--email', 'carol@example.com', '--must-change-password=false', '--access-token'],
-      ],
-      { cwd: root, env: anvilEnv() },
-    );
-    token = stdout.trim().split('\n').pop()!;
-    server = await startAnvilProcess((port) => ({
-      ...anvilEnv(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'cargo-git', users: ['carol'] });
+    work = anvil.work;
+    token = anvil.tokens.carol;
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('publishes through the git index, builds a dependent from it and sees a yank', async () => {
-    const init = await fetch(`${server.base}api/packages/carol/cargo/index/initialize`, {
+    const init = await fetch(`${anvil.base}api/packages/carol/cargo/index/initialize`, {
       method: 'POST',
       headers: { Authorization: `token ${token}` },
     });
@@ -85,7 +56,7 @@ describe('cargo with a git index on a running Anvil', () => {
     const home = fs.mkdtempSync(path.join(work, 'cargo-home-'));
     fs.writeFileSync(
       path.join(home, 'config.toml'),
-      ['[registries.anvil]', `index = "${server.base}carol/_cargo-index.git"`, '[net]', 'retry = 0', ''].join('\n'),
+      ['[registries.anvil]', `index = "${anvil.base}carol/_cargo-index.git"`, '[net]', 'retry = 0', ''].join('\n'),
     );
     const library = (version: string) =>
       crate(
@@ -126,7 +97,7 @@ describe('cargo with a git index on a running Anvil', () => {
     expect((await cargo(['run', '--quiet'], app, home)).stdout).toBe('git-greet 1.0.0');
 
     // The sparse index serves the same crate alongside.
-    const sparse = await fetch(`${server.base}api/packages/carol/cargo/gi/t-/git-greet`);
+    const sparse = await fetch(`${anvil.base}api/packages/carol/cargo/gi/t-/git-greet`);
     expect((await sparse.text()).trim().split('\n')).toHaveLength(2);
   }, 300_000);
 });

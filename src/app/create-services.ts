@@ -65,6 +65,8 @@ import { HelmService } from '../packages/helm/helm.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PubService } from '../packages/pub/pub.service.ts';
+import { ChefService } from '../packages/chef/chef.service.ts';
+import { ChefKeyService } from '../packages/chef/chef-keys.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
@@ -233,6 +235,8 @@ export function createServices(deps: ServiceDeps) {
     nuget: new NugetService(deps),
     helm: new HelmService(deps, quota, hookEvents),
     pub: new PubService(deps, quota, hookEvents),
+    chef: new ChefService(deps, quota, hookEvents, packages),
+    chefKeys: new ChefKeyService(deps),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,

@@ -58,7 +58,8 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
-import { CargoService } from '../packages/cargo/cargo.service.ts';
+import { CARGO, CargoService } from '../packages/cargo/cargo.service.ts';
+import { CargoGitIndex } from '../packages/cargo/git-index.ts';
 import { ConanService } from '../packages/conan/conan.service.ts';
 import { MavenService } from '../packages/maven/maven.service.ts';
 import { HelmService } from '../packages/helm/helm.service.ts';
@@ -156,6 +157,8 @@ export function createServices(deps: ServiceDeps) {
   const packageSigningKeys = new PackageSigningKeys(deps);
   const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
   const packages = new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes);
+  const cargo = new CargoService(deps, quota, hookEvents, new CargoGitIndex(deps, repoCreation, pushes));
+  packages.onVersionDeleted(CARGO, (doer, owner, name) => cargo.indexChanged(doer, owner, name));
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -229,7 +232,7 @@ export function createServices(deps: ServiceDeps) {
     swift: new SwiftService(deps, quota, hookEvents),
     maven: new MavenService(deps, quota, hookEvents),
     npmPackages: new NpmService(deps, quota, hookEvents),
-    cargo: new CargoService(deps, quota, hookEvents),
+    cargo,
     conan: new ConanService(deps, quota, hookEvents),
     vagrant: new VagrantService(deps, quota, hookEvents),
     nuget: new NugetService(deps),

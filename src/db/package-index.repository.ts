@@ -145,17 +145,6 @@ export class PackageIndexRepository {
     return this.files(key, Prisma.empty);
   }
 
-  /**
-   * What changes whenever any of the owner's packages of the type does (a version or file added or removed, a
-   * package gone), for documents built over all of them.
-   */
-  async typeRevision(key: Omit<PackageNameKey, 'name'>): Promise<string> {
-    const [row] = await this.client.$queryRaw<{ count: unknown; revisions: unknown; newest: unknown }[]>`
-      SELECT COUNT(*) AS "count", COALESCE(SUM("revision"), 0) AS "revisions", COALESCE(MAX("id"), 0) AS "newest"
-      FROM "Package" WHERE "ownerId" = ${key.ownerId} AND "type" = ${key.type}`;
-    return `${String(row.count)}:${String(row.revisions)}:${String(row.newest)}`;
-  }
-
   private async files(key: Omit<PackageNameKey, 'name'>, condition: Prisma.Sql): Promise<IndexedFile[]> {
     const rows = await this.client.$queryRaw<FileRow[]>`
       SELECT p."name" AS "packageName", v."id" AS "versionId", v."version" AS "version",
@@ -223,17 +212,6 @@ export class PackageIndexRepository {
       md5: String(row.md5),
       fileProperty: typeof row.fileProperty === 'string' ? row.fileProperty : '',
     }));
-  }
-
-  /**
-   * A value that changes whenever a public package of the type the owner has changes (a version or file added or
-   * removed: Package.revision), or a package comes or goes: what a document over all of them is cached by.
-   */
-  async typeState(ownerId: number, type: string): Promise<string> {
-    const [row] = await this.client.$queryRaw<{ count: unknown; revisions: unknown; newest: unknown }[]>`
-      SELECT COUNT(*) AS "count", SUM("revision") AS "revisions", MAX("id") AS "newest"
-      FROM "Package" WHERE "ownerId" = ${ownerId} AND "type" = ${type} AND "isInternal" = ${false}`;
-    return `${String(row?.count ?? 0)}:${String(row?.revisions ?? 0)}:${String(row?.newest ?? 0)}`;
   }
 
   /** The names of the owner's public packages of the type with a version that has this property. */

@@ -49,7 +49,12 @@ export interface GenericFileName {
 const packageNotFound = () => new NotFoundError('package does not exist');
 const fileNotFound = () => new NotFoundError('package file does not exist');
 
+/** What a registry that keeps more than rows does once a version of its type is deleted (Cargo's git index). */
+export type VersionDeletedListener = (doer: User, owner: User, name: string) => Promise<void>;
+
 export class PackageService {
+  private readonly deletionListeners = new Map<string, VersionDeletedListener>();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly ownerAccess: OwnerAccessService,
@@ -199,6 +204,7 @@ export class PackageService {
       return repos.packages.deleteVersion(version);
     });
     await removeUnreferencedBlobs(this.deps, orphans);
+    await this.deletionListeners.get(version.package.type)?.(doer, owner, version.package.name);
   }
 
   // ---- shared ----
@@ -225,6 +231,11 @@ export class PackageService {
     return version;
   }
 
+  /** The type's listener hears of each deleted version, after the deletion committed. */
+  onVersionDeleted(type: string, listener: VersionDeletedListener): void {
+    this.deletionListeners.set(type, listener);
+  }
+
   private async deleteVersion(doer: User, owner: User, version: PackageVersionRow): Promise<void> {
     const orphans = await this.deps.transactions.run(async (repos) => {
       await this.announce(repos, owner, doer, version, 'deleted');
@@ -233,6 +244,7 @@ export class PackageService {
       return repos.packages.deleteVersion(version);
     });
     await removeUnreferencedBlobs(this.deps, orphans);
+    await this.deletionListeners.get(version.package.type)?.(doer, owner, version.package.name);
   }
 
   private async views(viewer: User | null, owner: User, versions: PackageVersionRow[]): Promise<PackageView[]> {

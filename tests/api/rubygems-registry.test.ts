@@ -1,7 +1,7 @@
 // The RubyGems registry under /api/packages/{owner}/rubygems as gem 3.3 drives it: push, the specs lists, the
 // dependency API, quick specifications, downloads and yank; refusals (a version twice, hostile gems, the size limit
 // and the quota), access and token scopes, and the package API's view of what was pushed.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { dependencyList, specsList } from '../../src/packages/rubygems/gem-index.ts';
@@ -182,6 +182,104 @@ describe('push and install', () => {
       .type('form')
       .send({ gem_name: name, version: '1.0.0' })
       .expect(403);
+  });
+});
+
+describe('the compact index', () => {
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+  it('serves versions and info/NAME as Bundler reads them, each tagged with the MD5 of its body', async () => {
+    const owner = await createTestUser(t);
+    const name = uniqueName('compact');
+    const first = await gemOf(name, '1.0.0');
+    await push(owner.user.name, owner.auth, first).expect(201);
+    await push(owner.user.name, owner.auth, await gemOf(name, '1.1.0')).expect(201);
+    const other = uniqueName('other');
+    await push(owner.user.name, owner.auth, await gemOf(other, '0.1.0')).expect(201);
+
+    const info = await t
+      .request()
+      .get(`${registry(owner.user.name)}/info/${name}`)
+      .expect(200);
+    expect(info.headers['content-type']).toMatch(/^text\/plain/);
+    expect(info.headers['content-encoding']).toBeUndefined();
+    expect(info.headers.etag).toBe(`"${md5(info.text)}"`);
+    const lines = info.text.split('\n');
+    expect(lines[0]).toBe('---');
+    expect(lines[1]).toMatch(
+      new RegExp(`^1\\.0\\.0 rake:~> 13\\.0\\|checksum:${sha256(first)}(,ruby:[^,]+)?(,rubygems:.+)?$`),
+    );
+    expect(lines[2]).toMatch(/^1\.1\.0 rake:~> 13\.0\|checksum:[0-9a-f]{64}/);
+    expect(lines).toHaveLength(4);
+
+    const versions = await t
+      .request()
+      .get(`${registry(owner.user.name)}/versions`)
+      .expect(200);
+    expect(versions.headers.etag).toBe(`"${md5(versions.text)}"`);
+    expect(versions.text.split('\n')).toEqual(
+      expect.arrayContaining([
+        '---',
+        `${name} 1.0.0,1.1.0 ${md5(info.text)}`,
+        expect.stringMatching(`^${other} 0\\.1\\.0 `),
+      ]),
+    );
+
+    // Revalidated by the tag, even from a client that accepts gzip; a change gives new bodies.
+    await t
+      .request()
+      .get(`${registry(owner.user.name)}/versions`)
+      .set('Accept-Encoding', 'gzip')
+      .set('If-None-Match', versions.headers.etag)
+      .expect(304);
+    await t
+      .request()
+      .get(`${registry(owner.user.name)}/info/${name.toUpperCase()}`)
+      .expect(200);
+    await t
+      .request()
+      .get(`${registry(owner.user.name)}/info/${uniqueName('none')}`)
+      .expect(404);
+    await t
+      .request()
+      .delete(`${registry(owner.user.name)}/api/v1/gems/yank`)
+      .set('Authorization', owner.auth)
+      .type('form')
+      .send({ gem_name: name, version: '1.1.0' })
+      .expect(200);
+    const after = await t
+      .request()
+      .get(`${registry(owner.user.name)}/versions`)
+      .expect(200);
+    expect(after.text).toContain(`${name} 1.0.0 `);
+    expect(
+      (
+        await t
+          .request()
+          .get(`${registry(owner.user.name)}/info/${name}`)
+          .expect(200)
+      ).text,
+    ).not.toContain('1.1.0');
+  });
+
+  it('hides a private owner from outsiders (404)', async () => {
+    const org = await createTestOrg(t, alice.user, { visibility: 2 });
+    await push(org.name, alice.auth, await gemOf(uniqueName('hidden'), '1.0.0')).expect(201);
+    await t
+      .request()
+      .get(`${registry(org.name)}/versions`)
+      .expect(404);
+    await t
+      .request()
+      .get(`${registry(org.name)}/versions`)
+      .set('Authorization', bob.auth)
+      .expect(404);
+    await t
+      .request()
+      .get(`${registry(org.name)}/versions`)
+      .set('Authorization', alice.auth)
+      .expect(200);
   });
 });
 

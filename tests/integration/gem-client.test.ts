@@ -1,8 +1,9 @@
 // The RubyGems registry driven by the real client: two gems built here with `gem build` (an app and the library
 // it depends on), pushed with `gem push --host`, installed with `gem install --clear-sources --source` into a fresh
-// GEM_HOME (the dependency resolved through the registry's dependency API) and required by ruby; a second push
-// refused; a private organization's gems refused to outsiders and anonymous clients; token scopes; a version
-// yanked with `gem yank` or deleted through the API no longer installs.
+// GEM_HOME (the dependency resolved through the registry's dependency API) and required by ruby, and with Bundler
+// (resolved through the compact index); a second push refused; a private organization's gems refused to outsiders
+// and anonymous clients; token scopes; a version yanked with `gem yank` or deleted through the API no longer
+// installs.
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -137,6 +138,25 @@ describeWithGem('gem against a running Anvil', () => {
       'anvil_app-0.1.0',
       'anvil_lib-1.2.0',
     ]);
+  }, 120_000);
+
+  it('installs the app with Bundler, which resolves it through the compact index (versions, info/NAME)', async () => {
+    const project = fs.mkdtempSync(path.join(work, 'bundle-'));
+    fs.writeFileSync(path.join(project, 'Gemfile'), `source "${registry('alice')}"\ngem "anvil_app"\n`);
+    // Bundler is a default gem of Ruby; its command is loaded from it (Debian ships no `bundle` without the package).
+    const bundle = (args: string[]) =>
+      run('ruby', ['-e', 'load Gem.bin_path("bundler", "bundle")', '--', ...args], {
+        cwd: project,
+        env: clientEnv({ BUNDLE_PATH: path.join(project, 'vendor'), BUNDLE_GEMFILE: path.join(project, 'Gemfile') }),
+      });
+    await bundle(['install']);
+    expect((await bundle(['exec', 'ruby', '-e', 'require "anvil_app"; puts AnvilApp.value'])).stdout.trim()).toBe('42');
+    // What Bundler kept of the compact index: the versions file and the info files of both gems.
+    const cache = path.join(work, '.bundle', 'cache', 'compact_index');
+    const kept = fs.readdirSync(cache, { recursive: true }).map(String);
+    expect(kept).toEqual(expect.arrayContaining([expect.stringMatching(/versions$/)]));
+    expect(kept).toEqual(expect.arrayContaining([expect.stringMatching(/info\/anvil_app$/)]));
+    expect(kept).toEqual(expect.arrayContaining([expect.stringMatching(/info\/anvil_lib$/)]));
   }, 120_000);
 
   it('lists the gems with gem search, and refuses a second push of a version', async () => {

@@ -4,7 +4,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendDocument } from '../core/send-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { indexPath } from './sparse-index.ts';
 
 const MAX_PER_PAGE = 100;
@@ -26,7 +26,7 @@ export async function getIndexFile(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('name');
   if (ctx.param('path') !== indexPath(name)) throw new NotFoundError('crate does not exist');
   const document = await service(ctx).indexFile(ctx.owner(), name);
-  sendDocument(ctx.req, ctx.res, document, 'text/plain; charset=utf-8');
+  sendIndexDocument(ctx.req, ctx.res, document, 'text/plain; charset=utf-8');
 }
 
 /** PUT /api/v1/crates/new: the binary publish body. */
@@ -36,12 +36,12 @@ export async function publishCrate(ctx: RegistryContext): Promise<void> {
 }
 
 export async function yankVersion(ctx: RegistryContext): Promise<void> {
-  await service(ctx).setYanked(ctx.owner(), ctx.param('name'), ctx.param('version'), true);
+  await service(ctx).setYanked(ctx.doer(), ctx.owner(), ctx.param('name'), ctx.param('version'), true);
   ok(ctx);
 }
 
 export async function unyankVersion(ctx: RegistryContext): Promise<void> {
-  await service(ctx).setYanked(ctx.owner(), ctx.param('name'), ctx.param('version'), false);
+  await service(ctx).setYanked(ctx.doer(), ctx.owner(), ctx.param('name'), ctx.param('version'), false);
   ok(ctx);
 }
 
@@ -72,6 +72,16 @@ export async function searchCrates(ctx: RegistryContext): Promise<void> {
   const page = { page: pageNumber, limit, skip: (pageNumber - 1) * limit };
   const { crates, total } = await service(ctx).search(ctx.owner(), text, page);
   ctx.res.status(200).json({ crates, meta: { total } });
+}
+
+/**
+ * POST /index/initialize and /index/rebuild: the owner's git index made (if need be) and written whole — what
+ * Forgejo's package settings page offers as "Initialize index" and "Rebuild index".
+ */
+export async function writeGitIndex(ctx: RegistryContext): Promise<void> {
+  const rebuild = ctx.param('action') === 'rebuild';
+  await service(ctx).writeGitIndex(ctx.doer(), ctx.owner(), ctx.registryUrl(), rebuild);
+  ctx.res.status(204).end();
 }
 
 /** `cargo owner --list`: the registry's owner is every crate's owner. */

@@ -12,6 +12,7 @@ import {
   publishCrate,
   searchCrates,
   unyankVersion,
+  writeGitIndex,
   yankVersion,
 } from './cargo-handlers.ts';
 
@@ -33,6 +34,7 @@ export const CARGO_REGISTRY: RegistryTable = {
     registryRoute('DELETE', crates(CRATE, VERSION, 'yank'), write, yankVersion),
     registryRoute('PUT', crates(CRATE, VERSION, 'unyank'), write, unyankVersion),
     registryRoute('GET', crates(CRATE, 'owners'), read, listOwners),
+    registryRoute('POST', /^\/index\/(?<action>initialize|rebuild)$/, write, writeGitIndex),
     // 1/a, 2/ab, 3/a/abc, ab/cd/abcd…: the handler checks that the path is the one the name makes.
     registryRoute('GET', /^\/(?<path>(?:[^/]+\/){1,2}(?<name>[^/]+))$/, read, getIndexFile),
   ],

@@ -1,6 +1,7 @@
 // The Cargo registry's rules (Forgejo: routers/api/packages/cargo, services/packages/cargo): `cargo publish` through
 // the package core with the crate checked as it streams in, the sparse index's files built from the rows and kept
-// per package revision, yank and unyank, downloads and `cargo search`.
+// per package revision, yank and unyank, downloads and `cargo search`; and the git index (./git-index.ts) for an
+// owner who asked for one, committed to after every change of a crate.
 import { pipeline, type Readable } from 'node:stream';
 import semver from 'semver';
 import type { CargoSearchRow } from '../../db/cargo.repository.ts';
@@ -12,8 +13,9 @@ import type { ListOptions } from '../../domain/page.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
+import type { CargoGitIndex } from './git-index.ts';
 import { crateArchiveCheck } from './crate-archive.ts';
 import { readCratePublish } from './publish-body.ts';
 import { indexFile, type RegistryConfig, registryConfig } from './sparse-index.ts';
@@ -35,12 +37,13 @@ export function crateFileName(name: string, version: string): string {
 
 export class CargoService {
   private readonly publisher: PackagePublisher;
-  private readonly indexFiles = new DocumentCache();
+  private readonly indexFiles = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
     quota: QuotaService,
     hookEvents: HookEventsService,
+    private readonly gitIndex: CargoGitIndex,
   ) {
     this.publisher = new PackagePublisher(deps, quota, hookEvents);
   }
@@ -77,6 +80,7 @@ export class CargoService {
     } catch (error) {
       throw check.failure instanceof BadRequestError ? check.failure : error;
     }
+    await this.indexChanged(doer, owner, name);
   }
 
   /** `config.json`: a registry that is not public to everyone asks cargo to authenticate every request. */
@@ -86,22 +90,45 @@ export class CargoService {
   }
 
   /** The crate's index file: the one kept while the crate's revision is the same, else built from its rows. */
-  async indexFile(owner: User, name: string): Promise<CachedDocument> {
+  async indexFile(owner: User, name: string): Promise<IndexDocument> {
     const lowerName = name.toLowerCase();
     const found = await this.cargo.revisionOf(owner.id, lowerName);
     if (!found) throw crateNotFound();
-    const kept = this.indexFiles.current(String(found.id), found.revision);
-    if (kept) return kept;
-    const rows = await this.cargo.crateRows(owner.id, lowerName);
-    if (!rows) throw crateNotFound();
-    return this.indexFiles.keep(String(found.id), found.revision, indexFile(rows));
+    return this.indexFiles.get(String(found.id), found.revision, async () => {
+      const rows = await this.cargo.crateRows(owner.id, lowerName);
+      if (!rows) throw crateNotFound();
+      return indexDocument(indexFile(rows));
+    });
   }
 
   /** `cargo yank` and `cargo yank --undo`. */
-  async setYanked(owner: User, name: string, version: string, yanked: boolean): Promise<void> {
+  async setYanked(doer: User, owner: User, name: string, version: string, yanked: boolean): Promise<void> {
     const found = await this.deps.repos.packages.findVersion({ ownerId: owner.id, type: CARGO, name, version });
     if (!found) throw new NotFoundError('crate version does not exist');
     await this.deps.transactions.run((repos) => repos.cargo.setYanked(found.packageId, found.id, yanked));
+    await this.indexChanged(doer, owner, name);
+  }
+
+  /**
+   * Makes the owner's git index (the repository `_cargo-index`) if it has none and writes it whole; `rebuild`
+   * writes an existing one anew (404 without one), as Forgejo's package settings do.
+   */
+  async writeGitIndex(doer: User, owner: User, registryUrl: string, rebuild: boolean): Promise<void> {
+    const config = this.config(owner, registryUrl);
+    if (rebuild) await this.gitIndex.rebuild(doer, owner, config);
+    else await this.gitIndex.initialize(doer, owner, config);
+  }
+
+  /**
+   * The crate's file committed to the owner's git index, if it has one. The change itself is already stored: a
+   * failure here is logged, not answered, and the next change or a rebuild writes the file.
+   */
+  async indexChanged(doer: User, owner: User, name: string): Promise<void> {
+    try {
+      await this.gitIndex.update(doer, owner, name);
+    } catch (error) {
+      this.deps.log.error({ err: error, ownerId: owner.id, crate: name }, 'updating the Cargo git index failed');
+    }
   }
 
   /** The crate file of a version, counted as a download. */

@@ -3,7 +3,7 @@
 // and an answer in the Supermarket API's JSON.
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendIndexDocument } from '../core/send-index-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { cookbookDocument, cookbookItem, versionDocument } from './chef-documents.ts';
 
@@ -29,7 +29,7 @@ export async function uploadCookbook(ctx: RegistryContext): Promise<void> {
 
 export async function getUniverse(ctx: RegistryContext): Promise<void> {
   const document = await ctx.app.services.chef.universe(ctx.owner(), apiBase(ctx));
-  sendIndexDocument(ctx, document, 'application/json');
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** GET cookbooks and GET search: `q`, `start`, `items` (knife pages through with them). */

@@ -10,7 +10,7 @@ import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { PackageService } from '../../services/package.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { sizeBound } from '../core/size-bound.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
@@ -80,10 +80,10 @@ export class ChefService {
   /** The owner's universe as the registry at `base` (ending in /api/v1) serves it. */
   async universe(owner: User, base: string): Promise<IndexDocument> {
     const key = { ownerId: owner.id, type: CHEF };
-    const revision = await this.deps.repos.packageIndex.typeRevision(key);
+    const revision = await this.deps.repos.ownerPackageIndex.revision(owner.id, CHEF);
     return this.universes.get(`${owner.id}\n${base}`, revision, async () => {
       const files = await this.deps.repos.packageIndex.listFilesOfType(key);
-      return JSON.stringify(universeDocument(base, chefVersions(files)));
+      return indexDocument(JSON.stringify(universeDocument(base, chefVersions(files))));
     });
   }
 

@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendIndexDocument } from '../core/send-index-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { searchResults, serviceIndex } from './composer-documents.ts';
 
 const DEFAULT_PAGE_SIZE = 30;
@@ -43,7 +43,7 @@ export async function getPackageMetadata(ctx: RegistryContext): Promise<void> {
   const name = `${ctx.param('vendor')}/${ctx.param('project')}`;
   const dev = ctx.params.dev !== undefined;
   const document = await ctx.app.services.composer.metadata(ctx.owner(), name, dev, ctx.registryUrl());
-  sendIndexDocument(ctx, document, 'application/json');
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** GET /list.json */

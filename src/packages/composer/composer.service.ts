@@ -10,7 +10,7 @@ import { type ListOptions, type Page, pageOf } from '../../domain/page.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readComposerArchive } from './composer-archive.ts';
@@ -76,14 +76,13 @@ export class ComposerService {
     const found = await packageIndex.revisionOf(key);
     if (!found) throw packageNotFound();
     const cacheKey = `${found.id}\n${dev}\n${registryUrl}`;
-    const kept = this.documents.current(cacheKey, found.revision);
-    if (kept) return kept;
-    const files = await packageIndex.listFiles(key);
-    if (files.length === 0) throw packageNotFound();
-    const chosen = files.filter((file) => isDevVersion(file.version) === dev);
-    const body = JSON.stringify(packageMetadata(name.toLowerCase(), chosen, registryUrl));
-    const newest = new Date(Math.max(...files.map((file) => file.fileCreatedAt.getTime())));
-    return this.documents.keep(cacheKey, found.revision, body, newest);
+    return this.documents.get(cacheKey, found.revision, async () => {
+      const files = await packageIndex.listFiles(key);
+      if (files.length === 0) throw packageNotFound();
+      const chosen = files.filter((file) => isDevVersion(file.version) === dev);
+      const body = JSON.stringify(packageMetadata(name.toLowerCase(), chosen, registryUrl));
+      return indexDocument(body, new Date(Math.max(...files.map((file) => file.fileCreatedAt.getTime()))));
+    });
   }
 
   names(owner: User): Promise<string[]> {

@@ -2,11 +2,11 @@
 // revisions, the files of a revision with their MD5s or addresses, a recipe's binary packages with their
 // conaninfo, and `conan search` over the owner's recipes. Each is built from one read of the version's files and
 // kept per package revision (Package.revision), so a recipe of a thousand revisions costs one small query a request.
-import { LRUCache } from 'lru-cache';
 import type { ConanRepository } from '../../db/conan.repository.ts';
 import type { User } from '../../db/entities.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
+import { RevisionCache } from '../core/revision-cache.ts';
 import {
   filesUnder,
   keyed,
@@ -37,8 +37,8 @@ type Build = (files: KeyedFile[]) => unknown;
 
 export class ConanDocuments {
   private readonly documents = new IndexDocumentCache();
-  private readonly versions = new LRUCache<string, VersionState>({ max: 256 });
-  private readonly recipeLists = new LRUCache<number, { revision: string; names: RecipeName[] }>({ max: 256 });
+  private readonly versions = new RevisionCache<KeyedFile[]>({ maxSize: 256 });
+  private readonly recipeLists = new RevisionCache<RecipeName[]>({ maxSize: 256 });
 
   constructor(private readonly conan: ConanRepository) {}
 
@@ -47,24 +47,23 @@ export class ConanDocuments {
     const found = await this.conan.revisionOf(owner.id, recipe.name.toLowerCase());
     if (!found) throw notFound();
     const key = `${found.id}/${recipe.version.toLowerCase()}`;
-    const kept = this.versions.get(key);
-    if (kept?.revision === found.revision) return { key, state: kept };
-    const rows = await this.conan.versionFiles(owner.id, recipe.name, recipe.version);
-    if (!rows) throw notFound();
-    const state = { revision: found.revision, files: keyed(rows.files) };
-    this.versions.set(key, state);
-    return { key, state };
+    const files = await this.versions.get(key, found.revision, async () => {
+      const rows = await this.conan.versionFiles(owner.id, recipe.name, recipe.version);
+      if (!rows) throw notFound();
+      return keyed(rows.files);
+    });
+    return { key, state: { revision: found.revision, files } };
   }
 
   /** The document `name` of the recipe version, kept while the package's revision is the same. */
   private async document(owner: User, recipe: RecipeReference, name: string, build: Build): Promise<IndexDocument> {
     const { key, state } = await this.versionFiles(owner, recipe);
     const documentKey = `${key}\n${name}`;
-    const kept = this.documents.current(documentKey, state.revision);
-    if (kept) return kept;
-    const value = build(state.files);
-    if (value === null) throw notFound();
-    return this.documents.keep(documentKey, state.revision, JSON.stringify(value));
+    return this.documents.get(documentKey, state.revision, async () => {
+      const value = build(state.files);
+      if (value === null) throw notFound();
+      return indexDocument(JSON.stringify(value));
+    });
   }
 
   /** `{"revisions": [{revision, time}]}`, newest first. */
@@ -165,13 +164,11 @@ export class ConanDocuments {
    */
   async searchRecipes(owner: User, query: string): Promise<{ results: string[] }> {
     const revision = await this.conan.ownerRevision(owner.id);
-    let kept = this.recipeLists.get(owner.id);
-    if (kept?.revision !== revision) {
-      kept = { revision, names: recipeNames(await this.conan.recipes(owner.id)) };
-      this.recipeLists.set(owner.id, kept);
-    }
+    const names = await this.recipeLists.get(String(owner.id), revision, async () =>
+      recipeNames(await this.conan.recipes(owner.id)),
+    );
     const wanted = queryParts(query);
-    return { results: kept.names.filter((recipe) => wanted(recipe)).map((recipe) => recipe.text) };
+    return { results: names.filter((recipe) => wanted(recipe)).map((recipe) => recipe.text) };
   }
 }
 

@@ -5,9 +5,8 @@
 import { readLimitedBody } from '../../http/body-reader.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import { BadRequestError, UnauthorizedError } from '../../domain/errors.ts';
-import type { IndexDocument } from '../core/index-document-cache.ts';
+import { type IndexDocument, sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendIndexDocument } from '../core/send-index-document.ts';
 import { packageReference, type RecipeReference, recipeReference } from './conan-reference.ts';
 import { issueConanToken } from './conan-token.ts';
 import type { ConanTarget } from './conan.service.ts';
@@ -47,7 +46,7 @@ export function sendJson(ctx: RegistryContext, status: number, value: unknown): 
 
 /** A kept answer: ETag, 304 for a client that has it, gzip when accepted; the exact JSON type Conan compares. */
 export function sendConanDocument(ctx: RegistryContext, document: IndexDocument): void {
-  sendIndexDocument(ctx, document, 'application/json', { exactType: true });
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/json', { exactType: true });
 }
 
 /** A small JSON request body (the v1 upload_urls' files, the v1 package delete's ids). */

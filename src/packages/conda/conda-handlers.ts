@@ -4,8 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { NotFoundError } from '../../domain/errors.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
-import type { CachedDocument } from '../core/document-cache.ts';
-import { sendDocument } from '../core/send-document.ts';
+import { type IndexDocument, sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { condaFormatOf } from './conda-archive.ts';
 
@@ -21,8 +20,8 @@ function channelOf(ctx: RegistryContext): string {
   return ctx.params.channel ?? '';
 }
 
-function sendIndex(ctx: RegistryContext, document: CachedDocument): void {
-  sendDocument(ctx.req, ctx.res, document, 'application/json');
+function sendIndex(ctx: RegistryContext, document: IndexDocument): void {
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** PUT /{channel}/{filename}: the archive, read as it is stored. */

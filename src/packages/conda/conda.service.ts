@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { condaFormatOf, readCondaArchive } from './conda-archive.ts';
 import { type CondaFileMetadata, type CondaVersionMetadata, condaFileName } from './conda-metadata.ts';
@@ -59,7 +59,7 @@ export interface CondaUpload {
 
 export class CondaService {
   private readonly publisher: PackagePublisher;
-  private readonly documents = new DocumentCache();
+  private readonly documents = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -96,7 +96,7 @@ export class CondaService {
   }
 
   /** repodata.json of the channel's subdir: empty while the channel has files in other subdirs, 404 with none. */
-  repodata(owner: User, channel: string, subdir: string): Promise<CachedDocument> {
+  repodata(owner: User, channel: string, subdir: string): Promise<IndexDocument> {
     return this.document(owner, `repodata:${channel}:${subdir}`, async () => {
       const files = await this.channelFiles(owner, channel);
       return JSON.stringify(
@@ -108,7 +108,7 @@ export class CondaService {
     });
   }
 
-  channeldata(owner: User, channel: string): Promise<CachedDocument> {
+  channeldata(owner: User, channel: string): Promise<IndexDocument> {
     return this.document(owner, `channeldata:${channel}`, async () =>
       JSON.stringify(channeldata(await this.channelFiles(owner, channel))),
     );
@@ -130,13 +130,9 @@ export class CondaService {
     return file;
   }
 
-  private async document(owner: User, key: string, build: () => Promise<string>): Promise<CachedDocument> {
-    const state = await this.deps.repos.packageIndex.typeState(owner.id, CONDA);
-    const cacheKey = `${owner.id}:${key}`;
-    const kept = this.documents.current(cacheKey, state);
-    if (kept) return kept;
-    const body = await build();
-    return this.documents.keep(cacheKey, state, body);
+  private async document(owner: User, key: string, build: () => Promise<string>): Promise<IndexDocument> {
+    const state = await this.deps.repos.ownerPackageIndex.revision(owner.id, CONDA);
+    return this.documents.get(`${owner.id}:${key}`, state, async () => indexDocument(await build()));
   }
 
   /** Every file of the channel, oldest version first, with its metadata; 404 for a channel without any. */

@@ -9,7 +9,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { OwnerIndexCache } from '../core/owner-index-cache.ts';
+import { RevisionCache } from '../core/revision-cache.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import type { CranDescription } from './description.ts';
 import { readRPackage } from './package-archive.ts';
@@ -41,7 +41,8 @@ export function binaryTreeOf(platform: string, rversion: string): CranTree {
 
 export class CranService {
   private readonly publisher: PackagePublisher;
-  private readonly catalogs: OwnerIndexCache<CranCatalog>;
+  /** By owner, at the revision of its CRAN packages. */
+  private readonly catalogs = new RevisionCache<CranCatalog>({ maxSize: 500 });
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -49,7 +50,6 @@ export class CranService {
     hookEvents: HookEventsService,
   ) {
     this.publisher = new PackagePublisher(deps, quota, hookEvents);
-    this.catalogs = new OwnerIndexCache(deps, CRAN, buildCranCatalog);
   }
 
   /** Stores a package in a tree: a non-package answers 400, a file of that name in the tree 409, past the limit 413. */
@@ -79,17 +79,26 @@ export class CranService {
 
   /** The tree's PACKAGES; 404 for a tree without packages, as in Forgejo. */
   async packages(owner: User, tree: CranTree): Promise<PackagesDocument> {
-    const document = (await this.catalogs.get(owner.id)).trees.get(treeKey(tree));
+    const document = (await this.catalog(owner)).trees.get(treeKey(tree));
     if (!document) throw new NotFoundError('no packages');
     return document;
   }
 
   /** A file of the tree, counted as a download of its version. */
   async file(owner: User, tree: CranTree, fileName: string): Promise<PackageFileRow> {
-    const found = (await this.catalogs.get(owner.id)).files.get(treeKey(tree))?.get(fileName.toLowerCase());
+    const found = (await this.catalog(owner)).files.get(treeKey(tree))?.get(fileName.toLowerCase());
     const file = found && (await this.deps.repos.packages.findFile(found.versionId, found.fileName, treeKey(tree)));
     if (!found || !file) throw new NotFoundError('package file does not exist');
     this.deps.repos.packages.countDownload(found.versionId);
     return file;
+  }
+
+  /** The owner's catalog: the kept one while its packages keep their revision, else built from one query. */
+  private async catalog(owner: User) {
+    const index = this.deps.repos.ownerPackageIndex;
+    const revision = await index.revision(owner.id, CRAN);
+    return this.catalogs.get(String(owner.id), revision, async () =>
+      buildCranCatalog(await index.listFiles(owner.id, CRAN)),
+    );
   }
 }

@@ -2,7 +2,7 @@
 // each bin/<platform>/contrib/<rversion> (binary builds, compositeKey `<platform>|<rversion>`). Each lists the
 // newest version of every package that has a file in the tree, with the fields install.packages resolves by and
 // the file's MD5 (Forgejo: routers/api/packages/cran EnumerateSourcePackages). Built once per revision of the
-// owner's CRAN packages (core/owner-index-cache.ts), plain and gzipped.
+// owner's CRAN packages (kept by the service in a core/revision-cache.ts), plain and gzipped.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { OwnerIndexedFile } from '../../db/owner-package-index.repository.ts';

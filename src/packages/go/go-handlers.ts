@@ -3,7 +3,7 @@
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendIndexDocument } from '../core/send-index-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { unescapeModuleText } from './module-names.ts';
 
 function unescaped(ctx: RegistryContext, param: string): string {
@@ -23,7 +23,7 @@ export async function uploadModule(ctx: RegistryContext): Promise<void> {
 /** GET {module}/@v/list: one version a line, oldest first. */
 export async function listVersions(ctx: RegistryContext): Promise<void> {
   const list = await ctx.app.services.goModules.versionList(ctx.owner(), unescaped(ctx, 'module'));
-  sendIndexDocument(ctx, list, 'text/plain; charset=utf-8');
+  sendIndexDocument(ctx.req, ctx.res, list, 'text/plain; charset=utf-8');
 }
 
 /** GET {module}/@v/{version}.info */

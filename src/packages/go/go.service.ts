@@ -9,7 +9,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { latestModuleVersion } from './module-names.ts';
@@ -73,12 +73,11 @@ export class GoService {
     const key = { ownerId: owner.id, type: GO, name: module };
     const found = await this.deps.repos.packageIndex.revisionOf(key);
     if (!found) throw notFound();
-    const kept = this.lists.current(String(found.id), found.revision);
-    if (kept) return kept;
-    const versions = await this.versions(owner, module);
-    const body = versions.map((version) => `${version.version}\n`).join('');
-    const newest = new Date(Math.max(...versions.map((version) => version.createdAt.getTime())));
-    return this.lists.keep(String(found.id), found.revision, body, newest);
+    return this.lists.get(String(found.id), found.revision, async () => {
+      const versions = await this.versions(owner, module);
+      const body = versions.map((version) => `${version.version}\n`).join('');
+      return indexDocument(body, new Date(Math.max(...versions.map((version) => version.createdAt.getTime()))));
+    });
   }
 
   /** The module's versions, oldest first; 404 for a module the owner does not have. */

@@ -1,7 +1,7 @@
 // The Helm registry's handlers: chart upload (the helm-push plugin's POST, or any client posting the .tgz),
 // index.yaml, and chart downloads. Each is one service call and an answer in Helm's form.
-import { matchesEntityTag } from '../../http/byte-range.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 
@@ -13,14 +13,7 @@ export async function uploadChart(ctx: RegistryContext): Promise<void> {
 export async function getIndex(ctx: RegistryContext): Promise<void> {
   const base = ctx.registryUrl();
   const document = await ctx.app.services.helm.index(ctx.owner(), base, new URL(base).pathname);
-  const { res } = ctx;
-  res.setHeader('ETag', document.etag);
-  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
-  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).type('application/x-yaml; charset=utf-8').send(document.body);
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/x-yaml; charset=utf-8');
 }
 
 export async function downloadChart(ctx: RegistryContext): Promise<void> {

@@ -8,7 +8,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readFromTarGz } from '../core/tar-gz-archive.ts';
@@ -72,10 +72,10 @@ export class HelmService {
   /** The owner's index.yaml as the registry at `base` serves it. */
   async index(owner: User, base: string, contextPath: string): Promise<IndexDocument> {
     const key = { ownerId: owner.id, type: HELM };
-    const revision = await this.deps.repos.packageIndex.typeRevision(key);
+    const revision = await this.deps.repos.ownerPackageIndex.revision(owner.id, HELM);
     return this.indexes.get(`${owner.id}\n${base}`, revision, async () => {
       const files = await this.deps.repos.packageIndex.listFilesOfType(key);
-      return indexYaml(base, contextPath, chartVersions(files));
+      return indexDocument(indexYaml(base, contextPath, chartVersions(files)));
     });
   }
 

@@ -18,7 +18,7 @@ import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { isValidDistTag, isValidNpmName, isValidNpmVersion, tarballName } from './npm-names.ts';
 import { type JsonObject, readPublishBody } from './publish-body.ts';
 import { abbreviatedPackument, fullPackument, modifiedAt, parseManifest } from './packument.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { sizeBound } from '../core/size-bound.ts';
 
 const NPM = 'npm';
@@ -149,11 +149,11 @@ export class NpmService {
     const found = await this.npm.revisionOf(owner.id, name.toLowerCase());
     if (!found) throw packageNotFound();
     const key = `${found.id}\n${abbreviated ? 'a' : 'f'}\n${registryUrl}`;
-    const kept = this.packuments.current(key, found.revision);
-    if (kept) return kept;
-    const rows = await this.package(owner, name);
-    const document = abbreviated ? abbreviatedPackument(rows, registryUrl) : fullPackument(rows, registryUrl);
-    return this.packuments.keep(key, found.revision, JSON.stringify(document), modifiedAt(rows));
+    return this.packuments.get(key, found.revision, async () => {
+      const rows = await this.package(owner, name);
+      const document = abbreviated ? abbreviatedPackument(rows, registryUrl) : fullPackument(rows, registryUrl);
+      return indexDocument(JSON.stringify(document), modifiedAt(rows));
+    });
   }
 
   /** The package's versions, tarballs and tags (404 when it has none). */

@@ -3,9 +3,8 @@
 // in the client's form.
 import { BadRequestError } from '../../domain/errors.ts';
 import { serveBlob, serveStoredFile } from '../../http/serve-blob.ts';
-import type { IndexDocument } from '../core/index-document-cache.ts';
+import { type IndexDocument, sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendIndexDocument } from '../core/send-index-document.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { NUGET } from './nuget-push.ts';
 import { nugetPage } from './nuget-query.ts';
@@ -14,7 +13,7 @@ import { registrationLeaf, searchResults, serviceIndex } from './v3-documents.ts
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function sendDocument(ctx: RegistryContext, document: IndexDocument): void {
-  sendIndexDocument(ctx, document, JSON_TYPE);
+  sendIndexDocument(ctx.req, ctx.res, document, JSON_TYPE);
 }
 
 export async function getServiceIndex(ctx: RegistryContext): Promise<void> {

@@ -5,7 +5,7 @@ import type { PackageFileDownload } from '../../db/hot-queries.ts';
 import type { PackageFileRow } from '../../db/package.repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { type NugetEntry, nugetEntries } from './nuget-entry.ts';
 import { nugetFileNames } from './nuget-links.ts';
 import { NUGET, SYMBOL_ID_PROPERTY } from './nuget-push.ts';
@@ -77,7 +77,7 @@ export class NugetService {
     return this.documents.get(`${found.id}\n${variant}`, found.revision, async () => {
       const entries = await this.entries(owner, id);
       if (entries.length === 0) throw packageNotFound();
-      return JSON.stringify(build(entries));
+      return indexDocument(JSON.stringify(build(entries)));
     });
   }
 

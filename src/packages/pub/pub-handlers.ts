@@ -1,7 +1,7 @@
 // The pub registry's handlers, in the order `dart pub publish` and `dart pub get` call them: the upload target,
 // the upload (answered with the finalize step's address), the finalize step; a package's document, a version,
 // and the archive. Each is one service call and an answer in the pub API's JSON.
-import { matchesEntityTag } from '../../http/byte-range.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { uploadedFile } from '../core/upload-body.ts';
@@ -31,14 +31,7 @@ export async function finalizeUpload(ctx: RegistryContext): Promise<void> {
 
 export async function getPackage(ctx: RegistryContext): Promise<void> {
   const document = await ctx.app.services.pub.packageDocument(ctx.owner(), ctx.param('name'), ctx.registryUrl());
-  const { res } = ctx;
-  res.setHeader('ETag', document.etag);
-  res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate');
-  if (matchesEntityTag(ctx.req.headers['if-none-match'], document.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(200).type(PUB_JSON).send(document.body);
+  sendIndexDocument(ctx.req, ctx.res, document, PUB_JSON);
 }
 
 export async function getVersion(ctx: RegistryContext): Promise<void> {

@@ -8,7 +8,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type IndexDocument, IndexDocumentCache } from '../core/index-document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
 import { readFromTarGz } from '../core/tar-gz-archive.ts';
@@ -102,7 +102,7 @@ export class PubService {
     if (!found) throw packageNotFound();
     return this.documents.get(`${found.id}\n${base}`, found.revision, async () => {
       const { name: stored, versions } = await this.versions(owner, name);
-      return JSON.stringify(packageDocument(base, stored, versions));
+      return indexDocument(JSON.stringify(packageDocument(base, stored, versions)));
     });
   }
 

@@ -1,16 +1,21 @@
-// An owner's gems as the specs files list them, built once per revision of its RubyGems packages
-// (core/owner-index-cache.ts): every version's specification from its stored metadata, the three gzipped specs
-// lists, and the files by name for the quick specifications and downloads.
+// An owner's gems as the specs files list them, built once per revision of its RubyGems packages (kept by the
+// service in a core/revision-cache.ts): every version's specification from its stored metadata, the three gzipped
+// specs lists, the compact index's files (made on first use), and the files by name for the quick specifications
+// and downloads.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { OwnerIndexedFile } from '../../db/owner-package-index.repository.ts';
 import { type GemSpec, isPrerelease } from './gem-spec.ts';
 import { type GemTuple, specsList } from './gem-index.ts';
+import type { IndexDocument } from '../core/index-document.ts';
+import { infoDocument, versionsDocument } from './compact-index.ts';
 
 export interface CatalogGem {
   spec: GemSpec;
   versionId: number;
   fileName: string;
+  /** The .gem's SHA-256, hex. */
+  sha256: string;
 }
 
 export interface GemDocument {
@@ -26,6 +31,10 @@ export interface GemCatalog {
   specs: GemDocument;
   latestSpecs: GemDocument;
   prereleaseSpecs: GemDocument;
+  /** The compact index's info file of a gem by lower-case name, or undefined for a gem the owner has not. */
+  info(lowerName: string): IndexDocument | undefined;
+  /** The compact index's versions file. */
+  versions(): IndexDocument;
 }
 
 /** Gem::Version#<=>: numeric segments by value, a letter segment (a prerelease) below any number. */
@@ -81,8 +90,27 @@ const tupleOf = (gem: CatalogGem): GemTuple => ({
   platform: gem.spec.platform,
 });
 
+/** The compact index's documents, each made once, on its first request. */
+function compactIndex(byName: ReadonlyMap<string, CatalogGem[]>): Pick<GemCatalog, 'info' | 'versions'> {
+  const infos = new Map<string, IndexDocument>();
+  let versions: IndexDocument | undefined;
+  const info = (lowerName: string) => {
+    const gems = byName.get(lowerName);
+    if (!gems) return undefined;
+    let made = infos.get(lowerName);
+    if (!made) infos.set(lowerName, (made = infoDocument(gems)));
+    return made;
+  };
+  return { info, versions: () => (versions ??= versionsDocument(byName, (name) => info(name)!)) };
+}
+
 export function buildGemCatalog(files: OwnerIndexedFile[]): GemCatalog {
-  const gems = files.map((file) => ({ spec: specOf(file), versionId: file.versionId, fileName: file.fileName }));
+  const gems = files.map((file) => ({
+    spec: specOf(file),
+    versionId: file.versionId,
+    fileName: file.fileName,
+    sha256: file.sha256,
+  }));
   const byName = new Map<string, CatalogGem[]>();
   for (const gem of gems) {
     const key = gem.spec.name.toLowerCase();
@@ -103,5 +131,6 @@ export function buildGemCatalog(files: OwnerIndexedFile[]): GemCatalog {
     specs: document(releases.map(tupleOf)),
     latestSpecs: document([...latest.values()].map(tupleOf)),
     prereleaseSpecs: document(gems.filter((gem) => isPrerelease(gem.spec.version)).map(tupleOf)),
+    ...compactIndex(byName),
   };
 }

@@ -3,9 +3,12 @@
 import { matchesEntityTag } from '../../http/byte-range.ts';
 import { readLimitedBody } from '../../http/body-reader.ts';
 import { serveStoredFile } from '../../http/serve-blob.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { RUBYGEMS, type SpecsKind } from './rubygems.service.ts';
 import { BadRequestError } from '../../domain/errors.ts';
+
+const COMPACT_INDEX_TYPE = 'text/plain; charset=utf-8';
 
 /** `gem yank` sends two short form fields. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -50,6 +53,17 @@ export async function specsFile(ctx: RegistryContext): Promise<void> {
     return;
   }
   res.status(200).type('application/octet-stream').send(document.body);
+}
+
+/** The compact index Bundler reads: `versions` and `info/NAME`, revalidated by their MD5 ETags. */
+export async function compactVersions(ctx: RegistryContext): Promise<void> {
+  const document = await service(ctx).compactVersions(ctx.owner());
+  sendIndexDocument(ctx.req, ctx.res, document, COMPACT_INDEX_TYPE, { gzip: false });
+}
+
+export async function compactInfo(ctx: RegistryContext): Promise<void> {
+  const document = await service(ctx).compactInfo(ctx.owner(), ctx.param('name'));
+  sendIndexDocument(ctx.req, ctx.res, document, COMPACT_INDEX_TYPE, { gzip: false });
 }
 
 /** api/v1/dependencies?gems=a,b */

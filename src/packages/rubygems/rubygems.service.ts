@@ -9,7 +9,8 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { OwnerIndexCache } from '../core/owner-index-cache.ts';
+import { RevisionCache } from '../core/revision-cache.ts';
+import type { IndexDocument } from '../core/index-document.ts';
 import { PackagePublisher } from '../core/publish.ts';
 import { readGem } from './gem-archive.ts';
 import { buildGemCatalog, type GemCatalog, type GemDocument } from './gem-catalog.ts';
@@ -29,7 +30,8 @@ const gemNotFound = () => new NotFoundError('gem does not exist');
 
 export class RubygemsService {
   private readonly publisher: PackagePublisher;
-  private readonly catalogs: OwnerIndexCache<GemCatalog>;
+  /** By owner, at the revision of its RubyGems packages. */
+  private readonly catalogs = new RevisionCache<GemCatalog>({ maxSize: 500 });
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -37,7 +39,6 @@ export class RubygemsService {
     hookEvents: HookEventsService,
   ) {
     this.publisher = new PackagePublisher(deps, quota, hookEvents);
-    this.catalogs = new OwnerIndexCache(deps, RUBYGEMS, buildGemCatalog);
   }
 
   /** `gem push`: a version that exists answers 409, a body that is not a gem 400, past the size limit 413. */
@@ -63,16 +64,28 @@ export class RubygemsService {
   }
 
   async specs(owner: User, kind: SpecsKind): Promise<GemDocument> {
-    const catalog = await this.catalogs.get(owner.id);
+    const catalog = await this.catalog(owner);
     if (kind === 'latest_specs') return catalog.latestSpecs;
     return kind === 'prerelease_specs' ? catalog.prereleaseSpecs : catalog.specs;
+  }
+
+  /** The compact index's versions file. */
+  async compactVersions(owner: User): Promise<IndexDocument> {
+    return (await this.catalog(owner)).versions();
+  }
+
+  /** The compact index's info file of a gem; 404 for a gem the owner has not. */
+  async compactInfo(owner: User, name: string): Promise<IndexDocument> {
+    const document = (await this.catalog(owner)).info(name.toLowerCase());
+    if (!document) throw gemNotFound();
+    return document;
   }
 
   /** GET api/v1/dependencies?gems=a,b: every version of the named gems (none named: an empty answer). */
   async dependencies(owner: User, names: readonly string[]): Promise<Buffer | null> {
     if (names.length === 0) return null;
     if (names.length > MAX_DEPENDENCY_GEMS) throw new BadRequestError(`at most ${MAX_DEPENDENCY_GEMS} gems at once`);
-    const catalog = await this.catalogs.get(owner.id);
+    const catalog = await this.catalog(owner);
     const specs = names.flatMap((name) => catalog.byName.get(name.toLowerCase()) ?? []).map((gem) => gem.spec);
     return dependencyList(specs);
   }
@@ -81,17 +94,26 @@ export class RubygemsService {
   async quickSpecification(owner: User, fileName: string): Promise<Buffer> {
     if (!fileName.endsWith(QUICK_SPEC_SUFFIX)) throw gemNotFound();
     const gemName = `${fileName.slice(0, -QUICK_SPEC_SUFFIX.length)}.gem`;
-    const gem = (await this.catalogs.get(owner.id)).byFileName.get(gemName.toLowerCase());
+    const gem = (await this.catalog(owner)).byFileName.get(gemName.toLowerCase());
     if (!gem) throw gemNotFound();
     return quickSpecification(gem.spec);
   }
 
   /** gems/NAME-VERSION[-PLATFORM].gem, counted as a download. */
   async gemFile(owner: User, fileName: string): Promise<PackageFileRow> {
-    const gem = (await this.catalogs.get(owner.id)).byFileName.get(fileName.toLowerCase());
+    const gem = (await this.catalog(owner)).byFileName.get(fileName.toLowerCase());
     const file = gem && (await this.deps.repos.packages.findFile(gem.versionId, gem.fileName));
     if (!gem || !file) throw gemNotFound();
     this.deps.repos.packages.countDownload(gem.versionId);
     return file;
+  }
+
+  /** The owner's catalog: the kept one while its packages keep their revision, else built from one query. */
+  private async catalog(owner: User) {
+    const index = this.deps.repos.ownerPackageIndex;
+    const revision = await index.revision(owner.id, RUBYGEMS);
+    return this.catalogs.get(String(owner.id), revision, async () =>
+      buildGemCatalog(await index.listFiles(owner.id, RUBYGEMS)),
+    );
   }
 }

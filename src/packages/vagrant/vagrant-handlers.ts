@@ -3,7 +3,7 @@
 // token check of `vagrant cloud auth`.
 import { serveStoredFile } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
-import { sendDocument } from '../core/send-document.ts';
+import { sendIndexDocument } from '../core/index-document.ts';
 
 function service(ctx: RegistryContext) {
   return ctx.app.services.vagrant;
@@ -19,7 +19,7 @@ export async function boxMetadata(ctx: RegistryContext): Promise<void> {
   const name = ctx.param('name');
   const boxUrl = `${ctx.registryUrl()}/${encodeURIComponent(name)}`;
   const document = await service(ctx).document(ctx.owner(), name, boxUrl);
-  sendDocument(ctx.req, ctx.res, document, 'application/json');
+  sendIndexDocument(ctx.req, ctx.res, document, 'application/json');
 }
 
 /** PUT /{name}/{version}/{provider}.box: the box itself is the body. */

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
-import { type CachedDocument, DocumentCache } from '../core/document-cache.ts';
+import { type IndexDocument, IndexDocumentCache, indexDocument } from '../core/index-document.ts';
 import { PackagePublisher, type PublishedFile } from '../core/publish.ts';
 import { boxArchiveCheck } from './box-archive.ts';
 import { boxDocument } from './box-document.ts';
@@ -33,7 +33,7 @@ export interface BoxUpload {
 
 export class VagrantService {
   private readonly publisher: PackagePublisher;
-  private readonly documents = new DocumentCache();
+  private readonly documents = new IndexDocumentCache();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -75,18 +75,16 @@ export class VagrantService {
   }
 
   /** The box's metadata document: the one kept while the box's revision is the same, else built from its rows. */
-  async document(owner: User, name: string, boxUrl: string): Promise<CachedDocument> {
+  async document(owner: User, name: string, boxUrl: string): Promise<IndexDocument> {
     const key = { ownerId: owner.id, type: VAGRANT, name };
-    const found = await this.deps.repos.packageIndex.revisionOf(key);
-    if (!found) throw boxNotFound();
-    const cacheKey = `${found.id}\n${boxUrl}`;
-    const kept = this.documents.current(cacheKey, found.revision);
-    if (kept) return kept;
     const { packageIndex } = this.deps.repos;
-    const [files, boxName] = await Promise.all([packageIndex.listFiles(key), packageIndex.packageName(key)]);
-    if (files.length === 0) throw boxNotFound();
-    const body = JSON.stringify(boxDocument(boxName ?? name, files, boxUrl));
-    return this.documents.keep(cacheKey, found.revision, body);
+    const found = await packageIndex.revisionOf(key);
+    if (!found) throw boxNotFound();
+    return this.documents.get(`${found.id}\n${boxUrl}`, found.revision, async () => {
+      const [files, boxName] = await Promise.all([packageIndex.listFiles(key), packageIndex.packageName(key)]);
+      if (files.length === 0) throw boxNotFound();
+      return indexDocument(JSON.stringify(boxDocument(boxName ?? name, files, boxUrl)));
+    });
   }
 
   /** The file to download, counted as a download of its version. */

@@ -5,7 +5,7 @@
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
-// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer` runs those rows alone.
+// `BENCH_ONLY=packages|issues|git|lists|container|npm|cargo|vagrant|debian|rpm|gemcran|conda|nuget|gocomposer|bot` runs those rows alone.
 // Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +19,7 @@ import { loadSettings } from '../src/config/settings.ts';
 import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import type { EventLoopDelay } from '../src/infra/observability/event-loop-probe.ts';
 import { renderMarkup } from '../src/render/markup.ts';
+import { benchBot } from './bench-bot.ts';
 import { benchCargo } from './bench-cargo.ts';
 import { benchConda } from './bench-conda.ts';
 import { benchContainer } from './bench-container.ts';
@@ -87,7 +88,7 @@ function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 /** Anvil started the way `npm start` starts it (its environment, node options and entry from package.json), without npm around it. */
-function startAnvil(env: NodeJS.ProcessEnv): ChildProcess {
+function startAnvil(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
   const command = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
   const words = command.split(/\s+/);
   const startEnv: NodeJS.ProcessEnv = {};
@@ -99,7 +100,7 @@ function startAnvil(env: NodeJS.ProcessEnv): ChildProcess {
   if (words[0] === 'exec') words.shift();
   const [program, ...args] = words;
   if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
-  return spawn(process.execPath, args, {
+  return spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: root,
     env: { ...process.env, ...startEnv, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -650,6 +651,14 @@ async function main(): Promise<void> {
         });
       }
     }
+    section = 'ci bot';
+    if (ONLY === undefined || ONLY === 'bot')
+      goals.push(
+        ...(await benchBot({
+          startServer: (env, nodeArgs) => startAnvil({ ...serverEnv, ...env }, nodeArgs),
+          port: anvilPort + 2,
+        })),
+      );
     clearInterval(sampler);
     samplePeak();
     goals.push({

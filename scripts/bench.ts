@@ -526,12 +526,12 @@ async function main(): Promise<void> {
     if (ONLY === 'packages') await benchPackages(anvilProcess, base, token, 'user0');
     section = 'git';
     if (ONLY === undefined || ONLY === 'git') {
-      for (const row of await benchGit({ base: `${base}/`, token, owner: 'user0' })) {
+      for (const row of await benchGit({ base: `${base}/`, token, owner: 'user0', pid: anvilProcess.pid })) {
         goals.push({
           name: row.name,
-          measured: `ratio ${row.ratio.toFixed(2)}`,
-          goal: `≥ ${GIT_GOAL} of git http-backend`,
-          met: row.ratio >= GIT_GOAL,
+          measured: `${(1 / row.ratio).toFixed(2)}× git http-backend's time, RSS growth ${row.rssGrowthMiB.toFixed(1)} MiB`,
+          goal: `≤ ${(1 / GIT_GOAL).toFixed(1)}×, RSS growth < 30 MiB`,
+          met: row.ratio >= GIT_GOAL && row.rssGrowthMiB < 30,
         });
       }
     }

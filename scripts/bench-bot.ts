@@ -2,8 +2,8 @@
 // 55 % token GETs (repository, user, file contents, org, notifications), 15 % commit statuses and issue comments
 // posted, 15 % notification polls with `since`, 10 % package downloads, 5 % git over smart HTTP (the ref
 // advertisement, protocol v2 ls-refs, and a fetch) — for BENCH_BOT_SECONDS (60). Runs on a fresh SQLite data
-// directory and, when BENCH_DATABASE_URL is set, on a fresh database of that PostgreSQL server; the data is made
-// through the CLI and the API, so both databases get the same. Reports requests/s, p50/p99 over all requests and per
+// directory or, when BENCH_DATABASE_URL is set, a fresh PostgreSQL database (bench-database.ts); the data is made
+// through the CLI and the API, so both databases get the same; BENCH_DATABASES=sqlite,postgresql sets them side by side. Reports requests/s, p50/p99 over all requests and per
 // kind, errors, and the server's event-loop delay over the run (its /metrics gauge, prom-client's
 // monitorEventLoopDelay). BENCH_BOT_PROFILE=1 runs the server under --cpu-prof and prints the top frames by self time.
 import { type ChildProcess, execFile } from 'node:child_process';
@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { summariseCpuProfile } from './bench-cpu-profile.ts';
+import { benchPostgres, benchProvider } from './bench-database.ts';
 
 // autocannon has no type declarations; the part used here.
 interface CannonRequest {
@@ -240,24 +240,11 @@ async function freshStore(database: Database): Promise<{ env: NodeJS.ProcessEnv;
   // An empty DATABASE_URL is no URL: SQLite in the data directory, whatever the caller's environment says.
   if (database === 'sqlite')
     return { env: { ANVIL_DATA_DIR: dataDir, DATABASE_URL: '' }, drop: async () => removeDir() };
-  const serverUrl = process.env.BENCH_DATABASE_URL!;
-  const name = `anvil_bench_bot_${randomBytes(4).toString('hex')}`;
-  const onServer = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await onServer(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const postgres = await benchPostgres();
   return {
-    env: { ANVIL_DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { ANVIL_DATA_DIR: dataDir, DATABASE_URL: postgres.url },
     drop: async () => {
-      await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await postgres.drop();
       removeDir();
     },
   };
@@ -409,13 +396,13 @@ async function benchOn(
     const rpsGoal = RPS_GOAL[database];
     const rows: BotGoalRow[] = [
       {
-        name: `CI-bot mix on ${database} (${CONNECTIONS} connections, ${SECONDS} s, load ${load})`,
-        measured: `${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, ${errors} errors`,
+        name: `CI-bot mix (${CONNECTIONS} connections, ${SECONDS} s)`,
+        measured: `${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, ${errors} errors (load ${load})`,
         goal: `≥ ${rpsGoal} req/s, p99 < ${P99_GOAL_MS} ms, no errors`,
         met: result.requests.average >= rpsGoal && result.latency.p99 < P99_GOAL_MS && errors === 0,
       },
       {
-        name: `CI-bot mix on ${database}: server event-loop delay p99`,
+        name: 'CI-bot mix: server event-loop delay p99',
         measured: `${loopP99.toFixed(1)} ms`,
         goal: `< ${LOOP_DELAY_GOAL_MS} ms`,
         met: loopP99 < LOOP_DELAY_GOAL_MS,
@@ -441,13 +428,10 @@ async function benchOn(
   }
 }
 
-/** The CI-bot rows on SQLite and, when BENCH_DATABASE_URL is set, on PostgreSQL. */
+/** The CI-bot rows on this run's database (PostgreSQL when BENCH_DATABASE_URL is set: bench-database.ts). */
 export async function benchBot(options: {
   startServer: (env: NodeJS.ProcessEnv, nodeArgs: string[]) => ChildProcess;
   port: number;
 }): Promise<BotGoalRow[]> {
-  const databases: Database[] = process.env.BENCH_DATABASE_URL ? ['sqlite', 'postgresql'] : ['sqlite'];
-  const rows: BotGoalRow[] = [];
-  for (const database of databases) rows.push(...(await benchOn(database, options.startServer, options.port)));
-  return rows;
+  return benchOn(benchProvider(), options.startServer, options.port);
 }

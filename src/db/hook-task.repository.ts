@@ -31,20 +31,31 @@ export class HookTaskRepository {
     return this.client.hookTask.findUnique({ where: { id } });
   }
 
-  /** Records an attempt on a delivery that is still pending (a finished one is never rewritten). */
   /**
-   * Takes the next attempt of a pending delivery for `leaseMs`; false when it is no longer pending or another run
-   * holds it. A run that dies lets its claim expire, so the delivery is not lost.
+   * Takes the next attempt of a pending delivery for `leaseMs`: the claim's expiry, or null when it is no longer
+   * pending or another run holds it. A run that dies lets its claim expire, so the delivery is not lost.
    */
-  async claimAttempt(id: number, leaseMs: number): Promise<boolean> {
+  async claimAttempt(id: number, leaseMs: number): Promise<Date | null> {
     const now = new Date();
+    const until = new Date(now.getTime() + leaseMs);
     const { count } = await this.client.hookTask.updateMany({
       where: { id, status: 'pending', OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
-      data: { claimedUntil: new Date(now.getTime() + leaseMs) },
+      data: { claimedUntil: until },
     });
-    return count === 1;
+    return count === 1 ? until : null;
   }
 
+  /** Extends a claim this run still holds (its expiry is still `held`): the new expiry, or null when it is gone. */
+  async extendClaim(id: number, held: Date, leaseMs: number): Promise<Date | null> {
+    const until = new Date(Date.now() + leaseMs);
+    const { count } = await this.client.hookTask.updateMany({
+      where: { id, status: 'pending', claimedUntil: held },
+      data: { claimedUntil: until },
+    });
+    return count === 1 ? until : null;
+  }
+
+  /** Records an attempt on a delivery that is still pending (a finished one is never rewritten). */
   async recordAttempt(id: number, attempt: HookAttempt): Promise<boolean> {
     // The attempt is over: a retry may claim the next one.
     const { count } = await this.client.hookTask.updateMany({

@@ -65,6 +65,12 @@ export class JobRepository {
     return taken;
   }
 
+  /** Moves the end of a lease this holder still holds; false when it is no longer its. */
+  async renewLease(id: number, holder: string, leasedUntil: Date): Promise<boolean> {
+    const { count } = await this.client.job.updateMany({ where: { id, leasedBy: holder }, data: { leasedUntil } });
+    return count === 1;
+  }
+
   /** Removes a finished job, if this holder still holds it. */
   async complete(id: number, holder: string): Promise<boolean> {
     const { count } = await this.client.job.deleteMany({ where: { id, leasedBy: holder } });

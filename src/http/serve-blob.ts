@@ -72,8 +72,9 @@ export async function serveBlob(req: Request, res: Response, blob: BlobDownload)
   try {
     await blob.store.sendTo(blob.key, res, range ?? undefined);
   } catch (error) {
-    // Once bytes are on their way there is no status left to send: a client gone mid-download just ends it.
-    if (!res.headersSent) throw error;
+    // Once bytes are on their way, or the client is gone, there is no status left to send: the download just ends.
+    const gone = res.destroyed || !res.socket || res.socket.destroyed;
+    if (!res.headersSent && !gone) throw error;
     res.destroy();
   }
 }

@@ -11,6 +11,7 @@ import { HookSendError, type HookResponse, sendHookRequest } from '../webhook/cl
 import { type HookRequest, renderHookRequest, UnsupportedHookTypeError } from '../webhook/request.ts';
 import type { JobResult, JobWorker, QueuedJob } from '../infra/queue/job-queue.ts';
 import { HOOK_DELIVERY_JOB } from './hook-events.service.ts';
+import { keepRenewed } from '../lib/keep-renewed.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 /** Response bytes kept in a delivery's history. */
@@ -64,12 +65,9 @@ export class HookDeliveryService {
     await this.worker?.handBack();
   }
 
+  /** How long a delivery stays held by a process that stopped renewing it (died) before another takes it. */
   private get leaseMs(): number {
-    // A lease must outlast the request it covers.
-    return Math.max(
-      this.deps.settings.webhook.DELIVERY_LEASE,
-      this.deps.settings.webhook.DELIVER_TIMEOUT * 1000 + 1000,
-    );
+    return this.deps.settings.webhook.DELIVERY_LEASE;
   }
 
   /** Sends up to `limit` due deliveries here and now; the number taken (with [queue] TYPE=redis: hands them to Redis, 0). */
@@ -95,7 +93,26 @@ export class HookDeliveryService {
     const { hookTaskId } = job.payload as { hookTaskId: number };
     const task = await repos.hookTasks.findById(hookTaskId);
     if (!task) return { outcome: 'done' };
-    if (!(await repos.hookTasks.claimAttempt(task.id, this.leaseMs))) return this.afterClaimRefused(task.id);
+    let claim = await repos.hookTasks.claimAttempt(task.id, this.leaseMs);
+    if (!claim) return this.afterClaimRefused(task.id);
+    // The claim is renewed while the attempt lasts, so it can be short whatever DELIVER_TIMEOUT is.
+    const stopRenewing = keepRenewed(
+      async () => {
+        if (claim) claim = await repos.hookTasks.extendClaim(task.id, claim, this.leaseMs);
+      },
+      this.leaseMs,
+      (error) => this.deps.log.warn({ err: error, delivery: task.uuid }, 'renewing a delivery claim failed'),
+    );
+    try {
+      return await this.attempt(job, task);
+    } finally {
+      stopRenewing();
+    }
+  }
+
+  /** One attempt of a claimed delivery: the request rendered, sent and recorded. */
+  private async attempt(job: QueuedJob, task: HookTask): Promise<JobResult> {
+    const { repos } = this.deps;
     const hook = await repos.webhooks.findForDelivery(task.hookId);
     if (!hook || !hook.isActive) {
       return this.finish(

@@ -9,6 +9,8 @@ export interface ReceivedHook {
   body: Buffer;
   /** The status answered, or null while held. */
   answered: number | null;
+  /** The sender's port, which names the sending process while the connection is open. */
+  remotePort: number;
 }
 
 export interface HookReceiver {
@@ -38,6 +40,7 @@ export async function startHookReceiver(): Promise<HookReceiver> {
         headers: req.headers,
         body: Buffer.concat(chunks),
         answered: null,
+        remotePort: req.socket.remotePort ?? 0,
       };
       receiver.received.push(hook);
       const answer = receiver.respond(hook);

@@ -10,8 +10,9 @@ export const webhook = {
   // Anvil's own: retries of a delivery that met a network error or a 5xx answer
   MAX_ATTEMPTS: int(5, 1),
   RETRY_BACKOFF: duration('5s', 1),
-  // how often a process looks for due deliveries, how many it sends at once, and how long it holds one
+  // how often a process looks for due deliveries, how many it sends at once, and how long one stays held by a
+  // process that died (renewed while it runs)
   QUEUE_POLL_INTERVAL: duration('1s', 10),
   DELIVERY_CONCURRENCY: int(4, 1),
-  DELIVERY_LEASE: duration('1m', 1000),
+  DELIVERY_LEASE: duration('10s', 1000),
 } as const;

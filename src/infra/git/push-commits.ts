@@ -1,5 +1,6 @@
 // The commits a webhook push payload lists (Forgejo: modules/repository/push.go ToAPIPayloadCommits): newest
 // first, full messages, and the files each added, removed or modified.
+import { immutableAnswer, isFullObjectId } from './immutable-answers.ts';
 import { runGit } from './run.ts';
 
 export interface PushedCommit {
@@ -85,6 +86,18 @@ export async function pushedCommits(
 
 /** One commit, for a new tag's head commit. */
 export async function readCommit(dir: string, sha: string): Promise<PushedCommit | null> {
+  if (!isFullObjectId(sha)) return readCommitFromGit(dir, sha);
+  // A copy: callers put the commit into payloads they may change.
+  const commit = await immutableAnswer(
+    dir,
+    `pushed ${sha}`,
+    () => readCommitFromGit(dir, sha),
+    (found) => JSON.stringify(found).length,
+  );
+  return commit && structuredClone(commit);
+}
+
+async function readCommitFromGit(dir: string, sha: string): Promise<PushedCommit | null> {
   const output = await runGit([
     '--git-dir',
     dir,

@@ -55,3 +55,28 @@ export async function readHeadBranch(dir: string): Promise<string | null> {
   const head = (await readText(path.join(dir, 'HEAD')))?.trim() ?? '';
   return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) || null : null;
 }
+
+/** Ref names read here as files: plain characters, no `..`, no component starting with a dot, no lock files. */
+function isPlainRef(ref: string): boolean {
+  return (
+    /^refs\/(heads|tags)\/[A-Za-z0-9_-][A-Za-z0-9._/-]*$/.test(ref) && !/\.\.|\/\.|\/\/|\/$|\.lock(\/|$)|\.$/.test(ref)
+  );
+}
+
+/**
+ * The object id a branch or tag ref holds, read from its loose file or packed-refs: 'absent' when there is no such
+ * ref, 'unknown' when only git can tell (a symbolic ref, an unusual name, an unreadable repository).
+ */
+export async function readRefId(dir: string, ref: string): Promise<{ id: string } | 'absent' | 'unknown'> {
+  if (!isPlainRef(ref)) return 'unknown';
+  const loose = (await readText(path.join(dir, ...ref.split('/'))))?.trim();
+  if (loose !== undefined) return OBJECT_ID.test(loose) ? { id: loose } : 'unknown';
+  const packed = await readText(path.join(dir, 'packed-refs'));
+  if (packed === null) return (await readText(path.join(dir, 'HEAD'))) === null ? 'unknown' : 'absent';
+  for (const line of packed.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0 && line.slice(space + 1) === ref && OBJECT_ID.test(line.slice(0, space)))
+      return { id: line.slice(0, space) };
+  }
+  return 'absent';
+}

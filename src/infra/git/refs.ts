@@ -1,5 +1,6 @@
 // Branches and tags of a bare repository: read with for-each-ref, written with update-ref against the value the
 // caller saw (an empty old value: the ref must not exist yet), so two writers cannot both win.
+import { immutableAnswer, isFullObjectId } from './immutable-answers.ts';
 import { GitError, runGit } from './run.ts';
 
 export interface GitPerson {
@@ -105,6 +106,11 @@ export async function readTags(dir: string, exactName?: string): Promise<TagRef[
 /** The commit a revision names (branch, tag, sha), or null when it names none. */
 export async function resolveCommit(dir: string, revision: string): Promise<string | null> {
   if (revision === '' || revision.startsWith('-')) return null;
+  if (isFullObjectId(revision)) return immutableAnswer(dir, `commit ${revision}`, () => revParseCommit(dir, revision));
+  return revParseCommit(dir, revision);
+}
+
+async function revParseCommit(dir: string, revision: string): Promise<string | null> {
   try {
     return (
       (

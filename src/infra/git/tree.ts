@@ -1,6 +1,10 @@
 // Trees and blobs of a bare repository: entries with `ls-tree`, bytes with `cat-file`. Paths are literal (no pathspec
 // magic), so a file named `:(glob)*` is that file.
+import { immutableAnswer, isFullObjectId } from './immutable-answers.ts';
 import { GitError, runGit, runGitBytes, spawnGit } from './run.ts';
+
+/** Blobs up to this size are kept in memory once read (immutable-answers.ts). */
+const CACHED_BLOB_BYTES = 256 * 1024;
 
 export type EntryType = 'blob' | 'tree' | 'commit';
 
@@ -39,6 +43,14 @@ async function lsTree(args: string[]): Promise<TreeEntry[]> {
 
 /** The entry at `path` in a commit or tree, or null; the empty path is the root tree itself. */
 export async function entryAt(dir: string, treeish: string, path: string): Promise<TreeEntry | null> {
+  if (isFullObjectId(treeish)) {
+    const entry = await immutableAnswer(dir, `entry ${treeish} ${path}`, () => readEntryAt(dir, treeish, path));
+    return entry && { ...entry };
+  }
+  return readEntryAt(dir, treeish, path);
+}
+
+async function readEntryAt(dir: string, treeish: string, path: string): Promise<TreeEntry | null> {
   if (path === '') {
     const sha = await objectId(dir, `${treeish}^{tree}`);
     return sha ? { mode: '040000', type: 'tree', sha, size: 0, path: '' } : null;
@@ -86,6 +98,18 @@ export async function objectId(dir: string, revision: string): Promise<string | 
 /** A blob's bytes, or null when `sha` names no blob. */
 export async function readBlob(dir: string, sha: string): Promise<Buffer | null> {
   if (!/^[0-9a-f]{4,64}$/i.test(sha)) return null;
+  if (isFullObjectId(sha))
+    return immutableAnswer(
+      dir,
+      `blob ${sha}`,
+      () => readBlobBytes(dir, sha),
+      (bytes) => bytes.length,
+      CACHED_BLOB_BYTES,
+    );
+  return readBlobBytes(dir, sha);
+}
+
+async function readBlobBytes(dir: string, sha: string): Promise<Buffer | null> {
   try {
     return await runGitBytes([...git(dir), 'cat-file', 'blob', sha]);
   } catch (error) {
@@ -96,6 +120,12 @@ export async function readBlob(dir: string, sha: string): Promise<Buffer | null>
 
 /** The last commit from `commit` back that changed `path` (the empty path: `commit` itself). */
 export async function lastCommitOf(dir: string, commit: string, path: string): Promise<string | null> {
+  if (isFullObjectId(commit))
+    return immutableAnswer(dir, `last ${commit} ${path}`, () => readLastCommitOf(dir, commit, path));
+  return readLastCommitOf(dir, commit, path);
+}
+
+async function readLastCommitOf(dir: string, commit: string, path: string): Promise<string | null> {
   const args = [...git(dir), 'rev-list', '-1', commit];
   if (path !== '') args.push('--', path);
   try {

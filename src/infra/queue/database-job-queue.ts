@@ -1,7 +1,8 @@
 // The embedded default ([queue] TYPE=level, channel or dummy): jobs stay rows of the database job table. A worker
 // leases due rows with one conditional update each, runs them, and deletes or reschedules them; it looks every
 // pollMs, at once after a commit that wrote jobs, and again at once while it finds a full batch. A lease left by a
-// process that died expires and another process takes the job. Timers are unref'd.
+// process that died expires and another process takes the job; a run renews its lease while it lasts, so the lease
+// can be short. Timers are unref'd.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CommittedJobs } from './committed-jobs.ts';
@@ -11,6 +12,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { JobQueue, JobRunner, JobWorker, WorkOptions } from './job-queue.ts';
 import type { JobKind } from '../../config/queue.ts';
 import { SerialPasses } from './serial-passes.ts';
+import { keepRenewed } from '../../lib/keep-renewed.ts';
 
 export class DatabaseJobQueue implements JobQueue {
   /** Names this process's leases: host, pid and a random part (several apps may share one process in tests). */
@@ -45,11 +47,17 @@ export class DatabaseJobQueue implements JobQueue {
   async runDue(kind: JobKind, run: JobRunner, limit: number, leaseMs: number): Promise<number> {
     const now = new Date();
     const leased = await this.jobs.lease(kind, this.holder, now, new Date(now.getTime() + leaseMs), limit);
-    await Promise.all(leased.map((job) => this.execute(kind, job, run)));
+    await Promise.all(leased.map((job) => this.execute(kind, job, run, leaseMs)));
     return leased.length;
   }
 
-  private async execute(kind: JobKind, job: Models.JobModel, run: JobRunner): Promise<void> {
+  private async execute(kind: JobKind, job: Models.JobModel, run: JobRunner, leaseMs: number): Promise<void> {
+    // Renewed while the run lasts: a short lease lapses soon after its process dies, however long runs take.
+    const stopRenewing = keepRenewed(
+      () => this.jobs.renewLease(job.id, this.holder, new Date(Date.now() + leaseMs)),
+      leaseMs,
+      (error) => this.log.warn({ err: error, kind, jobId: job.id }, 'renewing a job lease failed'),
+    );
     try {
       const result = await run({ id: job.id, kind, payload: JSON.parse(job.payload), attempt: job.attempts });
       if (result.outcome === 'retry')
@@ -58,6 +66,8 @@ export class DatabaseJobQueue implements JobQueue {
     } catch (error) {
       // The lease expires and the job is taken again.
       this.log.error({ err: error, kind, jobId: job.id }, 'a background job failed unexpectedly');
+    } finally {
+      stopRenewing();
     }
   }
 

@@ -21,7 +21,7 @@ export type JobRunner = (job: QueuedJob) => Promise<JobResult>;
 export interface WorkOptions {
   /** Jobs run at once in this process. */
   readonly concurrency: number;
-  /** How long a run holds its job before another process may take it; Redis renews it while the run lasts. */
+  /** How long a job stays held by a process that stopped renewing it (died); renewed while the run lasts. */
   readonly leaseMs: number;
   /** Database queue: how often to look for due jobs (a commit that wrote jobs also wakes it). */
   readonly pollMs: number;

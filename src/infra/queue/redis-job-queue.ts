@@ -89,8 +89,10 @@ export class RedisJobQueue implements JobQueue {
         prefix: PREFIX,
         name: this.holder,
         concurrency: options.concurrency,
+        // The lock is renewed every half lease while the run lasts; a dead process's lock lapses within a lease, and
+        // a check every half lease moves its job back to wait by the second check after that: within 1.5 leases.
         lockDuration: options.leaseMs,
-        stalledInterval: options.leaseMs,
+        stalledInterval: Math.max(1, Math.floor(options.leaseMs / 2)),
         // A job whose process died is run again; the runner counts those runs as attempts and ends the job.
         maxStalledCount: MAX_RUNS,
         settings: {

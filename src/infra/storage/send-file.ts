@@ -45,15 +45,21 @@ export async function sendFile(filePath: string, destination: Writable, range?: 
   try {
     const end = range ? range.end + 1 : (await handle.stat()).size;
     let position = range?.start ?? 0;
-    const buffers = [Buffer.allocUnsafeSlow(CHUNK), Buffer.allocUnsafeSlow(CHUNK)];
+    // No larger than the bytes to send, and the second only when there is a second chunk: a small package
+    // download then allocates its size, not two megabytes for the collector.
+    const size = Math.max(1, Math.min(CHUNK, end - position));
+    const buffers = [Buffer.allocUnsafeSlow(size), end - position > CHUNK ? Buffer.allocUnsafeSlow(size) : null];
     const inFlight: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
     for (let turn = 0; position < end; turn = 1 - turn) {
       // The buffer's previous chunk must be taken before it is read into again; the other one's may still be going.
       await inFlight[turn];
-      const { bytesRead } = await handle.read(buffers[turn], 0, Math.min(CHUNK, end - position), position);
+      // With one buffer (a short read of a one-chunk file), it is reused only once its write is done.
+      if (!buffers[turn]) await inFlight[1 - turn];
+      const buffer = buffers[turn] ?? buffers[0]!;
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(size, end - position), position);
       if (bytesRead === 0) throw new Error(`${filePath} ended at ${position} of ${end} bytes`);
       position += bytesRead;
-      inFlight[turn] = written(destination, buffers[turn].subarray(0, bytesRead));
+      inFlight[turn] = written(destination, buffer.subarray(0, bytesRead));
       // A rejection is awaited on the buffer's next turn or below; until then it must not count as unhandled.
       inFlight[turn].catch(() => undefined);
     }

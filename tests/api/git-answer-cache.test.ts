@@ -1,0 +1,78 @@
+// Answers about git objects are kept in memory by object id (infra/git/immutable-answers.ts) and branches are read
+// from the ref files: a branch moved by a push is seen at once, and a repository deleted and made again under the
+// same name answers nothing from the old one's objects. Every response is checked against the contract.
+import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let alice: TestUser;
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alice = await createTestUser(t);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function makeRepo(name: string): Promise<void> {
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', alice.auth)
+    .send({ name, auto_init: true, readme: 'Default' })
+    .expect(201);
+}
+
+const contents = (repo: string, file: string, ref?: string) =>
+  t
+    .request()
+    .get(`/api/v1/repos/${alice.user.name}/${repo}/contents/${file}${ref ? `?ref=${ref}` : ''}`)
+    .set('Authorization', alice.auth);
+
+it('sees a branch move at once, and the old commit still answers by its id', async () => {
+  await makeRepo('moving');
+  const before = await contents('moving', 'README.md').expect(200);
+  const first = before.body.last_commit_sha as string;
+  const written = await t
+    .request()
+    .put(`/api/v1/repos/${alice.user.name}/moving/contents/README.md`)
+    .set('Authorization', alice.auth)
+    .send({ content: b64('changed\n'), message: 'Change', sha: before.body.sha })
+    .expect(200);
+  const after = await contents('moving', 'README.md').expect(200);
+  expect(after.body.last_commit_sha).toBe(written.body.commit.sha);
+  expect(Buffer.from(after.body.content, 'base64').toString()).toBe('changed\n');
+  const old = await contents('moving', 'README.md', first).expect(200);
+  expect(old.body.sha).toBe(before.body.sha);
+  // A commit status on either commit, by its id.
+  for (const sha of [first, written.body.commit.sha])
+    await t
+      .request()
+      .post(`/api/v1/repos/${alice.user.name}/moving/statuses/${sha}`)
+      .set('Authorization', alice.auth)
+      .send({ state: 'success', context: 'ci' })
+      .expect(201);
+});
+
+it('answers nothing from the objects of a deleted repository made again under its name', async () => {
+  await makeRepo('again');
+  const before = await contents('again', 'README.md').expect(200);
+  const oldCommit = before.body.last_commit_sha as string;
+  await t.request().delete(`/api/v1/repos/${alice.user.name}/again`).set('Authorization', alice.auth).expect(204);
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', alice.auth)
+    .send({ name: 'again', auto_init: true, readme: 'Default', description: 'second' })
+    .expect(201);
+  const now = await contents('again', 'README.md').expect(200);
+  if (now.body.last_commit_sha !== oldCommit) await contents('again', 'README.md', oldCommit).expect(404);
+  await t
+    .request()
+    .get(`/api/v1/repos/${alice.user.name}/again/git/blobs/${before.body.sha}`)
+    .set('Authorization', alice.auth)
+    .expect(before.body.sha === now.body.sha ? 200 : 404);
+});

@@ -17,13 +17,9 @@ async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
 /** The packages' signatures, base64: kept ones, and new ones made and kept for the packages that have none. */
 async function signatures(input: IndexBuildInput, files: ScopeFile[]): Promise<Map<number, string>> {
   const { deps, signingKeys, owner } = input;
-  const kept = await deps.repos.packageProperties.of(
-    'file',
-    files.map((file) => file.fileId),
-  );
   const found = new Map<number, string>();
   for (const file of files) {
-    let signature = kept.get(file.fileId)?.[ARCH_SIGNATURE];
+    let signature = file.properties[ARCH_SIGNATURE];
     if (!signature) {
       const signer = await signingKeys.pgp(owner);
       const bytes = await readAll(await deps.packageBlobs.get(file.sha256));

@@ -1,13 +1,18 @@
 // Builds the application context from settings: database migrated and opened, services wired.
+import type Redis from 'ioredis';
 import type { AppContext } from './app-context.ts';
 import { passwordHasher } from '../auth/password.ts';
 import { signInThrottle } from '../auth/sign-in-throttle.ts';
 import { sharedRedisConnection } from '../config/queue.ts';
 import { sharedRedis } from '../infra/redis/shared-redis.ts';
+import { changeChannel } from '../infra/redis/change-channel.ts';
+import { cachedHotQueries } from '../db/cached-hot-queries.ts';
+import { LOOKUP_TTL_MS, LookupCache } from '../db/lookup-cache.ts';
+import { invalidatingLookups } from '../db/lookup-invalidation.ts';
 import type { Settings } from '../config/settings.ts';
 import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { loadAtRestKey } from '../crypto/at-rest-key.ts';
-import { databaseTarget, openDatabase } from '../infra/database/database.ts';
+import { type Database, databaseTarget, openDatabase } from '../infra/database/database.ts';
 import { migrateDatabase } from '../infra/database/migrate.ts';
 import { createLogger, type Logger } from '../infra/observability/logger.ts';
 import { keepNewFilesPrivate, makePrivateDirectory } from '../infra/private-files.ts';
@@ -29,7 +34,15 @@ export async function bootstrap(
   const target = databaseTarget(settings);
   const applied = await migrateDatabase(target);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
-  const db = openDatabase(target);
+  const shared = sharedRedisConnection(settings);
+  const redis = shared ? sharedRedis(shared, log) : null;
+  const lookups = lookupCache(redis, log);
+  const opened = openDatabase(target);
+  const db: Database = {
+    ...opened,
+    prisma: invalidatingLookups(opened.prisma, lookups),
+    hot: cachedHotQueries(opened.hot, lookups),
+  };
   const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, {
     concurrency: settings.security.PASSWORD_HASH_CONCURRENCY,
   });
@@ -48,7 +61,7 @@ export async function bootstrap(
   const deps = {
     settings,
     repos,
-    transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs),
+    transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs, lookups),
     stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
     attachmentBlobs: createBlobStore(settings.storage.attachments),
@@ -60,8 +73,6 @@ export async function bootstrap(
     log,
     passwords,
   };
-  const shared = sharedRedisConnection(settings);
-  const redis = shared ? sharedRedis(shared, log) : null;
   const throttle = signInThrottle({
     perAddress: settings.security.PASSWORD_FAILURES_PER_ADDRESS,
     perAccount: settings.security.PASSWORD_FAILURES_PER_ACCOUNT,
@@ -69,4 +80,13 @@ export async function bootstrap(
     redis,
   });
   return { ...deps, db, services: createServices(deps), signInThrottle: throttle, sharedRedis: redis };
+}
+
+/** The token and owner lookups' cache; with a shared Redis, every process hears of every change at once. */
+function lookupCache(redis: Redis | null, log: Logger): LookupCache {
+  if (!redis) return new LookupCache(LOOKUP_TTL_MS.alone);
+  const lookups = new LookupCache(LOOKUP_TTL_MS.shared);
+  const channel = changeChannel(redis, 'anvil:lookups-changed', () => lookups.clear(), log);
+  lookups.broadcastTo(() => channel.publish());
+  return lookups;
 }

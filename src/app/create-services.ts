@@ -64,6 +64,8 @@ import { HelmService } from '../packages/helm/helm.service.ts';
 import { NugetPush } from '../packages/nuget/nuget-push.ts';
 import { NugetService } from '../packages/nuget/nuget.service.ts';
 import { PubService } from '../packages/pub/pub.service.ts';
+import { ChefService } from '../packages/chef/chef.service.ts';
+import { ChefKeyService } from '../packages/chef/chef-keys.service.ts';
 import { PypiService } from '../packages/pypi/pypi.service.ts';
 import { AlpineService } from '../packages/alpine/alpine.service.ts';
 import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
@@ -151,6 +153,7 @@ export function createServices(deps: ServiceDeps) {
   const issueComments = new IssueCommentService(deps, issues, hookEvents);
   const packageSigningKeys = new PackageSigningKeys(deps);
   const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
+  const packages = new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes);
   return {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
@@ -210,7 +213,7 @@ export function createServices(deps: ServiceDeps) {
     markup: new MarkupService(deps, ownerAccess, repositories, repoPermissions),
     nodeInfo: new NodeInfoService(deps),
     activityPub: new ActivityPubService(deps),
-    packages: new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes),
+    packages,
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
     pypi: new PypiService(deps, quota, hookEvents),
@@ -229,6 +232,8 @@ export function createServices(deps: ServiceDeps) {
     nuget: new NugetService(deps),
     helm: new HelmService(deps, quota, hookEvents),
     pub: new PubService(deps, quota, hookEvents),
+    chef: new ChefService(deps, quota, hookEvents, packages),
+    chefKeys: new ChefKeyService(deps),
     nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,

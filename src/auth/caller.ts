@@ -1,7 +1,8 @@
 import type { User } from '../db/entities.ts';
 import type { TokenScope } from './scopes.ts';
 
-export type AuthMethod = 'token' | 'basic-token' | 'basic-password';
+/** `signed-request`: a package client's request signed with the user's key (Chef's X-Ops-Authorization). */
+export type AuthMethod = 'token' | 'basic-token' | 'basic-password' | 'signed-request';
 
 /** Who a request acts as. With sudo, `user` is the impersonated user and `authenticated` the administrator. */
 export interface Caller {

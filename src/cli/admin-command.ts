@@ -1,5 +1,6 @@
 // `admin user …` and `admin regenerate hooks`: Forgejo's command names and flags (cmd/admin_user_*.go), over the
-// same services the API uses, on a database that may not have served yet.
+// same services the API uses, on a database that may not have served yet. `admin user chef-keypair` stands in for
+// the button of Forgejo's package settings page that makes a user's Chef key pair.
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AppContext } from '../app/app-context.ts';
@@ -148,6 +149,27 @@ export function adminCommand(withContext: WithContext): Command {
           .map((scope) => scope.trim());
         const { secret } = await context.services.accessTokens.create(target, options.tokenName, scopes);
         console.log(options.raw ? secret : `Access token was successfully created: ${secret}`);
+      }),
+    );
+
+  user
+    .command('chef-keypair')
+    .description(
+      "Make the key pair a user or organization signs Chef requests with: the public key is kept, the private key printed (knife's client_key)",
+    )
+    .requiredOption('-u, --username <name>', 'the user or organization')
+    .option('--public-key-file <path>', 'keep this PEM public key instead of making a pair (- reads standard input)')
+    .action(async (options) =>
+      withContext(async (context) => {
+        const target = await userByName(context, options.username);
+        const { chefKeys } = context.services;
+        if (options.publicKeyFile === undefined) {
+          process.stdout.write(await chefKeys.regenerate(target));
+          return;
+        }
+        const pem = fs.readFileSync(options.publicKeyFile === '-' ? 0 : options.publicKeyFile, 'utf8');
+        await chefKeys.setPublicKey(target, pem);
+        console.log(`${target.name}'s Chef public key has been set`);
       }),
     );
 

@@ -16,6 +16,7 @@ import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
 import type { HotQueries } from './hot-queries.ts';
+import type { LookupCache } from './lookup-cache.ts';
 import { JobRepository } from './job.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
@@ -158,20 +159,26 @@ export interface Transactions {
 // under load (50 writes at once on PostgreSQL's pool of 10); a write waits its turn instead, as in Forgejo.
 const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
 
-/** `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back). */
+/**
+ * `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back); `lookups` is
+ * emptied again after the commit of one that wrote accounts or tokens.
+ */
 export function transactions(
   prisma: PrismaClient,
   provider: DatabaseTarget['provider'],
   cipher: AtRestCipher,
   hot: HotQueries,
   committed?: CommittedJobs,
+  lookups?: LookupCache,
 ): Transactions {
   return {
     async run(work) {
       let wroteJobs = false;
+      const writesBefore = lookups?.writes;
       const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true));
       const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
+      if (lookups && lookups.writes !== writesBefore) await lookups.changed();
       return result;
     },
   };

@@ -9,6 +9,14 @@ export class UserSettingRepository {
     return new Map(rows.map((row) => [row.key, row.value]));
   }
 
+  async get(userId: number, key: string): Promise<string | null> {
+    const row = await this.client.userSetting.findUnique({
+      where: { userId_key: { userId, key } },
+      select: { value: true },
+    });
+    return row?.value ?? null;
+  }
+
   async put(userId: number, key: string, value: string): Promise<void> {
     await this.client.userSetting.upsert({
       where: { userId_key: { userId, key } },

@@ -1,6 +1,6 @@
 // A repository's issue config (`<dir>/ISSUE_TEMPLATE/config.yaml`; Forgejo: modules/issue/template, services/issue
 // template.go): whether blank issues are allowed and the contact links shown beside the templates.
-import { parse } from 'yaml';
+import type * as YAML from 'yaml';
 
 export interface IssueConfig {
   blank_issues_enabled: boolean;
@@ -20,7 +20,7 @@ export class IssueConfigError extends Error {}
 export function parseIssueConfig(text: string): IssueConfig {
   let data: unknown;
   try {
-    data = parse(text);
+    data = (require('yaml') as typeof YAML).parse(text);
   } catch (error) {
     throw new IssueConfigError(`invalid YAML: ${(error as Error).message}`);
   }

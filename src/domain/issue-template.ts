@@ -1,7 +1,7 @@
 // Issue templates of a repository (Forgejo: modules/issue/template): Markdown files with a front matter, and YAML
 // issue forms, in the template folders of the default branch. A template that does not parse or lacks its name
 // or description is left out, as Forgejo's API does.
-import { parse } from 'yaml';
+import type * as YAML from 'yaml';
 
 export const ISSUE_TEMPLATE_DIRS = ['.forgejo', '.gitea', '.github', '.gitlab'].flatMap((dir) => [
   `${dir}/ISSUE_TEMPLATE`,
@@ -45,7 +45,7 @@ export function parseIssueTemplate(fileName: string, source: string): IssueTempl
   try {
     if (/\.md$/i.test(fileName)) {
       const match = FRONT_MATTER.exec(source);
-      const meta = (match ? parse(match[1]) : null) as Record<string, unknown> | null;
+      const meta = (match ? (require('yaml') as typeof YAML).parse(match[1]) : null) as Record<string, unknown> | null;
       if (!meta || !text(meta.name) || !text(meta.about)) return null;
       return {
         name: text(meta.name),
@@ -58,7 +58,7 @@ export function parseIssueTemplate(fileName: string, source: string): IssueTempl
         file_name: fileName,
       };
     }
-    const form = parse(source) as Record<string, unknown> | null;
+    const form = (require('yaml') as typeof YAML).parse(source) as Record<string, unknown> | null;
     if (!form || !text(form.name) || !text(form.description) || !Array.isArray(form.body) || form.body.length === 0)
       return null;
     return {

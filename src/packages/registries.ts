@@ -3,6 +3,7 @@
 // vocabulary. The generic registry is declared in the API's contract instead (src/api/routes/packages.routes.ts).
 import { ARCH_REGISTRY } from './arch/arch.routes.ts';
 import { CARGO_REGISTRY } from './cargo/cargo.routes.ts';
+import { CHEF_REGISTRY } from './chef/chef.routes.ts';
 import { COMPOSER_REGISTRY } from './composer/composer.routes.ts';
 import { CONDA_REGISTRY } from './conda/conda.routes.ts';
 import type { RegistryTable } from './core/registry-route.ts';
@@ -26,6 +27,7 @@ export const PACKAGE_REGISTRIES: Readonly<Record<string, RegistryTable>> = {
   helm: HELM_REGISTRY,
   arch: ARCH_REGISTRY,
   cargo: CARGO_REGISTRY,
+  chef: CHEF_REGISTRY,
   composer: COMPOSER_REGISTRY,
   cran: CRAN_REGISTRY,
   conda: CONDA_REGISTRY,

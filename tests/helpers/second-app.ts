@@ -37,6 +37,7 @@ export async function startSecondApp(
     context,
     request: () => supertest.agent(app),
     close: async () => {
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
     },

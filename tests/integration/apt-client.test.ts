@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { buildDeb } from '../helpers/debian.ts';
-import { freshPostgresDatabase } from '../helpers/template-database.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const missing = ['apt-get', 'dpkg-deb', 'gpgv'].filter(
   (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0,
@@ -53,28 +52,11 @@ async function startTamperingProxy(target: () => number) {
 }
 
 describeWithApt('apt-get against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let aliceToken: string;
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    if (database) vars.DATABASE_URL = database.url;
-    else delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const registry = (base: string) => `${base}api/packages/alice/debian`;
 
@@ -144,28 +126,16 @@ describeWithApt('apt-get against a running Anvil', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-apt-'));
-    const postgres = process.env.TEST_DATABASE_URL;
-    if (postgres) database = await freshPostgresDatabase(postgres, { empty: true });
-    aliceToken = await createUser('alice');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'apt', work, users: ['alice'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
     proxy = await startTamperingProxy(() => server.port);
     const key = await fetch(`${registry(server.base)}/repository.key`);
     fs.writeFileSync(path.join(work, 'repository.asc'), await key.text());
   }, 180_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    if (server) {
-      server.child.kill();
-      await server.exited;
-    }
-    await database?.drop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
+    await anvil?.stop();
   });
 
   it('updates from the signed repository and downloads the uploaded package; a delete is seen', async () => {

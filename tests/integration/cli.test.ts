@@ -1,10 +1,12 @@
 // The bootstrap path of a fresh install: the CLI on an empty data directory, then the server it prepared.
 import { execFile } from 'node:child_process';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import { chefHeaders } from '../helpers/chef-sign.ts';
 
 const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -63,6 +65,49 @@ describe('command line bootstrap', () => {
     expect(await res.json()).toMatchObject({ login: 'root', is_admin: true });
   });
 
+  it('admin user chef-keypair prints a private key the Chef registry then takes signed requests with', async () => {
+    const create = ['admin', 'user', 'create', '--username', 'cook', '--password', 'secret-password'];
+    await cli(dataDir, [...create, '--email', 'cook@example.com', '--must-change-password=false']);
+    const { stdout } = await cli(dataDir, ['admin', 'user', 'chef-keypair', '-u', 'cook']);
+    const pem = /-----BEGIN RSA PRIVATE KEY-----[\s\S]+?-----END RSA PRIVATE KEY-----\n/.exec(stdout)?.[0];
+    expect(pem).toBeDefined();
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const publicFile = path.join(dataDir, 'other.pub');
+    fs.writeFileSync(publicFile, other.publicKey.export({ type: 'spki', format: 'pem' }));
+    await expect(cli(dataDir, ['admin', 'user', 'chef-keypair', '-u', 'nobody'])).rejects.toMatchObject({ code: 1 });
+
+    server = await startAnvilProcess((port) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        ANVIL_DATA_DIR: dataDir,
+        PORT: String(port),
+        ANVIL__server__HTTP_ADDR: '127.0.0.1',
+      };
+      delete env.DATABASE_URL;
+      return env;
+    });
+    const universe = `${server.base}api/packages/cook/chef/api/v1/universe`;
+    const get = (key: ReturnType<typeof createPrivateKey>) =>
+      fetch(universe, {
+        headers: chefHeaders({ method: 'GET', path: new URL(universe).pathname, userId: 'cook', key }),
+      });
+    const made = createPrivateKey(pem!);
+    expect((await get(made)).status).toBe(200);
+    expect((await get(other.privateKey)).status).toBe(401);
+    const { stdout: set } = await cli(dataDir, [
+      'admin',
+      'user',
+      'chef-keypair',
+      '-u',
+      'cook',
+      '--public-key-file',
+      publicFile,
+    ]);
+    expect(set).toMatch(/Chef public key has been set/);
+    expect((await get(other.privateKey)).status).toBe(200);
+    expect((await get(made)).status).toBe(401);
+  });
+
   it('refuses a second user of the same name and reports a healthy installation', async () => {
     const args = [
       'admin',
@@ -100,6 +145,7 @@ describe('command line bootstrap', () => {
     [['admin', 'user', 'change-password']],
     [['admin', 'user', 'must-change-password']],
     [['admin', 'user', 'generate-access-token']],
+    [['admin', 'user', 'chef-keypair']],
     [['admin', 'regenerate', 'hooks']],
     [['dump']],
     [['restore']],

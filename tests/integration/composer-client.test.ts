@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { makeZip } from '../helpers/zip.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const hasComposer = spawnSync('sh', ['-c', 'command -v composer && command -v php'], { stdio: 'ignore' }).status === 0;
 if (!hasComposer) {
@@ -37,25 +37,10 @@ function packageZip(greeting: string, version?: string): Promise<Buffer> {
 }
 
 describeWithComposer('composer against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const api = (pathName: string, init: RequestInit & { auth?: string } = {}) =>
     fetch(`${server.base}api/v1/${pathName}`, {
@@ -132,20 +117,12 @@ describeWithComposer('composer against a running Anvil', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-composer-'));
-    aliceToken = await createUser('alice');
-    await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'composer', work, users: ['alice', 'bob'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('uploads archives, then composer require installs the newest and PHP autoloads it', async () => {
     expect(await upload('alice', await packageZip('hello from 1.0.0', '1.0.0'))).toBe(201);

@@ -158,6 +158,7 @@ const filesUnder = (dir: string): string[] =>
       creds = `${admin.user.name}:${admin.token}`;
       authorization = admin.auth;
     } finally {
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
     }

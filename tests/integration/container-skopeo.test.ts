@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { hasSkopeo, Layout, OCI_INDEX, run, sha256 } from '../helpers/skopeo.ts';
 
-const root = path.resolve(__dirname, '../..');
 if (!hasSkopeo) {
   if (process.env.CI) throw new Error('skopeo is missing: .ci/run installs it');
   console.log('container skopeo test skipped: skopeo is not installed (apt-get install skopeo)');
@@ -15,6 +15,7 @@ if (!hasSkopeo) {
 const describeWithSkopeo = hasSkopeo ? describe : describe.skip;
 
 describeWithSkopeo('skopeo against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let registry: string;
@@ -22,62 +23,21 @@ describeWithSkopeo('skopeo against a running Anvil', () => {
   let bobCreds: string;
   let aliceToken: string;
 
-  function cli(args: string[]) {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env });
-  }
-
-  async function createUser(name: string): Promise<string> {
-    const { stdout } = await cli([
-      'admin',
-      'user',
-      'create',
-      '--username',
-      name,
-      '--password',
-      `${name}-password`,
-      '--email',
-      `${name}@example.com`,
-      '--must-change-password=false',
-      '--access-token',
-    ]);
-    return stdout.trim().split('\n').pop()!;
-  }
-
   const skopeo = (args: string[]) =>
     run('skopeo', ['--policy', path.join(work, 'policy.json'), ...args], { env: { ...process.env, HOME: work } });
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-skopeo-'));
     fs.writeFileSync(path.join(work, 'policy.json'), JSON.stringify({ default: [{ type: 'insecureAcceptAnything' }] }));
-    aliceToken = await createUser('alice');
-    await createUser('bob');
+    anvil = await startClientTestServer({ name: 'skopeo', work, users: ['alice', 'bob'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
     aliceCreds = `alice:${aliceToken}`;
     bobCreds = 'bob:bob-password';
-    server = await startAnvilProcess((port) => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        ANVIL_DATA_DIR: path.join(work, 'data'),
-        PORT: String(port),
-        ANVIL__server__HTTP_ADDR: '127.0.0.1',
-        ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-        ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-      };
-      delete env.DATABASE_URL;
-      return env;
-    });
     registry = `127.0.0.1:${server.port}`;
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   const inspectDigest = async (reference: string, creds: string[]) =>
     (

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const hasR = spawnSync('sh', ['-c', 'command -v R && command -v Rscript'], { stdio: 'ignore' }).status === 0;
 if (!hasR) {
@@ -20,26 +20,11 @@ if (!hasR) {
 const describeWithR = hasR ? describe : describe.skip;
 
 describeWithR('R against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   const built: Record<string, string> = {};
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const api = (pathName: string, init: RequestInit = {}) =>
     fetch(`${server.base}api/v1/${pathName}`, {
@@ -105,19 +90,12 @@ describeWithR('R against a running Anvil', () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-cran-'));
     buildPackage('1.2.0', 42);
     buildPackage('1.3.0', 43);
-    aliceToken = await createUser('alice');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'cran', work, users: ['alice'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('uploads a source package, installs it with install.packages into a fresh library and loads it', async () => {
     expect((await upload('alice', built['1.2.0'])).status).toBe(201);

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const hasGem = spawnSync('sh', ['-c', 'command -v gem && command -v ruby'], { stdio: 'ignore' }).status === 0;
 if (!hasGem) {
@@ -20,26 +20,11 @@ if (!hasGem) {
 const describeWithGem = hasGem ? describe : describe.skip;
 
 describeWithGem('gem against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   const gems: Record<string, string> = {};
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const api = (pathName: string, init: RequestInit = {}) =>
     fetch(`${server.base}api/v1/${pathName}`, {
@@ -132,20 +117,12 @@ describeWithGem('gem against a running Anvil', () => {
       'require "anvil_lib"\nmodule AnvilApp\n  def self.value = AnvilLib::VALUE\nend\n',
       'anvil_lib',
     );
-    aliceToken = await createUser('alice');
-    await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'gem', work, users: ['alice', 'bob'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('pushes two gems, installs the app with its dependency into a fresh GEM_HOME and requires it', async () => {
     for (const file of [gems['anvil_lib-1.2.0'], gems['anvil_app-0.1.0']]) {

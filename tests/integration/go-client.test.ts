@@ -9,10 +9,10 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { makeZip } from '../helpers/zip.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const hasGo = spawnSync('sh', ['-c', 'command -v go'], { stdio: 'ignore' }).status === 0;
 if (!hasGo) {
@@ -32,26 +32,11 @@ function moduleZip(version: string, greeting: string): Promise<Buffer> {
 }
 
 describeWithGo('go against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let cert: string;
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   /** A request to Anvil over HTTPS, trusting the test's certificate. */
   function request(method: string, url: string, headers: Record<string, string>, body?: string | Buffer) {
@@ -153,23 +138,22 @@ describeWithGo('go against a running Anvil', () => {
         cert,
       ]),
     );
-    aliceToken = await createUser('alice');
-    await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL__server__PROTOCOL: 'https',
-      ANVIL__server__CERT_FILE: cert,
-      ANVIL__server__KEY_FILE: key,
-      ANVIL_ROOT_URL: `https://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({
+      name: 'go',
+      work,
+      users: ['alice', 'bob'],
+      serverEnv: (port) => ({
+        ANVIL__server__PROTOCOL: 'https',
+        ANVIL__server__CERT_FILE: cert,
+        ANVIL__server__KEY_FILE: key,
+        ANVIL_ROOT_URL: `https://127.0.0.1:${port}/`,
+      }),
+    });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('uploads module zips, then go get fetches the latest and a program importing it builds and runs', async () => {
     expect(await upload('alice', await moduleZip('v1.0.0', 'hello from v1.0.0'))).toBe(201);

@@ -9,11 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { deployRelease, MavenRequestError, resolveRelease } from '../helpers/maven.ts';
-import { freshPostgresDatabase } from '../helpers/template-database.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const hasJava = has('java') && has('javac') && has('jar');
@@ -27,30 +26,12 @@ const GROUP = 'org.anvil.probe';
 const ARTIFACT = 'greeter';
 
 describeWithJava('a Java library through Anvil onto a classpath', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
-  /** A database of its own on TEST_DATABASE_URL's server when that is set; SQLite in the data directory otherwise. */
-  let database: { url: string; drop: () => Promise<void> } | undefined;
   /** The jar of each library version, as built here. */
   const jars = new Map<string, Buffer>();
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    if (database) vars.DATABASE_URL = database.url;
-    else delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const api = (pathName: string, init: RequestInit & { auth?: string } = {}) =>
     fetch(`${server.base}api/v1/${pathName}`, {
@@ -121,25 +102,13 @@ describeWithJava('a Java library through Anvil onto a classpath', () => {
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-maven-'));
     for (const version of ['1.0', '1.1']) jars.set(version, await buildLibrary(version));
-    const postgres = process.env.TEST_DATABASE_URL;
-    if (postgres) database = await freshPostgresDatabase(postgres, { empty: true });
-    aliceToken = await createUser('alice');
-    await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'maven', work, users: ['alice', 'bob'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
   afterAll(async () => {
-    if (server) {
-      server.child.kill();
-      await server.exited;
-    }
-    await database?.drop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
+    await anvil?.stop();
   });
 
   it('deploys two versions, resolves the release into a fresh local repository and runs a consumer against it', async () => {

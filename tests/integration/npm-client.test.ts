@@ -4,46 +4,19 @@
 // scopes honoured.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 describe('npm against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let bobToken: string;
-
-  const anvilEnv = (): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return env;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        'admin',
-        'user',
-        'create',
-        ...['--username', name, '--password', `${name}-password`, '--email', `${name}@example.com`],
-        '--must-change-password=false',
-        '--access-token',
-      ],
-      { cwd: root, env: anvilEnv() },
-    );
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const registryOf = (owner: string) => `${server.base}api/packages/${owner}/npm/`;
 
@@ -104,21 +77,12 @@ describe('npm against a running Anvil', () => {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-npm-'));
-    aliceToken = await createUser('alice');
-    bobToken = await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...anvilEnv(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'npm', users: ['alice', 'bob'] });
+    ({ work, server } = anvil);
+    ({ alice: aliceToken, bob: bobToken } = anvil.tokens);
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('publishes, installs and requires a scoped package; dist-tags; deprecate; unpublish', async () => {
     const userconfig = npmrc('alice.npmrc', aliceToken, ['alice']);

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 /** Debian's interpreter holds the Debian packages the test uses (build, setuptools, wheel, pip). */
@@ -26,27 +26,12 @@ const PROJECT = 'Anvil_Probe';
 const NORMAL = 'anvil-probe';
 
 describeWithPython('twine and pip against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let sdist: string;
   let wheel: string;
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const api = (pathName: string, init: RequestInit & { auth?: string } = {}) =>
     fetch(`${server.base}api/v1/${pathName}`, {
@@ -134,20 +119,12 @@ describeWithPython('twine and pip against a running Anvil', () => {
       built.find((name) => name.endsWith('.whl'))!,
     );
 
-    aliceToken = await createUser('alice');
-    await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'pypi', work, users: ['alice', 'bob'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('uploads an sdist and a wheel with twine, installs with pip into a fresh directory and imports it', async () => {
     await twine('alice', 'alice', aliceToken, [sdist, wheel]);

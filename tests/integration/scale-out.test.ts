@@ -143,6 +143,7 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
     try {
       admin = await createTestUser({ context } as TestApp, { admin: true });
     } finally {
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
     }

@@ -8,43 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { boxArchive } from '../helpers/vagrant.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 describe('vagrant against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
-
-  const anvilEnv = (): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return env;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        'admin',
-        'user',
-        'create',
-        ...['--username', name, '--password', `${name}-password`, '--email', `${name}@example.com`],
-        '--must-change-password=false',
-        '--access-token',
-      ],
-      { cwd: root, env: anvilEnv() },
-    );
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const boxUrl = (owner: string, name: string) => `${server.base}api/packages/${owner}/vagrant/${name}`;
 
@@ -75,19 +49,12 @@ describe('vagrant against a running Anvil', () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-vagrant-'));
-    aliceToken = await createUser('alice');
-    server = await startAnvilProcess((port) => ({
-      ...anvilEnv(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'vagrant', work, users: ['alice'] });
+    server = anvil.server;
+    aliceToken = anvil.tokens.alice;
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('adds a box from its metadata URL, by version and provider', async () => {
     await upload('alice', 'testbox', '1.0.0', 'virtualbox', await boxArchive('virtualbox'));

@@ -28,4 +28,5 @@ export const packages = {
   LIMIT_SIZE_ARCH: sizeLimit(),
   LIMIT_SIZE_CONDA: sizeLimit(),
   LIMIT_SIZE_SWIFT: sizeLimit(),
+  LIMIT_SIZE_CHEF: sizeLimit(),
 } as const;

@@ -1,6 +1,7 @@
 // Prometheus metrics with prom-client: Node's process metrics, request durations by route, and Forgejo's gitea_*
 // gauges (routers/metrics.go, modules/metrics/collector.go), read from counts the caller caches.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import type { Registry } from 'prom-client';
 
 type Statistics<N extends string> = Record<N, number>;
 
@@ -15,6 +16,8 @@ export function createMetrics<N extends string>(
   statistics: () => Promise<Statistics<N>>,
   names: readonly N[],
 ): Metrics {
+  // Loaded only when metrics are on ([metrics] ENABLED): prom-client and what it pulls in cost start time and RSS.
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = require('prom-client') as typeof PromClient;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({ name: 'gitea_build_info', help: 'Build information', labelNames: ['version'], registers: [registry] })

@@ -1,11 +1,16 @@
-// The blob store the settings name: a local directory (the default) or an S3 bucket.
+// The blob store the settings name: a local directory (the default) or an S3 bucket, its transfers counted.
 import type { StorageSettings } from '../../config/storage.ts';
 import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
+import { TransferCountingBlobStore } from './transfer-activity.ts';
 import type * as S3BlobStoreModule from './s3-blob-store.ts';
 import type * as S3ClientModule from './s3-client.ts';
 
 export function createBlobStore(settings: StorageSettings): BlobStore {
+  return new TransferCountingBlobStore(storeOf(settings));
+}
+
+function storeOf(settings: StorageSettings): BlobStore {
   switch (settings.type) {
     case 'local':
       return new LocalBlobStore(settings.path);

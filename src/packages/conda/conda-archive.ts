@@ -6,7 +6,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { Decompress } from 'fzstd';
 import tar from 'tar-stream';
 import bunzip2 from 'unbzip2-stream';
-import unzipper from 'unzipper';
+import type unzipper from 'unzipper';
 import { BadRequestError } from '../../domain/errors.ts';
 import { type CondaPackage, readCondaMetadata } from './conda-metadata.ts';
 
@@ -114,7 +114,7 @@ async function fromTarBz2(body: Readable): Promise<{ index?: string; about?: str
 }
 
 async function fromConda(body: Readable): Promise<{ index?: string; about?: string }> {
-  const zip = body.pipe(unzipper.Parse({ forceStream: true }));
+  const zip = body.pipe((require('unzipper') as typeof unzipper).Parse({ forceStream: true }));
   try {
     for await (const item of zip) {
       const entry = item as unzipper.Entry;

@@ -2,12 +2,17 @@
 // over the path below the type, the guards that state who may call it (src/packages/core/registry-guards.ts, in
 // the API's vocabulary) and a handler. Registries whose clients name packages with slashes (npm scopes, Maven
 // groups) match the rest of the path with a regular expression; its named groups are the route's parameters.
+import type { Request } from 'express';
+import type { AppContext } from '../../app/app-context.ts';
+import type { Caller } from '../../auth/caller.ts';
 import type { RegistryContext } from './registry-context.ts';
 import type { ErrorFormat } from './registry-errors.ts';
 
 export type RegistryMethod = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 export type RegistryGuard = (ctx: RegistryContext) => void | Promise<void>;
 export type RegistryHandler = (ctx: RegistryContext) => Promise<void>;
+/** A credential of the registry's own (Chef's signed requests): the caller it proves, or null when none is sent. */
+export type RegistryAuthenticator = (app: AppContext, req: Request) => Promise<Caller | null>;
 
 export interface RegistryRoute {
   readonly method: RegistryMethod;
@@ -23,6 +28,8 @@ export interface RegistryTable {
   readonly routes: readonly RegistryRoute[];
   /** A header the client sends its token in instead of Authorization (NuGet's `X-NuGet-ApiKey`). */
   readonly apiKeyHeader?: string;
+  /** Tried before the API's credentials; when it finds its own, they decide. */
+  readonly authenticate?: RegistryAuthenticator;
 }
 
 export function registryRoute(

@@ -70,7 +70,7 @@ export function packageRegistries(
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const run = async () => {
       useApiKeyHeader(req, table.apiKeyHeader);
-      const caller = await authenticate(req, res);
+      const caller = (await table.authenticate?.(app, req)) ?? (await authenticate(req, res));
       const { route, params } = matchRoute(table, req.method, rest);
       const ctx = new RegistryContext(app, req, res, caller, decode(owner), type, params);
       for (const guard of route.guards) await guard(ctx);

@@ -5,12 +5,15 @@
 import { generateKeyPair, sign as rsaSign } from 'node:crypto';
 import { promisify } from 'node:util';
 import { LRUCache } from 'lru-cache';
-import * as openpgp from 'openpgp';
+import type * as OpenPgp from 'openpgp';
 import type { User } from '../../db/entities.ts';
 import type { SigningKeyKind, StoredSigningKey } from '../../db/package-signing-key.repository.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 
 const RSA_BITS = 3072;
+// Loaded on first signature: openpgp is a large module most processes never need (idle RSS, start time).
+let openpgpModule: typeof OpenPgp | undefined;
+const openpgp = () => (openpgpModule ??= require('openpgp') as typeof OpenPgp);
 const generateRsa = promisify(generateKeyPair);
 
 export interface PgpSigner {
@@ -34,8 +37,8 @@ export interface RsaSigner {
 }
 
 async function pgpSigner(stored: StoredSigningKey): Promise<PgpSigner> {
-  const privateKey = await openpgp.readPrivateKey({ armoredKey: stored.privateKey });
-  const publicKey = await openpgp.readKey({ armoredKey: stored.publicKey });
+  const privateKey = await openpgp().readPrivateKey({ armoredKey: stored.privateKey });
+  const publicKey = await openpgp().readKey({ armoredKey: stored.publicKey });
   return {
     publicKeyArmored: stored.publicKey,
     publicKeyBinary: publicKey.write(),
@@ -43,13 +46,13 @@ async function pgpSigner(stored: StoredSigningKey): Promise<PgpSigner> {
     async detachSign(data, format) {
       // A binary-mode signature: it covers the exact bytes, as gpgv checks a detached signature.
       const binary = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      const message = await openpgp.createMessage({ binary });
-      if (format === 'armored') return openpgp.sign({ message, signingKeys: privateKey, detached: true });
-      return openpgp.sign({ message, signingKeys: privateKey, detached: true, format: 'binary' });
+      const message = await openpgp().createMessage({ binary });
+      if (format === 'armored') return openpgp().sign({ message, signingKeys: privateKey, detached: true });
+      return openpgp().sign({ message, signingKeys: privateKey, detached: true, format: 'binary' });
     },
     async clearSign(text) {
-      const message = await openpgp.createCleartextMessage({ text });
-      return openpgp.sign({ message, signingKeys: privateKey });
+      const message = await openpgp().createCleartextMessage({ text });
+      return openpgp().sign({ message, signingKeys: privateKey });
     },
   };
 }
@@ -62,7 +65,7 @@ function rsaSigner(stored: StoredSigningKey): RsaSigner {
 }
 
 async function newPgpKey(owner: User): Promise<StoredSigningKey> {
-  const { privateKey, publicKey } = await openpgp.generateKey({
+  const { privateKey, publicKey } = await openpgp().generateKey({
     type: 'rsa',
     rsaBits: RSA_BITS,
     userIDs: [{ name: owner.name }],

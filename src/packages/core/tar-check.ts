@@ -4,10 +4,10 @@
 // bomb stops at the bound. The bytes pass on unchanged; an archive that fails a check fails the stream with a
 // 400 (kept in `failure`, since the store reports a failed source as a body cut short), so the publish keeps
 // nothing. The stream ends only once the check has passed.
-import { PassThrough, pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
+import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
+import type tar from 'tar-stream';
 import { BadRequestError } from '../../domain/errors.ts';
+import { tarEntries } from './tar-entries.ts';
 
 export interface TarRules {
   /** What the archive is called in messages (`crate`, `box`). */
@@ -22,61 +22,27 @@ export interface TarRules {
   end(): void;
 }
 
-const MAX_ENTRIES = 100_000;
 /** Headers, padding and PAX records on top of the entries' own bytes. */
-const TAR_OVERHEAD = MAX_ENTRIES * 1024;
-
-/** The entry's path without `./` segments; a path that is absolute or climbs out with `..` is refused. */
-export function entryPath(name: string, refuse: (why: string) => Error): string {
-  if (name.startsWith('/') || name.includes('\\') || /^[a-zA-Z]:/.test(name))
-    throw refuse(`the entry "${name}" is absolute`);
-  const segments = name.split('/').filter((part) => part !== '' && part !== '.');
-  if (segments.includes('..')) throw refuse(`the entry "${name}" leaves the archive`);
-  return segments.join('/');
-}
-
-function unpackedBound(maxBytes: () => number, refuse: () => Error): Transform {
-  let total = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      total += chunk.length;
-      if (total > maxBytes() + TAR_OVERHEAD) callback(refuse());
-      else callback(null, chunk);
-    },
-  });
-}
+const TAR_OVERHEAD = 100_000 * 1024;
 
 async function inspect(input: PassThrough, rules: TarRules, gzipped: boolean, compressed: () => number) {
   const bad = (why: string) => new BadRequestError(`invalid ${rules.what}: ${why}`);
-  const tooLarge = () => bad('it unpacks past the size limit');
-  const extract = tar.extract();
-  const stages = [
-    input,
-    ...(gzipped ? [createGunzip()] : []),
-    unpackedBound(() => rules.maxUnpackedBytes(compressed()), tooLarge),
-    extract,
-  ] as const;
-  const unpacking = new Promise<void>((resolve, reject) =>
-    pipeline([...stages], (error) => (error ? reject(error) : resolve())),
-  );
-  unpacking.catch(() => undefined);
-  let entries = 0;
+  const entries = tarEntries(input, {
+    gzipped,
+    maxUnpackedBytes: () => rules.maxUnpackedBytes(compressed()) + TAR_OVERHEAD,
+    refuse: bad,
+  });
   let declared = 0;
   try {
-    for await (const entry of extract) {
-      const { header } = entry;
-      entries += 1;
+    for await (const { path, header, body } of entries) {
+      // The sizes the headers declare tell a bomb before its bytes are inflated.
       declared += header.size ?? 0;
-      if (entries > MAX_ENTRIES) throw bad(`it holds more than ${MAX_ENTRIES} entries`);
-      if (declared > rules.maxUnpackedBytes(compressed())) throw tooLarge();
-      await rules.entry(header, entryPath(header.name, bad), entry);
-      entry.resume();
+      if (declared > rules.maxUnpackedBytes(compressed())) throw bad('it unpacks past the size limit');
+      await rules.entry(header, path, body);
     }
-    await unpacking;
   } catch (error) {
     input.destroy();
-    if (error instanceof BadRequestError) throw error;
-    throw bad(`it is not a ${rules.gzip === 'required' ? 'gzip-compressed ' : ''}tar archive`);
+    throw error;
   }
   rules.end();
 }

@@ -60,6 +60,11 @@ export class UploadedZip {
     return [...this.entries.values()].map((entry) => ({ name: entry.fileName, size: entry.uncompressedSize }));
   }
 
+  /** The members that are files, not directories. */
+  files(): ZipMember[] {
+    return this.members().filter((member) => !member.name.endsWith('/'));
+  }
+
   has(name: string): boolean {
     return this.entries.has(name);
   }

@@ -1,6 +1,6 @@
 // A chart's Chart.yaml (helm.sh/docs/topics/charts; Forgejo: modules/packages/helm/metadata.go), parsed with the
 // yaml library: the fields index.yaml repeats for the chart version, with name and version checked (400).
-import { parse } from 'yaml';
+import type * as YAML from 'yaml';
 import { BadRequestError } from '../../domain/errors.ts';
 
 /** A chart name: letters, digits, `-`, `_` and `.`, as one path segment. */
@@ -16,7 +16,7 @@ const invalid = (why: string) => new BadRequestError(`the chart is invalid: ${wh
 export function parseChartYaml(text: string): ChartMetadata {
   let document: unknown;
   try {
-    document = parse(text, { maxAliasCount: 100, prettyErrors: false });
+    document = (require('yaml') as typeof YAML).parse(text, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
     throw invalid(`Chart.yaml is not valid YAML (${(error as Error).message})`);
   }

@@ -1,7 +1,7 @@
 // A Helm repository's index.yaml (helm.sh/docs/topics/chart_repository; Forgejo: routers/api/packages/helm Index):
 // every chart's versions, newest first, each with its Chart.yaml fields, download URL, creation time and digest.
 import semver from 'semver';
-import { stringify } from 'yaml';
+import type * as YAML from 'yaml';
 import type { IndexedFile } from '../../db/package-index.repository.ts';
 import type { ChartMetadata } from './chart-yaml.ts';
 
@@ -45,7 +45,7 @@ export function indexYaml(base: string, contextPath: string, versions: readonly 
       digest: row.sha256,
     });
   }
-  return stringify({
+  return (require('yaml') as typeof YAML).stringify({
     apiVersion: 'v1',
     entries,
     generated: new Date().toISOString(),

@@ -12,10 +12,13 @@ import type { ServiceDeps } from '../../services/service-deps.ts';
 import { PackagePublisher, type PublishedFile } from '../core/publish.ts';
 import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
 import { SpooledUpload } from '../core/spooled-upload.ts';
-import { ZipArchive } from '../core/zip-archive.ts';
+import { UploadedZip } from '../core/uploaded-zip.ts';
 import { nugetFileNames } from './nuget-links.ts';
 import { readNuspec, readPdbFiles } from './nupkg.ts';
 import { sizeBound } from '../core/size-bound.ts';
+
+/** Only the nuspec and the PDBs are ever inflated, each within its own bound: the total declared size is free. */
+const NUPKG_ZIP_LIMITS = { maxEntries: 100_000, maxTotalBytes: Number.MAX_SAFE_INTEGER };
 
 export const NUGET = 'nuget';
 /** The property of a PDB file its symbol server looks it up by. */
@@ -41,12 +44,12 @@ export class NugetPush {
   private async withArchive<T>(
     owner: User,
     body: Readable,
-    use: (archive: ZipArchive, upload: SpooledUpload) => Promise<T>,
+    use: (archive: UploadedZip, upload: SpooledUpload) => Promise<T>,
   ): Promise<T> {
     await this.quota.assertWithin(owner, 'size:assets:packages:all');
     const upload = await SpooledUpload.receive(body, this.maxBytes);
     try {
-      const archive = await ZipArchive.open(upload.path);
+      const archive = await UploadedZip.open(upload.path, NUPKG_ZIP_LIMITS);
       try {
         return await use(archive, upload);
       } finally {

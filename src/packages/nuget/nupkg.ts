@@ -3,7 +3,7 @@
 // wrong kind answers 400.
 import path from 'node:path';
 import { BadRequestError } from '../../domain/errors.ts';
-import type { ZipArchive } from '../core/zip-archive.ts';
+import type { UploadedZip } from '../core/uploaded-zip.ts';
 import { type Nuspec, parseNuspec } from './nuspec.ts';
 import { portablePdbId } from './portable-pdb.ts';
 
@@ -27,11 +27,13 @@ export interface PdbFile {
   bytes: Buffer;
 }
 
+const tooLarge = (what: string, maxBytes: number) => `${what} is too large: at most ${maxBytes} bytes`;
+
 /** The manifest at the archive's root; a package without one answers 400. */
-export async function readNuspec(archive: ZipArchive): Promise<NuspecFile> {
-  const entry = archive.entries.find((item) => !item.name.includes('/') && item.name.toLowerCase().endsWith('.nuspec'));
+export async function readNuspec(archive: UploadedZip): Promise<NuspecFile> {
+  const entry = archive.files().find((item) => !item.name.includes('/') && item.name.toLowerCase().endsWith('.nuspec'));
   if (!entry) throw new BadRequestError('the package has no .nuspec file');
-  const bytes = await archive.read(entry, MAX_NUSPEC_BYTES, 'the nuspec file');
+  const bytes = await archive.read(entry.name, MAX_NUSPEC_BYTES, tooLarge('the nuspec file', MAX_NUSPEC_BYTES));
   return { nuspec: parseNuspec(bytes.toString('utf8')), bytes };
 }
 
@@ -43,14 +45,15 @@ function extensionOf(name: string): string {
 }
 
 /** The Portable PDB files of a symbol package; other kinds of files, or none of these, answer 400. */
-export async function readPdbFiles(archive: ZipArchive): Promise<PdbFile[]> {
+export async function readPdbFiles(archive: UploadedZip): Promise<PdbFile[]> {
   const pdbs: PdbFile[] = [];
   let remaining = MAX_PDB_TOTAL_BYTES;
-  for (const entry of archive.entries) {
+  for (const entry of archive.files()) {
     const extension = extensionOf(entry.name);
     if (SYMBOL_PACKAGE_PARTS.has(extension)) continue;
     if (extension !== '.pdb') throw new BadRequestError(`a symbol package holds PDB files only: ${entry.name}`);
-    const bytes = await archive.read(entry, Math.min(MAX_PDB_BYTES, remaining), 'the PDB files');
+    const bound = Math.min(MAX_PDB_BYTES, remaining);
+    const bytes = await archive.read(entry.name, bound, tooLarge('the PDB files', bound));
     remaining -= bytes.length;
     pdbs.push({ name: path.posix.basename(entry.name).toLowerCase(), id: portablePdbId(bytes), bytes });
   }

@@ -1,7 +1,7 @@
 // A pub package's pubspec.yaml (dart.dev/tools/pub/pubspec; Forgejo: modules/packages/pub), parsed with the yaml
 // library: the name and version checked (400), the whole document kept, as the pub API repeats it.
 import semver from 'semver';
-import { parse } from 'yaml';
+import type * as YAML from 'yaml';
 import { BadRequestError } from '../../domain/errors.ts';
 
 /** A Dart identifier, as pub package names are. */
@@ -19,7 +19,7 @@ const invalid = (why: string) => new BadRequestError(`the package is invalid: ${
 export function parsePubspec(text: string): Pubspec {
   let document: unknown;
   try {
-    document = parse(text, { maxAliasCount: 100, prettyErrors: false });
+    document = (require('yaml') as typeof YAML).parse(text, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
     throw invalid(`pubspec.yaml is not valid YAML (${(error as Error).message})`);
   }

@@ -2,7 +2,7 @@
 // (!ruby/object:Gem::Specification, Gem::Version, Gem::Requirement, Gem::Dependency), read as plain maps. What the
 // indexes and the package API need is kept (Forgejo: modules/packages/rubygems/metadata.go); the rest of the
 // document is the client's.
-import { parseDocument } from 'yaml';
+import type * as YAML from 'yaml';
 import { BadRequestError } from '../../domain/errors.ts';
 
 /** `[operator, version]` pairs, as Gem::Requirement holds them. */
@@ -86,7 +86,7 @@ function dependenciesOf(value: unknown, type: string): GemDependency[] {
 
 /** Reads metadata.gz's YAML; a document that names no valid gem answers 400. */
 export function parseGemSpec(yamlText: string): GemSpec {
-  const document = parseDocument(yamlText, { uniqueKeys: false });
+  const document = (require('yaml') as typeof YAML).parseDocument(yamlText, { uniqueKeys: false });
   if (document.errors.length > 0) throw bad(`metadata is not YAML: ${document.errors[0].message}`);
   const root: unknown = document.toJS({ maxAliasCount: 100 });
   if (!isMap(root)) throw bad('metadata is not a specification');

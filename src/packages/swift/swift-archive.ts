@@ -2,7 +2,7 @@
 // `Package@swift-X.Y.swift` in the zip, read as it streams in, each at most 128 KiB; the tools version from a
 // manifest's first line. A zip that is not one, an entry escaping the archive, or no Package.swift answers 400.
 import type { Readable } from 'node:stream';
-import unzipper from 'unzipper';
+import type unzipper from 'unzipper';
 import { BadRequestError } from '../../domain/errors.ts';
 import { trimmedSwiftVersion } from './swift-names.ts';
 
@@ -37,7 +37,7 @@ async function readManifest(entry: unzipper.Entry): Promise<string> {
 
 export async function readSwiftArchive(body: Readable): Promise<SwiftManifests> {
   const manifests: SwiftManifests = {};
-  const zip = body.pipe(unzipper.Parse({ forceStream: true }));
+  const zip = body.pipe((require('unzipper') as typeof unzipper).Parse({ forceStream: true }));
   try {
     for await (const item of zip) {
       const entry = item as unzipper.Entry;

@@ -5,7 +5,8 @@
 import type { Readable } from 'node:stream';
 import type tar from 'tar-stream';
 import { BadRequestError } from '../../domain/errors.ts';
-import { entryPath, TarArchiveCheck } from '../core/tar-check.ts';
+import { TarArchiveCheck } from '../core/tar-check.ts';
+import { entryPath } from '../core/tar-entries.ts';
 
 const MAX_INFO_BYTES = 64 * 1024;
 /** A disk image may unpack to many times its compressed size, but not past this ratio once past a gigabyte. */

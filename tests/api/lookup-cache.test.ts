@@ -1,0 +1,171 @@
+// The per-process cache of token and owner lookups decides nothing the database does not: every change to a token,
+// an account or an organization is seen by the very next request, though the lookups before it were served from
+// the cache (each is made twice first, so the second comes from it).
+import { basicAuth, createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await createTestUser(t, { admin: true });
+});
+afterAll(() => t.close());
+
+/** Signs in twice with the header on GET /user: the second time from the cache. */
+async function signInTwice(authorization: string): Promise<void> {
+  for (let i = 0; i < 2; i++) await t.request().get('/api/v1/user').set('Authorization', authorization).expect(200);
+}
+
+/** GET /orgs/{org} twice as the caller: the second time the organization comes from the cache. */
+async function readOrgTwice(org: string, authorization?: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const req = t.request().get(`/api/v1/orgs/${org}`);
+    if (authorization) req.set('Authorization', authorization);
+    await req.expect(200);
+  }
+}
+
+describe('tokens', () => {
+  it('refuses a token at once once it is deleted', async () => {
+    const alice = await createTestUser(t);
+    const { body } = await t
+      .request()
+      .post(`/api/v1/users/${alice.user.name}/tokens`)
+      .set('Authorization', basicAuth(alice.user.name, alice.password))
+      .send({ name: 'ci', scopes: ['all'] })
+      .expect(201);
+    await signInTwice(`token ${body.sha1}`);
+    await t
+      .request()
+      .delete(`/api/v1/users/${alice.user.name}/tokens/ci`)
+      .set('Authorization', basicAuth(alice.user.name, alice.password))
+      .expect(204);
+    await t.request().get('/api/v1/user').set('Authorization', `token ${body.sha1}`).expect(401);
+    // The other token of the same user still signs in.
+    await t.request().get('/api/v1/user').set('Authorization', alice.auth).expect(200);
+  });
+
+  it("refuses a deleted user's token at once", async () => {
+    const bob = await createTestUser(t);
+    await signInTwice(bob.auth);
+    await t.request().delete(`/api/v1/admin/users/${bob.user.name}`).set('Authorization', admin.auth).expect(204);
+    await t.request().get('/api/v1/user').set('Authorization', bob.auth).expect(401);
+  });
+
+  it('refuses the token of a user prohibited from signing in at once, and signs in again once allowed', async () => {
+    const carol = await createTestUser(t);
+    await signInTwice(carol.auth);
+    const edit = (prohibit: boolean) =>
+      t
+        .request()
+        .patch(`/api/v1/admin/users/${carol.user.name}`)
+        .set('Authorization', admin.auth)
+        .send({ prohibit_login: prohibit })
+        .expect(200);
+    await edit(true);
+    await t.request().get('/api/v1/user').set('Authorization', carol.auth).expect(403);
+    await edit(false);
+    await t.request().get('/api/v1/user').set('Authorization', carol.auth).expect(200);
+  });
+
+  it('answers with the account as it is now, not as the cache first saw it', async () => {
+    const dave = await createTestUser(t);
+    await signInTwice(dave.auth);
+    await t
+      .request()
+      .patch('/api/v1/user/settings')
+      .set('Authorization', dave.auth)
+      .send({ full_name: 'Dave Renamed' })
+      .expect(200);
+    const res = await t.request().get('/api/v1/user').set('Authorization', dave.auth).expect(200);
+    expect(res.body.full_name).toBe('Dave Renamed');
+  });
+});
+
+describe('passwords', () => {
+  it('refuses the old password at once once an admin changed it', async () => {
+    const erin = await createTestUser(t);
+    await signInTwice(basicAuth(erin.user.name, erin.password));
+    await t
+      .request()
+      .patch(`/api/v1/admin/users/${erin.user.name}`)
+      .set('Authorization', admin.auth)
+      .send({ password: 'a-brand-new-password', must_change_password: false })
+      .expect(200);
+    await t.request().get('/api/v1/user').set('Authorization', basicAuth(erin.user.name, erin.password)).expect(401);
+    await t
+      .request()
+      .get('/api/v1/user')
+      .set('Authorization', basicAuth(erin.user.name, 'a-brand-new-password'))
+      .expect(200);
+  });
+});
+
+describe('organizations', () => {
+  it('serves a renamed organization under its old name only as the redirect to the new one', async () => {
+    const org = await createTestOrg(t, admin.user);
+    const oldName = org.name;
+    const newName = uniqueName('renamed');
+    await readOrgTwice(oldName, admin.auth);
+    // Forgejo's API renames no organization (its web settings do): the rows it writes, in one transaction.
+    await t.context.transactions.run(async (repos) => {
+      await repos.users.rename(org.id, newName);
+      await repos.users.redirect(org.lowerName, org.id);
+    });
+    const old = await t.request().get(`/api/v1/orgs/${oldName}`).set('Authorization', admin.auth).expect(307);
+    expect(old.headers.location).toBe(`/api/v1/orgs/${newName}`);
+    const renamed = await t.request().get(`/api/v1/orgs/${newName}`).set('Authorization', admin.auth).expect(200);
+    expect(renamed.body.username).toBe(newName);
+  });
+
+  it('serves a renamed user under the old name only as the redirect to the new one', async () => {
+    const frank = await createTestUser(t);
+    const oldName = frank.user.name;
+    const newName = uniqueName('renamed');
+    for (let i = 0; i < 2; i++)
+      await t.request().get(`/api/v1/users/${oldName}`).set('Authorization', admin.auth).expect(200);
+    await t
+      .request()
+      .post(`/api/v1/admin/users/${oldName}/rename`)
+      .set('Authorization', admin.auth)
+      .send({ new_username: newName })
+      .expect(204);
+    const old = await t.request().get(`/api/v1/users/${oldName}`).set('Authorization', admin.auth).expect(307);
+    expect(old.headers.location).toBe(`/api/v1/users/${newName}`);
+    const me = await t.request().get('/api/v1/user').set('Authorization', frank.auth).expect(200);
+    expect(me.body.login).toBe(newName);
+  });
+
+  it('hides an organization made private at once from those who may not see it', async () => {
+    const org = await createTestOrg(t, admin.user);
+    await readOrgTwice(org.name);
+    await t
+      .request()
+      .patch(`/api/v1/orgs/${org.name}`)
+      .set('Authorization', admin.auth)
+      .send({ visibility: 'private' })
+      .expect(200);
+    await t.request().get(`/api/v1/orgs/${org.name}`).expect(404);
+  });
+
+  it('answers a deleted organization with 404 at once', async () => {
+    const org = await createTestOrg(t, admin.user);
+    await readOrgTwice(org.name, admin.auth);
+    await t.request().delete(`/api/v1/orgs/${org.name}`).set('Authorization', admin.auth).expect(204);
+    await t.request().get(`/api/v1/orgs/${org.name}`).set('Authorization', admin.auth).expect(404);
+  });
+
+  it('answers with the description as it is now after an edit', async () => {
+    const org = await createTestOrg(t, admin.user);
+    await readOrgTwice(org.name, admin.auth);
+    await t
+      .request()
+      .patch(`/api/v1/orgs/${org.name}`)
+      .set('Authorization', admin.auth)
+      .send({ description: 'edited just now' })
+      .expect(200);
+    const res = await t.request().get(`/api/v1/orgs/${org.name}`).set('Authorization', admin.auth).expect(200);
+    expect(res.body.description).toBe('edited just now');
+  });
+});

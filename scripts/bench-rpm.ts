@@ -49,7 +49,11 @@ async function uploadAll(input: RpmBenchInput, template: Buffer): Promise<number
   let next = 0;
   const worker = async () => {
     while (next < PACKAGES) {
-      const res = await fetch(url, { method: 'PUT', headers, body: variant(template, next++) });
+      const index = next++;
+      const res = await fetch(url, { method: 'PUT', headers, body: variant(template, index) }).catch((error: Error) => {
+        // undici says "fetch failed"; the cause (ECONNRESET…) is what tells why.
+        throw new Error(`upload ${index} failed: ${String((error.cause as Error | undefined)?.message ?? error)}`);
+      });
       if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     }
   };

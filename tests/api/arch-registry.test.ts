@@ -66,15 +66,17 @@ async function verify(data: Buffer, signature: Buffer, owner: string): Promise<b
   );
 }
 
-/** The `desc` entries of a database, by directory. */
-async function descs(db: Buffer): Promise<Map<string, string>> {
+/** The `desc` (or `files`) entries of a database, by directory. */
+async function descs(db: Buffer, entry = 'desc'): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const extract = tar.extract();
   extract.on('entry', (header, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
-      if (header.name.endsWith('/desc')) found.set(header.name.slice(0, -5), Buffer.concat(chunks).toString());
+      const suffix = `/${entry}`;
+      if (header.name.endsWith(suffix))
+        found.set(header.name.slice(0, -suffix.length), Buffer.concat(chunks).toString());
       next();
     });
   });
@@ -103,6 +105,14 @@ describe('upload, databases and download', () => {
     const signature = (await get(`${base}/${pkg.fileName}.sig`).expect(200)).body as Buffer;
     expect(await verify(pkg.bytes, signature, alice.user.name)).toBe(true);
     expect(desc).toContain(`%PGPSIG%\n${signature.toString('base64')}\n`);
+    // The .files database: the same entries with the paths each package installs (not makepkg's .PKGINFO).
+    const files = (await get(`${base}/anything.files`).expect(200)).body as Buffer;
+    const filesSig = (await get(`${base}/anything.files.sig`).expect(200)).body as Buffer;
+    expect(await verify(files, filesSig, alice.user.name)).toBe(true);
+    expect((await descs(files)).get(`${name}-1.0.0-1`)).toBe(desc);
+    expect((await descs(files, 'files')).get(`${name}-1.0.0-1`)).toBe(
+      `%FILES%\nusr/\nusr/share/\nusr/share/${name}/\nusr/share/${name}/README\n\n`,
+    );
     // A changed byte of the database no longer verifies.
     const changed = Buffer.from(db);
     changed[20] ^= 1;

@@ -1,6 +1,7 @@
 // The Debian registry under /api/packages/{owner}/debian: .deb uploads named by their control file (any compression
 // dpkg-deb uses), the signed distribution index rebuilt by the background job after uploads and deletes, pool
 // downloads, by-hash reads, hostile uploads refused keeping nothing, access and token scopes.
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as openpgp from 'openpgp';
@@ -111,6 +112,12 @@ describe('upload and index', () => {
     const listed = releaseSha256(text);
     expect(listed.get('main/binary-all/Packages')).toEqual([sha256(packages), packages.length]);
     expect(listed.get('main/binary-all/Packages.gz')).toEqual([sha256(packagesGz), packagesGz.length]);
+    // Packages.xz, read back with xz-utils itself.
+    const packagesXz = await get(`${base}/main/binary-all/Packages.xz`).expect(200);
+    expect(packagesXz.headers['content-type']).toBe('application/x-xz');
+    const xzBytes = packagesXz.body as Buffer;
+    expect(execFileSync('xz', ['--decompress', '--stdout'], { input: xzBytes }).equals(packages)).toBe(true);
+    expect(listed.get('main/binary-all/Packages.xz')).toEqual([sha256(xzBytes), xzBytes.length]);
     const stanza = packages.toString();
     expect(stanza).toContain(`Package: ${name}\nVersion: 1.2-1\nArchitecture: all\n`);
     expect(stanza).toContain('Depends: libc6 (>= 2.0), perl\n');

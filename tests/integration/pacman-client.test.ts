@@ -1,6 +1,7 @@
 // The Arch registry driven by the real client: a package laid out as makepkg does, uploaded, then pacman with a
 // temporary config, root, database path, cache and keyring (the served key added and locally signed) syncs the
-// signed database (SigLevel Required), downloads the package (-Sw) byte for byte and installs it (-S); a database
+// signed database (SigLevel Required), downloads the package (-Sw) byte for byte and installs it (-S), lists its
+// paths from the signed .files database (-Fyl); a database
 // with one byte changed on the way is refused; a deleted package is gone after the next sync.
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -145,6 +146,10 @@ describeWithPacman('pacman against a running Anvil', () => {
 
     const installed = await pacman(`${archUrl}/core`, ['-Sy', NAME]);
     expect(fs.readFileSync(path.join(installed.root, `usr/share/${NAME}/hello`), 'utf8')).toBe(CONTENT);
+
+    // pacman -F: the signed .files database syncs and lists the package's paths.
+    const files = await pacman(`${archUrl}/core`, ['-Fyl', NAME]);
+    expect(files.output).toContain(`${NAME} usr/share/${NAME}/hello`);
   }, 180_000);
 
   it('refuses a database with one byte changed on the way', async () => {

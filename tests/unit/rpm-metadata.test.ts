@@ -177,6 +177,24 @@ describe('repodata', () => {
     }
   });
 
+  it('lists many packages in order, each once, in all three lists', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      ...item,
+      pkg: { ...item.pkg, name: `pkg-${String(i).padStart(3, '0')}` },
+      sha256: sha256(String(i)),
+    }));
+    const files = await buildRepodata(many, async () => 'SIGNATURE');
+    const open = (name: string) => gunzipSync(files.find((file) => file.name === name)!.bytes).toString();
+    const names = many.map((entry) => entry.pkg.name);
+    const primary = parser.parse(open('primary.xml.gz')).metadata;
+    expect(primary.packages).toBe('300');
+    expect(primary.package.map((entry: { name: string }) => entry.name)).toEqual(names);
+    const filelists = parser.parse(open('filelists.xml.gz')).filelists;
+    expect(filelists.package.map((entry: { name: string }) => entry.name)).toEqual(names);
+    const other = parser.parse(open('other.xml.gz')).otherdata;
+    expect(other.package.map((entry: { pkgid: string }) => entry.pkgid)).toEqual(many.map((entry) => entry.sha256));
+  });
+
   it('lists the package in primary, filelists and other', async () => {
     const files = await buildRepodata([item], async () => 'SIGNATURE');
     const open = (name: string) => gunzipSync(files.find((file) => file.name === name)!.bytes).toString();

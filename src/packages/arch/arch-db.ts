@@ -1,6 +1,6 @@
 // An Arch repository's databases, as repo-add writes them: a gzipped tar with a `{name}-{version}/` directory and
-// its `desc` per package ({repo}.db), the same with `files` beside each desc ({repo}.files), each with a detached
-// signature pacman checks with SigLevel Required. One database per architecture, holding that architecture's
+// its `desc` per package ({repo}.db), the same with `files` (%FILES%: the paths it installs) beside each desc
+// ({repo}.files, what `pacman -F` searches), each with a detached signature pacman checks with SigLevel Required. One database per architecture, holding that architecture's
 // packages and the `any` ones; `any` alone for a repository of `any` packages only.
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -12,6 +12,8 @@ const gzipAsync = promisify(gzip);
 export interface ArchDbPackage {
   info: PkgInfo;
   file: StoredArchFile;
+  /** The paths the package installs (package-files.ts). */
+  files: string[];
 }
 
 export interface ArchDbFile {
@@ -20,6 +22,11 @@ export interface ArchDbFile {
 }
 
 export const ANY = 'any';
+
+/** The `files` entry of a package: its paths under %FILES%, as repo-add writes it. */
+export function filesEntry(files: string[]): string {
+  return files.length === 0 ? '%FILES%\n\n' : `%FILES%\n${files.join('\n')}\n\n`;
+}
 
 async function tarball(packages: ArchDbPackage[], withFiles: boolean, mtime: Date): Promise<Buffer> {
   const pack = tar.pack();
@@ -30,11 +37,11 @@ async function tarball(packages: ArchDbPackage[], withFiles: boolean, mtime: Dat
     pack.on('error', reject);
   });
   const sorted = [...packages].sort((a, b) => a.info.name.localeCompare(b.info.name));
-  for (const { info, file } of sorted) {
+  for (const { info, file, files } of sorted) {
     const dir = `${info.name}-${info.version}`;
     pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755, mtime });
     pack.entry({ name: `${dir}/desc`, mode: 0o644, mtime }, descEntry(info, file));
-    if (withFiles) pack.entry({ name: `${dir}/files`, mode: 0o644, mtime }, '%FILES%\n\n');
+    if (withFiles) pack.entry({ name: `${dir}/files`, mode: 0o644, mtime }, filesEntry(files));
   }
   pack.finalize();
   await ended;

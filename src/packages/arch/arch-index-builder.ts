@@ -1,11 +1,12 @@
 // Builds an Arch repository's databases for the index job (src/packages/core/repository-index.ts): the
 // repository's packages from one query, their .PKGINFO from the file property the upload kept, each package's
-// signature (made here with the owner's key the first time, then kept as a file property), and the databases
-// signed with the same key.
+// signature and installed paths (made here from the stored package the first time — signed with the owner's key,
+// its tar listed — then kept as file properties), and the databases signed with the same key.
 import type { ScopeFile } from '../../db/package-scope-files.repository.ts';
 import type { IndexBuilder, IndexBuildInput, IndexFile } from '../core/repository-index.ts';
 import { type ArchDbPackage, buildArchDatabases } from './arch-db.ts';
-import { ARCH, ARCH_METADATA, ARCH_SIGNATURE } from './arch.service.ts';
+import { ARCH, ARCH_FILES, ARCH_METADATA, ARCH_SIGNATURE } from './arch.service.ts';
+import { packageFiles } from './package-files.ts';
 import type { PkgInfo } from './pkginfo.ts';
 
 async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
@@ -14,23 +15,40 @@ async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The packages' signatures, base64: kept ones, and new ones made and kept for the packages that have none. */
-async function signatures(input: IndexBuildInput, files: ScopeFile[]): Promise<Map<number, string>> {
+/** The package's paths, one a line; none when its tar cannot be read to the end (the upload read its front). */
+async function listedPaths(input: IndexBuildInput, bytes: Buffer): Promise<string> {
+  try {
+    return (await packageFiles(bytes)).join('\n');
+  } catch (error) {
+    input.deps.log.warn({ err: error }, 'an Arch package could not be listed for its .files database');
+    return '';
+  }
+}
+
+interface KeptFacts {
+  /** The detached signature, base64. */
+  signature: string;
+  files: string[];
+}
+
+/** Each package's signature and paths: the kept ones, and for a package without them, made and kept now. */
+async function keptFacts(input: IndexBuildInput, files: ScopeFile[]): Promise<Map<number, KeptFacts>> {
   const { deps, signingKeys, owner } = input;
-  const kept = await deps.repos.packageProperties.of(
-    'file',
-    files.map((file) => file.fileId),
-  );
-  const found = new Map<number, string>();
+  const found = new Map<number, KeptFacts>();
   for (const file of files) {
-    let signature = kept.get(file.fileId)?.[ARCH_SIGNATURE];
-    if (!signature) {
-      const signer = await signingKeys.pgp(owner);
+    let signature = file.properties[ARCH_SIGNATURE];
+    let paths = file.properties[ARCH_FILES];
+    if (!signature || paths === undefined) {
       const bytes = await readAll(await deps.packageBlobs.get(file.sha256));
-      signature = Buffer.from(await signer.detachSign(bytes, 'binary')).toString('base64');
-      await deps.repos.packageProperties.add('file', file.fileId, { [ARCH_SIGNATURE]: signature });
+      const made: Record<string, string> = {};
+      if (!signature) {
+        const signer = await signingKeys.pgp(owner);
+        signature = made[ARCH_SIGNATURE] = Buffer.from(await signer.detachSign(bytes, 'binary')).toString('base64');
+      }
+      if (paths === undefined) paths = made[ARCH_FILES] = await listedPaths(input, bytes);
+      await deps.repos.packageProperties.add('file', file.fileId, made);
     }
-    found.set(file.fileId, signature);
+    found.set(file.fileId, { signature, files: paths === '' ? [] : paths.split('\n') });
   }
   return found;
 }
@@ -42,7 +60,7 @@ export const ARCH_INDEX_BUILDER: IndexBuilder = {
       await deps.repos.packageScopeFiles.list({ ownerId: owner.id, type: ARCH, scope, property: ARCH_METADATA })
     ).filter((file) => file.property !== '');
     if (files.length === 0) return [];
-    const signed = await signatures(input, files);
+    const kept = await keptFacts(input, files);
     const packages: ArchDbPackage[] = files.map((file) => ({
       info: JSON.parse(file.property) as PkgInfo,
       file: {
@@ -50,8 +68,9 @@ export const ARCH_INDEX_BUILDER: IndexBuilder = {
         size: file.size,
         md5: file.md5,
         sha256: file.sha256,
-        pgpSig: signed.get(file.fileId)!,
+        pgpSig: kept.get(file.fileId)!.signature,
       },
+      files: kept.get(file.fileId)!.files,
     }));
     const signer = await signingKeys.pgp(owner);
     const built = await buildArchDatabases(packages, async (data) => {

@@ -48,7 +48,8 @@ function zstdStream(): Transform {
   return transform;
 }
 
-function decompressed(kind: ArchCompression, compressed: Readable): Readable {
+/** The package's tar, decompressed as it streams. */
+export function decompressed(kind: ArchCompression, compressed: Readable): Readable {
   if (kind === 'xz') {
     const web = Readable.toWeb(compressed) as ReadableStream<Uint8Array>;
     return Readable.fromWeb(new XzReadableStream(web) as import('node:stream/web').ReadableStream<Uint8Array>);

@@ -21,6 +21,8 @@ export const ARCH = 'arch';
 export const ARCH_METADATA = 'arch.metadata';
 /** The file property holding the package's detached signature, base64. */
 export const ARCH_SIGNATURE = 'arch.signature';
+/** The file property holding the paths the package installs, one a line (the `.files` database lists them). */
+export const ARCH_FILES = 'arch.files';
 
 /** `{name}-{pkgver}-{pkgrel}-{arch}.pkg.tar.{ext}`, split into the package's name, version and architecture. */
 const FILE_NAME = /^(?<name>.+)-(?<version>[^-]+-[^-]+)-(?<arch>[^-]+)\.pkg\.tar\.(?:zst|xz|gz)$/;

@@ -11,6 +11,7 @@ const BY_HASH: Record<string, IndexHash> = { MD5Sum: 'md5', SHA1: 'sha1', SHA256
 
 function contentTypeOf(fileName: string): string {
   if (fileName.endsWith('.gz')) return 'application/gzip';
+  if (fileName.endsWith('.xz')) return 'application/x-xz';
   if (fileName.endsWith('.gpg')) return 'application/pgp-signature';
   return 'text/plain; charset=utf-8';
 }

@@ -1,9 +1,12 @@
 // The index of a Debian distribution (https://wiki.debian.org/DebianRepository/Format), rebuilt as one set by the
 // "package-index" job: {component}/binary-{arch}/Packages and Packages.gz for every component and architecture of
-// the distribution ("all" packages are listed under every architecture too), and the Release that names them by
-// their digests — clear-signed as InRelease and signed detached as Release.gpg with the owner's OpenPGP key.
+// the distribution ("all" packages are listed under every architecture too), also as Packages.gz and Packages.xz
+// (compressed off the event loop), and the Release that names them all by their digests — clear-signed as InRelease
+// and signed detached as Release.gpg with the owner's OpenPGP key.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { xz } from '@napi-rs/lzma';
 import type { ScopedFile } from '../../db/scoped-file.repository.ts';
 import type { IndexBuilder, IndexFile } from '../core/repository-index.ts';
 
@@ -42,11 +45,12 @@ function stanza(file: ScopedFile, distribution: string): string {
 }
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
+const gzipAsync = promisify(gzip);
 
-/** The Packages files of each component and architecture. */
-function packagesFiles(files: ScopedFile[], distribution: string): IndexFile[] {
+/** The Packages files of each component and architecture, plain, gzipped and xz-compressed. */
+async function packagesFiles(files: ScopedFile[], distribution: string): Promise<IndexFile[]> {
   const architectures = sorted(files.map((file) => file.properties[DEBIAN_PROPERTY.architecture]));
-  const out: IndexFile[] = [];
+  const out: Array<Promise<IndexFile>> = [];
   for (const component of sorted(files.map((file) => file.properties[DEBIAN_PROPERTY.component]))) {
     const inComponent = files.filter((file) => file.properties[DEBIAN_PROPERTY.component] === component);
     for (const architecture of architectures) {
@@ -57,10 +61,14 @@ function packagesFiles(files: ScopedFile[], distribution: string): IndexFile[] {
       const text = listed.map((file) => `${stanza(file, distribution)}\n`).join('\n');
       const data = Buffer.from(text, 'utf8');
       const dir = `${component}/binary-${architecture}`;
-      out.push({ name: `${dir}/Packages`, data }, { name: `${dir}/Packages.gz`, data: gzipSync(data, { level: 9 }) });
+      out.push(
+        Promise.resolve({ name: `${dir}/Packages`, data }),
+        gzipAsync(data, { level: 9 }).then((gz) => ({ name: `${dir}/Packages.gz`, data: gz })),
+        xz.compress(data).then((compressed) => ({ name: `${dir}/Packages.xz`, data: compressed })),
+      );
     }
   }
-  return out;
+  return Promise.all(out);
 }
 
 function releaseText(files: ScopedFile[], distribution: string, indexes: IndexFile[], origin: string): string {
@@ -88,7 +96,7 @@ export const debianIndexBuilder: IndexBuilder = {
   async build({ deps, signingKeys, owner, scope }) {
     const files = await deps.repos.scopedFiles.filesWhere(owner.id, DEBIAN, DEBIAN_PROPERTY.distribution, scope);
     if (files.length === 0) return [];
-    const indexes = packagesFiles(files, scope);
+    const indexes = await packagesFiles(files, scope);
     const release = releaseText(files, scope, indexes, deps.settings[''].APP_NAME.replace(/\s+/g, ' '));
     const signer = await signingKeys.pgp(owner);
     const [inRelease, detached] = await Promise.all([

@@ -17,7 +17,7 @@ export const DEBIAN_REGISTRY: RegistryTable = {
     registryRoute('GET', new RegExp(`^${DIST}${BY_HASH}$`), packageReader(), indexFileByHash),
     registryRoute('GET', new RegExp(`^${DIST}${LIST}${BY_HASH}$`), packageReader(), indexFileByHash),
     registryRoute('GET', new RegExp(`^${DIST}/(?<file>Release|InRelease|Release\\.gpg)$`), packageReader(), indexFile),
-    registryRoute('GET', new RegExp(`^${DIST}${LIST}/(?<file>Packages(?:\\.gz)?)$`), packageReader(), indexFile),
+    registryRoute('GET', new RegExp(`^${DIST}${LIST}/(?<file>Packages(?:\\.gz|\\.xz)?)$`), packageReader(), indexFile),
     registryRoute('PUT', new RegExp(`^${POOL}/upload$`), packageWriter(), uploadDeb),
     registryRoute(
       'GET',

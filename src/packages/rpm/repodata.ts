@@ -1,7 +1,9 @@
 // The three package lists of an RPM repository's repodata/ (the createrepo metadata format dnf reads through
 // libsolv): primary.xml (what dependency resolution needs, with the files createrepo lists there too),
-// filelists.xml (every file) and other.xml (changelogs).
-import { XMLBuilder } from 'fast-xml-parser';
+// filelists.xml (every file) and other.xml (changelogs). Written as text, package by package, in slices that let
+// requests through (a document tree of a thousand packages' files took most of a rebuild).
+import { mapInSlices } from '../core/in-slices.ts';
+import { XML_DECLARATION, xmlAttributes, xmlElement } from '../core/xml-text.ts';
 import type { RpmDependency, RpmFileEntry, RpmPackage } from './rpm-package.ts';
 
 export const XMLNS = {
@@ -23,118 +25,97 @@ export interface IndexedRpm {
   fileTime: number;
 }
 
-type XmlNode = Record<string, unknown>;
-
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: true });
-const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
-/** Characters XML 1.0 cannot carry at all (a package's description may hold them); libxml2 refuses the file. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-export function xmlDocument(root: XmlNode): string {
-  return DECLARATION + builder.build(root);
+function versionTag(pkg: RpmPackage): string {
+  return `<version${xmlAttributes({ epoch: pkg.epoch, ver: pkg.version, rel: pkg.release })}/>`;
 }
 
-function text(value: string): string {
-  return value.replace(NOT_XML, '');
+function entries(tag: string, list: RpmDependency[]): string {
+  if (list.length === 0) return '';
+  let out = `<${tag}>`;
+  for (const dep of list) {
+    const attributes = {
+      name: dep.name,
+      flags: dep.flags || undefined,
+      epoch: dep.epoch || undefined,
+      ver: dep.version || undefined,
+      rel: dep.release || undefined,
+      pre: dep.pre ? '1' : undefined,
+    };
+    out += `<rpm:entry${xmlAttributes(attributes)}/>`;
+  }
+  return `${out}</${tag}>`;
 }
 
-function versionNode(pkg: RpmPackage): XmlNode {
-  return { '@_epoch': pkg.epoch, '@_ver': text(pkg.version), '@_rel': text(pkg.release) };
+function fileTags(files: RpmFileEntry[], primaryOnly: boolean): string {
+  let out = '';
+  for (const file of files) {
+    if (!primaryOnly || file.primary) out += xmlElement('file', file.path, { type: file.type || undefined });
+  }
+  return out;
 }
 
-function entries(list: RpmDependency[]): XmlNode | undefined {
-  if (list.length === 0) return undefined;
-  const entry = list.map((dep) => ({
-    '@_name': text(dep.name),
-    ...(dep.flags ? { '@_flags': dep.flags } : {}),
-    ...(dep.epoch ? { '@_epoch': dep.epoch } : {}),
-    ...(dep.version ? { '@_ver': text(dep.version) } : {}),
-    ...(dep.release ? { '@_rel': text(dep.release) } : {}),
-    ...(dep.pre ? { '@_pre': '1' } : {}),
-  }));
-  return { 'rpm:entry': entry };
+function primaryPackage({ pkg, sha256, size, href, fileTime }: IndexedRpm): string {
+  const format =
+    xmlElement('rpm:license', pkg.license) +
+    xmlElement('rpm:vendor', pkg.vendor) +
+    xmlElement('rpm:group', pkg.group) +
+    xmlElement('rpm:buildhost', pkg.buildHost) +
+    xmlElement('rpm:sourcerpm', pkg.sourceRpm) +
+    `<rpm:header-range${xmlAttributes({ start: pkg.headerStart, end: pkg.headerEnd })}/>` +
+    entries('rpm:provides', pkg.provides) +
+    entries('rpm:requires', pkg.requires) +
+    entries('rpm:conflicts', pkg.conflicts) +
+    entries('rpm:obsoletes', pkg.obsoletes) +
+    fileTags(pkg.files, true);
+  return (
+    '<package type="rpm">' +
+    xmlElement('name', pkg.name) +
+    xmlElement('arch', pkg.arch) +
+    versionTag(pkg) +
+    xmlElement('checksum', sha256, { type: 'sha256', pkgid: 'YES' }) +
+    xmlElement('summary', pkg.summary) +
+    xmlElement('description', pkg.description) +
+    xmlElement('packager', pkg.packager) +
+    xmlElement('url', pkg.url) +
+    `<time${xmlAttributes({ file: fileTime, build: pkg.buildTime })}/>` +
+    `<size${xmlAttributes({ package: size, installed: pkg.installedSize, archive: pkg.archiveSize })}/>` +
+    `<location${xmlAttributes({ href })}/>` +
+    `<format>${format}</format></package>`
+  );
 }
 
-function fileNodes(files: RpmFileEntry[]): XmlNode[] {
-  return files.map((file) => ({ '#text': text(file.path), ...(file.type ? { '@_type': file.type } : {}) }));
+export type ListType = 'primary' | 'filelists' | 'other';
+
+const ROOTS: Record<ListType, { root: string; namespaces: Record<string, string> }> = {
+  primary: { root: 'metadata', namespaces: { xmlns: XMLNS.common, 'xmlns:rpm': XMLNS.rpm } },
+  filelists: { root: 'filelists', namespaces: { xmlns: XMLNS.filelists } },
+  other: { root: 'otherdata', namespaces: { xmlns: XMLNS.other } },
+};
+
+/** A filelists/other entry: the package's id, name, architecture and version, then its own content. */
+function listed(item: IndexedRpm, content: string): string {
+  const attributes = xmlAttributes({ pkgid: item.sha256, name: item.pkg.name, arch: item.pkg.arch });
+  return `<package${attributes}>${versionTag(item.pkg)}${content}</package>`;
 }
 
-function primaryPackage({ pkg, sha256, size, href, fileTime }: IndexedRpm): XmlNode {
-  const format: XmlNode = {
-    'rpm:license': text(pkg.license),
-    'rpm:vendor': text(pkg.vendor),
-    'rpm:group': text(pkg.group),
-    'rpm:buildhost': text(pkg.buildHost),
-    'rpm:sourcerpm': text(pkg.sourceRpm),
-    'rpm:header-range': { '@_start': pkg.headerStart, '@_end': pkg.headerEnd },
-    'rpm:provides': entries(pkg.provides),
-    'rpm:requires': entries(pkg.requires),
-    'rpm:conflicts': entries(pkg.conflicts),
-    'rpm:obsoletes': entries(pkg.obsoletes),
-    file: fileNodes(pkg.files.filter((file) => file.primary)),
-  };
-  return {
-    '@_type': 'rpm',
-    name: pkg.name,
-    arch: pkg.arch,
-    version: versionNode(pkg),
-    checksum: { '@_type': 'sha256', '@_pkgid': 'YES', '#text': sha256 },
-    summary: text(pkg.summary),
-    description: text(pkg.description),
-    packager: text(pkg.packager),
-    url: text(pkg.url),
-    time: { '@_file': fileTime, '@_build': pkg.buildTime },
-    size: { '@_package': size, '@_installed': pkg.installedSize, '@_archive': pkg.archiveSize },
-    location: { '@_href': href },
-    format,
-  };
+function otherPackage(item: IndexedRpm): string {
+  let changelogs = '';
+  for (const entry of item.pkg.changelogs) {
+    changelogs += xmlElement('changelog', entry.text, { author: entry.author, date: entry.date });
+  }
+  return listed(item, changelogs);
 }
 
-export function primaryXml(packages: IndexedRpm[]): string {
-  return xmlDocument({
-    metadata: {
-      '@_xmlns': XMLNS.common,
-      '@_xmlns:rpm': XMLNS.rpm,
-      '@_packages': packages.length,
-      package: packages.map(primaryPackage),
-    },
-  });
-}
+const ENTRY: Record<ListType, (item: IndexedRpm) => string> = {
+  primary: primaryPackage,
+  filelists: (item) => listed(item, fileTags(item.pkg.files, false)),
+  other: otherPackage,
+};
 
-function listed(item: IndexedRpm, extra: XmlNode): XmlNode {
-  return {
-    '@_pkgid': item.sha256,
-    '@_name': item.pkg.name,
-    '@_arch': item.pkg.arch,
-    version: versionNode(item.pkg),
-    ...extra,
-  };
-}
-
-export function filelistsXml(packages: IndexedRpm[]): string {
-  return xmlDocument({
-    filelists: {
-      '@_xmlns': XMLNS.filelists,
-      '@_packages': packages.length,
-      package: packages.map((item) => listed(item, { file: fileNodes(item.pkg.files) })),
-    },
-  });
-}
-
-export function otherXml(packages: IndexedRpm[]): string {
-  return xmlDocument({
-    otherdata: {
-      '@_xmlns': XMLNS.other,
-      '@_packages': packages.length,
-      package: packages.map((item) =>
-        listed(item, {
-          changelog: item.pkg.changelogs.map((entry) => ({
-            '@_author': text(entry.author),
-            '@_date': entry.date,
-            '#text': text(entry.text),
-          })),
-        }),
-      ),
-    },
-  });
+/** The list document of the type: its root with the namespaces and package count, then each package's entry. */
+export async function listXml(type: ListType, packages: IndexedRpm[]): Promise<string> {
+  const { root, namespaces } = ROOTS[type];
+  const entries = await mapInSlices(packages, ENTRY[type]);
+  const open = `${XML_DECLARATION}<${root}${xmlAttributes({ ...namespaces, packages: packages.length })}>`;
+  return `${open}${entries.join('')}</${root}>`;
 }

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { filelistsXml, type IndexedRpm, otherXml, primaryXml, XMLNS, xmlDocument } from './repodata.ts';
+import { XML_DECLARATION, xmlAttributes, xmlElement } from '../core/xml-text.ts';
+import { type IndexedRpm, listXml, type ListType, XMLNS } from './repodata.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -19,21 +20,28 @@ export type DetachedSigner = (data: Buffer) => Promise<string>;
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 interface ListFile {
-  type: 'primary' | 'filelists' | 'other';
+  type: ListType;
   xml: string;
   gz: Buffer;
 }
 
-function dataNode(list: ListFile, timestamp: number) {
-  return {
-    '@_type': list.type,
-    checksum: { '@_type': 'sha256', '#text': sha256(list.gz) },
-    'open-checksum': { '@_type': 'sha256', '#text': sha256(list.xml) },
-    location: { '@_href': `repodata/${list.type}.xml.gz` },
-    timestamp,
-    size: list.gz.length,
-    'open-size': Buffer.byteLength(list.xml),
-  };
+function dataTag(list: ListFile, timestamp: number): string {
+  return (
+    `<data${xmlAttributes({ type: list.type })}>` +
+    xmlElement('checksum', sha256(list.gz), { type: 'sha256' }) +
+    xmlElement('open-checksum', sha256(list.xml), { type: 'sha256' }) +
+    `<location${xmlAttributes({ href: `repodata/${list.type}.xml.gz` })}/>` +
+    xmlElement('timestamp', timestamp) +
+    xmlElement('size', list.gz.length) +
+    xmlElement('open-size', Buffer.byteLength(list.xml)) +
+    '</data>'
+  );
+}
+
+function repomdXml(lists: ListFile[], timestamp: number): string {
+  const root = xmlAttributes({ xmlns: XMLNS.repo, 'xmlns:rpm': XMLNS.rpm });
+  const data = lists.map((list) => dataTag(list, timestamp)).join('');
+  return `${XML_DECLARATION}<repomd${root}>${xmlElement('revision', timestamp)}${data}</repomd>`;
 }
 
 /** Every file of repodata/ for these packages, named as dnf asks for them. */
@@ -43,24 +51,14 @@ export async function buildRepodata(
   now = new Date(),
 ): Promise<RepositoryFile[]> {
   const timestamp = Math.floor(now.getTime() / 1000);
-  const documents = [
-    ['primary', primaryXml(packages)],
-    ['filelists', filelistsXml(packages)],
-    ['other', otherXml(packages)],
-  ] as const;
-  const lists: ListFile[] = await Promise.all(
-    documents.map(async ([type, xml]) => ({ type, xml, gz: await gzipAsync(xml) })),
-  );
-  const repomd = Buffer.from(
-    xmlDocument({
-      repomd: {
-        '@_xmlns': XMLNS.repo,
-        '@_xmlns:rpm': XMLNS.rpm,
-        revision: timestamp,
-        data: lists.map((list) => dataNode(list, timestamp)),
-      },
-    }),
-  );
+  // Each list is gzipped off the loop while the next one is written.
+  const pending: Array<Promise<ListFile>> = [];
+  for (const type of ['primary', 'filelists', 'other'] as const) {
+    const xml = await listXml(type, packages);
+    pending.push(gzipAsync(xml).then((gz) => ({ type, xml, gz })));
+  }
+  const lists = await Promise.all(pending);
+  const repomd = Buffer.from(repomdXml(lists, timestamp));
   return [
     ...lists.map((list) => ({ name: `${list.type}.xml.gz`, bytes: list.gz })),
     { name: 'repomd.xml', bytes: repomd },

@@ -1,6 +1,7 @@
 // Builds an RPM group's repodata/ for the index job (src/packages/core/repository-index.ts): the group's packages
 // from one query, their parsed headers from the file property the upload kept, the lists and repomd.xml signed with
 // the owner's OpenPGP key. A group without packages has no repodata (dnf then reports the repository missing).
+import { mapInSlices } from '../core/in-slices.ts';
 import type { IndexBuilder, IndexFile } from '../core/repository-index.ts';
 import type { ScopeFile } from '../../db/package-scope-files.repository.ts';
 import { buildRepodata } from './repomd.ts';
@@ -34,7 +35,7 @@ export const RPM_INDEX_BUILDER: IndexBuilder = {
       scope,
       property: RPM_METADATA,
     });
-    const packages = files.map(indexed).filter((item) => item !== null);
+    const packages = (await mapInSlices(files, indexed)).filter((item) => item !== null);
     if (packages.length === 0) return [];
     const signer = await signingKeys.pgp(owner);
     const sign = async (data: Buffer) => String(await signer.detachSign(data, 'armored'));

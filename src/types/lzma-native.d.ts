@@ -1,4 +1,4 @@
-// The part of lzma-native (bindings to liblzma) the ALT registry uses: xz compression of a whole buffer.
+// The part of lzma-native (bindings to liblzma) the package indexes use (src/packages/core/xz.ts): xz compression of a whole buffer.
 declare module 'lzma-native' {
   export interface CompressOptions {
     /** 0 (fastest) to 9 (smallest); liblzma's default is 6. */

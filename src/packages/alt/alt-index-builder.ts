@@ -3,15 +3,12 @@
 // their digests, and release.gpg, a detached signature of release with the owner's OpenPGP key (Forgejo leaves
 // release unsigned; the signature lets a client check the index chain against repository.key). The packages come
 // from one query, each with the header and BLAKE2b digest its upload kept. A group without packages has no files.
-import { compress as xz } from 'lzma-native';
+import { xzCompress } from '../core/xz.ts';
 import type { ScopeFile } from '../../db/package-scope-files.repository.ts';
 import type { IndexBuilder, IndexFile } from '../core/repository-index.ts';
 import { release, releaseClassic, type BaseFile } from './alt-release.ts';
 import { ALT, ALT_METADATA, type AltFileMetadata } from './alt.service.ts';
 import { pkglist, type PkglistPackage } from './pkglist.ts';
-
-/** liblzma's quicker presets: a pkglist of 1,000 packages compresses well within the rebuild's time goal. */
-const XZ_PRESET = 2;
 
 interface ArchPackage extends PkglistPackage {
   arch: string;
@@ -54,7 +51,7 @@ export const ALT_INDEX_BUILDER: IndexBuilder = {
       const plain = await pkglist(list);
       const base: BaseFile[] = [
         { name: 'pkglist.classic', data: plain },
-        { name: 'pkglist.classic.xz', data: await xz(plain, { preset: XZ_PRESET }) },
+        { name: 'pkglist.classic.xz', data: await xzCompress(plain) },
         { name: 'release.classic', data: releaseClassic({ appName, arch, now }) },
       ];
       const releaseData = release({ appName, arch, now }, base);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { xz } from '@napi-rs/lzma';
+import { xzCompress } from '../core/xz.ts';
 import type { ScopedFile } from '../../db/scoped-file.repository.ts';
 import type { IndexBuilder, IndexFile } from '../core/repository-index.ts';
 
@@ -64,7 +64,7 @@ async function packagesFiles(files: ScopedFile[], distribution: string): Promise
       out.push(
         Promise.resolve({ name: `${dir}/Packages`, data }),
         gzipAsync(data, { level: 9 }).then((gz) => ({ name: `${dir}/Packages.gz`, data: gz })),
-        xz.compress(data).then((compressed) => ({ name: `${dir}/Packages.xz`, data: compressed })),
+        xzCompress(data).then((compressed) => ({ name: `${dir}/Packages.xz`, data: compressed })),
       );
     }
   }

@@ -9,6 +9,26 @@ import type { ByteRange } from './blob-store.ts';
 const CHUNK = 1024 * 1024;
 
 /**
+ * Chunk buffers of finished downloads, for the next ones: concurrent downloads of a few MiB each otherwise allocate
+ * two megabytes apiece for the collector. Let go after a quiet spell, so an idle server holds none.
+ */
+const spare: Buffer[] = [];
+const MAX_SPARE = 16;
+const SPARE_FOR_MS = 10_000;
+let releaseTimer: NodeJS.Timeout | undefined;
+
+function chunkBuffer(): Buffer {
+  return spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+}
+
+/** Only buffers no write still holds may come back. */
+function giveBack(buffers: readonly (Buffer | null)[]): void {
+  for (const buffer of buffers) if (buffer?.length === CHUNK && spare.length < MAX_SPARE) spare.push(buffer);
+  clearTimeout(releaseTimer);
+  releaseTimer = setTimeout(() => (spare.length = 0), SPARE_FOR_MS).unref();
+}
+
+/**
  * Marks a wrapper of a destination's `write` that passes the write's callback on. A buffer is reused once its write
  * has called back; a wrapper that drops the callback (the compression library's) gets a plain stream copy instead.
  */
@@ -48,7 +68,10 @@ export async function sendFile(filePath: string, destination: Writable, range?: 
     // No larger than the bytes to send, and the second only when there is a second chunk: a small package
     // download then allocates its size, not two megabytes for the collector.
     const size = Math.max(1, Math.min(CHUNK, end - position));
-    const buffers = [Buffer.allocUnsafeSlow(size), end - position > CHUNK ? Buffer.allocUnsafeSlow(size) : null];
+    const buffers =
+      size === CHUNK
+        ? [chunkBuffer(), end - position > CHUNK ? chunkBuffer() : null]
+        : [Buffer.allocUnsafeSlow(size), null];
     const inFlight: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
     for (let turn = 0; position < end; turn = 1 - turn) {
       // The buffer's previous chunk must be taken before it is read into again; the other one's may still be going.
@@ -64,6 +87,7 @@ export async function sendFile(filePath: string, destination: Writable, range?: 
       inFlight[turn].catch(() => undefined);
     }
     await Promise.all(inFlight);
+    giveBack(buffers);
     await new Promise<void>((resolve) => destination.end(resolve));
   } finally {
     await handle.close();

@@ -76,6 +76,7 @@ describeEngines('a delivery held by a process killed with SIGKILL ([queue] on %s
         active: true,
       });
     } finally {
+      context.sharedRedis?.disconnect();
       await context.jobQueue.close();
       await context.db.close();
     }

@@ -10,7 +10,7 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { HeadTap } from '../core/head-tap.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
+import { removeIndexedFile } from '../core/remove-indexed-file.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
 import { ALPINE, ALPINE_PROPERTY, alpineScope } from './alpine-index.ts';
 import { APK_HEAD_BYTES, readApkControl } from './apk-file.ts';
@@ -107,18 +107,11 @@ export class AlpineService {
   /** Removes the .apk; its version goes with its last file. */
   async delete(doer: User, owner: User, file: ApkFile): Promise<void> {
     const { file: row, version } = await this.find(owner, file);
-    const orphans = await this.deps.transactions.run(async (repos) => {
-      const scope = alpineScope(file.branch, file.repository);
-      await this.indexes.enqueue(repos, { ownerId: owner.id, type: ALPINE, scope });
-      if ((await repos.packages.countFiles(version.id)) > 1) return repos.packages.deleteFile(row);
-      await this.hookEvents.package(repos, {
-        owner,
-        sender: doer,
-        action: 'deleted',
-        package: { version, owner, creator: doer, repository: null },
-      });
-      return repos.packages.deleteVersion(version);
-    });
-    await removeUnreferencedBlobs(this.deps, orphans);
+    const index = { ownerId: owner.id, type: ALPINE, scope: alpineScope(file.branch, file.repository) };
+    await removeIndexedFile(
+      this.deps,
+      { indexes: this.indexes, hookEvents: this.hookEvents },
+      { doer, owner, version, file: row, index },
+    );
   }
 }

@@ -6,14 +6,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { User } from '../../db/entities.ts';
-import type { PackageFileRow, PackageVersionRow } from '../../db/package.repository.ts';
-import type { Repositories } from '../../db/repositories.ts';
+import type { PackageFileRow } from '../../db/package.repository.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../domain/errors.ts';
 import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
+import { removeIndexedFile } from '../core/remove-indexed-file.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
 import { sizeBound } from '../core/size-bound.ts';
 import { rpmFileName, rpmVersionString } from '../rpm/rpm-package.ts';
@@ -114,22 +113,11 @@ export class AltService {
   /** Deletes the .rpm from the group (its version too when it was the last file) and rebuilds the group's index. */
   async delete(doer: User, owner: User, target: AltFileTarget): Promise<void> {
     const { version, file } = await this.find(owner, target);
-    const orphans = await this.deps.transactions.run(async (repos) => {
-      await this.indexes.enqueue(repos, { ownerId: owner.id, type: ALT, scope: target.group });
-      if ((await repos.packages.countFiles(version.id)) !== 1) return repos.packages.deleteFile(file);
-      await this.announceDeleted(repos, owner, doer, version);
-      return repos.packages.deleteVersion(version);
-    });
-    await removeUnreferencedBlobs(this.deps, orphans);
-  }
-
-  private announceDeleted(repos: Repositories, owner: User, doer: User, version: PackageVersionRow): Promise<void> {
-    return this.hookEvents.package(repos, {
-      owner,
-      sender: doer,
-      action: 'deleted',
-      package: { version, owner, creator: doer, repository: null },
-    });
+    await removeIndexedFile(
+      this.deps,
+      { indexes: this.indexes, hookEvents: this.hookEvents },
+      { doer, owner, version, file, index: { ownerId: owner.id, type: ALT, scope: target.group } },
+    );
   }
 
   private keyOf(owner: User, name: string, version: string) {

@@ -11,7 +11,7 @@ import type { HookEventsService } from '../../services/hook-events.service.ts';
 import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
+import { removeIndexedFile } from '../core/remove-indexed-file.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
 import { peekArchPackage } from './arch-upload.ts';
 import { sizeBound } from '../core/size-bound.ts';
@@ -104,18 +104,12 @@ export class ArchService {
   /** Deletes the package's file for the architecture from the repository (its version too when it was the last). */
   async delete(doer: User, owner: User, target: ArchFileTarget): Promise<void> {
     const { version, file } = await this.find(owner, target);
-    const orphans = await this.deps.transactions.run(async (repos) => {
-      await this.indexes.enqueue(repos, { ownerId: owner.id, type: ARCH, scope: target.repository });
-      if ((await repos.packages.countFiles(version.id)) !== 1) return repos.packages.deleteFile(file);
-      await this.hookEvents.package(repos, {
-        owner,
-        sender: doer,
-        action: 'deleted',
-        package: { version, owner, creator: doer, repository: null },
-      });
-      return repos.packages.deleteVersion(version);
-    });
-    await removeUnreferencedBlobs(this.deps, orphans);
+    const index = { ownerId: owner.id, type: ARCH, scope: target.repository };
+    await removeIndexedFile(
+      this.deps,
+      { indexes: this.indexes, hookEvents: this.hookEvents },
+      { doer, owner, version, file, index },
+    );
   }
 
   private async find(owner: User, target: ArchFileTarget) {

@@ -10,7 +10,7 @@ import type { QuotaService } from '../../services/quota.service.ts';
 import type { ServiceDeps } from '../../services/service-deps.ts';
 import { HeadTap } from '../core/head-tap.ts';
 import { PackagePublisher } from '../core/publish.ts';
-import { removeUnreferencedBlobs } from '../core/remove-blobs.ts';
+import { removeIndexedFile } from '../core/remove-indexed-file.ts';
 import type { PackageIndexes } from '../core/repository-index.ts';
 import { parseDebControl } from './deb-control.ts';
 import { DEB_HEAD_BYTES, readDebControl } from './deb-file.ts';
@@ -121,17 +121,11 @@ export class DebianService {
     const found =
       version && (await packages.findFile(version.id, name, compositeKey(file.distribution, file.component)));
     if (!version || !found) throw fileNotFound();
-    const orphans = await this.deps.transactions.run(async (repos) => {
-      await this.indexes.enqueue(repos, { ownerId: owner.id, type: DEBIAN, scope: file.distribution });
-      if ((await repos.packages.countFiles(version.id)) > 1) return repos.packages.deleteFile(found);
-      await this.hookEvents.package(repos, {
-        owner,
-        sender: doer,
-        action: 'deleted',
-        package: { version, owner, creator: doer, repository: null },
-      });
-      return repos.packages.deleteVersion(version);
-    });
-    await removeUnreferencedBlobs(this.deps, orphans);
+    const index = { ownerId: owner.id, type: DEBIAN, scope: file.distribution };
+    await removeIndexedFile(
+      this.deps,
+      { indexes: this.indexes, hookEvents: this.hookEvents },
+      { doer, owner, version, file: found, index },
+    );
   }
 }

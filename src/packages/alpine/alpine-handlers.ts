@@ -17,13 +17,12 @@ function apkFileOf(ctx: RegistryContext): ApkFile {
 
 /** PUT /{branch}/{repository}: the .apk is the body. */
 export async function uploadApk(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
   await ctx.app.services.alpine.upload(
     ctx.doer(),
     ctx.owner(),
     { branch: ctx.param('branch'), repository: ctx.param('repository') },
     ctx.req,
-    length === undefined ? undefined : Number(length),
+    ctx.announcedLength(),
   );
   ctx.res.status(201).end();
 }

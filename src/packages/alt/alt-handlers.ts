@@ -70,8 +70,7 @@ export async function repositoryFile(ctx: RegistryContext): Promise<void> {
 
 /** PUT /{group}/upload and /upload: the body is the .rpm. */
 export async function uploadPackage(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
-  const announced = length === undefined ? undefined : Number(length);
+  const announced = ctx.announcedLength();
   await ctx.app.services.alt.upload(ctx.doer(), ctx.owner(), uploadGroup(ctx), ctx.req, announced);
   ctx.res.status(201).end();
 }

@@ -22,8 +22,7 @@ export async function repositoryKey(ctx: RegistryContext): Promise<void> {
 
 /** PUT /{repository}: the body is the package. */
 export async function uploadPackage(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
-  const announced = length === undefined ? undefined : Number(length);
+  const announced = ctx.announcedLength();
   await ctx.app.services.arch.upload(ctx.doer(), ctx.owner(), repository(ctx), ctx.req, announced);
   ctx.res.status(201).end();
 }

@@ -26,9 +26,8 @@ function positive(text: string, fallback: number, max = Number.MAX_SAFE_INTEGER)
 
 /** PUT /?version=…: the body is the archive. */
 export async function uploadArchive(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
   const version = queryText(ctx, 'version') || undefined;
-  const announced = length === undefined ? undefined : Number(length);
+  const announced = ctx.announcedLength();
   await ctx.app.services.composer.upload(ctx.doer(), ctx.owner(), ctx.req, version, announced);
   ctx.res.status(201).end();
 }

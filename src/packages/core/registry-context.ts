@@ -40,6 +40,12 @@ export class RegistryContext {
     return `${this.app.settings.server.ROOT_URL}api/packages/${owner}/${this.type}`;
   }
 
+  /** The upload's Content-Length, when the client sent one. */
+  announcedLength(): number | undefined {
+    const length = this.req.headers['content-length'];
+    return length === undefined ? undefined : Number(length);
+  }
+
   param(name: string): string {
     const value = this.params[name];
     if (value === undefined) throw new InternalError(`the registry route has no parameter ${name}`);

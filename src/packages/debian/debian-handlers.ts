@@ -28,13 +28,12 @@ function poolFileOf(ctx: RegistryContext): PoolFile {
 
 /** PUT /pool/{distribution}/{component}/upload: the .deb is the body. */
 export async function uploadDeb(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
   await ctx.app.services.debian.upload(
     ctx.doer(),
     ctx.owner(),
     { distribution: ctx.param('distribution'), component: ctx.param('component') },
     ctx.req,
-    length === undefined ? undefined : Number(length),
+    ctx.announcedLength(),
   );
   ctx.res.status(201).end();
 }

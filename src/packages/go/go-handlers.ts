@@ -14,8 +14,7 @@ function unescaped(ctx: RegistryContext, param: string): string {
 
 /** PUT /upload: the body is the module zip. */
 export async function uploadModule(ctx: RegistryContext): Promise<void> {
-  const length = ctx.req.headers['content-length'];
-  const announced = length === undefined ? undefined : Number(length);
+  const announced = ctx.announcedLength();
   await ctx.app.services.goModules.upload(ctx.doer(), ctx.owner(), ctx.req, announced);
   ctx.res.status(201).end();
 }

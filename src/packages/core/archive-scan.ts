@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { BadRequestError } from '../../domain/errors.ts';
 import { tarEntries } from './tar-entries.ts';
 
-export interface TarEntry {
+export interface ScannedEntry {
   name: string;
   type: string;
   size: number;
@@ -14,7 +14,7 @@ export interface TarEntry {
 export interface TarScan {
   gzipped: boolean;
   /** Called for each regular file; it may read the body (or not) and the rest is skipped. */
-  visit?: (entry: TarEntry, body: Readable) => void | Promise<void>;
+  visit?: (entry: ScannedEntry, body: Readable) => void | Promise<void>;
 }
 
 /** Unpacked bytes may pass this only within BOMB_RATIO times the packed bytes read so far. */

@@ -2,10 +2,10 @@
 // unyank, download, search and owners. Each reads the request, makes one service call and answers as cargo reads
 // it: status 200 and JSON for the web API, the index files as text.
 import { NotFoundError } from '../../domain/errors.ts';
-import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { sendIndexDocument } from '../core/index-document.ts';
 import { indexPath } from './sparse-index.ts';
+import { servePackageDownload } from '../core/serve-download.ts';
 
 const MAX_PER_PAGE = 100;
 const DEFAULT_PER_PAGE = 10;
@@ -47,15 +47,7 @@ export async function unyankVersion(ctx: RegistryContext): Promise<void> {
 
 export async function downloadCrate(ctx: RegistryContext): Promise<void> {
   const file = await service(ctx).crateFile(ctx.owner(), ctx.param('name'), ctx.param('version'));
-  await serveBlob(ctx.req, ctx.res, {
-    size: file.size,
-    sha256: file.sha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    contentType: 'application/octet-stream',
-    store: ctx.app.services.packages.blobs,
-    key: file.sha256,
-  });
+  await servePackageDownload(ctx, file);
 }
 
 function perPage(value: unknown): number {

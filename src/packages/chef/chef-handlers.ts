@@ -1,11 +1,11 @@
 // The Chef registry's handlers, as knife's supermarket commands and Berkshelf call them: share (upload), the
 // universe, list and search, show a cookbook or a version, download, unshare (delete). Each is one service call
 // and an answer in the Supermarket API's JSON.
-import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { sendIndexDocument } from '../core/index-document.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { cookbookDocument, cookbookItem, versionDocument } from './chef-documents.ts';
+import { servePackageDownload } from '../core/serve-download.ts';
 
 /** The Supermarket API's root: `<registry>/api/v1`. */
 const apiBase = (ctx: RegistryContext) => `${ctx.registryUrl()}/api/v1`;
@@ -55,15 +55,7 @@ export async function getCookbookVersion(ctx: RegistryContext): Promise<void> {
 
 export async function downloadCookbook(ctx: RegistryContext): Promise<void> {
   const file = await ctx.app.services.chef.archive(ctx.owner(), ctx.param('name'), versionParam(ctx));
-  await serveBlob(ctx.req, ctx.res, {
-    size: file.size,
-    sha256: file.sha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    contentType: 'application/octet-stream',
-    store: ctx.app.services.packages.blobs,
-    key: file.sha256,
-  });
+  await servePackageDownload(ctx, file);
 }
 
 export async function deleteCookbookVersion(ctx: RegistryContext): Promise<void> {

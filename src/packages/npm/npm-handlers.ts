@@ -1,9 +1,9 @@
 // The npm registry's handlers for a package (Forgejo: routers/api/packages/npm/npm.go): its document, publish and
 // deprecate, tarballs, unpublish. Each is one service call and an answer in npm's form.
 import { matchesEntityTag } from '../../http/byte-range.ts';
-import { serveBlob } from '../../http/serve-blob.ts';
 import type { PackageFileDownload } from '../../db/hot-queries.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
+import { servePackageDownload } from '../core/serve-download.ts';
 
 const ABBREVIATED = 'application/vnd.npm.install-v1+json';
 
@@ -43,16 +43,7 @@ export async function putRevision(ctx: RegistryContext): Promise<void> {
 }
 
 async function sendTarball(ctx: RegistryContext, file: PackageFileDownload): Promise<void> {
-  const { sha256 } = file;
-  await serveBlob(ctx.req, ctx.res, {
-    size: file.size,
-    sha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    contentType: 'application/octet-stream',
-    store: ctx.app.services.packages.blobs,
-    key: sha256,
-  });
+  await servePackageDownload(ctx, file);
 }
 
 export async function getTarball(ctx: RegistryContext): Promise<void> {

@@ -2,13 +2,14 @@
 // package base address, registration and search, and the symbol server. Each is one service call and an answer
 // in the client's form.
 import { BadRequestError } from '../../domain/errors.ts';
-import { serveBlob, serveStoredFile } from '../../http/serve-blob.ts';
+import { serveStoredFile } from '../../http/serve-blob.ts';
 import { type IndexDocument, sendIndexDocument } from '../core/index-document.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { NUGET } from './nuget-push.ts';
 import { nugetPage } from './nuget-query.ts';
 import { registrationLeaf, searchResults, serviceIndex } from './v3-documents.ts';
+import { servePackageDownload } from '../core/serve-download.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -46,15 +47,7 @@ export async function getVersionList(ctx: RegistryContext): Promise<void> {
 export async function downloadPackageFile(ctx: RegistryContext): Promise<void> {
   const { id, version, filename } = ctx.params;
   const file = await ctx.app.services.nuget.file(ctx.owner(), id, version, filename);
-  await serveBlob(ctx.req, ctx.res, {
-    size: file.size,
-    sha256: file.sha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    contentType: file.name.endsWith('.nuspec') ? 'application/xml' : 'application/octet-stream',
-    store: ctx.app.services.packages.blobs,
-    key: file.sha256,
-  });
+  await servePackageDownload(ctx, file, file.name.endsWith('.nuspec') ? 'application/xml' : 'application/octet-stream');
 }
 
 export async function getRegistrationIndex(ctx: RegistryContext): Promise<void> {

@@ -2,10 +2,10 @@
 // the upload (answered with the finalize step's address), the finalize step; a package's document, a version,
 // and the archive. Each is one service call and an answer in the pub API's JSON.
 import { sendIndexDocument } from '../core/index-document.ts';
-import { serveBlob } from '../../http/serve-blob.ts';
 import type { RegistryContext } from '../core/registry-context.ts';
 import { uploadedFile } from '../core/upload-body.ts';
 import { PUB_JSON, versionDocument } from './pub-documents.ts';
+import { servePackageDownload } from '../core/serve-download.ts';
 
 function sendJson(ctx: RegistryContext, status: number, body: unknown): void {
   ctx.res.status(status).type(PUB_JSON).send(JSON.stringify(body));
@@ -41,13 +41,5 @@ export async function getVersion(ctx: RegistryContext): Promise<void> {
 
 export async function downloadArchive(ctx: RegistryContext): Promise<void> {
   const file = await ctx.app.services.pub.archive(ctx.owner(), ctx.param('name'), ctx.param('version'));
-  await serveBlob(ctx.req, ctx.res, {
-    size: file.size,
-    sha256: file.sha256,
-    lastModified: file.createdAt,
-    fileName: file.name,
-    contentType: 'application/octet-stream',
-    store: ctx.app.services.packages.blobs,
-    key: file.sha256,
-  });
+  await servePackageDownload(ctx, file);
 }

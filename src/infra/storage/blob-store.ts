@@ -41,6 +41,11 @@ export interface PutOptions {
    * halves the rate a large upload is taken in, so a registry that does not check the others leaves them for later.
    */
   algorithms?: readonly DigestAlgorithm[];
+  /**
+   * The source's chunks belong to this upload alone (a request body nothing else reads): a store may free each one
+   * as soon as it is written, and then no one may read it again.
+   */
+  releaseChunks?: boolean;
 }
 
 /** Bytes received completely into a private place of the store, not yet readable under their key. */

@@ -1,8 +1,7 @@
 // Blobs in a local directory, laid out as Forgejo lays out its content store: <root>/ab/cd/abcd…(the SHA-256).
-// Bytes are streamed to a temporary file under <root>/tmp, flushed to disk, and linked into place only when
+// Bytes are streamed to a temporary file under <root>/tmp (file-sink.ts), flushed to disk, and linked into place only when
 // complete and published, so a crash never leaves a partial blob under a key.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -15,6 +14,7 @@ import {
   type PutOptions,
   type StagedBlob,
 } from './blob-store.ts';
+import { FileSink } from './file-sink.ts';
 import { receiveDigested } from './receive-digested.ts';
 import { sendFile } from './send-file.ts';
 
@@ -34,7 +34,7 @@ export class LocalBlobStore implements BlobStore {
     await fsp.mkdir(tempDir, { recursive: true });
     const temp = path.join(tempDir, randomUUID());
     try {
-      const write = (body: Readable) => pipeline(body, fs.createWriteStream(temp, { flags: 'wx', flush: true }));
+      const write = (body: Readable) => pipeline(body, new FileSink(temp, { releaseChunks: options.releaseChunks }));
       const digests = await receiveDigested(source, options, write);
       return { digests, publish: () => this.publish(temp, digests), discard: () => fsp.rm(temp, { force: true }) };
     } catch (error) {

@@ -23,6 +23,8 @@ export interface BlobUpload {
   announcedLength?: number;
   /** The digests to compute on the way in (all by default); the others are completed after the commit. */
   algorithms?: readonly DigestAlgorithm[];
+  /** The body is a request's, read by nothing else: its chunks are freed as soon as they are stored (PutOptions). */
+  releaseChunks?: boolean;
 }
 
 export class ReceivedBlob {
@@ -81,6 +83,7 @@ export async function receivePackageBlob(
       maxBytes: upload.maxBytes,
       budget: hold,
       algorithms: upload.algorithms,
+      releaseChunks: upload.releaseChunks,
     });
     return new ReceivedBlob(deps, staged, hold);
   } catch (error) {

@@ -5,6 +5,7 @@ import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobDigests } from '../infra/storage/blob-store.ts';
 import { DigestStream } from '../infra/storage/digest-stream.ts';
+import { releaseChunk } from '../infra/storage/release-chunk.ts';
 import { blobTransfers } from '../infra/storage/transfer-activity.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -40,7 +41,13 @@ export async function completeDigests(
 ): Promise<void> {
   for (const hash of await deps.repos.packageBlobs.withDigestsMissing(hashes)) {
     const digest = new DigestStream();
-    const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    // The chunks were read for this alone: freed once hashed, not left for the garbage collector (release-chunk.ts).
+    const discard = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        releaseChunk(chunk);
+        callback();
+      },
+    });
     const source = await deps.packageBlobs.get(hash);
     if (options.background) await pipeline(source, afterTransfers(), digest, discard);
     else await pipeline(source, digest, discard);

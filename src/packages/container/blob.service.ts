@@ -199,7 +199,7 @@ export class ContainerBlobService {
       await removeUnreferencedBlobs(this.deps, orphans);
       return;
     }
-    const received = await this.receive(target.owner, this.concatenated(parts), undefined, 0, digest.algorithm, false);
+    const received = await this.receive(target.owner, this.concatenated(parts), undefined, 0, digest.algorithm);
     try {
       if (received.digests[digest.algorithm] !== digest.hex) throw digestInvalid();
       const orphans = await this.keepUploaded(received, doer, target, digestText, async (repos) => {
@@ -290,7 +290,8 @@ export class ContainerBlobService {
   /**
    * `before`: bytes of the same upload already received, counted against the size limit with these. Only the digest
    * the client's is checked against is computed on the way in (and SHA-256, the blob's address); the others after.
-   * `fromRequest`: the body is the request's own, whose chunks are freed once stored.
+   * The body is the request's, or the upload's chunks read back: nothing else reads it, so its chunks are freed as
+   * soon as they are stored.
    */
   private async receive(
     owner: User,
@@ -298,7 +299,6 @@ export class ContainerBlobService {
     announced: number | undefined,
     before: number,
     checked: DigestAlgorithm,
-    fromRequest = true,
   ): Promise<ReceivedBlob> {
     const limit = this.maxBytes();
     const maxBytes = limit === undefined ? undefined : Math.max(0, limit - before);
@@ -310,7 +310,7 @@ export class ContainerBlobService {
       maxBytes,
       announcedLength: announced,
       algorithms: [checked],
-      releaseChunks: fromRequest,
+      releaseChunks: true,
     });
   }
 

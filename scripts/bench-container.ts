@@ -14,6 +14,8 @@ import path from 'node:path';
 const REGISTRY_BINARY = process.env.BENCH_DOCKER_REGISTRY ?? '/usr/bin/docker-registry';
 const LAYER_MIB = Number(process.env.BENCH_CONTAINER_MIB ?? 100);
 const RUNS = 3;
+/** Layer pushes and pulls take a second or two: more of them steady the medians on a busy machine. */
+const LAYER_RUNS = 5;
 const GOAL = 1.0;
 const MiB = 1024 * 1024;
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -239,18 +241,24 @@ async function startReference(dir: string): Promise<{ base: string; stop: () => 
 }
 
 /**
- * Push and pull MiB/s and manifest GETs per second through each registry, the registries taking turns within every
- * run (so that load from elsewhere falls on both alike); medians of RUNS.
+ * Push and pull MiB/s (medians of LAYER_RUNS) and manifest GETs per second (medians of RUNS) through each registry,
+ * the registries taking turns within every run, which of them goes first alternating (so that load from elsewhere,
+ * and what the other just did, falls on both alike).
  */
 async function measureTargets(targets: readonly Target[], measure: Measure) {
   const push = targets.map((): number[] => []);
   const pull = targets.map((): number[] => []);
   const manifests = targets.map((): number[] => []);
   for (const target of targets) await pushManifest(target);
-  for (let run = 0; run < RUNS; run++) {
-    for (const [i, target] of targets.entries()) push[i].push(LAYER_MIB / (await pushLayer(target, run + 1)));
-    for (const [i, target] of targets.entries()) pull[i].push(LAYER_MIB / (await pullLayer(target, run + 1)));
-    for (const [i, target] of targets.entries()) {
+  for (let run = 0; run < Math.max(RUNS, LAYER_RUNS); run++) {
+    const turns = [...targets.entries()];
+    if (run % 2 === 1) turns.reverse();
+    if (run < LAYER_RUNS) {
+      for (const [i, target] of turns) push[i].push(LAYER_MIB / (await pushLayer(target, run + 1)));
+      for (const [i, target] of turns) pull[i].push(LAYER_MIB / (await pullLayer(target, run + 1)));
+    }
+    if (run >= RUNS) continue;
+    for (const [i, target] of turns) {
       const url = `${target.base}/v2/${target.image}/manifests/v1`;
       const result = await measure(url, { ...target.headers, Accept: OCI_MANIFEST });
       if (result.non2xx > 0) throw new Error(`${target.name}: ${result.non2xx} manifest GETs failed`);

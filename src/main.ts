@@ -9,6 +9,7 @@ import { startEventLoopProbe } from './infra/observability/event-loop-probe.ts';
 import { gracefulShutdown } from './app/graceful-shutdown.ts';
 import { preflight, StartupError } from './app/preflight.ts';
 import { createHttpServer, listen } from './http/http-server.ts';
+import { deferBodyParsers } from './http/deferred-body-parsers.ts';
 import { databaseTarget } from './infra/database/database.ts';
 import { queryCompilerWasm } from './infra/database/query-compiler-wasm.ts';
 import { createLogger } from './infra/observability/logger.ts';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   // Prisma's query compiler compiles on another core while the application's modules load (the catch only marks
   // the promise handled: Prisma awaits it again and reports a failure itself).
   queryCompilerWasm(databaseTarget(settings).provider).catch(() => undefined);
+  deferBodyParsers();
   const { bootstrap } = require('./app/bootstrap.ts') as typeof Bootstrap;
   const { createApp } = require('./http/app.ts') as typeof HttpApp;
   const context = await bootstrap(settings, log);

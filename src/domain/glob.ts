@@ -5,8 +5,11 @@
 import type * as Re2js from 're2js';
 
 let re2js: typeof Re2js.RE2JS | undefined;
-/** Loaded at the first glob: a process whose settings hold none, and that no request asks to match, never loads it. */
-function engine(): typeof Re2js.RE2JS {
+/**
+ * re2js, loaded at the first pattern: a process whose settings hold none, and that no request asks to match, never
+ * loads it.
+ */
+export function linearRegexEngine(): typeof Re2js.RE2JS {
   re2js ??= (require('re2js') as typeof Re2js).RE2JS;
   return re2js;
 }
@@ -138,7 +141,7 @@ function translateFilepath(pattern: string): string | null {
 
 function compile(source: string | null, flags: number): GlobMatcher | null {
   if (source === null) return null;
-  const RE2JS = engine();
+  const RE2JS = linearRegexEngine();
   const re = RE2JS.compile(`^(?:${source})$`, RE2JS.DOTALL | flags);
   return { test: (text) => re.matches(text) };
 }
@@ -150,5 +153,5 @@ export function compileGlob(pattern: string): GlobMatcher | null {
 
 /** A host pattern (filepath.Match), matched case-insensitively; null when it is malformed. */
 export function compileHostGlob(pattern: string): GlobMatcher | null {
-  return compile(translateFilepath(pattern), engine().CASE_INSENSITIVE);
+  return compile(translateFilepath(pattern), linearRegexEngine().CASE_INSENSITIVE);
 }

@@ -10,6 +10,7 @@ import { gracefulShutdown } from './app/graceful-shutdown.ts';
 import { preflight, StartupError } from './app/preflight.ts';
 import { createHttpServer, listen } from './http/http-server.ts';
 import { deferBodyParsers } from './http/deferred-body-parsers.ts';
+import { holdYoungGeneration, releaseYoungGeneration } from './app/young-generation.ts';
 import { databaseTarget } from './infra/database/database.ts';
 import { queryCompilerWasm } from './infra/database/query-compiler-wasm.ts';
 import { createLogger } from './infra/observability/logger.ts';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   });
   if (values.help) return void console.log(USAGE);
   if (values.version) return void console.log(`Anvil version ${ANVIL_VERSION}`);
+  holdYoungGeneration();
   const settings = loadSettings(process.env, { configFile: values.config });
   const log = createLogger(settings.log);
   if (settings.unknownKeys.length > 0)
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     'Anvil is listening',
   );
   startEventLoopProbe();
+  releaseYoungGeneration();
   const { cron, hookDeliveries, activityPub, packageIndexes } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();

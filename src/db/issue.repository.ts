@@ -1,6 +1,8 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
-import { type IssueSearchFilter, issueSearchWhere } from './issue-search.ts';
+import { unitOfIssue } from '../domain/access/content-visibility.ts';
+import { visibleContentIds } from './content-visible-ids.ts';
+import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
@@ -270,8 +272,7 @@ export class IssueRepository {
     const total = await keptCount(this.client, this.counts, `issue ${JSON.stringify(where)}`, () =>
       this.client.issue.count({ where }),
     );
-    // Candidates by the issue's own columns, from the createdAt indexes.
-    const columns: Prisma.IssueWhereInput = { repoId: filter.repoId, isClosed: filter.isClosed, isPull: filter.isPull };
+    const columns = issueSearchColumnsWhere(filter);
     const items = await readPage(
       total,
       skip,
@@ -279,15 +280,21 @@ export class IssueRepository {
       SEARCH_ORDER,
       (orderBy, pageSkip, pageTake, ids) =>
         this.client.issue.findMany({
-          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
+          where: ids ? { id: { in: ids } } : where,
           orderBy,
           skip: pageSkip,
           take: pageTake,
         }),
-      async (orderBy, count) =>
-        (await this.client.issue.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
-          (row) => row.id,
-        ),
+      async (orderBy, count) => {
+        const candidates = await this.client.issue.findMany({
+          where: columns,
+          orderBy,
+          take: count,
+          select: { id: true, repoId: true, isPull: true },
+        });
+        const rows = candidates.map(({ id, repoId, isPull }) => ({ id, repoId, unit: unitOfIssue(isPull) }));
+        return { scanned: candidates.length, kept: await visibleContentIds(this.client, filter.reader, rows) };
+      },
     );
     return { items, total };
   }

@@ -1,6 +1,8 @@
 // Notification threads: one row per user and issue. Lists use the (userId, status, updatedAt) and
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
+import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
+import { visibleContentIds } from './content-visible-ids.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -70,16 +72,21 @@ export class NotificationRepository {
       page.limit,
       THREAD_ORDER,
       (orderBy, skip, take, ids) =>
-        this.client.notification.findMany({
-          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
+        this.client.notification.findMany({ where: ids ? { id: { in: ids } } : where, orderBy, skip, take }),
+      async (orderBy, count) => {
+        const candidates = await this.client.notification.findMany({
+          where: columns,
           orderBy,
-          skip,
-          take,
-        }),
-      async (orderBy, count) =>
-        (await this.client.notification.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
-          (row) => row.id,
-        ),
+          take: count,
+          select: { id: true, repoId: true, source: true },
+        });
+        const rows = candidates.map(({ id, repoId, source }) => ({
+          id,
+          repoId,
+          unit: unitOfNotificationSource(source),
+        }));
+        return { scanned: candidates.length, kept: await visibleContentIds(this.client, filter.reader, rows) };
+      },
     );
     return { rows, total };
   }

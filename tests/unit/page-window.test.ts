@@ -11,11 +11,18 @@ function reader(calls: string[]) {
   return {
     read: async (orderBy: Order[], skip: number, take: number, ids?: number[]) => {
       calls.push(`read ${orderBy[0].n} ${skip} ${take} ${ids ? ids.length : '-'}`);
-      return sorted(orderBy)
-        .filter((n) => n % 2 === 1 && (!ids || ids.includes(n)))
-        .slice(skip, skip + take);
+      // With ids, exactly those rows: the candidates checked them already.
+      return ids
+        ? sorted(orderBy).filter((n) => ids.includes(n))
+        : sorted(orderBy)
+            .filter((n) => n % 2 === 1)
+            .slice(skip, skip + take);
     },
-    candidates: async (orderBy: Order[], count: number) => sorted(orderBy).slice(0, count),
+    candidates: async (orderBy: Order[], count: number) => {
+      const scanned = sorted(orderBy).slice(0, count);
+      calls.push(`candidates ${count}`);
+      return { scanned: scanned.length, kept: scanned.filter((n) => n % 2 === 1) };
+    },
   };
 }
 
@@ -48,7 +55,14 @@ describe('readPage', () => {
     const calls: string[] = [];
     const { read, candidates } = reader(calls);
     await expect(readPage(visible.length, 10, 2, order, read, candidates)).resolves.toEqual([21, 23]);
-    expect(calls[0]).toBe('read desc 0 2 4');
+    expect(calls).toEqual(['candidates 4', 'read desc 0 2 2']);
+  });
+
+  it('reads twice the rows before the page end as candidates, then only the page', async () => {
+    const calls: string[] = [];
+    const { read, candidates } = reader(calls);
+    await expect(readPage(visible.length, 4, 2, order, read, candidates)).resolves.toEqual([9, 11]);
+    expect(calls).toEqual(['candidates 12', 'read asc 0 2 2']);
   });
 });
 

@@ -1,7 +1,7 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
-import { visibleContentIds } from './content-visible-ids.ts';
+import { visibleContent } from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -278,22 +278,14 @@ export class IssueRepository {
       skip,
       take,
       SEARCH_ORDER,
-      (orderBy, pageSkip, pageTake, ids) =>
-        this.client.issue.findMany({
-          where: ids ? { id: { in: ids } } : where,
-          orderBy,
-          skip: pageSkip,
-          take: pageTake,
-        }),
+      (orderBy, pageSkip, pageTake) => this.client.issue.findMany({ where, orderBy, skip: pageSkip, take: pageTake }),
       async (orderBy, count) => {
-        const candidates = await this.client.issue.findMany({
-          where: columns,
-          orderBy,
-          take: count,
-          select: { id: true, repoId: true, isPull: true },
-        });
-        const rows = candidates.map(({ id, repoId, isPull }) => ({ id, repoId, unit: unitOfIssue(isPull) }));
-        return { scanned: candidates.length, kept: await visibleContentIds(this.client, filter.reader, rows) };
+        const candidates = await this.client.issue.findMany({ where: columns, orderBy, take: count });
+        const kept = await visibleContent(this.client, filter.reader, candidates, (row) => ({
+          repoId: row.repoId,
+          unit: unitOfIssue(row.isPull),
+        }));
+        return { scanned: candidates.length, kept };
       },
     );
     return { items, total };

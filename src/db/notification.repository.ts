@@ -2,7 +2,7 @@
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
 import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
-import { visibleContentIds } from './content-visible-ids.ts';
+import { visibleContent } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -71,21 +71,14 @@ export class NotificationRepository {
       page.skip,
       page.limit,
       THREAD_ORDER,
-      (orderBy, skip, take, ids) =>
-        this.client.notification.findMany({ where: ids ? { id: { in: ids } } : where, orderBy, skip, take }),
+      (orderBy, skip, take) => this.client.notification.findMany({ where, orderBy, skip, take }),
       async (orderBy, count) => {
-        const candidates = await this.client.notification.findMany({
-          where: columns,
-          orderBy,
-          take: count,
-          select: { id: true, repoId: true, source: true },
-        });
-        const rows = candidates.map(({ id, repoId, source }) => ({
-          id,
-          repoId,
-          unit: unitOfNotificationSource(source),
+        const candidates = await this.client.notification.findMany({ where: columns, orderBy, take: count });
+        const kept = await visibleContent(this.client, filter.reader, candidates, (row) => ({
+          repoId: row.repoId,
+          unit: unitOfNotificationSource(row.source),
         }));
-        return { scanned: candidates.length, kept: await visibleContentIds(this.client, filter.reader, rows) };
+        return { scanned: candidates.length, kept };
       },
     );
     return { rows, total };

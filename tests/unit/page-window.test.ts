@@ -9,14 +9,11 @@ const rows = Array.from({ length: 23 }, (_, i) => i + 1);
 function reader(calls: string[]) {
   const sorted = (orderBy: Order[]) => (orderBy[0].n === 'asc' ? [...rows] : [...rows].reverse());
   return {
-    read: async (orderBy: Order[], skip: number, take: number, ids?: number[]) => {
-      calls.push(`read ${orderBy[0].n} ${skip} ${take} ${ids ? ids.length : '-'}`);
-      // With ids, exactly those rows: the candidates checked them already.
-      return ids
-        ? sorted(orderBy).filter((n) => ids.includes(n))
-        : sorted(orderBy)
-            .filter((n) => n % 2 === 1)
-            .slice(skip, skip + take);
+    read: async (orderBy: Order[], skip: number, take: number) => {
+      calls.push(`read ${orderBy[0].n} ${skip} ${take}`);
+      return sorted(orderBy)
+        .filter((n) => n % 2 === 1)
+        .slice(skip, skip + take);
     },
     candidates: async (orderBy: Order[], count: number) => {
       const scanned = sorted(orderBy).slice(0, count);
@@ -55,14 +52,20 @@ describe('readPage', () => {
     const calls: string[] = [];
     const { read, candidates } = reader(calls);
     await expect(readPage(visible.length, 10, 2, order, read, candidates)).resolves.toEqual([21, 23]);
-    expect(calls).toEqual(['candidates 4', 'read desc 0 2 2']);
+    expect(calls).toEqual(['candidates 4']);
   });
 
-  it('reads twice the rows before the page end as candidates, then only the page', async () => {
+  it('reads twice the rows before the page end as candidates, and more when too few of them are visible', async () => {
     const calls: string[] = [];
-    const { read, candidates } = reader(calls);
-    await expect(readPage(visible.length, 4, 2, order, read, candidates)).resolves.toEqual([9, 11]);
-    expect(calls).toEqual(['candidates 12', 'read asc 0 2 2']);
+    const { read } = reader(calls);
+    // Only every fourth row is visible among these candidates.
+    const sparse = async (orderBy: Order[], count: number) => {
+      calls.push(`candidates ${count}`);
+      const scanned = (orderBy[0].n === 'asc' ? rows : [...rows].reverse()).slice(0, count);
+      return { scanned: scanned.length, kept: scanned.filter((n) => n % 4 === 1) };
+    };
+    await expect(readPage(6, 2, 2, order, read, sparse)).resolves.toEqual([9, 13]);
+    expect(calls).toEqual(['candidates 8', 'candidates 32']);
   });
 });
 

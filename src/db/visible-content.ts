@@ -5,24 +5,25 @@ import type { ContentUnit } from '../domain/access/content-visibility.ts';
 import { type ContentReader, contentRepositoriesWhere } from './content-access-filters.ts';
 import type { DbClient } from './prisma.ts';
 
-/** A row of content: its id, its repository and the unit it belongs to. */
-export interface ContentRow {
-  id: number;
+/** Where a row of content lives: its repository and the unit it belongs to. */
+export interface ContentPlace {
   repoId: number;
   unit: ContentUnit;
 }
 
-/** The ids of `rows` that `reader` may see, in the order given. */
-export async function visibleContentIds(
+/** The rows `reader` may see, in the order given. */
+export async function visibleContent<R>(
   client: DbClient,
   reader: ContentReader,
-  rows: readonly ContentRow[],
-): Promise<number[]> {
+  rows: readonly R[],
+  placeOf: (row: R) => ContentPlace,
+): Promise<R[]> {
+  const places = rows.map(placeOf);
   const reposByUnit = new Map<ContentUnit, Set<number>>();
-  for (const row of rows) {
-    const repos = reposByUnit.get(row.unit) ?? new Set<number>();
-    repos.add(row.repoId);
-    reposByUnit.set(row.unit, repos);
+  for (const { repoId, unit } of places) {
+    const repos = reposByUnit.get(unit) ?? new Set<number>();
+    repos.add(repoId);
+    reposByUnit.set(unit, repos);
   }
   const visible = new Map<ContentUnit, Set<number>>();
   for (const [unit, repos] of reposByUnit) {
@@ -32,5 +33,5 @@ export async function visibleContentIds(
     });
     visible.set(unit, new Set(found.map((repo) => repo.id)));
   }
-  return rows.filter((row) => visible.get(row.unit)!.has(row.repoId)).map((row) => row.id);
+  return rows.filter((_, i) => visible.get(places[i].unit)!.has(places[i].repoId));
 }

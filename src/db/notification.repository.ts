@@ -2,7 +2,7 @@
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
 import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
-import { visibleContent } from './visible-content.ts';
+import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -64,7 +64,7 @@ export class NotificationRepository {
     page: { skip: number; limit: number },
   ): Promise<{ rows: NotificationRow[]; total: number }> {
     const where = threadWhere(filter);
-    const total = await this.countWhere(where);
+    const total = await this.count(filter);
     const columns = threadColumnsWhere(filter);
     const rows = await readPage(
       total,
@@ -84,14 +84,26 @@ export class NotificationRepository {
     return { rows, total };
   }
 
+  /** How many threads the filter selects: counted per repository and source, then summed over the visible ones. */
   count(filter: ThreadFilter): Promise<number> {
-    return this.countWhere(threadWhere(filter));
-  }
-
-  private countWhere(where: Prisma.NotificationWhereInput): Promise<number> {
-    return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, () =>
-      this.client.notification.count({ where }),
-    );
+    const where = threadWhere(filter);
+    return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, async () => {
+      const groups = await this.client.notification.groupBy({
+        by: ['repoId', 'source'],
+        where: threadColumnsWhere(filter),
+        _count: { _all: true },
+        orderBy: [{ repoId: 'asc' }, { source: 'asc' }],
+        take: MAX_COUNTED_GROUPS + 1,
+      });
+      const visible = await visibleCount(
+        this.client,
+        filter.reader,
+        groups,
+        (group) => ({ repoId: group.repoId, unit: unitOfNotificationSource(group.source) }),
+        (group) => group._count._all,
+      );
+      return visible ?? this.client.notification.count({ where });
+    });
   }
 
   /** The thread when `reader` may see it now. */

@@ -45,6 +45,12 @@ function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
   return { ...threadColumnsWhere(filter), AND: [visibleNotificationsWhere(filter.reader)] };
 }
 
+/** Where a thread's visibility is decided: its repository, at the unit of its source. */
+const placeOfThread = (row: { repoId: number; source: number }) => ({
+  repoId: row.repoId,
+  unit: unitOfNotificationSource(row.source),
+});
+
 const THREAD_ORDER: Prisma.NotificationOrderByWithRelationInput[] = [{ updatedAt: 'desc' }, { id: 'desc' }];
 
 export class NotificationRepository {
@@ -54,8 +60,9 @@ export class NotificationRepository {
   ) {}
 
   /** Every selected thread, newest first. */
-  list(filter: ThreadFilter): Promise<NotificationRow[]> {
-    return this.client.notification.findMany({ where: threadWhere(filter), orderBy: THREAD_ORDER });
+  async list(filter: ThreadFilter): Promise<NotificationRow[]> {
+    const rows = await this.client.notification.findMany({ where: threadColumnsWhere(filter), orderBy: THREAD_ORDER });
+    return visibleContent(this.client, filter.reader, rows, placeOfThread);
   }
 
   /** One page of the selected threads, newest first, and how many there are. */
@@ -74,10 +81,7 @@ export class NotificationRepository {
       (orderBy, skip, take) => this.client.notification.findMany({ where, orderBy, skip, take }),
       async (orderBy, count) => {
         const candidates = await this.client.notification.findMany({ where: columns, orderBy, take: count });
-        const kept = await visibleContent(this.client, filter.reader, candidates, (row) => ({
-          repoId: row.repoId,
-          unit: unitOfNotificationSource(row.source),
-        }));
+        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread);
         return { scanned: candidates.length, kept };
       },
     );
@@ -99,7 +103,7 @@ export class NotificationRepository {
         this.client,
         filter.reader,
         groups,
-        (group) => ({ repoId: group.repoId, unit: unitOfNotificationSource(group.source) }),
+        placeOfThread,
         (group) => group._count._all,
       );
       return visible ?? this.client.notification.count({ where });
@@ -107,8 +111,9 @@ export class NotificationRepository {
   }
 
   /** The thread when `reader` may see it now. */
-  findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
-    return this.client.notification.findFirst({ where: { id, AND: [visibleNotificationsWhere(reader)] } });
+  async findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
+    const row = await this.client.notification.findUnique({ where: { id } });
+    return row ? ((await visibleContent(this.client, reader, [row], placeOfThread))[0] ?? null) : null;
   }
 
   /** Sets the status of the given threads (the caller's own); a status change counts as an update, as in Forgejo. */

@@ -45,7 +45,7 @@ export type PageReader<T, O> = (orderBy: O[], skip: number, take: number) => Pro
  */
 export type CandidateReader<T, O> = (orderBy: O[], count: number) => Promise<{ scanned: number; kept: T[] }>;
 
-/** Candidates beyond this many are not worth an IN list: the page is read with the full filter alone. */
+/** Candidates beyond this many are not worth reading: the page is read with the full filter alone. */
 const MAX_CANDIDATES = 2_000;
 
 async function throughCandidates<T, O>(

@@ -659,7 +659,8 @@ async function main(): Promise<void> {
     section = 'cargo';
     if (onlyOnSqlite('cargo')) goals.push(...(await benchCargo({ base, token, owner: 'user0', dbFile })));
     section = 'vagrant';
-    if (onlyOnSqlite('vagrant')) goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile })));
+    if (onlyOnSqlite('vagrant'))
+      goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'debian';
     if (ONLY === undefined || ONLY === 'debian')
       goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));

@@ -652,7 +652,8 @@ async function main(): Promise<void> {
       goals.push(...(await benchContainer({ base, owner: 'user0', token, measure })));
     }
     section = 'conda';
-    if (onlyOnSqlite('conda')) goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure })));
+    if (onlyOnSqlite('conda'))
+      goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure, pid: anvilProcess.pid! })));
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));

@@ -683,7 +683,8 @@ async function main(): Promise<void> {
     if (onlyOnSqlite('conan'))
       goals.push(...(await benchConan({ base, token, dbFile, owners: ['user0', 'user16', 'user17'], measure })));
     section = 'go and composer';
-    if (onlyOnSqlite('gocomposer')) goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
+    if (onlyOnSqlite('gocomposer'))
+      goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'chef';
     if (onlyOnSqlite('chef'))
       goals.push(...(await benchChef({ base, token, dbFile, owners: ['user13', 'user14', 'user15'], measure })));

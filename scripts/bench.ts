@@ -687,7 +687,16 @@ async function main(): Promise<void> {
       goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'chef';
     if (onlyOnSqlite('chef'))
-      goals.push(...(await benchChef({ base, token, dbFile, owners: ['user13', 'user14', 'user15'], measure })));
+      goals.push(
+        ...(await benchChef({
+          base,
+          token,
+          dbFile,
+          owners: ['user13', 'user14', 'user15'],
+          measure,
+          pid: anvilProcess.pid!,
+        })),
+      );
     section = 'issues and notifications';
     if (onlyOnSqlite('issues')) {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

@@ -40,6 +40,7 @@ import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
 import { benchEachDatabase, benchPostgres, benchProvider, copySeedToPostgres } from './bench-database.ts';
 import { benchChef } from './bench-chef.ts';
+import { seedActorKeys } from './bench-seed-keys.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -489,6 +490,7 @@ async function main(): Promise<void> {
     const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
     console.log('seeding issues and notification threads…');
     const issueSeed = seedIssuesAndNotifications(dbFile, SEED);
+    seedActorKeys(dbFile);
     const databaseEnv: NodeJS.ProcessEnv = {};
     if (PROVIDER === 'postgresql') {
       postgres = await benchPostgres();

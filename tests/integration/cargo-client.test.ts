@@ -5,46 +5,19 @@
 // config.json answers 401) invisible to an outsider; token scopes honoured.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 describe('cargo against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let bobToken: string;
-
-  const anvilEnv = (): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return env;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        'admin',
-        'user',
-        'create',
-        ...['--username', name, '--password', `${name}-password`, '--email', `${name}@example.com`],
-        '--must-change-password=false',
-        '--access-token',
-      ],
-      { cwd: root, env: anvilEnv() },
-    );
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const indexOf = (owner: string) => `sparse+${server.base}api/packages/${owner}/cargo/`;
 
@@ -140,21 +113,12 @@ describe('cargo against a running Anvil', () => {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-cargo-'));
-    aliceToken = await createUser('alice');
-    bobToken = await createUser('bob');
-    server = await startAnvilProcess((port) => ({
-      ...anvilEnv(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'cargo', users: ['alice', 'bob'] });
+    ({ work, server } = anvil);
+    ({ alice: aliceToken, bob: bobToken } = anvil.tokens);
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('publishes crates, then builds and runs a crate that depends on them; yank; search', async () => {
     const home = cargoHome('alice');

@@ -1,17 +1,13 @@
 // A 1 GiB layer pushed to a running Anvil three ways (monolithic POST ?digest=, chunked PATCHes with Content-Range,
 // one streamed PATCH without a length), then pulled: the server's peak resident memory (VmHWM of the spawned
 // process) grows by less than 50 MiB over what a small push already took, so no body is ever held whole in memory.
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const MiB = 1024 * 1024;
 const LAYER_MIB = 1024;
 const GROWTH_LIMIT = 50 * MiB;
@@ -53,7 +49,7 @@ interface Answer {
 }
 
 (hasProc ? describe : describe.skip)('a 1 GiB layer pushed to a running Anvil', () => {
-  let work: string;
+  let anvil: ClientTestServer;
   let server: AnvilProcess;
   let authorization: string;
 
@@ -144,36 +140,12 @@ interface Answer {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-large-layer-'));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        ...['admin', 'user', 'create', '--username', 'alice', '--password', 'alice-password'],
-        ...['--email', 'alice@example.com', '--must-change-password=false', '--access-token'],
-      ],
-      { cwd: root, env },
-    );
-    const token = stdout.trim().split('\n').pop()!;
-    authorization = `Basic ${Buffer.from(`alice:${token}`).toString('base64')}`;
-    server = await startAnvilProcess((port) => ({
-      ...env,
-      PORT: String(port),
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'large-layer', users: ['alice'] });
+    server = anvil.server;
+    authorization = `Basic ${Buffer.from(`alice:${anvil.tokens.alice}`).toString('base64')}`;
   }, 120_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('keeps the server within 50 MiB of its warmed-up peak, pushed monolithic, chunked and streamed', async () => {
     // Every path once with a small layer first, so what is measured is what the size adds.

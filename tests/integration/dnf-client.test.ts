@@ -6,13 +6,12 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { buildRpm } from '../helpers/rpm.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const hasDnf = has('dnf') && has('rpmbuild');
@@ -26,27 +25,11 @@ const NAME = 'anvil-hello';
 const SCRIPT = '#!/bin/sh\necho hello from anvil\n';
 
 describeWithDnf('dnf against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let rpmUrl: string;
-
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const auth = () => ({ Authorization: `token ${aliceToken}` });
 
@@ -91,21 +74,13 @@ describeWithDnf('dnf against a running Anvil', () => {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-dnf-'));
-    aliceToken = await createUser('alice');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'dnf', users: ['alice'] });
+    ({ work, server } = anvil);
+    aliceToken = anvil.tokens.alice;
     rpmUrl = `${server.base}api/packages/alice/rpm`;
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('installs an uploaded package with gpgcheck and repo_gpgcheck, and downloads the served bytes', async () => {
     const rpm = buildRpm({ name: NAME, version: '1.0.0', files: { [`/usr/bin/${NAME}`]: SCRIPT } });

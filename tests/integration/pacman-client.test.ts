@@ -7,13 +7,12 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
 import { buildArchPackage } from '../helpers/arch.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 
-const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const hasPacman = has('pacman') && has('pacman-key') && has('gpg');
@@ -27,28 +26,12 @@ const NAME = 'anvil-hello';
 const CONTENT = 'hello from anvil\n';
 
 describeWithPacman('pacman against a running Anvil', () => {
+  let anvil: ClientTestServer;
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let archUrl: string;
   let gpgdir: string;
-
-  const env = () => {
-    const vars: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete vars.DATABASE_URL;
-    return vars;
-  };
-
-  async function createUser(name: string): Promise<string> {
-    const args = ['admin', 'user', 'create', '--username', name, '--password', `${name}-password`];
-    args.push('--email', `${name}@example.com`, '--must-change-password=false', '--access-token');
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env: env() });
-    return stdout.trim().split('\n').pop()!;
-  }
 
   const auth = () => ({ Authorization: `token ${aliceToken}` });
 
@@ -110,14 +93,9 @@ describeWithPacman('pacman against a running Anvil', () => {
   }
 
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-pacman-'));
-    aliceToken = await createUser('alice');
-    server = await startAnvilProcess((port) => ({
-      ...env(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-    }));
+    anvil = await startClientTestServer({ name: 'pacman', users: ['alice'] });
+    ({ work, server } = anvil);
+    aliceToken = anvil.tokens.alice;
     archUrl = `${server.base}api/packages/alice/arch`;
     // A keyring of the test's own that trusts the served key.
     gpgdir = path.join(work, 'gnupg');
@@ -130,10 +108,7 @@ describeWithPacman('pacman against a running Anvil', () => {
     await command('pacman-key', ['--gpgdir', gpgdir, '--lsign-key', fingerprint]);
   }, 180_000);
 
-  afterAll(() => {
-    server?.child.kill();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => anvil?.stop());
 
   it('syncs the signed database, downloads the package byte for byte and installs it', async () => {
     const pkg = buildArchPackage({ name: NAME, version: '1.0.0-1', files: { [`usr/share/${NAME}/hello`]: CONTENT } });

@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AnvilProcess, startAnvilProcess } from '../helpers/anvil-process.ts';
+import type { AnvilProcess } from '../helpers/anvil-process.ts';
+import { type ClientTestServer, startClientTestServer } from '../helpers/client-test-server.ts';
 import { npmTarball, publishBody } from '../helpers/npm.ts';
 
 const root = path.resolve(__dirname, '../..');
@@ -49,39 +50,13 @@ function endpointsOf(output: string): Map<string, number> {
 }
 
 describe('Renovate against a running Anvil', () => {
+  let anvil: ClientTestServer;
+  /** Renovate's home, base directory and logs: a folder apart from Anvil's, so ANVIL_KEEP_RENOVATE_WORK can keep it. */
   let work: string;
   let server: AnvilProcess;
   let aliceToken: string;
   let botToken: string;
   let runs = 0;
-
-  const anvilEnv = (): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ANVIL_DATA_DIR: path.join(work, 'data'),
-      ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
-    };
-    delete env.DATABASE_URL;
-    return env;
-  };
-
-  async function createUser(name: string, admin: boolean): Promise<string> {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        'dist/src/cli.js',
-        'admin',
-        'user',
-        'create',
-        ...['--username', name, '--password', `${name}-password`, '--email', `${name}@example.com`],
-        `--admin=${admin}`,
-        '--must-change-password=false',
-        '--access-token',
-      ],
-      { cwd: root, env: anvilEnv() },
-    );
-    return stdout.trim().split('\n').pop()!;
-  }
 
   /** A call to the API as alice; throws unless it answers `expected`. */
   async function api<T>(method: string, url: string, expected: number, body?: unknown): Promise<T> {
@@ -220,21 +195,19 @@ describe('Renovate against a running Anvil', () => {
   beforeAll(async () => {
     await ensureRenovate();
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-renovate-'));
-    aliceToken = await createUser('alice', true);
-    botToken = await createUser('renovate-bot', false);
-    server = await startAnvilProcess((port) => ({
-      ...anvilEnv(),
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL_ROOT_URL: `http://127.0.0.1:${port}/`,
-      ANVIL__log__ENABLE_ACCESS_LOG: 'true',
-    }));
+    anvil = await startClientTestServer({
+      name: 'renovate-server',
+      users: ['alice', 'renovate-bot'],
+      env: { ANVIL__log__ENABLE_ACCESS_LOG: 'true' },
+    });
+    server = anvil.server;
+    ({ alice: aliceToken, 'renovate-bot': botToken } = anvil.tokens);
     await publish('1.0.0');
     await publish('1.1.0');
   }, 900_000);
 
-  afterAll(() => {
-    server?.child.kill();
+  afterAll(async () => {
+    await anvil?.stop();
     if (!work) return;
     if (process.env.ANVIL_KEEP_RENOVATE_WORK) process.stdout.write(`Renovate's work folder: ${work}\n`);
     else fs.rmSync(work, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 // `@v/list`, Composer's `p2/{name}.json`) fetched by autocannon with 10 and with 1,000 versions seeded straight
 // into the database — goal ≥ 500 req/s at 1,000 versions, and 1,000 versions within 1.5× the rate of 10 — each
 // beside a bare server answering the same bytes (bench-same-bytes.ts).
+import { asksCompressed, wrk, wrkInstalled } from './bench-wrk.ts';
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -71,6 +72,7 @@ async function autocannonRps(url: string, token: string): Promise<number> {
 }
 
 async function rateOf(url: string, headers: Record<string, string>): Promise<number> {
+  if (asksCompressed(headers) && wrkInstalled()) return (await wrk(url, headers, DURATION, CONNECTIONS)).rps;
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
   const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j', ...headerArgs, url];
   const result = JSON.parse(await run(path.join(root, 'node_modules/.bin/autocannon'), args, { cwd: root }));

@@ -9,7 +9,7 @@
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes;
 // lists100k: lists at 100,000 rows; bot: the CI-bot mix, on its own fresh databases).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
-// Never fails.
+// Answers asked compressed are measured with wrk when installed (scripts/bench-wrk.ts). Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,6 +40,7 @@ import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
 import { benchEachDatabase, benchPostgres, benchProvider, copySeedToPostgres } from './bench-database.ts';
 import { benchChef } from './bench-chef.ts';
+import { asksCompressed, wrk, wrkInstalled } from './bench-wrk.ts';
 import { seedActorKeys } from './bench-seed-keys.ts';
 
 const root = path.resolve(__dirname, '..');
@@ -203,6 +204,7 @@ function autocannon(
   seconds: number,
   connections = CONNECTIONS,
 ): Promise<Measurement> {
+  if (asksCompressed(headers) && wrkInstalled()) return wrk(url, headers, seconds, connections);
   const args = [
     '-c',
     String(connections),

@@ -1,12 +1,14 @@
 // The Chef rows of `npm run bench` (no knife runs here, so its requests are made over HTTP and signed as it signs
 // them): the wall time of sharing a small cookbook and installing it (show, version, download), and the requests/s
 // of the universe Berkshelf reads, signed with the owner's key, with 10 and with 1,000 versions seeded directly in
-// the SQLite database — goal ≥ 500 req/s with 1,000, and within 1.5× of the 10-version rate.
+// the SQLite database — goal ≥ 500 req/s with 1,000, and within 1.5× of the 10-version rate — each beside a bare
+// server answering the same bytes (bench-same-bytes.ts).
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { chefHeaders, shareBody } from '../tests/helpers/chef-sign.ts';
 import { tarGz } from '../tests/helpers/tar-gz.ts';
 import type { RegistryGoalRow } from './bench-nuget.ts';
+import { againstBareServer, type ServerRun, sameBytesRow } from './bench-same-bytes.ts';
 
 const GOAL_RPS = 500;
 const FLAT_GOAL = 1.5;
@@ -21,6 +23,8 @@ interface Options {
   /** The owner that shares, then one owner per seeded size; each gets a Chef key. */
   owners: [string, string, string];
   measure: Measure;
+  /** The server's process, for its CPU per request. */
+  pid: number;
 }
 
 /** Gives the user a key pair, its public half where the registry keeps it (the `chef.public_pem` setting). */
@@ -126,6 +130,12 @@ export async function benchChef(options: Options): Promise<RegistryGoalRow[]> {
   await roundTrip(options.base, publisher, giveKey(options.dbFile, publisher));
   const roundTripMs = performance.now() - started;
   const rates: number[] = [];
+  const runs: { anvil: ServerRun; bare: ServerRun; bytes: number }[] = [];
+  const rate = async (url: string, headers: Record<string, string>) => {
+    const result = await options.measure(url, headers);
+    if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
+    return result.rps;
+  };
   let tokenRate = 0;
   for (const [index, size] of [10, 1000].entries()) {
     const owner = seeded[index];
@@ -137,9 +147,9 @@ export async function benchChef(options: Options): Promise<RegistryGoalRow[]> {
     const check = await fetch(url, { headers });
     if (check.status !== 200) throw new Error(`${url} answered ${check.status}: ${await check.text()}`);
     await check.arrayBuffer();
-    const result = await options.measure(url, headers);
-    if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
-    rates.push(result.rps);
+    const run = await againstBareServer(url, headers, rate, options.pid);
+    runs.push(run);
+    rates.push(run.anvil.rps);
     if (size === 1000) {
       const withToken = await options.measure(url, { Authorization: `token ${options.token}` });
       tokenRate = withToken.rps;
@@ -172,5 +182,6 @@ export async function benchChef(options: Options): Promise<RegistryGoalRow[]> {
       goal: `≤ ${FLAT_GOAL}×`,
       met: ratio <= FLAT_GOAL,
     },
+    sameBytesRow('chef universe (signed)', [runs[0].anvil, runs[1].anvil], [runs[0].bare, runs[1].bare], runs[1].bytes),
   ];
 }

@@ -1,12 +1,14 @@
 // The Conda rows of `npm run bench`. No conda client runs here, so the rows follow what `conda install` does: the
 // publish (PUT of a small .tar.bz2) and the install (the subdir's repodata.json, then the file) as one wall time;
 // and repodata.json requests/s of a channel with 10 and with 1,000 versions, the versions seeded straight into the
-// database (goal ≥ 500 req/s at 1,000, and flat: 10 versions at most 1.5× as fast as 1,000).
+// database (goal ≥ 500 req/s at 1,000, and flat: 10 versions at most 1.5× as fast as 1,000), each beside a bare
+// server answering the same bytes (bench-same-bytes.ts).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import tar from 'tar-stream';
 import type { Measure } from './bench-container.ts';
+import { againstBareServer, type ServerRun, sameBytesRow } from './bench-same-bytes.ts';
 
 const RPS_GOAL = 500;
 const FLAT_GOAL = 1.5;
@@ -80,6 +82,8 @@ export async function benchConda(options: {
   token: string;
   dbFile: string;
   measure: Measure;
+  /** The server's process, for its CPU per request. */
+  pid: number;
 }): Promise<CondaGoalRow[]> {
   const { base, owner, token, dbFile, measure } = options;
   const headers = { Authorization: `token ${token}` };
@@ -113,6 +117,12 @@ export async function benchConda(options: {
   const yardstick = await measure(`${base}/api/v1/version`, headers);
   console.log(`GET /api/v1/version beside it: ${yardstick.rps.toFixed(0)} req/s`);
   const rates: Record<number, number> = {};
+  const runs: Record<number, { anvil: ServerRun; bare: ServerRun; bytes: number }> = {};
+  const rate = async (url: string, headers: Record<string, string>) => {
+    const run = await measure(url, headers);
+    if (run.non2xx > 0) console.log(`  (${run.non2xx} answers from ${url} not 2xx)`);
+    return run.rps;
+  };
   for (const versions of [10, 1000]) {
     const channel = `seeded${versions}-${randomBytes(2).toString('hex')}`;
     seedChannel(dbFile, ownerRow.id, channel, versions);
@@ -122,9 +132,14 @@ export async function benchConda(options: {
     const listed = sample.status === 200 ? Object.keys((JSON.parse(text) as { packages: object }).packages).length : 0;
     if (listed !== versions) throw new Error(`${url} answers ${sample.status} ${text.slice(0, 200)}`);
     // conda asks for the index compressed (requests' default Accept-Encoding).
-    const run = await measure(url, { ...headers, 'Accept-Encoding': 'gzip, deflate' });
-    rates[versions] = run.rps;
-    console.log(`conda repodata.json, ${versions} versions: ${run.rps.toFixed(0)} req/s (${run.non2xx} not 2xx)`);
+    runs[versions] = await againstBareServer(
+      url,
+      { ...headers, 'Accept-Encoding': 'gzip, deflate' },
+      rate,
+      options.pid,
+    );
+    rates[versions] = runs[versions].anvil.rps;
+    console.log(`conda repodata.json, ${versions} versions: ${rates[versions].toFixed(0)} req/s`);
   }
   rows.push({
     name: 'conda: repodata.json of a channel with 1,000 versions (req/s)',
@@ -139,5 +154,7 @@ export async function benchConda(options: {
     goal: `≤ ×${FLAT_GOAL}`,
     met: ratio <= FLAT_GOAL,
   });
+  const [small, large] = [runs[10]!, runs[1000]!];
+  rows.push(sameBytesRow('conda repodata.json', [small.anvil, large.anvil], [small.bare, large.bare], large.bytes));
   return rows;
 }

@@ -1,13 +1,16 @@
 // The Go and Composer rows of `npm run bench`. For each registry: a small package published and installed by its
 // real client (wall time, when the client is on this machine: go, composer), and its index document (Go's
 // `@v/list`, Composer's `p2/{name}.json`) fetched by autocannon with 10 and with 1,000 versions seeded straight
-// into the database — goal ≥ 500 req/s at 1,000 versions, and 1,000 versions within 1.5× the rate of 10.
+// into the database — goal ≥ 500 req/s at 1,000 versions, and 1,000 versions within 1.5× the rate of 10 — each
+// beside a bare server answering the same bytes (bench-same-bytes.ts).
+import { asksCompressed, wrk, wrkInstalled } from './bench-wrk.ts';
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { againstBareServer, type ServerRun, sameBytesRow } from './bench-same-bytes.ts';
 import yazl from 'yazl';
 
 const root = path.resolve(__dirname, '..');
@@ -30,6 +33,8 @@ interface Anvil {
   owner: string;
   /** The server's SQLite database, seeded directly. */
   dbFile: string;
+  /** The server's process, for its CPU per request. */
+  pid: number;
 }
 
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
@@ -59,10 +64,17 @@ async function put(url: string, token: string, body: Buffer): Promise<void> {
   if (res.status !== 201) throw new Error(`PUT ${url} answered ${res.status}: ${await res.text()}`);
 }
 
+/** Both clients ask for gzip (go's net/http and composer's curl), and so does the bench. */
+const requestHeaders = (token: string) => ({ Authorization: `token ${token}`, 'Accept-Encoding': 'gzip' });
+
 async function autocannonRps(url: string, token: string): Promise<number> {
-  // Both clients ask for gzip (go's net/http and composer's curl), and so does this.
-  const headers = ['-H', `Authorization=token ${token}`, '-H', 'Accept-Encoding=gzip'];
-  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j', ...headers, url];
+  return rateOf(url, requestHeaders(token));
+}
+
+async function rateOf(url: string, headers: Record<string, string>): Promise<number> {
+  if (asksCompressed(headers) && wrkInstalled()) return (await wrk(url, headers, DURATION, CONNECTIONS)).rps;
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
+  const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j', ...headerArgs, url];
   const result = JSON.parse(await run(path.join(root, 'node_modules/.bin/autocannon'), args, { cwd: root }));
   if (result.non2xx > 0) console.log(`  (${result.non2xx} non-2xx answers from ${url})`);
   return result.requests.average as number;
@@ -128,13 +140,15 @@ async function indexRows(
   url: (name: string) => string,
 ): Promise<GoComposerGoalRow[]> {
   const rates: Record<number, number> = {};
+  const runs: Record<number, { anvil: ServerRun; bare: ServerRun; bytes: number }> = {};
   for (const size of SIZES) {
     const name = `bench${size}x${randomBytes(3).toString('hex')}`;
     seed(name, size);
     const check = await fetch(url(name), { headers: { Authorization: `token ${anvil.token}` } });
     if (check.status !== 200) throw new Error(`${label}: ${url(name)} answered ${check.status}`);
     await check.arrayBuffer();
-    rates[size] = await autocannonRps(url(name), anvil.token);
+    runs[size] = await againstBareServer(url(name), requestHeaders(anvil.token), rateOf, anvil.pid);
+    rates[size] = runs[size].anvil.rps;
     console.log(`| ${label}, ${size} versions | ${rates[size].toFixed(0)} req/s |`);
   }
   const [small, large] = [rates[SIZES[0]], rates[SIZES[1]]];
@@ -152,6 +166,12 @@ async function indexRows(
       goal: `within ${FLAT_GOAL}×`,
       met: ratio <= FLAT_GOAL,
     },
+    sameBytesRow(
+      label,
+      [runs[SIZES[0]].anvil, runs[SIZES[1]].anvil],
+      [runs[SIZES[0]].bare, runs[SIZES[1]].bare],
+      runs[SIZES[1]].bytes,
+    ),
   ];
 }
 

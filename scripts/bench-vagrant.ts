@@ -1,7 +1,8 @@
 // The Vagrant rows of `npm run bench`: a 1 MiB box uploaded as Forgejo documents it and added by the real vagrant
 // from its metadata URL (wall time of each), and the requests/s of a box's metadata document with 10 and with 1,000
 // versions seeded directly in the database, read as vagrant reads it (no compression asked; goal ≥ 500 req/s at
-// 1,000, and the two within 1.5× of each other).
+// 1,000, and the two within 1.5× of each other), each beside a bare server answering the same bytes
+// (bench-same-bytes.ts).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { autocannon, seedPackageVersions } from './bench-cargo.ts';
+import { againstBareServer, type ServerRun, sameBytesRow } from './bench-same-bytes.ts';
 
 const RPS_GOAL = 500;
 const FLAT_GOAL = 1.5;
@@ -48,6 +50,8 @@ export async function benchVagrant(anvil: {
   token: string;
   owner: string;
   dbFile: string;
+  /** The server's process, for its CPU per request. */
+  pid: number;
 }): Promise<VagrantGoalRow[]> {
   const rows: VagrantGoalRow[] = [];
   const registry = `${anvil.base}/api/packages/${anvil.owner}/vagrant`;
@@ -89,6 +93,7 @@ export async function benchVagrant(anvil: {
   }
 
   const rps: Record<number, number> = {};
+  const runs: Record<number, { anvil: ServerRun; bare: ServerRun; bytes: number }> = {};
   const metadata = JSON.stringify({ description: 'bench box' });
   for (const versions of [10, 1000]) {
     const name = `bench-meta-${versions}-${randomBytes(2).toString('hex')}`;
@@ -98,7 +103,8 @@ export async function benchVagrant(anvil: {
     const doc = (await check.json()) as { versions?: unknown[] };
     if (check.status !== 200 || doc.versions?.length !== versions)
       console.log(`  (metadata of ${name}: ${check.status}, ${doc.versions?.length} versions)`);
-    rps[versions] = await autocannon(url, { Accept: 'application/json' });
+    runs[versions] = await againstBareServer(url, { Accept: 'application/json' }, autocannon, anvil.pid);
+    rps[versions] = runs[versions].anvil.rps;
   }
   const ratio = rps[10] / rps[1000];
   console.log(
@@ -117,5 +123,9 @@ export async function benchVagrant(anvil: {
     goal: `within ${FLAT_GOAL}×`,
     met: ratio <= FLAT_GOAL,
   });
+  const [small, large] = [runs[10], runs[1000]];
+  rows.push(
+    sameBytesRow('vagrant box metadata GET', [small.anvil, large.anvil], [small.bare, large.bare], large.bytes),
+  );
   return rows;
 }

@@ -9,7 +9,7 @@
 // runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes;
 // lists100k: lists at 100,000 rows; bot: the CI-bot mix, on its own fresh databases).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
-// Never fails.
+// Answers asked compressed are measured with wrk when installed (scripts/bench-wrk.ts). Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,6 +40,8 @@ import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
 import { benchEachDatabase, benchPostgres, benchProvider, copySeedToPostgres } from './bench-database.ts';
 import { benchChef } from './bench-chef.ts';
+import { asksCompressed, wrk, wrkInstalled } from './bench-wrk.ts';
+import { seedActorKeys } from './bench-seed-keys.ts';
 
 const root = path.resolve(__dirname, '..');
 const SEED = Number(process.env.BENCH_SEED ?? 10_000);
@@ -202,6 +204,7 @@ function autocannon(
   seconds: number,
   connections = CONNECTIONS,
 ): Promise<Measurement> {
+  if (asksCompressed(headers) && wrkInstalled()) return wrk(url, headers, seconds, connections);
   const args = [
     '-c',
     String(connections),
@@ -489,6 +492,7 @@ async function main(): Promise<void> {
     const { token, orgName, passwordUser } = seed(dbFile, passwordHash);
     console.log('seeding issues and notification threads…');
     const issueSeed = seedIssuesAndNotifications(dbFile, SEED);
+    seedActorKeys(dbFile);
     const databaseEnv: NodeJS.ProcessEnv = {};
     if (PROVIDER === 'postgresql') {
       postgres = await benchPostgres();
@@ -652,14 +656,16 @@ async function main(): Promise<void> {
       goals.push(...(await benchContainer({ base, owner: 'user0', token, measure })));
     }
     section = 'conda';
-    if (onlyOnSqlite('conda')) goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure })));
+    if (onlyOnSqlite('conda'))
+      goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure, pid: anvilProcess.pid! })));
     section = 'npm';
     if (ONLY === undefined || ONLY === 'npm')
       goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
     section = 'cargo';
     if (onlyOnSqlite('cargo')) goals.push(...(await benchCargo({ base, token, owner: 'user0', dbFile })));
     section = 'vagrant';
-    if (onlyOnSqlite('vagrant')) goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile })));
+    if (onlyOnSqlite('vagrant'))
+      goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'debian';
     if (ONLY === undefined || ONLY === 'debian')
       goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));
@@ -681,10 +687,20 @@ async function main(): Promise<void> {
     if (onlyOnSqlite('conan'))
       goals.push(...(await benchConan({ base, token, dbFile, owners: ['user0', 'user16', 'user17'], measure })));
     section = 'go and composer';
-    if (onlyOnSqlite('gocomposer')) goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile })));
+    if (onlyOnSqlite('gocomposer'))
+      goals.push(...(await benchGoComposer({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'chef';
     if (onlyOnSqlite('chef'))
-      goals.push(...(await benchChef({ base, token, dbFile, owners: ['user13', 'user14', 'user15'], measure })));
+      goals.push(
+        ...(await benchChef({
+          base,
+          token,
+          dbFile,
+          owners: ['user13', 'user14', 'user15'],
+          measure,
+          pid: anvilProcess.pid!,
+        })),
+      );
     section = 'issues and notifications';
     if (onlyOnSqlite('issues')) {
       for (const row of await benchIssuesAndNotifications(base, issueSeed)) {

@@ -8,6 +8,8 @@ import path from 'node:path';
 export const PROVIDERS = ['sqlite', 'postgresql'] as const;
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'generated', 'prisma');
+/** Changes when what is done to the generated clients after `prisma generate` changes, so they are made again. */
+const POST_PROCESSING = 'query-compiler-from-file';
 
 export function schemaFor(provider: string, schemaText: string): string {
   return schemaText
@@ -20,7 +22,7 @@ function main(): void {
   const prismaVersion = JSON.parse(
     fs.readFileSync(path.join(root, 'node_modules', 'prisma', 'package.json'), 'utf8'),
   ).version;
-  const stamp = createHash('sha256').update(schemaText).update(prismaVersion).digest('hex');
+  const stamp = createHash('sha256').update(schemaText).update(prismaVersion).update(POST_PROCESSING).digest('hex');
   const stampFile = path.join(outDir, '.stamp');
   const fresh = PROVIDERS.every((p) => fs.existsSync(path.join(outDir, p, 'client.ts')));
   if (
@@ -41,8 +43,27 @@ function main(): void {
       // Generation never calls the schema engine, but the CLI insists on finding one.
       env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
     });
+    loadQueryCompilerFromFile(provider);
   }
   fs.writeFileSync(stampFile, stamp);
+}
+
+/**
+ * The client takes its query compiler from src/infra/database/query-compiler-wasm.ts instead of importing the
+ * base64 module, which would stay in memory for the life of the process.
+ */
+function loadQueryCompilerFromFile(provider: string): void {
+  const file = path.join(outDir, provider, 'internal', 'class.ts');
+  const text = fs.readFileSync(file, 'utf8');
+  const imported = new RegExp(
+    String.raw`const \{ wasm \} = await import\("@prisma/client/runtime/query_compiler_small_bg\.${provider}\.wasm-base64\.js"\)\s*return await decodeBase64AsWasm\(wasm\)`,
+  );
+  if (!imported.test(text)) throw new Error(`${file}: Prisma no longer loads its query compiler as expected`);
+  const loader = '../../../../src/infra/database/query-compiler-wasm.ts';
+  fs.writeFileSync(
+    file,
+    text.replace(imported, `return await (await import("${loader}")).queryCompilerWasm("${provider}")`),
+  );
 }
 
 if (require.main === module) main();

@@ -9,5 +9,8 @@ if (!fs.existsSync(main)) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
-if (!isCurrent()) console.error('warning: dist/ was compiled from other sources than these: run `npm run build`');
 require(main);
+// Checked once the server has started: hashing every source file's stamp would add tens of milliseconds to a start.
+setTimeout(() => {
+  if (!isCurrent()) console.error('warning: dist/ was compiled from other sources than these: run `npm run build`');
+}, 2000).unref();

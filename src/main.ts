@@ -2,13 +2,17 @@
 // and webhook delivery; closes cleanly on SIGINT/SIGTERM, at once on the second.
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createApp } from './http/app.ts';
-import { bootstrap } from './app/bootstrap.ts';
+import type * as HttpApp from './http/app.ts';
+import type * as Bootstrap from './app/bootstrap.ts';
 import { ConfigError, loadSettings } from './config/settings.ts';
 import { startEventLoopProbe } from './infra/observability/event-loop-probe.ts';
 import { gracefulShutdown } from './app/graceful-shutdown.ts';
 import { preflight, StartupError } from './app/preflight.ts';
 import { createHttpServer, listen } from './http/http-server.ts';
+import { deferBodyParsers } from './http/deferred-body-parsers.ts';
+import { holdYoungGeneration, releaseYoungGeneration } from './app/young-generation.ts';
+import { databaseTarget } from './infra/database/database.ts';
+import { queryCompilerWasm } from './infra/database/query-compiler-wasm.ts';
 import { createLogger } from './infra/observability/logger.ts';
 import { ANVIL_VERSION } from './lib/version.ts';
 
@@ -37,11 +41,18 @@ async function main(): Promise<void> {
   });
   if (values.help) return void console.log(USAGE);
   if (values.version) return void console.log(`Anvil version ${ANVIL_VERSION}`);
+  holdYoungGeneration();
   const settings = loadSettings(process.env, { configFile: values.config });
   const log = createLogger(settings.log);
   if (settings.unknownKeys.length > 0)
     log.warn({ file: settings.configFile, keys: settings.unknownKeys }, 'settings Anvil does not read are ignored');
   preflight(settings);
+  // Prisma's query compiler compiles on another core while the application's modules load (the catch only marks
+  // the promise handled: Prisma awaits it again and reports a failure itself).
+  queryCompilerWasm(databaseTarget(settings).provider).catch(() => undefined);
+  deferBodyParsers();
+  const { bootstrap } = require('./app/bootstrap.ts') as typeof Bootstrap;
+  const { createApp } = require('./http/app.ts') as typeof HttpApp;
   const context = await bootstrap(settings, log);
   const app = createApp(context);
   const server = createHttpServer(app, settings.server);
@@ -66,6 +77,7 @@ async function main(): Promise<void> {
     'Anvil is listening',
   );
   startEventLoopProbe();
+  releaseYoungGeneration();
   const { cron, hookDeliveries, activityPub, packageIndexes } = context.services;
   if (settings.cron.ENABLED) await cron.startScheduler();
   if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();

@@ -58,34 +58,11 @@ import { OwnerStorageService } from '../services/owner-storage.service.ts';
 import { PackageService } from '../services/package.service.ts';
 import { ContainerBlobService } from '../packages/container/blob.service.ts';
 import { ContainerManifestService } from '../packages/container/manifest.service.ts';
-import { CARGO, CargoService } from '../packages/cargo/cargo.service.ts';
-import { CargoGitIndex } from '../packages/cargo/git-index.ts';
-import { ConanService } from '../packages/conan/conan.service.ts';
-import { MavenService } from '../packages/maven/maven.service.ts';
-import { HelmService } from '../packages/helm/helm.service.ts';
-import { NugetPush } from '../packages/nuget/nuget-push.ts';
-import { NugetService } from '../packages/nuget/nuget.service.ts';
-import { PubService } from '../packages/pub/pub.service.ts';
-import { ChefService } from '../packages/chef/chef.service.ts';
-import { ChefKeyService } from '../packages/chef/chef-keys.service.ts';
-import { PypiService } from '../packages/pypi/pypi.service.ts';
-import { AlpineService } from '../packages/alpine/alpine.service.ts';
-import { AltService } from '../packages/alt/alt.service.ts';
-import { VagrantService } from '../packages/vagrant/vagrant.service.ts';
-import { GoService } from '../packages/go/go.service.ts';
-import { ComposerService } from '../packages/composer/composer.service.ts';
-import { RubygemsService } from '../packages/rubygems/rubygems.service.ts';
-import { CranService } from '../packages/cran/cran.service.ts';
-import { RpmService } from '../packages/rpm/rpm.service.ts';
-import { ArchService } from '../packages/arch/arch.service.ts';
-import { CondaService } from '../packages/conda/conda.service.ts';
-import { SwiftService } from '../packages/swift/swift.service.ts';
-import { NpmService } from '../packages/npm/npm.service.ts';
 import { PackageSigningKeys } from '../packages/core/signing-keys.ts';
 import { DeployKeyService } from '../services/deploy-key.service.ts';
 import { TagProtectionService } from '../services/tag-protection.service.ts';
-import { DebianService } from '../packages/debian/debian.service.ts';
 import { PackageIndexes } from '../packages/core/repository-index.ts';
+import { registryServices } from '../packages/registry-services.ts';
 import { INDEX_BUILDERS } from '../packages/index-builders.ts';
 import { PublicKeyService } from '../services/public-key.service.ts';
 import { PushService } from '../services/push.service.ts';
@@ -157,9 +134,7 @@ export function createServices(deps: ServiceDeps) {
   const packageSigningKeys = new PackageSigningKeys(deps);
   const packageIndexes = new PackageIndexes(deps, packageSigningKeys, INDEX_BUILDERS);
   const packages = new PackageService(deps, ownerAccess, repositories, quota, hookEvents, packageIndexes);
-  const cargo = new CargoService(deps, quota, hookEvents, new CargoGitIndex(deps, repoCreation, pushes));
-  packages.onVersionDeleted(CARGO, (doer, owner, name) => cargo.indexChanged(doer, owner, name));
-  return {
+  const services = {
     system: new SystemService(deps),
     accessTokens: new AccessTokenService(deps),
     actionSecrets: new ActionSecretService(deps),
@@ -221,31 +196,8 @@ export function createServices(deps: ServiceDeps) {
     packages,
     containerBlobs,
     containerManifests: new ContainerManifestService(deps, quota),
-    pypi: new PypiService(deps, quota, hookEvents),
-    goModules: new GoService(deps, quota, hookEvents),
-    composer: new ComposerService(deps, quota, hookEvents),
-    rubygems: new RubygemsService(deps, quota, hookEvents),
-    cran: new CranService(deps, quota, hookEvents),
-    rpm: new RpmService(deps, quota, hookEvents, packageIndexes, packageSigningKeys),
-    arch: new ArchService(deps, quota, hookEvents, packageIndexes),
-    conda: new CondaService(deps, quota, hookEvents),
-    swift: new SwiftService(deps, quota, hookEvents),
-    maven: new MavenService(deps, quota, hookEvents),
-    npmPackages: new NpmService(deps, quota, hookEvents),
-    cargo,
-    conan: new ConanService(deps, quota, hookEvents),
-    vagrant: new VagrantService(deps, quota, hookEvents),
-    nuget: new NugetService(deps),
-    helm: new HelmService(deps, quota, hookEvents),
-    pub: new PubService(deps, quota, hookEvents),
-    chef: new ChefService(deps, quota, hookEvents, packages),
-    chefKeys: new ChefKeyService(deps),
-    nugetPush: new NugetPush(deps, quota, hookEvents),
     packageSigningKeys,
     packageIndexes,
-    debian: new DebianService(deps, quota, hookEvents, packageIndexes),
-    alpine: new AlpineService(deps, quota, hookEvents, packageIndexes),
-    alt: new AltService(deps, quota, hookEvents, packageIndexes),
     issueEvents,
     issues,
     pulls: new PullRequestService(deps, issues, hookEvents, issueLabels),
@@ -261,6 +213,19 @@ export function createServices(deps: ServiceDeps) {
     notifications: new NotificationService(deps),
     repoSubscriptions: new RepoSubscriptionService(deps),
   };
+  const registries = registryServices({
+    deps,
+    quota,
+    hookEvents,
+    packages,
+    packageIndexes,
+    packageSigningKeys,
+    repoCreation,
+    pushes,
+  });
+  // Copied as getters, so each registry's service is still built at its first use.
+  return Object.defineProperties(services, Object.getOwnPropertyDescriptors(registries)) as typeof services &
+    typeof registries;
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -33,10 +33,15 @@ export interface IssueSearchFilter {
 }
 
 export function issueSearchWhere(filter: IssueSearchFilter): Prisma.IssueWhereInput {
+  return { AND: [visibleIssuesWhere(filter.reader), issueSearchColumnsWhere(filter)] };
+}
+
+/** The search without visibility: what a page's candidates are read under (visibility is then checked for them). */
+export function issueSearchColumnsWhere(filter: IssueSearchFilter): Prisma.IssueWhereInput {
   const repo: Prisma.RepositoryWhereInput[] = [];
   if (filter.ownerId !== undefined) repo.push({ ownerId: filter.ownerId });
   if (filter.teamId !== undefined) repo.push({ teamRepos: { some: { teamId: filter.teamId } } });
-  const and: Prisma.IssueWhereInput[] = [visibleIssuesWhere(filter.reader), { repo: { AND: repo } }];
+  const and: Prisma.IssueWhereInput[] = repo.length > 0 ? [{ repo: { AND: repo } }] : [];
   if (filter.repoId !== undefined) and.push({ repoId: filter.repoId });
   if (filter.isClosed !== undefined) and.push({ isClosed: filter.isClosed });
   if (filter.isPull !== undefined) and.push({ isPull: filter.isPull });

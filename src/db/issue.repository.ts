@@ -1,6 +1,8 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
-import { type IssueSearchFilter, issueSearchWhere } from './issue-search.ts';
+import { unitOfIssue } from '../domain/access/content-visibility.ts';
+import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
+import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
@@ -267,27 +269,39 @@ export class IssueRepository {
   /** One page of the matching issues, newest first, and how many match. */
   async search(filter: IssueSearchFilter, skip: number, take: number): Promise<{ items: IssueRow[]; total: number }> {
     const where = issueSearchWhere(filter);
-    const total = await keptCount(this.client, this.counts, `issue ${JSON.stringify(where)}`, () =>
-      this.client.issue.count({ where }),
-    );
-    // Candidates by the issue's own columns, from the createdAt indexes.
-    const columns: Prisma.IssueWhereInput = { repoId: filter.repoId, isClosed: filter.isClosed, isPull: filter.isPull };
+    const columns = issueSearchColumnsWhere(filter);
+    // Counted per repository and kind, then summed over the visible ones.
+    const total = await keptCount(this.client, this.counts, `issue ${JSON.stringify(where)}`, async () => {
+      const groups = await this.client.issue.groupBy({
+        by: ['repoId', 'isPull'],
+        where: columns,
+        _count: { _all: true },
+        orderBy: [{ repoId: 'asc' }, { isPull: 'asc' }],
+        take: MAX_COUNTED_GROUPS + 1,
+      });
+      const visible = await visibleCount(
+        this.client,
+        filter.reader,
+        groups,
+        (group) => ({ repoId: group.repoId, unit: unitOfIssue(group.isPull) }),
+        (group) => group._count._all,
+      );
+      return visible ?? this.client.issue.count({ where });
+    });
     const items = await readPage(
       total,
       skip,
       take,
       SEARCH_ORDER,
-      (orderBy, pageSkip, pageTake, ids) =>
-        this.client.issue.findMany({
-          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
-          orderBy,
-          skip: pageSkip,
-          take: pageTake,
-        }),
-      async (orderBy, count) =>
-        (await this.client.issue.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
-          (row) => row.id,
-        ),
+      (orderBy, pageSkip, pageTake) => this.client.issue.findMany({ where, orderBy, skip: pageSkip, take: pageTake }),
+      async (orderBy, count) => {
+        const candidates = await this.client.issue.findMany({ where: columns, orderBy, take: count });
+        const kept = await visibleContent(this.client, filter.reader, candidates, (row) => ({
+          repoId: row.repoId,
+          unit: unitOfIssue(row.isPull),
+        }));
+        return { scanned: candidates.length, kept };
+      },
     );
     return { items, total };
   }

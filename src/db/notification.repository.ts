@@ -1,6 +1,8 @@
 // Notification threads: one row per user and issue. Lists use the (userId, status, updatedAt) and
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
+import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
+import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -43,6 +45,12 @@ function threadWhere(filter: ThreadFilter): Prisma.NotificationWhereInput {
   return { ...threadColumnsWhere(filter), AND: [visibleNotificationsWhere(filter.reader)] };
 }
 
+/** Where a thread's visibility is decided: its repository, at the unit of its source. */
+const placeOfThread = (row: { repoId: number; source: number }) => ({
+  repoId: row.repoId,
+  unit: unitOfNotificationSource(row.source),
+});
+
 const THREAD_ORDER: Prisma.NotificationOrderByWithRelationInput[] = [{ updatedAt: 'desc' }, { id: 'desc' }];
 
 export class NotificationRepository {
@@ -52,8 +60,9 @@ export class NotificationRepository {
   ) {}
 
   /** Every selected thread, newest first. */
-  list(filter: ThreadFilter): Promise<NotificationRow[]> {
-    return this.client.notification.findMany({ where: threadWhere(filter), orderBy: THREAD_ORDER });
+  async list(filter: ThreadFilter): Promise<NotificationRow[]> {
+    const rows = await this.client.notification.findMany({ where: threadColumnsWhere(filter), orderBy: THREAD_ORDER });
+    return visibleContent(this.client, filter.reader, rows, placeOfThread);
   }
 
   /** One page of the selected threads, newest first, and how many there are. */
@@ -62,41 +71,49 @@ export class NotificationRepository {
     page: { skip: number; limit: number },
   ): Promise<{ rows: NotificationRow[]; total: number }> {
     const where = threadWhere(filter);
-    const total = await this.countWhere(where);
+    const total = await this.count(filter);
     const columns = threadColumnsWhere(filter);
     const rows = await readPage(
       total,
       page.skip,
       page.limit,
       THREAD_ORDER,
-      (orderBy, skip, take, ids) =>
-        this.client.notification.findMany({
-          where: ids ? { AND: [where, { id: { in: ids } }] } : where,
-          orderBy,
-          skip,
-          take,
-        }),
-      async (orderBy, count) =>
-        (await this.client.notification.findMany({ where: columns, orderBy, take: count, select: { id: true } })).map(
-          (row) => row.id,
-        ),
+      (orderBy, skip, take) => this.client.notification.findMany({ where, orderBy, skip, take }),
+      async (orderBy, count) => {
+        const candidates = await this.client.notification.findMany({ where: columns, orderBy, take: count });
+        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread);
+        return { scanned: candidates.length, kept };
+      },
     );
     return { rows, total };
   }
 
+  /** How many threads the filter selects: counted per repository and source, then summed over the visible ones. */
   count(filter: ThreadFilter): Promise<number> {
-    return this.countWhere(threadWhere(filter));
-  }
-
-  private countWhere(where: Prisma.NotificationWhereInput): Promise<number> {
-    return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, () =>
-      this.client.notification.count({ where }),
-    );
+    const where = threadWhere(filter);
+    return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, async () => {
+      const groups = await this.client.notification.groupBy({
+        by: ['repoId', 'source'],
+        where: threadColumnsWhere(filter),
+        _count: { _all: true },
+        orderBy: [{ repoId: 'asc' }, { source: 'asc' }],
+        take: MAX_COUNTED_GROUPS + 1,
+      });
+      const visible = await visibleCount(
+        this.client,
+        filter.reader,
+        groups,
+        placeOfThread,
+        (group) => group._count._all,
+      );
+      return visible ?? this.client.notification.count({ where });
+    });
   }
 
   /** The thread when `reader` may see it now. */
-  findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
-    return this.client.notification.findFirst({ where: { id, AND: [visibleNotificationsWhere(reader)] } });
+  async findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
+    const row = await this.client.notification.findUnique({ where: { id } });
+    return row ? ((await visibleContent(this.client, reader, [row], placeOfThread))[0] ?? null) : null;
   }
 
   /** Sets the status of the given threads (the caller's own); a status change counts as an update, as in Forgejo. */

@@ -150,11 +150,13 @@ export class RepositoryRowsRepository {
   }
 
   /** Repositories whose row says they hold no branch. */
-  listEmpty() {
+  /** Empty repositories after `afterId`, `take` at a time in id order. */
+  listEmpty(afterId: number, take: number) {
     return this.client.repository.findMany({
-      where: { isEmpty: true },
+      where: { isEmpty: true, id: { gt: afterId } },
       select: { id: true, ownerName: true, name: true },
       orderBy: { id: 'asc' },
+      take,
     });
   }
 

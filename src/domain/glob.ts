@@ -2,7 +2,17 @@
 // without separators (`*` and `**` cross `/`, `?`, `[abc]`, `[a-z]`, `[!…]`, `{a,b}`, `\` escapes); host patterns
 // follow Go's path/filepath.Match (`*`, `?`, `[a-z0-9]`, `[^…]`, `\`). Both are translated to RE2 syntax and run on
 // re2js, whose automaton matches in time linear in the input: no pattern can make a match backtrack.
-import { RE2JS } from 're2js';
+import type * as Re2js from 're2js';
+
+let re2js: typeof Re2js.RE2JS | undefined;
+/**
+ * re2js, loaded at the first pattern: a process whose settings hold none, and that no request asks to match, never
+ * loads it.
+ */
+export function linearRegexEngine(): typeof Re2js.RE2JS {
+  re2js ??= (require('re2js') as typeof Re2js).RE2JS;
+  return re2js;
+}
 
 /** A compiled glob; the same shape as RegExp's `test`, for callers that used to hold a RegExp. */
 export interface GlobMatcher {
@@ -131,6 +141,7 @@ function translateFilepath(pattern: string): string | null {
 
 function compile(source: string | null, flags: number): GlobMatcher | null {
   if (source === null) return null;
+  const RE2JS = linearRegexEngine();
   const re = RE2JS.compile(`^(?:${source})$`, RE2JS.DOTALL | flags);
   return { test: (text) => re.matches(text) };
 }
@@ -142,5 +153,5 @@ export function compileGlob(pattern: string): GlobMatcher | null {
 
 /** A host pattern (filepath.Match), matched case-insensitively; null when it is malformed. */
 export function compileHostGlob(pattern: string): GlobMatcher | null {
-  return compile(translateFilepath(pattern), RE2JS.CASE_INSENSITIVE);
+  return compile(translateFilepath(pattern), linearRegexEngine().CASE_INSENSITIVE);
 }

@@ -1,7 +1,6 @@
 // Tag protection (Forgejo: models/git/protected_tag.go): a rule's pattern is a regular expression between slashes,
 // else a glob; a tag that some rule matches may be created, moved or deleted only by someone a matching rule lists.
-import { RE2JS } from 're2js';
-import { compileGlob, type GlobMatcher, MAX_GLOB_LENGTH } from './glob.ts';
+import { compileGlob, linearRegexEngine, type GlobMatcher, MAX_GLOB_LENGTH } from './glob.ts';
 
 export interface TagRule {
   namePattern: string;
@@ -18,7 +17,7 @@ export function compileTagPattern(pattern: string): GlobMatcher | null {
   if (pattern.length > MAX_GLOB_LENGTH || /[\t\n\r]/.test(pattern)) return null;
   if (!isRegexPattern(pattern)) return compileGlob(pattern);
   try {
-    const re = RE2JS.compile(pattern.slice(1, -1));
+    const re = linearRegexEngine().compile(pattern.slice(1, -1));
     return { test: (text) => re.matcher(text).find() };
   } catch {
     return null;

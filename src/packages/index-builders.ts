@@ -1,16 +1,31 @@
 // The builders of the system-package repositories' indexes, by package type (src/packages/core/repository-index.ts
-// runs them in the "package-index" job after each upload and delete).
-import { ALT_INDEX_BUILDER } from './alt/alt-index-builder.ts';
-import { ARCH_INDEX_BUILDER } from './arch/arch-index-builder.ts';
-import type { IndexBuilders } from './core/repository-index.ts';
-import { ALPINE, alpineIndexBuilder } from './alpine/alpine-index.ts';
-import { DEBIAN, debianIndexBuilder } from './debian/debian-index.ts';
-import { RPM_INDEX_BUILDER } from './rpm/rpm-index-builder.ts';
+// runs them in the "package-index" job after each upload and delete). Each is loaded at its first build or delete,
+// with its formats and signing: most instances never build one.
+import type { IndexBuilder, IndexBuilders } from './core/repository-index.ts';
+
+function onFirstUse(load: () => IndexBuilder): IndexBuilder {
+  let builder: IndexBuilder | undefined;
+  const loaded = () => (builder ??= load());
+  return {
+    build: (input) => loaded().build(input),
+    scopesOf: (repos, version) => loaded().scopesOf(repos, version),
+  };
+}
 
 export const INDEX_BUILDERS: IndexBuilders = {
-  [ALPINE]: alpineIndexBuilder,
-  alt: ALT_INDEX_BUILDER,
-  arch: ARCH_INDEX_BUILDER,
-  [DEBIAN]: debianIndexBuilder,
-  rpm: RPM_INDEX_BUILDER,
+  alpine: onFirstUse(
+    () => (require('./alpine/alpine-index.ts') as typeof import('./alpine/alpine-index.ts')).alpineIndexBuilder,
+  ),
+  alt: onFirstUse(
+    () => (require('./alt/alt-index-builder.ts') as typeof import('./alt/alt-index-builder.ts')).ALT_INDEX_BUILDER,
+  ),
+  arch: onFirstUse(
+    () => (require('./arch/arch-index-builder.ts') as typeof import('./arch/arch-index-builder.ts')).ARCH_INDEX_BUILDER,
+  ),
+  debian: onFirstUse(
+    () => (require('./debian/debian-index.ts') as typeof import('./debian/debian-index.ts')).debianIndexBuilder,
+  ),
+  rpm: onFirstUse(
+    () => (require('./rpm/rpm-index-builder.ts') as typeof import('./rpm/rpm-index-builder.ts')).RPM_INDEX_BUILDER,
+  ),
 };

@@ -5,7 +5,7 @@ import { type ContentEntry, type ContentRef, contentType } from '../domain/repo-
 import { NotFoundError } from '../domain/errors.ts';
 import { statisticsLanguage } from '../lib/file-language.ts';
 import type { Readable } from 'node:stream';
-import { parseFromFilesSync } from 'editorconfig';
+import type * as EditorConfig from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
 import { entryAt, lastCommitOf, lastCommitsOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
@@ -159,6 +159,8 @@ export class RepoContentService {
     const contents = entry?.type === 'blob' ? await readBlob(dir, entry.sha) : null;
     if (!contents) throw new NotFoundError('.editorconfig does not exist');
     const file = `/${path.replace(/^\/+/, '')}`;
+    // Loaded here: few requests ask for EditorConfig, and the parser is a large share of a start.
+    const { parseFromFilesSync } = require('editorconfig') as typeof EditorConfig;
     return parseFromFilesSync(file, [{ name: '/.editorconfig', contents }], { root: '/' });
   }
 

@@ -13,10 +13,13 @@ import { isValidBranchName } from '../domain/branch-name.ts';
 import { NameTakenError, ValidationError } from '../domain/errors.ts';
 import { hasBranchRefs, readRepositoryState, setHeadBranch } from '../infra/git/repository.ts';
 import { readBranches } from '../infra/git/ref-files.ts';
+import { setImmediate } from 'node:timers/promises';
 import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
+/** Empty repositories read from disk per batch by refreshEmptyFromDisk. */
+const EMPTY_BATCH = 500;
 const MIN_MIRROR_INTERVAL_SECS = 600;
 
 export interface RepositoryEdit {
@@ -305,7 +308,21 @@ export class RepositoryEditService {
    */
   async refreshEmptyFromDisk(): Promise<number> {
     let refreshed = 0;
-    for (const repo of await this.repos.listEmpty()) {
+    // In batches, with a turn of the event loop between them: a site of 100,000 empty repositories is walked at
+    // start while requests are served, neither held in memory at once nor holding the loop.
+    let afterId = 0;
+    for (;;) {
+      const batch = await this.repos.listEmpty(afterId, EMPTY_BATCH);
+      if (batch.length === 0) return refreshed;
+      afterId = batch[batch.length - 1].id;
+      refreshed += await this.refreshBatch(batch);
+      await setImmediate();
+    }
+  }
+
+  private async refreshBatch(batch: { id: number; ownerName: string; name: string }[]): Promise<number> {
+    let refreshed = 0;
+    for (const repo of batch) {
       try {
         // Most empty repositories are empty: the files say so without starting git.
         if (!hasBranchRefs(this.dir(repo.ownerName, repo.name))) continue;

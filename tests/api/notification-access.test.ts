@@ -207,4 +207,37 @@ describe('notification threads follow current access', () => {
     expect(await unreadCount(publicOnly)).toBe((await unreadCount(owner.auth)) - 1);
     await t.request().get(`/api/v1/notifications/threads/${thread.id}`).set('Authorization', publicOnly).expect(404);
   });
+
+  it('pages around hidden threads from either end: every page, and X-Total-Count, count only the visible ones', async () => {
+    const reader = await createTestUser(t);
+    const open = await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', owner.auth)
+      .send({ name: 'open-paging' })
+      .expect(201);
+    const { prisma } = t.context.db;
+    // Newest first: visible and hidden threads alternate, so every page of candidates holds hidden ones.
+    const titles = ['v1', 'h1', 'v2', 'h2', 'v3', 'h3', 'v4', 'v5'];
+    for (const [i, title] of titles.entries()) {
+      const repoId = title.startsWith('v') ? open.body.id : secretId;
+      const issue = await prisma.issue.create({
+        data: { repoId, index: 2000 + reader.user.id * 10 + i, posterId: owner.user.id, title },
+      });
+      const at = new Date(Date.UTC(2030, 0, 1) - i * 60_000);
+      await prisma.notification.create({
+        data: { userId: reader.user.id, repoId, issueId: issue.id, source: NotificationSource.issue, updatedAt: at },
+      });
+    }
+    const visible = titles.filter((title) => title.startsWith('v'));
+    for (const limit of [1, 2, 3]) {
+      const pages: string[] = [];
+      for (let page = 1; page <= Math.ceil(visible.length / limit); page++) {
+        const res = await listed(reader.auth, `/api/v1/notifications?all=true&limit=${limit}&page=${page}`);
+        expect(res.total).toBe(String(visible.length));
+        pages.push(...res.titles);
+      }
+      expect(pages).toEqual(visible);
+    }
+  });
 });

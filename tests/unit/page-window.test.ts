@@ -9,13 +9,17 @@ const rows = Array.from({ length: 23 }, (_, i) => i + 1);
 function reader(calls: string[]) {
   const sorted = (orderBy: Order[]) => (orderBy[0].n === 'asc' ? [...rows] : [...rows].reverse());
   return {
-    read: async (orderBy: Order[], skip: number, take: number, ids?: number[]) => {
-      calls.push(`read ${orderBy[0].n} ${skip} ${take} ${ids ? ids.length : '-'}`);
+    read: async (orderBy: Order[], skip: number, take: number) => {
+      calls.push(`read ${orderBy[0].n} ${skip} ${take}`);
       return sorted(orderBy)
-        .filter((n) => n % 2 === 1 && (!ids || ids.includes(n)))
+        .filter((n) => n % 2 === 1)
         .slice(skip, skip + take);
     },
-    candidates: async (orderBy: Order[], count: number) => sorted(orderBy).slice(0, count),
+    candidates: async (orderBy: Order[], count: number) => {
+      const scanned = sorted(orderBy).slice(0, count);
+      calls.push(`candidates ${count}`);
+      return { scanned: scanned.length, kept: scanned.filter((n) => n % 2 === 1) };
+    },
   };
 }
 
@@ -48,7 +52,20 @@ describe('readPage', () => {
     const calls: string[] = [];
     const { read, candidates } = reader(calls);
     await expect(readPage(visible.length, 10, 2, order, read, candidates)).resolves.toEqual([21, 23]);
-    expect(calls[0]).toBe('read desc 0 2 4');
+    expect(calls).toEqual(['candidates 4']);
+  });
+
+  it('reads twice the rows before the page end as candidates, and more when too few of them are visible', async () => {
+    const calls: string[] = [];
+    const { read } = reader(calls);
+    // Only every fourth row is visible among these candidates.
+    const sparse = async (orderBy: Order[], count: number) => {
+      calls.push(`candidates ${count}`);
+      const scanned = (orderBy[0].n === 'asc' ? rows : [...rows].reverse()).slice(0, count);
+      return { scanned: scanned.length, kept: scanned.filter((n) => n % 4 === 1) };
+    };
+    await expect(readPage(6, 2, 2, order, read, sparse)).resolves.toEqual([9, 13]);
+    expect(calls).toEqual(['candidates 8', 'candidates 32']);
   });
 });
 

@@ -60,11 +60,11 @@ function useApiKeyHeader(req: Request, header: string | undefined): void {
 export function packageRegistries(
   app: AppContext,
   authenticate: Authenticator,
-  registries: Readonly<Record<string, RegistryTable>>,
+  registries: Readonly<Record<string, () => RegistryTable>>,
 ): RequestHandler {
   return (req, res, next) => {
     const found = REGISTRY_PATH.exec(req.path);
-    const table = found ? registries[found[2]] : undefined;
+    const table = found ? registries[found[2]]?.() : undefined;
     if (!found || !table) return next();
     const [, owner, type, rest = ''] = found;
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -28,10 +28,12 @@ export function parseSchedule(text: string): Schedule {
     if (seconds === null || seconds <= 0) throw new ScheduleError(`invalid duration in schedule "${text}"`);
     return { text: trimmed, next: (after) => new Date(after.getTime() + seconds * 1000) };
   }
-  let cron: Cron;
+  const pattern = trimmed.startsWith('@') ? trimmed.toLowerCase() : trimmed;
+  // Without a function croner only evaluates the pattern: no timer is started. One is made per question rather
+  // than kept: each holds a table of 10,000 years (78 KiB), and a task asks once a run.
+  const cron = () => new Cron(pattern, CRON_OPTIONS);
   try {
-    // Without a function croner only evaluates the pattern: no timer is started.
-    cron = new Cron(trimmed.startsWith('@') ? trimmed.toLowerCase() : trimmed, CRON_OPTIONS);
+    cron();
   } catch (error) {
     throw new ScheduleError(
       `schedule "${text}" is neither @every, a descriptor nor five valid cron fields: ${(error as Error).message}`,
@@ -40,7 +42,7 @@ export function parseSchedule(text: string): Schedule {
   return {
     text: trimmed,
     next: (after) => {
-      const due = cron.nextRun(after);
+      const due = cron().nextRun(after);
       if (!due) throw new ScheduleError(`schedule "${text}" never comes due`);
       return due;
     },

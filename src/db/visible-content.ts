@@ -1,0 +1,66 @@
+// Visibility checked for a few rows at once: of content rows (issues, notification threads) already read, those the
+// reader may see, by asking the rule of content-access-filters.ts for their repositories alone (small queries per
+// unit among them). Paging through candidates and counting by repository use it instead of the full filter over the
+// whole table, which PostgreSQL took 40–280 ms to plan and up to a second to run at 100,000 rows.
+import type { ContentUnit } from '../domain/access/content-visibility.ts';
+import { type ContentReader, contentRepositoriesWhere } from './content-access-filters.ts';
+import type { DbClient } from './prisma.ts';
+
+/** Where a row of content lives: its repository and the unit it belongs to. */
+export interface ContentPlace {
+  repoId: number;
+  unit: ContentUnit;
+}
+
+/** The rows `reader` may see, in the order given. */
+export async function visibleContent<R>(
+  client: DbClient,
+  reader: ContentReader,
+  rows: readonly R[],
+  placeOf: (row: R) => ContentPlace,
+): Promise<R[]> {
+  const places = rows.map(placeOf);
+  const reposByUnit = new Map<ContentUnit, Set<number>>();
+  for (const { repoId, unit } of places) {
+    const repos = reposByUnit.get(unit) ?? new Set<number>();
+    repos.add(repoId);
+    reposByUnit.set(unit, repos);
+  }
+  const visible = new Map<ContentUnit, Set<number>>();
+  for (const [unit, repos] of reposByUnit) {
+    const ids = [...repos];
+    const seen = new Set<number>();
+    for (let start = 0; start < ids.length; start += REPOS_PER_QUERY) {
+      const found = await client.repository.findMany({
+        where: {
+          AND: [{ id: { in: ids.slice(start, start + REPOS_PER_QUERY) } }, contentRepositoriesWhere(reader, unit)],
+        },
+        select: { id: true },
+      });
+      for (const repo of found) seen.add(repo.id);
+    }
+    visible.set(unit, seen);
+  }
+  return rows.filter((_, i) => visible.get(places[i].unit)!.has(places[i].repoId));
+}
+
+/** Repositories per visibility query: an IN list well under either database's bound on parameters. */
+const REPOS_PER_QUERY = 1_000;
+/** Beyond this many (repository, unit) groups, counting through the full filter is the cheaper way. */
+export const MAX_COUNTED_GROUPS = 5_000;
+
+/**
+ * The rows `reader` may see, counted from rows grouped by repository and unit (each group with its count); null when
+ * there are more than MAX_COUNTED_GROUPS groups.
+ */
+export async function visibleCount<G>(
+  client: DbClient,
+  reader: ContentReader,
+  groups: readonly G[],
+  placeOf: (group: G) => ContentPlace,
+  countOf: (group: G) => number,
+): Promise<number | null> {
+  if (groups.length > MAX_COUNTED_GROUPS) return null;
+  const kept = await visibleContent(client, reader, groups, placeOf);
+  return kept.reduce((sum, group) => sum + countOf(group), 0);
+}

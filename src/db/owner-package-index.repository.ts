@@ -2,7 +2,7 @@
 // public version of one type, in one query, and a revision of that set — a cached document is current while the
 // revision it was built at is.
 import type { HotQueries } from './hot-queries.ts';
-import { type DbClient, Prisma } from './prisma.ts';
+import { type DbClient, PrismaSql } from './prisma.ts';
 
 export interface OwnerIndexedFile {
   packageName: string;
@@ -48,7 +48,7 @@ export class OwnerPackageIndexRepository {
       JOIN "PackageBlob" b ON b."id" = f."blobId"
       WHERE p."ownerId" = ${ownerId} AND p."type" = ${type} AND p."isInternal" = ${false}
         AND v."isInternal" = ${false}
-        ${lowerNames === undefined ? Prisma.empty : Prisma.sql`AND p."lowerName" IN (${Prisma.join(lowerNames)})`}
+        ${lowerNames === undefined ? PrismaSql.empty : PrismaSql.sql`AND p."lowerName" IN (${PrismaSql.join(lowerNames)})`}
       ORDER BY p."lowerName", v."createdAt", v."id", f."id"`;
     return rows.map((row) => ({ ...row, versionId: Number(row.versionId), size: Number(row.size) }));
   }

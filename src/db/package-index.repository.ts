@@ -3,7 +3,7 @@
 import type { ListOptions, Page } from '../domain/page.ts';
 import type { HotQueries, PackageFileDownload } from './hot-queries.ts';
 import { PROPERTY_OF } from './package-property.repository.ts';
-import { type DbClient, Prisma } from './prisma.ts';
+import { type DbClient, type Prisma, PrismaSql } from './prisma.ts';
 
 export interface IndexedFile {
   /** The package's name as first published. */
@@ -135,14 +135,14 @@ export class PackageIndexRepository {
   listFiles(key: PackageNameKey, lowerVersion?: string): Promise<IndexedFile[]> {
     return this.files(
       key,
-      Prisma.sql`AND p."lowerName" = ${key.name.toLowerCase()}
-        ${lowerVersion === undefined ? Prisma.empty : Prisma.sql`AND v."lowerVersion" = ${lowerVersion}`}`,
+      PrismaSql.sql`AND p."lowerName" = ${key.name.toLowerCase()}
+        ${lowerVersion === undefined ? PrismaSql.empty : PrismaSql.sql`AND v."lowerVersion" = ${lowerVersion}`}`,
     );
   }
 
   /** The files of every public package of the owner's of the type (a repository-wide index such as Helm's). */
   listFilesOfType(key: Omit<PackageNameKey, 'name'>): Promise<IndexedFile[]> {
-    return this.files(key, Prisma.empty);
+    return this.files(key, PrismaSql.empty);
   }
 
   private async files(key: Omit<PackageNameKey, 'name'>, condition: Prisma.Sql): Promise<IndexedFile[]> {
@@ -192,8 +192,8 @@ export class PackageIndexRepository {
         AND pp."name" = ${filter.fileProperty ?? ''}
       WHERE p."ownerId" = ${filter.ownerId} AND p."type" = ${filter.type}
         AND p."isInternal" = ${false} AND v."isInternal" = ${false}
-        ${filter.compositeKey === undefined ? Prisma.empty : Prisma.sql`AND f."compositeKey" = ${filter.compositeKey}`}
-        ${filter.fileName === undefined ? Prisma.empty : Prisma.sql`AND f."lowerName" = ${filter.fileName}`}
+        ${filter.compositeKey === undefined ? PrismaSql.empty : PrismaSql.sql`AND f."compositeKey" = ${filter.compositeKey}`}
+        ${filter.fileName === undefined ? PrismaSql.empty : PrismaSql.sql`AND f."lowerName" = ${filter.fileName}`}
       ORDER BY v."createdAt", v."id", f."id"`;
     return rows.map((row) => ({
       versionId: Number(row.versionId),

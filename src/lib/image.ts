@@ -3,7 +3,7 @@
 // are given the same bounds in case a header lies. jimp's own content sniffing is avoided: it finds the format
 // through a dynamic import of `file-type`, which some module loaders (jest's among them) refuse.
 import zlib from 'node:zlib';
-import { imageSize } from 'image-size';
+import type * as ImageSize from 'image-size';
 import type { JimpInstance } from 'jimp';
 
 type JimpModule = typeof import('jimp');
@@ -48,6 +48,8 @@ export class ImageError extends Error {
 
 /** Width and height as the header declares them; null when there is no header to read. */
 export function declaredSize(data: Uint8Array): { width: number; height: number } | null {
+  // Loaded here: most processes never read an image, and its 26 modules are a share of a start.
+  const { imageSize } = require('image-size') as typeof ImageSize;
   try {
     const { width, height } = imageSize(data);
     return Number.isInteger(width) && Number.isInteger(height) ? { width, height } : null;

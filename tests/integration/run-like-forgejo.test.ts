@@ -266,6 +266,21 @@ describe('serving', () => {
     }
   });
 
+  it('refuses to start without git on PATH, in one line, before touching the data directory', async () => {
+    const emptyPath = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-no-git-'));
+    const fresh = path.join(emptyPath, 'data');
+    try {
+      const { code, stderr } = await startFailing(baseEnv({ PATH: emptyPath, ANVIL_DATA_DIR: fresh }));
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([
+        'Cannot start: git is not installed or not on PATH; Anvil needs git 2.30 or newer',
+      ]);
+      expect(fs.existsSync(fresh)).toBe(false);
+    } finally {
+      fs.rmSync(emptyPath, { recursive: true, force: true });
+    }
+  });
+
   it('serves HTTPS with the certificate [server] CERT_FILE and KEY_FILE name', async () => {
     const cert = path.join(dataDir, 'cert.pem');
     const key = path.join(dataDir, 'key.pem');

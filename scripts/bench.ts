@@ -6,8 +6,9 @@
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone
 // against git http-backend; issue search and notifications. Ends with every goal beside its measure.
 // `BENCH_ONLY=footprint|lists|orgget|scale|signin|markdown|packages|issues|git|container|npm|cargo|vagrant|debian|rpm|alt|gemcran|conda|nuget|gocomposer|chef|conan|lists100k|bot`
-// runs those rows alone (footprint: cold start and RSS; lists: token GETs against bare express; scale: two processes;
-// lists100k: lists at 100,000 rows; bot: the CI-bot mix, on its own fresh databases).
+// (one key, or several separated by commas) runs those rows alone (footprint: cold start and RSS; lists: token
+// GETs against bare express; scale: two processes; lists100k: lists at 100,000 rows; bot: the CI-bot mix, on its own
+// fresh databases).
 // BENCH_DATABASE_URL=postgresql://…|auto runs on PostgreSQL, BENCH_DATABASES=sqlite,postgresql on both (bench-database.ts).
 // Answers asked compressed are measured with wrk when installed (scripts/bench-wrk.ts). Never fails.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -50,7 +51,10 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SIGN_IN_CONNECTIONS = 16;
 const BENCH_PASSWORD = 'bench-password-1';
-const ONLY = process.env.BENCH_ONLY;
+/** BENCH_ONLY's keys (comma-separated), or undefined for every row. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((key) => key.trim())) : undefined;
+/** Whether BENCH_ONLY asks for the rows of `key` (every row when it is unset). */
+const wanted = (key: string) => ONLY === undefined || ONLY.has(key);
 const PACKAGE_MIB = Number(process.env.BENCH_PACKAGE_MIB ?? 200);
 const PACKAGE_RSS_GOAL_MIB = 50;
 /** Twice the 400 req/s the admin organization list served before it moved to prepared statements. */
@@ -61,7 +65,7 @@ const ORG_GET_RATIO_GOAL = { sqlite: 0.75, postgresql: 0.6 };
 const IDLE_RSS_GOAL_MIB = 100;
 const COLD_START_GOAL_MS = 500;
 /** Rows whose bench writes into the SQLite file itself run on SQLite alone. */
-const onlyOnSqlite = (key: string) => PROVIDER === 'sqlite' && (ONLY === undefined || ONLY === key);
+const onlyOnSqlite = (key: string) => PROVIDER === 'sqlite' && wanted(key);
 
 function seed(file: string, passwordHash: string): { token: string; orgName: string; passwordUser: string } {
   const db = new BetterSqlite3(file);
@@ -502,7 +506,7 @@ async function main(): Promise<void> {
       databaseEnv.DATABASE_URL = postgres.url;
     }
 
-    if (ONLY === undefined || ONLY === 'footprint') {
+    if (wanted('footprint')) {
       const coldMs = await coldStart(dataDir, anvilPort, databaseEnv);
       console.log(
         `cold start, \`npm start\` to a 200 from /api/healthz (median of 3): ${coldMs.toFixed(0)} ms (goal ≤ ${COLD_START_GOAL_MS} ms)\n`,
@@ -557,9 +561,9 @@ async function main(): Promise<void> {
       met: idleRss <= IDLE_RSS_GOAL_MIB,
     });
 
-    if (ONLY === 'packages') await benchPackages(anvilProcess, base, token, 'user0');
+    if (ONLY?.has('packages')) await benchPackages(anvilProcess, base, token, 'user0');
     section = 'git';
-    if (ONLY === undefined || ONLY === 'git') {
+    if (wanted('git')) {
       for (const row of await benchGit({ base: `${base}/`, token, owner: 'user0', pid: anvilProcess.pid })) {
         goals.push({
           name: row.name,
@@ -570,7 +574,7 @@ async function main(): Promise<void> {
       }
     }
     const allTargets =
-      ONLY !== undefined && ONLY !== 'lists' && ONLY !== 'orgget'
+      !wanted('lists') && !ONLY?.has('orgget')
         ? []
         : [
             { name: 'GET /api/v1/user', path: '/api/v1/user', ratioGoal: 0.25 },
@@ -587,7 +591,7 @@ async function main(): Promise<void> {
             },
           ];
     // BENCH_ONLY=orgget: the org GET alone (with BENCH_CPU_PROF=DIR, the server's CPU profile of it).
-    const targets = ONLY === 'orgget' ? allTargets.slice(-1) : allTargets;
+    const targets = ONLY?.has('orgget') && !ONLY.has('lists') ? allTargets.slice(-1) : allTargets;
     if (targets.length > 0) {
       console.log('| request | Anvil req/s | p50 ms | p99 ms | bare req/s | ratio | goal |');
       console.log('|---|---|---|---|---|---|---|');
@@ -620,7 +624,7 @@ async function main(): Promise<void> {
       });
       if (anvil.non2xx > 0) console.log(`  (${anvil.non2xx} non-2xx answers during the run)`);
     }
-    if (ONLY === undefined || ONLY === 'scale') {
+    if (wanted('scale')) {
       section = 'two processes';
       await benchTwoProcesses(base, `http://127.0.0.1:${anvilPort + 1}`, `/api/v1/orgs/${orgName}`, auth, () => {
         const second = startAnvil({
@@ -633,7 +637,7 @@ async function main(): Promise<void> {
         return second;
       });
     }
-    if (ONLY === undefined || ONLY === 'signin') {
+    if (wanted('signin')) {
       section = 'sign-ins';
       await signInRows(anvilProcess, base, [
         { name: 'token', authorization: `token ${token}` },
@@ -643,7 +647,7 @@ async function main(): Promise<void> {
         },
       ]);
     }
-    if (ONLY === undefined || ONLY === 'markdown') {
+    if (wanted('markdown')) {
       section = 'markdown';
       await benchMarkdown(base, auth);
     }
@@ -651,7 +655,7 @@ async function main(): Promise<void> {
       section = 'packages';
       await benchPackages(anvilProcess, base, token, 'user0');
     }
-    if (ONLY === undefined || ONLY === 'container') {
+    if (wanted('container')) {
       section = 'container registry';
       goals.push(...(await benchContainer({ base, owner: 'user0', token, measure })));
     }
@@ -659,16 +663,14 @@ async function main(): Promise<void> {
     if (onlyOnSqlite('conda'))
       goals.push(...(await benchConda({ base, owner: 'user0', token, dbFile, measure, pid: anvilProcess.pid! })));
     section = 'npm';
-    if (ONLY === undefined || ONLY === 'npm')
-      goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
+    if (wanted('npm')) goals.push(...(await benchNpm({ base, token, owner: 'user0', pid: anvilProcess.pid! })));
     section = 'cargo';
     if (onlyOnSqlite('cargo')) goals.push(...(await benchCargo({ base, token, owner: 'user0', dbFile })));
     section = 'vagrant';
     if (onlyOnSqlite('vagrant'))
       goals.push(...(await benchVagrant({ base, token, owner: 'user0', dbFile, pid: anvilProcess.pid! })));
     section = 'debian';
-    if (ONLY === undefined || ONLY === 'debian')
-      goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));
+    if (wanted('debian')) goals.push(...(await benchDebian({ base, token, owner: 'user0', measure })));
     section = 'rpm';
     if (onlyOnSqlite('rpm')) goals.push(...(await benchRpm({ base, token, owner: 'user0', dataDir, measure })));
     section = 'alt';
@@ -713,9 +715,9 @@ async function main(): Promise<void> {
       }
     }
     section = 'lists at 100,000 rows';
-    if (ONLY === undefined || ONLY === 'lists100k') goals.push(...(await benchLists100k(postgres?.url)));
+    if (wanted('lists100k')) goals.push(...(await benchLists100k(postgres?.url)));
     section = 'ci bot';
-    if (ONLY === undefined || ONLY === 'bot')
+    if (wanted('bot'))
       goals.push(
         ...(await benchBot({
           startServer: (env, nodeArgs) => startAnvil({ ...serverEnv, ...env }, nodeArgs),

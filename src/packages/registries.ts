@@ -4,11 +4,7 @@
 // Each table, with its handlers, services and parsers, is loaded at its registry's first request: most instances
 // serve a few of these types, and loading all of them costs start time and memory.
 import type { RegistryTable } from './core/registry-route.ts';
-
-function onFirstUse(load: () => RegistryTable): () => RegistryTable {
-  let table: RegistryTable | undefined;
-  return () => (table ??= load());
-}
+import { onFirstUse } from '../lib/on-first-use.ts';
 
 export const PACKAGE_REGISTRIES: Readonly<Record<string, () => RegistryTable>> = {
   alpine: onFirstUse(

@@ -9,6 +9,7 @@ import type { QuotaService } from '../services/quota.service.ts';
 import type { RepositoryCreationService } from '../services/repository-creation.service.ts';
 import type { PackageIndexes } from './core/repository-index.ts';
 import type { PackageSigningKeys } from './core/signing-keys.ts';
+import { onFirstUse } from '../lib/on-first-use.ts';
 
 /** What the registries' services are built with. */
 export interface RegistryServiceParts {
@@ -20,11 +21,6 @@ export interface RegistryServiceParts {
   packageSigningKeys: PackageSigningKeys;
   repoCreation: RepositoryCreationService;
   pushes: PushService;
-}
-
-function onFirstUse<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
 }
 
 export function registryServices(parts: RegistryServiceParts) {

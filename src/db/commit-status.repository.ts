@@ -2,6 +2,8 @@
 import type { StatusSort } from '../domain/commit-status.ts';
 import type { Models } from './entities.ts';
 import type { DbClient } from './prisma.ts';
+import { lockRepositoryRow } from './repository-row-lock.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export type CommitStatusRow = Models.CommitStatusModel;
 
@@ -24,10 +26,14 @@ const ORDER: Record<StatusSort, { [key: string]: 'asc' | 'desc' }> = {
 };
 
 export class CommitStatusRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
+  ) {}
 
-  /** Appends a status with the next index of its commit (call in a transaction: the unique index settles races). */
+  /** Appends a status with the next index of its commit (call in a transaction, which then holds the repository). */
   async create(status: NewCommitStatus): Promise<CommitStatusRow> {
+    await lockRepositoryRow(this.client, this.provider, status.repoId);
     const last = await this.client.commitStatus.findFirst({
       where: { repoId: status.repoId, sha: status.sha },
       orderBy: { index: 'desc' },

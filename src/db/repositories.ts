@@ -87,7 +87,7 @@ export function createRepositories(
     actionSecrets: new ActionSecretRepository(client, cipher),
     actionVariables: new ActionVariableRepository(client),
     activity: new ActivityRepository(client),
-    commitStatuses: new CommitStatusRepository(client),
+    commitStatuses: new CommitStatusRepository(client, provider),
     collaborations: new CollaborationRepository(client),
     cargo: new CargoRepository(client, hot),
     conan: new ConanRepository(client, provider, hot),

@@ -173,6 +173,25 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
     expect(new Set(hooks.map((answer) => (answer.body as { id: number }).id)).size).toBe(PARALLEL);
   });
 
+  it('commit statuses posted at once on one commit: each 201, each with its own index', async () => {
+    const name = uniqueName('statuses');
+    const created = await call('POST', '/api/v1/user/repos', admin.auth, { name, auto_init: true });
+    expect(created.status).toBe(201);
+    const branch = await call('GET', `/api/v1/repos/${admin.user.name}/${name}/branches/main`, admin.auth);
+    const sha = (branch.body as { commit: { id: string } }).commit.id;
+    const answers = await race(PARALLEL, (i) =>
+      call('POST', `/api/v1/repos/${admin.user.name}/${name}/statuses/${sha}`, admin.auth, {
+        state: 'success',
+        context: `ci/${i % 3}`,
+      }),
+    );
+    expect(statuses(answers)).toEqual(Array(PARALLEL).fill(201));
+    const rows = await t.context.db.prisma.commitStatus.findMany({ where: { sha }, select: { index: true } });
+    expect(rows.map((row) => row.index).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: PARALLEL }, (_, i) => i + 1),
+    );
+  });
+
   it('different repositories at once: each created, numRepos equals the rows', async () => {
     const org = await createTestOrg(t, admin.user);
     const answers = await race(PARALLEL, (i) =>

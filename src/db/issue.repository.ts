@@ -1,5 +1,7 @@
 // Issues and pull-request issues of repositories, with their labels, assignees, mentions, watches, comments and the
 // repository counters they keep exact. Every query is scoped by the issue or the repository it belongs to.
+import { lockRepositoryRow } from './repository-row-lock.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
 import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
@@ -34,10 +36,16 @@ const SEARCH_ORDER: Prisma.IssueOrderByWithRelationInput[] = [{ createdAt: 'desc
 export class IssueRepository {
   constructor(
     private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
     private readonly counts?: CountCache,
   ) {}
 
+  /**
+   * The number the repository's next issue or pull takes (call in the transaction that writes it: it holds the
+   * repository until then).
+   */
   async nextIndex(repoId: number): Promise<number> {
+    await lockRepositoryRow(this.client, this.provider, repoId);
     const last = await this.client.issue.findFirst({
       where: { repoId },
       orderBy: { index: 'desc' },

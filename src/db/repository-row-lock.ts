@@ -1,4 +1,4 @@
-// Numbers handed out per repository (a commit status's index) are the highest so far plus one. Two transactions
+// Numbers handed out per repository (an issue's, a commit status's) are the highest so far plus one. Two transactions
 // reading the same highest would both write the next, and the unique index would refuse one of them. On PostgreSQL
 // the repository's row is held until the transaction ends, so they are decided one after another; SQLite's write
 // lock already orders them.

@@ -192,6 +192,17 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
     );
   });
 
+  it('issues opened at once in one repository: each 201, each with its own number', async () => {
+    const name = uniqueName('issues');
+    expect((await call('POST', '/api/v1/user/repos', admin.auth, { name })).status).toBe(201);
+    const answers = await race(PARALLEL, (i) =>
+      call('POST', `/api/v1/repos/${admin.user.name}/${name}/issues`, admin.auth, { title: `issue ${i}` }),
+    );
+    expect(statuses(answers)).toEqual(Array(PARALLEL).fill(201));
+    const numbers = answers.map((answer) => (answer.body as { number: number }).number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: PARALLEL }, (_, i) => i + 1));
+  });
+
   it('different repositories at once: each created, numRepos equals the rows', async () => {
     const org = await createTestOrg(t, admin.user);
     const answers = await race(PARALLEL, (i) =>

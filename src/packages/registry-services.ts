@@ -9,7 +9,7 @@ import type { QuotaService } from '../services/quota.service.ts';
 import type { RepositoryCreationService } from '../services/repository-creation.service.ts';
 import type { PackageIndexes } from './core/repository-index.ts';
 import type { PackageSigningKeys } from './core/signing-keys.ts';
-import { onFirstUse } from '../lib/on-first-use.ts';
+import { builtAtFirstUse } from '../lib/on-first-use.ts';
 
 /** What the registries' services are built with. */
 export interface RegistryServiceParts {
@@ -25,39 +25,30 @@ export interface RegistryServiceParts {
 
 export function registryServices(parts: RegistryServiceParts) {
   const { deps, quota, hookEvents, packages, packageIndexes, packageSigningKeys, repoCreation, pushes } = parts;
-  const pypi = onFirstUse(
-    () =>
+  const services = builtAtFirstUse({
+    pypi: () =>
       new (require('./pypi/pypi.service.ts') as typeof import('./pypi/pypi.service.ts')).PypiService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const goModules = onFirstUse(
-    () => new (require('./go/go.service.ts') as typeof import('./go/go.service.ts')).GoService(deps, quota, hookEvents),
-  );
-  const composer = onFirstUse(
-    () =>
+    goModules: () =>
+      new (require('./go/go.service.ts') as typeof import('./go/go.service.ts')).GoService(deps, quota, hookEvents),
+    composer: () =>
       new (
         require('./composer/composer.service.ts') as typeof import('./composer/composer.service.ts')
       ).ComposerService(deps, quota, hookEvents),
-  );
-  const rubygems = onFirstUse(
-    () =>
+    rubygems: () =>
       new (
         require('./rubygems/rubygems.service.ts') as typeof import('./rubygems/rubygems.service.ts')
       ).RubygemsService(deps, quota, hookEvents),
-  );
-  const cran = onFirstUse(
-    () =>
+    cran: () =>
       new (require('./cran/cran.service.ts') as typeof import('./cran/cran.service.ts')).CranService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const rpm = onFirstUse(
-    () =>
+    rpm: () =>
       new (require('./rpm/rpm.service.ts') as typeof import('./rpm/rpm.service.ts')).RpmService(
         deps,
         quota,
@@ -65,209 +56,108 @@ export function registryServices(parts: RegistryServiceParts) {
         packageIndexes,
         packageSigningKeys,
       ),
-  );
-  const arch = onFirstUse(
-    () =>
+    arch: () =>
       new (require('./arch/arch.service.ts') as typeof import('./arch/arch.service.ts')).ArchService(
         deps,
         quota,
         hookEvents,
         packageIndexes,
       ),
-  );
-  const conda = onFirstUse(
-    () =>
+    conda: () =>
       new (require('./conda/conda.service.ts') as typeof import('./conda/conda.service.ts')).CondaService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const swift = onFirstUse(
-    () =>
+    swift: () =>
       new (require('./swift/swift.service.ts') as typeof import('./swift/swift.service.ts')).SwiftService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const maven = onFirstUse(
-    () =>
+    maven: () =>
       new (require('./maven/maven.service.ts') as typeof import('./maven/maven.service.ts')).MavenService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const npmPackages = onFirstUse(
-    () =>
+    npmPackages: () =>
       new (require('./npm/npm.service.ts') as typeof import('./npm/npm.service.ts')).NpmService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const conan = onFirstUse(
-    () =>
+    conan: () =>
       new (require('./conan/conan.service.ts') as typeof import('./conan/conan.service.ts')).ConanService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const vagrant = onFirstUse(
-    () =>
+    vagrant: () =>
       new (require('./vagrant/vagrant.service.ts') as typeof import('./vagrant/vagrant.service.ts')).VagrantService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const nuget = onFirstUse(
-    () => new (require('./nuget/nuget.service.ts') as typeof import('./nuget/nuget.service.ts')).NugetService(deps),
-  );
-  const helm = onFirstUse(
-    () =>
+    nuget: () =>
+      new (require('./nuget/nuget.service.ts') as typeof import('./nuget/nuget.service.ts')).NugetService(deps),
+    helm: () =>
       new (require('./helm/helm.service.ts') as typeof import('./helm/helm.service.ts')).HelmService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const pub = onFirstUse(
-    () =>
+    pub: () =>
       new (require('./pub/pub.service.ts') as typeof import('./pub/pub.service.ts')).PubService(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const chef = onFirstUse(
-    () =>
+    chef: () =>
       new (require('./chef/chef.service.ts') as typeof import('./chef/chef.service.ts')).ChefService(
         deps,
         quota,
         hookEvents,
         packages,
       ),
-  );
-  const chefKeys = onFirstUse(
-    () =>
+    chefKeys: () =>
       new (require('./chef/chef-keys.service.ts') as typeof import('./chef/chef-keys.service.ts')).ChefKeyService(deps),
-  );
-  const nugetPush = onFirstUse(
-    () =>
+    nugetPush: () =>
       new (require('./nuget/nuget-push.ts') as typeof import('./nuget/nuget-push.ts')).NugetPush(
         deps,
         quota,
         hookEvents,
       ),
-  );
-  const debian = onFirstUse(
-    () =>
+    debian: () =>
       new (require('./debian/debian.service.ts') as typeof import('./debian/debian.service.ts')).DebianService(
         deps,
         quota,
         hookEvents,
         packageIndexes,
       ),
-  );
-  const alpine = onFirstUse(
-    () =>
+    alpine: () =>
       new (require('./alpine/alpine.service.ts') as typeof import('./alpine/alpine.service.ts')).AlpineService(
         deps,
         quota,
         hookEvents,
         packageIndexes,
       ),
-  );
-  const alt = onFirstUse(
-    () =>
+    alt: () =>
       new (require('./alt/alt.service.ts') as typeof import('./alt/alt.service.ts')).AltService(
         deps,
         quota,
         hookEvents,
         packageIndexes,
       ),
-  );
-  const cargo = onFirstUse(() => {
-    const { CargoService } = require('./cargo/cargo.service.ts') as typeof import('./cargo/cargo.service.ts');
-    const { CargoGitIndex } = require('./cargo/git-index.ts') as typeof import('./cargo/git-index.ts');
-    return new CargoService(deps, quota, hookEvents, new CargoGitIndex(deps, repoCreation, pushes));
+    cargo: () => {
+      const { CargoService } = require('./cargo/cargo.service.ts') as typeof import('./cargo/cargo.service.ts');
+      const { CargoGitIndex } = require('./cargo/git-index.ts') as typeof import('./cargo/git-index.ts');
+      return new CargoService(deps, quota, hookEvents, new CargoGitIndex(deps, repoCreation, pushes));
+    },
   });
   // A Cargo version deleted through the package API leaves the owner's git index too.
-  packages.onVersionDeleted('cargo', (doer, owner, name) => cargo().indexChanged(doer, owner, name));
-  return {
-    get pypi() {
-      return pypi();
-    },
-    get goModules() {
-      return goModules();
-    },
-    get composer() {
-      return composer();
-    },
-    get rubygems() {
-      return rubygems();
-    },
-    get cran() {
-      return cran();
-    },
-    get rpm() {
-      return rpm();
-    },
-    get arch() {
-      return arch();
-    },
-    get conda() {
-      return conda();
-    },
-    get swift() {
-      return swift();
-    },
-    get maven() {
-      return maven();
-    },
-    get npmPackages() {
-      return npmPackages();
-    },
-    get conan() {
-      return conan();
-    },
-    get vagrant() {
-      return vagrant();
-    },
-    get nuget() {
-      return nuget();
-    },
-    get helm() {
-      return helm();
-    },
-    get pub() {
-      return pub();
-    },
-    get chef() {
-      return chef();
-    },
-    get chefKeys() {
-      return chefKeys();
-    },
-    get nugetPush() {
-      return nugetPush();
-    },
-    get debian() {
-      return debian();
-    },
-    get alpine() {
-      return alpine();
-    },
-    get alt() {
-      return alt();
-    },
-    get cargo() {
-      return cargo();
-    },
-  };
+  packages.onVersionDeleted('cargo', (doer, owner, name) => services.cargo.indexChanged(doer, owner, name));
+  return services;
 }
 
 export type RegistryServices = ReturnType<typeof registryServices>;

@@ -1,8 +1,8 @@
 // The container registry rows of `npm run bench`: a 100 MiB layer pushed (POST, then one PUT ?digest= with the
 // body, as a monolithic upload goes) and pulled (by curl when present), in MiB/s, and manifest GETs per second
 // (autocannon), through Anvil and, side by side in the same run, through Debian's docker-registry (CNCF
-// distribution) started here on loopback with filesystem storage in a temporary directory. Goal: Anvil at least as fast as the reference both
-// ways. Skipped, with a line saying why, when /usr/bin/docker-registry is missing.
+// distribution) started here on loopback with filesystem storage in a temporary directory. Goal: Anvil at least as
+// fast as the reference both ways. Skipped, with a line saying why, when /usr/bin/docker-registry is missing.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 // Blobs in a local directory, laid out as Forgejo lays out its content store: <root>/ab/cd/abcd…(the SHA-256).
-// Bytes are streamed to a temporary file under <root>/tmp (file-sink.ts), flushed to disk, and linked into place only when
-// complete and published, so a crash never leaves a partial blob under a key.
+// Bytes are streamed to a temporary file under <root>/tmp (file-sink.ts), flushed to disk, and linked into place
+// only when complete and published, so a crash never leaves a partial blob under a key.
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';

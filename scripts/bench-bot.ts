@@ -44,6 +44,8 @@ const SECONDS = Number(process.env.BENCH_BOT_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.BENCH_BOT_WARMUP ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_BOT_CONNECTIONS ?? 64);
 const PROFILE = process.env.BENCH_BOT_PROFILE === '1';
+/** BENCH_BOT_KINDS=a,b runs only the kinds whose names contain one of these (to cost one kind alone). */
+const ONLY_KINDS = (process.env.BENCH_BOT_KINDS ?? '').split(',').filter(Boolean);
 const BOTS = 8;
 const ISSUES = 8;
 const PASSWORD = 'bench-bot-password-1';
@@ -250,6 +252,17 @@ async function freshStore(database: Database): Promise<{ env: NodeJS.ProcessEnv;
   };
 }
 
+/** CPU time (user + system) the process has used, in ms; NaN where /proc is missing. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, counted in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 function percentile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -279,7 +292,9 @@ function expectedStatus(request: CannonRequest): number {
 
 /** One run of the mix: the totals, and latencies and failures per kind. */
 async function drive(world: World, seconds: number) {
-  const kinds = requestKinds(world);
+  const kinds = requestKinds(world).filter(
+    (kind) => ONLY_KINDS.length === 0 || ONLY_KINDS.some((name) => kind.kind.includes(name)),
+  );
   const total = kinds.reduce((sum, kind) => sum + kind.weight, 0);
   const perKind = new Map(
     kinds.map((kind) => [kind.kind, { times: [] as number[], failed: new Map<number, number>() }]),
@@ -365,7 +380,9 @@ async function benchOn(
     await probeKinds(world);
     if (WARMUP_SECONDS > 0) await drive(world, WARMUP_SECONDS);
     await loopDelayP99(base); // starts the window
+    const cpuBefore = processCpuMs(server.pid!);
     const { result, perKind } = await drive(world, SECONDS);
+    const cpuMs = processCpuMs(server.pid!) - cpuBefore;
     const loopP99 = Math.max(0, (await loopDelayP99(base)) - LOOP_RESOLUTION_MS);
     const failures = [...perKind.values()].reduce(
       (sum, kind) => sum + [...kind.failed.values()].reduce((a, b) => a + b, 0),
@@ -392,6 +409,10 @@ async function benchOn(
     console.log(
       `server event-loop delay p99 over the run: ${loopP99.toFixed(1)} ms (beyond the 10 ms sampling interval)`,
     );
+    if (Number.isFinite(cpuMs))
+      console.log(
+        `server CPU over the run: ${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / all).toFixed(2)} ms per request`,
+      );
 
     const rpsGoal = RPS_GOAL[database];
     const rows: BotGoalRow[] = [

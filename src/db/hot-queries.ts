@@ -190,6 +190,10 @@ function sqliteTimestamp(at: Date): string {
   return at.toISOString().replace('Z', '+00:00');
 }
 
+function isSqliteBusy(error: unknown): boolean {
+  return error instanceof Error && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+}
+
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(sql.replace(/\$\d+/g, '?'));
   const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
@@ -279,7 +283,18 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       return ownerPackagesRevision(ownerRevision.get(ownerId, type) as Record<string, unknown> | undefined);
     },
     async touchToken(id, at) {
-      touch.run(sqliteTimestamp(at), id);
+      // Prisma's connection may hold the write lock across awaits (an open transaction). Waiting for it here would
+      // stop the event loop, and that transaction with it, for the whole busy timeout: a busy database skips the
+      // touch instead, and the token's next request tries again.
+      const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+      db.pragma('busy_timeout = 0');
+      try {
+        touch.run(sqliteTimestamp(at), id);
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+      } finally {
+        db.pragma(`busy_timeout = ${busyTimeout}`);
+      }
     },
     async ping() {
       ping.get();

@@ -8,6 +8,8 @@ import type pg from 'pg';
 import type { Settings } from '../../config/settings.ts';
 import type { PrismaClient } from '../../db/prisma.ts';
 import type { DatabaseTarget } from './target.ts';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { CachedStatements } from './sqlite-statement-cache.ts';
 import { type HotQueries, postgresHotQueries, sqliteHotQueries } from '../../db/hot-queries.ts';
 
 export interface Database {
@@ -34,11 +36,8 @@ function openSqlite(file: string): Database {
   fs.chmodSync(file, PRIVATE_FILE_MODE);
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
-  const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3');
   const { PrismaClient } = require('../../../generated/prisma/sqlite/client.ts');
-  const prisma: PrismaClient = new PrismaClient({
-    adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 }),
-  });
+  const prisma: PrismaClient = new PrismaClient({ adapter: sqliteAdapter(file) });
   return {
     provider: 'sqlite',
     prisma,
@@ -47,6 +46,24 @@ function openSqlite(file: string): Database {
       await prisma.$disconnect();
       connection.close();
     },
+  };
+}
+
+/** Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts). */
+function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
+  const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3') as typeof import('@prisma/adapter-better-sqlite3');
+  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect() {
+      const adapter = await factory.connect();
+      const holder = adapter as unknown as { client?: BetterSqlite3.Database | CachedStatements };
+      if (!(holder.client instanceof BetterSqlite3)) throw new Error('the SQLite adapter keeps its connection elsewhere');
+      holder.client = new CachedStatements(holder.client);
+      return adapter;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
   };
 }
 

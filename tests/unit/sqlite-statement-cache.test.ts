@@ -52,7 +52,10 @@ it('writes a trailing LIMIT as its value and keeps OFFSET bound', () => {
 
 it('rewrites only a LIMIT bound to an integer, at a place it can count', () => {
   expect(literalLimit('SELECT 1 LIMIT ?', [5])).toEqual(['SELECT 1 LIMIT 5', []]);
-  expect(literalLimit('SELECT ? LIMIT ? OFFSET ?', ['x', 10n, 20n])).toEqual(['SELECT ? LIMIT 10 OFFSET ?', ['x', 20n]]);
+  expect(literalLimit('SELECT ? LIMIT ? OFFSET ?', ['x', 10n, 20n])).toEqual([
+    'SELECT ? LIMIT 10 OFFSET ?',
+    ['x', 20n],
+  ]);
   expect(literalLimit('SELECT 1 LIMIT ?', ['5; DROP TABLE t'])).toEqual(['SELECT 1 LIMIT ?', ['5; DROP TABLE t']]);
   expect(literalLimit('SELECT 1 LIMIT ?', [1.5])).toEqual(['SELECT 1 LIMIT ?', [1.5]]);
   // A `?` inside a quoted literal: the placeholders cannot be counted from the text, so it is left alone.

@@ -51,7 +51,8 @@ function openSqlite(file: string): Database {
 
 /** Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts). */
 function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
-  const { PrismaBetterSqlite3 } = require('@prisma/adapter-better-sqlite3') as typeof import('@prisma/adapter-better-sqlite3');
+  const { PrismaBetterSqlite3 } =
+    require('@prisma/adapter-better-sqlite3') as typeof import('@prisma/adapter-better-sqlite3');
   const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
   return {
     provider: factory.provider,
@@ -59,7 +60,8 @@ function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
     async connect() {
       const adapter = await factory.connect();
       const holder = adapter as unknown as { client?: BetterSqlite3.Database | CachedStatements };
-      if (!(holder.client instanceof BetterSqlite3)) throw new Error('the SQLite adapter keeps its connection elsewhere');
+      if (!(holder.client instanceof BetterSqlite3))
+        throw new Error('the SQLite adapter keeps its connection elsewhere');
       holder.client = new CachedStatements(holder.client);
       return adapter;
     },

@@ -2,6 +2,8 @@
 // a prepared statement ~0.01 ms. Rows come back in the Prisma model's shape. Only the repositories use them
 // (users, orgs, access tokens, health); the layers above call those.
 import type BetterSqlite3 from 'better-sqlite3';
+import { literalLimit } from '../infra/database/sqlite-statement-cache.ts';
+import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
 import { CountCache } from './count-cache.ts';
@@ -213,24 +215,30 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   // This connection's only write is touchToken, which no count reads: its own commits do not change data_version.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const counts = new CountCache(async () => dataVersion.get());
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  // Page sizes and filters make texts of their own: a bounded set of them is kept prepared.
+  const statements = new LRUCache<string, BetterSqlite3.Statement>({ max: 500 });
   const cached = (sql: string, raw = false) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = raw ? positional(sql).raw(true) : positional(sql)));
+    if (!statement) statements.set(sql, (statement = raw ? db.prepare(sql).raw(true) : db.prepare(sql)));
     return statement;
   };
   const page = async (sql: PageSql, values: unknown[], limit: number, offset: number) => {
     const total = await counts.count(`${sql.count}\0${JSON.stringify(values)}`, async () =>
       Number(
-        cached(sql.count)
+        cached(sql.count.replace(/\$\d+/g, '?'))
           .pluck()
           .get(...values),
       ),
     );
     const window = pageWindow(total, offset, limit);
     if (!window) return { users: [], total };
-    const statement = cached(window.reversed ? sql.reversed : sql.forward, true);
-    const rows = statement.all(...values, window.take, window.skip) as unknown[][];
+    // The page size written into the text: a bound LIMIT makes SQLite prepare the statement again on every run.
+    const [text, args] = literalLimit((window.reversed ? sql.reversed : sql.forward).replace(/\$\d+/g, '?'), [
+      ...values,
+      window.take,
+      window.skip,
+    ]);
+    const rows = cached(text, true).all(...args) as unknown[][];
     if (window.reversed) rows.reverse();
     return { users: rows.map(sqliteUserFromValues), total };
   };

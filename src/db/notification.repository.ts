@@ -1,5 +1,6 @@
 // Notification threads: one row per user and issue. Lists use the (userId, status, updatedAt) and
 // (userId, updatedAt) indexes, so a user's page is an index range however many rows the table holds.
+import { NotificationStatus } from '../domain/notification.ts';
 import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
 import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
@@ -130,12 +131,16 @@ export class NotificationRepository {
     if (rows.length > 0) await this.client.notification.createMany({ data: rows });
   }
 
-  /** A thread heard of the issue again: a read one turns unread and points at the new comment; each moves to the top. */
-  async touch(row: NotificationRow, updatedBy: number, commentId: number, at: Date): Promise<void> {
-    const reopen = row.status === 2;
-    await this.client.notification.update({
-      where: { id: row.id },
-      data: { updatedBy, updatedAt: at, ...(reopen ? { status: 1, commentId } : {}) },
-    });
+  /** Threads heard of the issue again: a read one turns unread and points at the new comment; each moves to the top. */
+  async touch(rows: readonly NotificationRow[], updatedBy: number, commentId: number, at: Date): Promise<void> {
+    const read = rows.filter((row) => row.status === NotificationStatus.read).map((row) => row.id);
+    const others = rows.filter((row) => row.status !== NotificationStatus.read).map((row) => row.id);
+    if (read.length > 0)
+      await this.client.notification.updateMany({
+        where: { id: { in: read } },
+        data: { updatedBy, updatedAt: at, status: NotificationStatus.unread, commentId },
+      });
+    if (others.length > 0)
+      await this.client.notification.updateMany({ where: { id: { in: others } }, data: { updatedBy, updatedAt: at } });
   }
 }

@@ -30,6 +30,34 @@ export class RepoAccessRepository {
     });
   }
 
+  /** Which of these users collaborate on the repository, and how. */
+  listCollaborators(userIds: number[], repoId: number) {
+    return this.client.collaboration.findMany({
+      where: { repoId, userId: { in: userIds } },
+      select: { userId: true, accessMode: true },
+    });
+  }
+
+  /** Which of these users belong to the org. */
+  listOrgMembers(userIds: number[], orgId: number) {
+    return this.client.orgUser.findMany({ where: { orgId, userId: { in: userIds } }, select: { userId: true } });
+  }
+
+  /** The org's teams any of these users belong to: which of them, the unit modes, and whether it holds the repository. */
+  listTeamsOfMembers(userIds: number[], orgId: number, repoId: number) {
+    return this.client.team.findMany({
+      where: { orgId, members: { some: { userId: { in: userIds } } } },
+      select: {
+        orgId: true,
+        accessMode: true,
+        includesAllRepositories: true,
+        members: { where: { userId: { in: userIds } }, select: { userId: true } },
+        units: { select: { type: true, accessMode: true } },
+        repos: { where: { repoId }, select: { repoId: true } },
+      },
+    });
+  }
+
   /** Teams of the org that include all repositories or that the user belongs to and may create repositories in. */
   listTeamsForNewRepo(orgId: number, userId: number) {
     return this.client.team.findMany({

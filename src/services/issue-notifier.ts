@@ -28,12 +28,9 @@ export class IssueNotifier implements IssueEventListener {
     const now = new Date();
     const commentId = event.comment?.id ?? 0;
     const existing = new Map((await repos.notifications.listForIssue(issue.id)).map((row) => [row.userId, row]));
-    const fresh: number[] = [];
-    for (const user of recipients) {
-      const thread = existing.get(user.id);
-      if (thread) await repos.notifications.touch(thread, actor.id, commentId, now);
-      else fresh.push(user.id);
-    }
+    const heardAgain = recipients.flatMap((user) => existing.get(user.id) ?? []);
+    const fresh = recipients.filter((user) => !existing.has(user.id)).map((user) => user.id);
+    await repos.notifications.touch(heardAgain, actor.id, commentId, now);
     await repos.notifications.createMany(
       fresh.map((userId) => ({
         userId,
@@ -62,11 +59,8 @@ export class IssueNotifier implements IssueEventListener {
     for (const id of await repos.issues.watcherIds(issue.id, false)) ids.delete(id);
     for (const id of await repos.issues.blockerIds(actor.id, [...ids])) ids.delete(id);
     const unit = unitOfIssue(issue.isPull);
-    const readers: User[] = [];
-    for (const user of await repos.issues.listUsers([...ids])) {
-      const permission = await this.permissions.forRepo(user, repo, repos.repoAccess);
-      if (canSeeContent(permission, unit)) readers.push(user);
-    }
-    return readers;
+    const users = await repos.issues.listUsers([...ids]);
+    const permissions = await this.permissions.forUsers(users, repo, repos.repoAccess);
+    return users.filter((user) => canSeeContent(permissions.get(user.id)!, unit));
   }
 }

@@ -5,7 +5,13 @@ import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
-import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
+import {
+  NO_FACTS,
+  type RepoPermission,
+  repoPermission,
+  type ViewerFacts,
+  type ViewerTeam,
+} from '../domain/access/repo-permission.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export * from '../domain/access/repo-permission.ts';
@@ -38,6 +44,43 @@ export class RepoPermissionService {
     return result;
   }
 
+  /** Each user's permission on one repository, in a fixed number of queries (the readers of an issue event). */
+  async forUsers(
+    users: readonly User[],
+    repo: RepoWithOwner,
+    access = this.access,
+  ): Promise<Map<number, RepoPermission>> {
+    const asked = users.filter((user) => !user.isAdmin).map((user) => user.id);
+    const facts = asked.length > 0 ? await this.usersFacts(asked, repo, access) : new Map<number, ViewerFacts>();
+    const repoFacts = { ...repo, units: repo.units.map((unit) => unit.type) };
+    return new Map(users.map((user) => [user.id, repoPermission(user, repoFacts, facts.get(user.id) ?? NO_FACTS)]));
+  }
+
+  private async usersFacts(
+    userIds: number[],
+    repo: RepoWithOwner,
+    access: RepoAccessRepository,
+  ): Promise<Map<number, ViewerFacts>> {
+    const inOrg = isOrganization(repo.owner);
+    const [collaborators, members, teams] = await Promise.all([
+      access.listCollaborators(userIds, repo.id),
+      inOrg ? access.listOrgMembers(userIds, repo.ownerId) : [],
+      inOrg ? access.listTeamsOfMembers(userIds, repo.ownerId, repo.id) : [],
+    ]);
+    const memberIds = new Set(members.map((member) => member.userId));
+    const facts = new Map<number, ViewerFacts>();
+    for (const userId of userIds) {
+      facts.set(userId, {
+        collaborations: new Map(
+          collaborators.filter((c) => c.userId === userId).map((c) => [repo.id, c.accessMode] as const),
+        ),
+        orgMemberships: new Set(memberIds.has(userId) ? [repo.ownerId] : []),
+        teams: teams.filter((team) => team.members.some((member) => member.userId === userId)).map(viewerTeam),
+      });
+    }
+    return facts;
+  }
+
   private async viewerFacts(
     viewer: User,
     repos: readonly RepoWithOwner[],
@@ -53,13 +96,25 @@ export class RepoPermissionService {
     return {
       collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),
       orgMemberships: new Set(memberships.map((m) => m.orgId)),
-      teams: teams.map((team) => ({
-        orgId: team.orgId,
-        accessMode: team.accessMode,
-        includesAllRepositories: team.includesAllRepositories,
-        units: new Map(team.units.map((unit) => [unit.type, unit.accessMode])),
-        repoIds: new Set(team.repos.map((r) => r.repoId)),
-      })),
+      teams: teams.map(viewerTeam),
     };
   }
+}
+
+interface TeamRow {
+  orgId: number;
+  accessMode: number;
+  includesAllRepositories: boolean;
+  units: Array<{ type: number; accessMode: number }>;
+  repos: Array<{ repoId: number }>;
+}
+
+function viewerTeam(team: TeamRow): ViewerTeam {
+  return {
+    orgId: team.orgId,
+    accessMode: team.accessMode,
+    includesAllRepositories: team.includesAllRepositories,
+    units: new Map(team.units.map((unit) => [unit.type, unit.accessMode])),
+    repoIds: new Set(team.repos.map((r) => r.repoId)),
+  };
 }

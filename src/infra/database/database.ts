@@ -19,6 +19,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
+// Any other error format makes Prisma capture a stack trace (`new Error()`) on every query, only to point a failed
+// query's message at the calling line; errors are told apart by their codes here, and the message keeps the cause.
+const CLIENT_OPTIONS = { errorFormat: 'minimal' } as const;
+
 export function databaseTarget(settings: Settings): DatabaseTarget {
   return settings.database.URL
     ? { provider: 'postgresql', url: settings.database.URL }
@@ -37,7 +41,7 @@ function openSqlite(file: string): Database {
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   const { PrismaClient } = require('../../../generated/prisma/sqlite/client.ts');
-  const prisma: PrismaClient = new PrismaClient({ adapter: sqliteAdapter(file) });
+  const prisma: PrismaClient = new PrismaClient({ adapter: sqliteAdapter(file), ...CLIENT_OPTIONS });
   return {
     provider: 'sqlite',
     prisma,
@@ -81,7 +85,10 @@ function openPostgres(url: string): Database {
   const { PrismaClient } = require('../../../generated/prisma/postgresql/client.ts');
   // [database] SCHEMA travels in the URL as search_path; Prisma names the schema in its queries itself.
   const schema = /search_path=([^&\s]+)/.exec(decodeURIComponent(new URL(url).searchParams.get('options') ?? ''))?.[1];
-  const prisma: PrismaClient = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  const prisma: PrismaClient = new PrismaClient({
+    adapter: new PrismaPg(pool, schema ? { schema } : undefined),
+    ...CLIENT_OPTIONS,
+  });
   return {
     provider: 'postgresql',
     prisma,

@@ -2,6 +2,18 @@
 // as they apply to its repositories.
 import type { DbClient } from './prisma.ts';
 
+const TEAM_COLUMNS = { id: true, orgId: true, accessMode: true, includesAllRepositories: true } as const;
+
+/** A team as it gives access: its level, its unit modes, and which of the asked repositories it holds. */
+export interface TeamAccess {
+  id: number;
+  orgId: number;
+  accessMode: number;
+  includesAllRepositories: boolean;
+  units: Array<{ type: number; accessMode: number }>;
+  repos: Array<{ repoId: number }>;
+}
+
 export class RepoAccessRepository {
   constructor(private readonly client: DbClient) {}
 
@@ -17,17 +29,12 @@ export class RepoAccessRepository {
   }
 
   /** The user's teams in these orgs, with their unit modes and which of these repositories they hold. */
-  listMemberTeams(userId: number, orgIds: number[], repoIds: number[]) {
-    return this.client.team.findMany({
+  async listMemberTeams(userId: number, orgIds: number[], repoIds: number[]): Promise<TeamAccess[]> {
+    const teams = await this.client.team.findMany({
       where: { orgId: { in: orgIds }, members: { some: { userId } } },
-      select: {
-        orgId: true,
-        accessMode: true,
-        includesAllRepositories: true,
-        units: { select: { type: true, accessMode: true } },
-        repos: { where: { repoId: { in: repoIds } }, select: { repoId: true } },
-      },
+      select: TEAM_COLUMNS,
     });
+    return this.withUnitsAndRepos(teams, repoIds);
   }
 
   /** Which of these users collaborate on the repository, and how. */
@@ -44,18 +51,39 @@ export class RepoAccessRepository {
   }
 
   /** The org's teams any of these users belong to: which of them, the unit modes, and whether it holds the repository. */
-  listTeamsOfMembers(userIds: number[], orgId: number, repoId: number) {
-    return this.client.team.findMany({
+  async listTeamsOfMembers(userIds: number[], orgId: number, repoId: number) {
+    const teams = await this.client.team.findMany({
       where: { orgId, members: { some: { userId: { in: userIds } } } },
-      select: {
-        orgId: true,
-        accessMode: true,
-        includesAllRepositories: true,
-        members: { where: { userId: { in: userIds } }, select: { userId: true } },
-        units: { select: { type: true, accessMode: true } },
-        repos: { where: { repoId }, select: { repoId: true } },
-      },
+      select: { ...TEAM_COLUMNS, members: { where: { userId: { in: userIds } }, select: { userId: true } } },
     });
+    return this.withUnitsAndRepos(teams, [repoId]);
+  }
+
+  /**
+   * The teams with their unit modes and which of these repositories they hold. Asked apart, and only for teams
+   * there are: nested in the first query, Prisma asks for both even when it found no team.
+   */
+  private async withUnitsAndRepos<T extends { id: number }>(
+    teams: T[],
+    repoIds: number[],
+  ): Promise<Array<T & Pick<TeamAccess, 'units' | 'repos'>>> {
+    if (teams.length === 0) return [];
+    const teamIds = teams.map((team) => team.id);
+    const [units, repos] = await Promise.all([
+      this.client.teamUnit.findMany({
+        where: { teamId: { in: teamIds } },
+        select: { teamId: true, type: true, accessMode: true },
+      }),
+      this.client.teamRepo.findMany({
+        where: { teamId: { in: teamIds }, repoId: { in: repoIds } },
+        select: { teamId: true, repoId: true },
+      }),
+    ]);
+    return teams.map((team) => ({
+      ...team,
+      units: units.filter((unit) => unit.teamId === team.id),
+      repos: repos.filter((repo) => repo.teamId === team.id),
+    }));
   }
 
   /** Teams of the org that include all repositories or that the user belongs to and may create repositories in. */

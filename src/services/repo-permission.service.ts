@@ -3,7 +3,7 @@
 // (db/access-filters.ts).
 import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
-import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import type { RepoAccessRepository, TeamAccess } from '../db/repo-access.repository.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import {
   NO_FACTS,
@@ -101,15 +101,7 @@ export class RepoPermissionService {
   }
 }
 
-interface TeamRow {
-  orgId: number;
-  accessMode: number;
-  includesAllRepositories: boolean;
-  units: Array<{ type: number; accessMode: number }>;
-  repos: Array<{ repoId: number }>;
-}
-
-function viewerTeam(team: TeamRow): ViewerTeam {
+function viewerTeam(team: TeamAccess): ViewerTeam {
   return {
     orgId: team.orgId,
     accessMode: team.accessMode,

@@ -35,13 +35,15 @@ export class RepositoryLookupService {
   }
 
   /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */
-  async extras(
-    repoIds: readonly number[],
+  private async extras(
+    repos: readonly RepoWithOwner[],
   ): Promise<{ mirrors: Map<number, Models.MirrorModel>; releases: Map<number, number> }> {
-    if (repoIds.length === 0) return { mirrors: new Map(), releases: new Map() };
+    if (repos.length === 0) return { mirrors: new Map(), releases: new Map() };
+    // Only a mirror has a Mirror row: most answers need not ask.
+    const mirrored = repos.filter((repo) => repo.isMirror).map((repo) => repo.id);
     const [mirrors, releases] = await Promise.all([
-      this.mirrors.listByRepoIds(repoIds),
-      this.repos.countReleases(repoIds),
+      mirrored.length > 0 ? this.mirrors.listByRepoIds(mirrored) : [],
+      this.repos.countReleases(repos.map((repo) => repo.id)),
     ]);
     return { mirrors: new Map(mirrors.map((m) => [m.repoId, m])), releases };
   }
@@ -64,7 +66,7 @@ export class RepositoryLookupService {
 
   /** What the Repository converter needs but the permission, for answers that show none (activity feeds). */
   async withExtras(repos: readonly RepoWithOwner[]): Promise<RepositoryRecordDetails[]> {
-    const { mirrors, releases } = await this.extras(repos.map((repo) => repo.id));
+    const { mirrors, releases } = await this.extras(repos);
     return repos.map((repo) => ({
       repo,
       mirror: mirrors.get(repo.id) ?? null,

@@ -21,9 +21,14 @@ import type { ServiceDeps } from './service-deps.ts';
 const generateRsaKeyPair = promisify(generateKeyPair);
 const KEY_BITS = 3072;
 const MiB = 1024 * 1024;
-/** How often the worker looks for users without a key pair, and how many it makes per look. */
+/** How often the worker looks for users without a key pair while there are none. */
 const KEY_FILL_INTERVAL_MS = 2000;
 const KEYS_PER_PASS = 20;
+/**
+ * A 3072-bit pair costs a core ~0.1–0.5 s. After making one the worker rests three times as long, so a server that
+ * gained many users at once (a migration) gives the pairs at most a quarter of a core, not one for hours.
+ */
+const KEY_REST_FACTOR = 3;
 
 export class ActivityPubService {
   private readonly keyPairs: UserKeyPairRepository;
@@ -68,15 +73,22 @@ export class ActivityPubService {
     return userIds.length;
   }
 
-  /** Starts making missing key pairs in the background (main does this when federation is on). */
+  /** Starts making missing key pairs in the background, one at a time (main does this when federation is on). */
   startKeyWorker(intervalMs = KEY_FILL_INTERVAL_MS): void {
     if (this.keyWorker) return;
     const worker: { timer?: NodeJS.Timeout; pass: Promise<unknown> } = { pass: Promise.resolve() };
     const pass = () => {
-      worker.pass = this.fillMissingKeys()
-        .catch((error: unknown) => this.deps.log.error({ err: error }, 'making actor key pairs failed'))
-        .finally(() => {
-          if (this.keyWorker === worker) worker.timer = setTimeout(pass, intervalMs);
+      const started = performance.now();
+      worker.pass = this.fillMissingKeys(1)
+        .then(
+          (made) => (made > 0 ? (performance.now() - started) * KEY_REST_FACTOR : intervalMs),
+          (error: unknown) => {
+            this.deps.log.error({ err: error }, 'making actor key pairs failed');
+            return intervalMs;
+          },
+        )
+        .then((restMs) => {
+          if (this.keyWorker === worker) worker.timer = setTimeout(pass, restMs);
         });
     };
     this.keyWorker = worker;

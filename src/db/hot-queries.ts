@@ -192,8 +192,11 @@ function sqliteTimestamp(at: Date): string {
   return at.toISOString().replace('Z', '+00:00');
 }
 
+// Not `instanceof Error`: better-sqlite3's native part keeps the error class of the first realm that loaded it.
 function isSqliteBusy(error: unknown): boolean {
-  return error instanceof Error && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
+  return (
+    typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')
+  );
 }
 
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {

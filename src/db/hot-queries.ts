@@ -2,6 +2,7 @@
 // a prepared statement ~0.01 ms. Rows come back in the Prisma model's shape. Only the repositories use them
 // (users, orgs, access tokens, health); the layers above call those.
 import type BetterSqlite3 from 'better-sqlite3';
+import { isSqliteBusy } from '../infra/database/errors.ts';
 import { literalLimit } from '../infra/database/sqlite-statement-cache.ts';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
@@ -192,15 +193,13 @@ function sqliteTimestamp(at: Date): string {
   return at.toISOString().replace('Z', '+00:00');
 }
 
-// Not `instanceof Error`: better-sqlite3's native part keeps the error class of the first realm that loaded it.
-function isSqliteBusy(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')
-  );
+/** The statement with SQLite's `?` placeholders for `$1`, `$2`… (each used once, in order). */
+function positionalSql(sql: string): string {
+  return sql.replace(/\$\d+/g, '?');
 }
 
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
-  const positional = (sql: string) => db.prepare(sql.replace(/\$\d+/g, '?'));
+  const positional = (sql: string) => db.prepare(positionalSql(sql));
   const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
   const userByName = positional(USER_BY_NAME_SQL).raw(true);
   const userById = positional(USER_BY_ID_SQL).raw(true);
@@ -228,7 +227,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const page = async (sql: PageSql, values: unknown[], limit: number, offset: number) => {
     const total = await counts.count(`${sql.count}\0${JSON.stringify(values)}`, async () =>
       Number(
-        cached(sql.count.replace(/\$\d+/g, '?'))
+        cached(positionalSql(sql.count))
           .pluck()
           .get(...values),
       ),
@@ -236,7 +235,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     const window = pageWindow(total, offset, limit);
     if (!window) return { users: [], total };
     // The page size written into the text: a bound LIMIT makes SQLite prepare the statement again on every run.
-    const [text, args] = literalLimit((window.reversed ? sql.reversed : sql.forward).replace(/\$\d+/g, '?'), [
+    const [text, args] = literalLimit(positionalSql(window.reversed ? sql.reversed : sql.forward), [
       ...values,
       window.take,
       window.skip,

@@ -10,13 +10,13 @@ import {
   createTestOrg,
   createTestUser,
   createToken,
+  memberOfTeam,
   type TestUser,
   uniqueName,
 } from '../helpers/factories.ts';
 import { loadAtRestKey } from '../../src/crypto/at-rest-key.ts';
 import { GHOST_USER_ID, RegistryTokens } from '../../src/packages/core/registry-token.ts';
 import { basic, digestOf, pushBlob, pushImage, registryToken } from '../helpers/container.ts';
-import { memberOfTeam } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;

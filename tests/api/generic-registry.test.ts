@@ -10,10 +10,11 @@ import {
   createTestOrg,
   createTestUser,
   createToken,
+  memberOfTeam,
   type TestUser,
   uniqueName,
 } from '../helpers/factories.ts';
-import { blobFiles, filesUnder, genericUrl, memberOfTeam, sha256, storeDir, upload } from '../helpers/packages.ts';
+import { blobFiles, filesUnder, genericUrl, sha256, storeDir, upload } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@
 // collaborator, a site admin — not a team member without the unit, an org member in no team, or an outsider. A
 // comment then moves the watchers' threads to the top: a read one turns unread and points at the comment.
 import { NotificationStatus } from '../../src/domain/notification.ts';
-import { addTestOrgMember, createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
+import { addTestOrgMember, createTestOrg, createTestUser, memberOfTeam, type TestUser } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -22,27 +22,22 @@ beforeAll(async () => {
     .expect(201);
   for (const role of ['withIssues', 'withoutIssues', 'collaborator', 'admin', 'member', 'outsider'])
     users[role] = await createTestUser(t, { admin: role === 'admin' });
-  for (const [role, units] of [
-    ['withIssues', { 'repo.issues': 'read' }],
-    ['withoutIssues', { 'repo.code': 'read' }],
-  ] as const) {
-    const team = await t
-      .request()
-      .post(`/api/v1/orgs/${org.name}/teams`)
-      .set('Authorization', owner.auth)
-      .send({ name: role, permission: 'read', units_map: units })
-      .expect(201);
-    await t
-      .request()
-      .put(`/api/v1/teams/${team.body.id}/repos/${org.name}/private`)
-      .set('Authorization', owner.auth)
-      .expect(204);
-    await t
-      .request()
-      .put(`/api/v1/teams/${team.body.id}/members/${users[role].user.name}`)
-      .set('Authorization', owner.auth)
-      .expect(204);
-  }
+  await memberOfTeam(
+    t,
+    org,
+    owner,
+    users.withIssues.user,
+    { permission: 'read', units_map: { 'repo.issues': 'read' } },
+    'private',
+  );
+  await memberOfTeam(
+    t,
+    org,
+    owner,
+    users.withoutIssues.user,
+    { permission: 'read', units_map: { 'repo.code': 'read' } },
+    'private',
+  );
   await t
     .request()
     .put(`/api/v1/repos/${org.name}/private/collaborators/${users.collaborator.user.name}`)

@@ -3,7 +3,7 @@
 // threads in the list, its X-Total-Count, /notifications/new, the thread routes, the marks or the repository list.
 import type { User } from '../../src/db/prisma.ts';
 import { NotificationSource, NotificationStatus } from '../../src/domain/notification.ts';
-import { createTestOrg, createTestUser, createToken, type TestUser } from '../helpers/factories.ts';
+import { createTestOrg, createTestUser, createToken, memberOfTeam, type TestUser } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -33,24 +33,8 @@ afterAll(() => t.close());
 const orgRepo = () => `/api/v1/repos/${org.name}/secret`;
 
 /** A team of the organization with these units, holding the private repository, with `member` in it. */
-async function teamWith(member: TestUser, unitsMap: Record<string, string>): Promise<number> {
-  const team = await t
-    .request()
-    .post(`/api/v1/orgs/${org.name}/teams`)
-    .set('Authorization', owner.auth)
-    .send({ name: `t${member.user.id}`, permission: 'read', units_map: unitsMap })
-    .expect(201);
-  await t
-    .request()
-    .put(`/api/v1/teams/${team.body.id}/repos/${org.name}/secret`)
-    .set('Authorization', owner.auth)
-    .expect(204);
-  await t
-    .request()
-    .put(`/api/v1/teams/${team.body.id}/members/${member.user.name}`)
-    .set('Authorization', owner.auth)
-    .expect(204);
-  return team.body.id;
+function teamWith(member: TestUser, unitsMap: Record<string, string>): Promise<number> {
+  return memberOfTeam(t, org, owner, member.user, { permission: 'read', units_map: unitsMap }, 'secret');
 }
 
 async function listed(auth: string, path = '/api/v1/notifications?all=true') {

@@ -9,11 +9,12 @@ import {
   createTestOrg,
   createTestUser,
   createToken,
+  memberOfTeam,
   type TestUser,
   uniqueName,
 } from '../helpers/factories.ts';
 import { npmPath, npmRegistry, npmTarball, publish, publishBody } from '../helpers/npm.ts';
-import { blobFiles, memberOfTeam } from '../helpers/packages.ts';
+import { blobFiles } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;

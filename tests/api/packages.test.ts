@@ -3,8 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { User } from '../../src/db/prisma.ts';
-import { createTestOrg, createTestUser, createToken, type TestUser, uniqueName } from '../helpers/factories.ts';
-import { blobFiles, digestsOf, memberOfTeam, upload } from '../helpers/packages.ts';
+import {
+  createTestOrg,
+  createTestUser,
+  createToken,
+  memberOfTeam,
+  type TestUser,
+  uniqueName,
+} from '../helpers/factories.ts';
+import { blobFiles, digestsOf, upload } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;

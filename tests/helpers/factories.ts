@@ -102,3 +102,32 @@ export async function addTestOrgMember(
     update: {},
   });
 }
+
+/** Makes a team in the organization with the given body, puts the user in it and, when named, the repository; its id. */
+export async function memberOfTeam(
+  t: TestApp,
+  org: User,
+  owner: TestUser,
+  user: User,
+  body: Record<string, unknown>,
+  repoName?: string,
+): Promise<number> {
+  const team = await t
+    .request()
+    .post(`/api/v1/orgs/${org.name}/teams`)
+    .set('Authorization', owner.auth)
+    .send({ name: uniqueName('team'), ...body })
+    .expect(201);
+  await t
+    .request()
+    .put(`/api/v1/teams/${team.body.id}/members/${user.name}`)
+    .set('Authorization', owner.auth)
+    .expect(204);
+  if (repoName)
+    await t
+      .request()
+      .put(`/api/v1/teams/${team.body.id}/repos/${org.name}/${repoName}`)
+      .set('Authorization', owner.auth)
+      .expect(204);
+  return team.body.id;
+}

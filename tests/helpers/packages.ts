@@ -3,8 +3,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { User } from '../../src/db/prisma.ts';
-import { type TestUser, uniqueName } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 export function genericUrl(owner: string, name: string, version: string, fileName?: string): string {
@@ -58,25 +56,4 @@ export function storeDir(t: TestApp): string {
 /** Blob files in the store (its temporary directory left out). */
 export function blobFiles(t: TestApp): string[] {
   return [...filesUnder(storeDir(t)).keys()].filter((file) => !file.startsWith(`tmp${path.sep}`));
-}
-
-/** Makes a team in the organization with the given body, and puts the user in it. */
-export async function memberOfTeam(
-  t: TestApp,
-  org: User,
-  owner: TestUser,
-  user: User,
-  body: Record<string, unknown>,
-): Promise<void> {
-  const team = await t
-    .request()
-    .post(`/api/v1/orgs/${org.name}/teams`)
-    .set('Authorization', owner.auth)
-    .send({ name: uniqueName('team'), ...body })
-    .expect(201);
-  await t
-    .request()
-    .put(`/api/v1/teams/${team.body.id}/members/${user.name}`)
-    .set('Authorization', owner.auth)
-    .expect(204);
 }

@@ -2,7 +2,9 @@
 // each write says what failed. The error middleware still maps any that slip through.
 import { NameTakenError, RecordGoneError } from '../../domain/errors.ts';
 
-function prismaCode(error: unknown): string | undefined {
+// The code of a Prisma or better-sqlite3 error, read from the object: not by `instanceof`, since better-sqlite3's
+// native part keeps the error class of the first realm that loaded it.
+function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' &&
     error !== null &&
     'code' in error &&
@@ -13,17 +15,22 @@ function prismaCode(error: unknown): string | undefined {
 
 /** A unique index refused the write (Prisma P2002). */
 export function isUniqueViolation(error: unknown): boolean {
-  return prismaCode(error) === 'P2002';
+  return errorCode(error) === 'P2002';
 }
 
 /** The row to update or delete does not exist (Prisma P2025). */
 export function isRecordNotFound(error: unknown): boolean {
-  return prismaCode(error) === 'P2025';
+  return errorCode(error) === 'P2025';
+}
+
+/** SQLite could not take a lock at once (SQLITE_BUSY or one of its extended codes). */
+export function isSqliteBusy(error: unknown): boolean {
+  return errorCode(error)?.startsWith('SQLITE_BUSY') ?? false;
 }
 
 /** A row the write refers to does not exist, e.g. deleted meanwhile (Prisma P2003, a foreign key). */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return prismaCode(error) === 'P2003';
+  return errorCode(error) === 'P2003';
 }
 
 /**

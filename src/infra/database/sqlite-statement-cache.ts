@@ -11,21 +11,19 @@ const STATEMENTS = 1000;
 const LIMIT_OFFSET = ' LIMIT ? OFFSET ?';
 const LIMIT = ' LIMIT ?';
 
-/** The part of a better-sqlite3 statement the adapter uses: `prepare(sql).bind(args)`, then read or run it. */
-export interface AdapterStatement {
+/** A statement bound to its arguments, as the adapter reads or runs it. */
+interface AdapterStatement {
   readonly reader: boolean;
-  bind(args: unknown[]): AdapterStatement;
   columns(): BetterSqlite3.ColumnDefinition[];
   raw(): AdapterStatement;
   all(): unknown[];
   run(): BetterSqlite3.RunResult;
 }
 
-/** The part of a better-sqlite3 connection the adapter uses. */
-export interface AdapterConnection {
-  prepare(sql: string): AdapterStatement;
-  exec(sql: string): unknown;
-  close(): unknown;
+/** What the adapter does with `prepare(sql)`: binds its arguments, or runs it without any (BEGIN). */
+interface AdapterText {
+  bind(args: unknown[]): AdapterStatement;
+  run(): BetterSqlite3.RunResult;
 }
 
 interface Prepared {
@@ -33,13 +31,14 @@ interface Prepared {
   columns: BetterSqlite3.ColumnDefinition[];
 }
 
-export class CachedStatements implements AdapterConnection {
+/** The part of a better-sqlite3 connection the adapter uses, with statements kept. */
+export class CachedStatements {
   private readonly statements = new LRUCache<string, Prepared>({ max: STATEMENTS });
 
   constructor(private readonly db: BetterSqlite3.Database) {}
 
-  prepare(sql: string): AdapterStatement {
-    return new UnboundStatement(this, sql);
+  prepare(sql: string): AdapterText {
+    return { bind: (args) => this.bound(sql, args), run: () => this.bound(sql, []).run() };
   }
 
   exec(sql: string): unknown {
@@ -52,9 +51,17 @@ export class CachedStatements implements AdapterConnection {
   }
 
   /** The statement for `sql` with `args`, a trailing `LIMIT ?` written as its value. */
-  bound(sql: string, args: unknown[]): BoundStatement {
+  private bound(sql: string, args: unknown[]): AdapterStatement {
     const [text, values] = literalLimit(sql, args);
-    return new BoundStatement(this.prepared(text), values);
+    const { statement, columns } = this.prepared(text);
+    const bound: AdapterStatement = {
+      reader: statement.reader,
+      columns: () => columns,
+      raw: () => bound,
+      all: () => statement.all(values),
+      run: () => statement.run(values),
+    };
+    return bound;
   }
 
   private prepared(sql: string): Prepared {
@@ -67,72 +74,6 @@ export class CachedStatements implements AdapterConnection {
       this.statements.set(sql, prepared);
     }
     return prepared;
-  }
-}
-
-class UnboundStatement implements AdapterStatement {
-  constructor(
-    private readonly connection: CachedStatements,
-    private readonly sql: string,
-  ) {}
-
-  private get withoutArgs(): BoundStatement {
-    return this.connection.bound(this.sql, []);
-  }
-
-  get reader(): boolean {
-    return this.withoutArgs.reader;
-  }
-
-  bind(args: unknown[]): AdapterStatement {
-    return this.connection.bound(this.sql, args);
-  }
-
-  columns(): BetterSqlite3.ColumnDefinition[] {
-    return this.withoutArgs.columns();
-  }
-
-  raw(): AdapterStatement {
-    return this.withoutArgs;
-  }
-
-  all(): unknown[] {
-    return this.withoutArgs.all();
-  }
-
-  run(): BetterSqlite3.RunResult {
-    return this.withoutArgs.run();
-  }
-}
-
-class BoundStatement implements AdapterStatement {
-  constructor(
-    private readonly prepared: Prepared,
-    private readonly args: unknown[],
-  ) {}
-
-  get reader(): boolean {
-    return this.prepared.statement.reader;
-  }
-
-  bind(): AdapterStatement {
-    throw new TypeError('The bind() method can only be invoked once per statement object');
-  }
-
-  columns(): BetterSqlite3.ColumnDefinition[] {
-    return this.prepared.columns;
-  }
-
-  raw(): AdapterStatement {
-    return this;
-  }
-
-  all(): unknown[] {
-    return this.prepared.statement.all(this.args);
-  }
-
-  run(): BetterSqlite3.RunResult {
-    return this.prepared.statement.run(this.args);
   }
 }
 

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { isSqliteBusy } from '../infra/database/errors.ts';
 import { literalLimit } from '../infra/database/sqlite-statement-cache.ts';
 import { LRUCache } from 'lru-cache';
+import { positionalSql, sqliteDate } from './sqlite-values.ts';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
 import { CountCache } from './count-cache.ts';
@@ -20,6 +21,11 @@ import {
   packageFileDownload,
   packageFileValues,
 } from './hot-package-queries.ts';
+import {
+  postgresRepositoryQueries,
+  type RepositoryHotQueries,
+  sqliteRepositoryQueries,
+} from './hot-repository-queries.ts';
 
 export type { PackageFileDownload, PackageFileKey } from './hot-package-queries.ts';
 export type { UserListOrder, UserListQuery } from './user-list-sql.ts';
@@ -41,7 +47,7 @@ export interface FoundManifest {
 /** Which manifest of an image: a tag (lower-cased), or a digest's algorithm and hex. */
 export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
 
-export interface HotQueries {
+export interface HotQueries extends RepositoryHotQueries {
   /** Counts kept until anything is committed (lists' X-Total-Count). */
   readonly counts: CountCache;
   /** The manifest of a container image by tag or digest (every pull starts with it). */
@@ -139,10 +145,6 @@ const manifestQuery = (reference: ManifestReference) =>
     : { kind: reference.algorithm, value: reference.hex };
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
 
-function sqliteDate(value: unknown): Date | null {
-  return value === null || value === undefined ? null : new Date(value as string);
-}
-
 /**
  * A User row read as an array of USER_COLUMN_NAMES: better-sqlite3 makes an array per row about twice as fast as an
  * object of 36 properties, and the object built here always has the same shape.
@@ -193,11 +195,6 @@ function sqliteTimestamp(at: Date): string {
   return at.toISOString().replace('Z', '+00:00');
 }
 
-/** The statement with SQLite's `?` placeholders for `$1`, `$2`… (each used once, in order). */
-function positionalSql(sql: string): string {
-  return sql.replace(/\$\d+/g, '?');
-}
-
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(positionalSql(sql));
   const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
@@ -244,7 +241,12 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     if (window.reversed) rows.reverse();
     return { users: rows.map(sqliteUserFromValues), total };
   };
+  const hotUserById = async (id: number) => {
+    const row = userById.get(id) as unknown[] | undefined;
+    return row ? sqliteUserFromValues(row) : null;
+  };
   return {
+    ...sqliteRepositoryQueries(db, hotUserById),
     counts,
     async listIndividualUsers(query) {
       const { values, sql } = userListSql(USER_COLUMNS, query);
@@ -270,10 +272,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
       const row = userByName.get(lowerName) as unknown[] | undefined;
       return row ? sqliteUserFromValues(row) : null;
     },
-    async userById(id) {
-      const row = userById.get(id) as unknown[] | undefined;
-      return row ? sqliteUserFromValues(row) : null;
-    },
+    userById: hotUserById,
     async containerManifest(ownerId, lowerImage, reference) {
       const { kind, value } = manifestQuery(reference);
       const row = manifests[kind].get(ownerId, lowerImage, value) as [string, number | bigint, string] | undefined;
@@ -336,7 +335,12 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     if (window.reversed) rows.reverse();
     return { users: rows.map(postgresUser), total };
   };
+  const hotUserById = async (id: number) => {
+    const { rows } = await run('anvil_user_by_id', USER_BY_ID_SQL, [id]);
+    return rows[0] ? postgresUser(rows[0]) : null;
+  };
   return {
+    ...postgresRepositoryQueries(run, hotUserById),
     counts,
     async listIndividualUsers(query) {
       const { key, values, sql } = userListSql(USER_COLUMNS, query);
@@ -358,10 +362,7 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
       const { rows } = await run('anvil_user_by_lower_name', USER_BY_NAME_SQL, [lowerName]);
       return rows[0] ? postgresUser(rows[0]) : null;
     },
-    async userById(id) {
-      const { rows } = await run('anvil_user_by_id', USER_BY_ID_SQL, [id]);
-      return rows[0] ? postgresUser(rows[0]) : null;
-    },
+    userById: hotUserById,
     async containerManifest(ownerId, lowerImage, reference) {
       const { kind, value } = manifestQuery(reference);
       const {

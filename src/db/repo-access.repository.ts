@@ -1,6 +1,7 @@
 // The rows that give users access to repositories: collaborations, org memberships and the teams of an org
 // as they apply to its repositories.
 import type { DbClient } from './prisma.ts';
+import type { RepositoryHotQueries } from './hot-repository-queries.ts';
 
 const TEAM_COLUMNS = { id: true, orgId: true, accessMode: true, includesAllRepositories: true } as const;
 
@@ -15,25 +16,38 @@ export interface TeamAccess {
 }
 
 export class RepoAccessRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    /** Prepared statements for one repository's facts (every repository request asks); absent inside a transaction. */
+    private readonly hot?: RepositoryHotQueries,
+  ) {}
 
-  listCollaborations(userId: number, repoIds: number[]) {
+  async listCollaborations(userId: number, repoIds: number[]): Promise<Array<{ repoId: number; accessMode: number }>> {
+    if (this.hot && repoIds.length === 1) {
+      const accessMode = await this.hot.collaboration(userId, repoIds[0]);
+      return accessMode === null ? [] : [{ repoId: repoIds[0], accessMode }];
+    }
     return this.client.collaboration.findMany({
       where: { userId, repoId: { in: repoIds } },
       select: { repoId: true, accessMode: true },
     });
   }
 
-  listMemberOrgIds(userId: number, orgIds: number[]) {
+  async listMemberOrgIds(userId: number, orgIds: number[]): Promise<Array<{ orgId: number }>> {
+    if (this.hot && orgIds.length === 1)
+      return (await this.hot.isOrgMember(userId, orgIds[0])) ? [{ orgId: orgIds[0] }] : [];
     return this.client.orgUser.findMany({ where: { userId, orgId: { in: orgIds } }, select: { orgId: true } });
   }
 
   /** The user's teams in these orgs, with their unit modes and which of these repositories they hold. */
   async listMemberTeams(userId: number, orgIds: number[], repoIds: number[]): Promise<TeamAccess[]> {
-    const teams = await this.client.team.findMany({
-      where: { orgId: { in: orgIds }, members: { some: { userId } } },
-      select: TEAM_COLUMNS,
-    });
+    const teams =
+      this.hot && orgIds.length === 1
+        ? await this.hot.memberTeams(userId, orgIds[0])
+        : await this.client.team.findMany({
+            where: { orgId: { in: orgIds }, members: { some: { userId } } },
+            select: TEAM_COLUMNS,
+          });
     return this.withUnitsAndRepos(teams, repoIds);
   }
 

@@ -81,7 +81,10 @@ export function createRepositories(
   cipher: AtRestCipher,
   hot: HotQueries,
   jobsWritten?: () => void,
+  inTransaction = false,
 ) {
+  // A transaction's own writes are not among the committed rows the hot statements read.
+  const outsideTransaction = inTransaction ? undefined : hot;
   return {
     accessTokens: new AccessTokenRepository(client, hot),
     actionSecrets: new ActionSecretRepository(client, cipher),
@@ -132,11 +135,11 @@ export function createRepositories(
     pullAutoMerges: new PullAutoMergeRepository(client),
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
-    repoAccess: new RepoAccessRepository(client),
+    repoAccess: new RepoAccessRepository(client, outsideTransaction),
     reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),
-    repositories: new RepositoryRowsRepository(client, provider, hot.counts),
+    repositories: new RepositoryRowsRepository(client, provider, hot.counts, outsideTransaction),
     runnerTokens: new RunnerTokenRepository(client),
     siteUsage: new SiteUsageRepository(client),
     siteStatistics: new SiteStatisticsRepository(client),
@@ -177,7 +180,7 @@ export function transactions(
     async run(work) {
       let wroteJobs = false;
       const writesBefore = lookups?.writes;
-      const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true));
+      const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true), true);
       const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
       if (lookups && lookups.writes !== writesBefore) await lookups.changed();

@@ -15,6 +15,8 @@ import {
   repoSearchWhere,
 } from './repository-search.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
+import type { RepositoryHotQueries } from './hot-repository-queries.ts';
+import type { RepoWithOwner } from './repository-details.ts';
 
 /** Which repositories a maintenance pass walks: every one unless narrowed. */
 export interface MaintenanceBatchFilter {
@@ -125,23 +127,28 @@ export class RepositoryRowsRepository {
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
     private readonly counts?: CountCache,
+    /** Prepared statements for the lookups every request makes; absent inside a transaction. */
+    private readonly hot?: RepositoryHotQueries,
   ) {}
 
-  findByOwnerAndName(ownerLowerName: string, lowerName: string) {
+  findByOwnerAndName(ownerLowerName: string, lowerName: string): Promise<RepoWithOwner | null> {
+    if (this.hot) return this.hot.repositoryByOwnerAndName(ownerLowerName, lowerName);
     return this.client.repository.findFirst({
       where: { lowerName, owner: { lowerName: ownerLowerName } },
       include: repoInclude,
     });
   }
 
-  findInOwner(ownerId: number, lowerName: string) {
+  findInOwner(ownerId: number, lowerName: string): Promise<RepoWithOwner | null> {
+    if (this.hot) return this.hot.repositoryInOwner(ownerId, lowerName);
     return this.client.repository.findUnique({
       where: { ownerId_lowerName: { ownerId, lowerName } },
       include: repoInclude,
     });
   }
 
-  findById(id: number) {
+  findById(id: number): Promise<RepoWithOwner | null> {
+    if (this.hot) return this.hot.repositoryById(id);
     return this.client.repository.findUnique({ where: { id }, include: repoInclude });
   }
 
@@ -239,6 +246,7 @@ export class RepositoryRowsRepository {
   }
 
   async countReleases(repoIds: readonly number[]): Promise<Map<number, number>> {
+    if (this.hot && repoIds.length === 1) return new Map([[repoIds[0], await this.hot.releaseCount(repoIds[0])]]);
     const counts = await this.client.release.groupBy({
       by: ['repoId'],
       where: { repoId: { in: [...repoIds] } },

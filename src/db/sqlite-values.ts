@@ -1,0 +1,11 @@
+// How the hot statements speak to SQLite: its placeholders, and the text form of its dates.
+
+/** The statement with SQLite's `?` placeholders for `$1`, `$2`… (each used once, in order). */
+export function positionalSql(sql: string): string {
+  return sql.replace(/\$\d+/g, '?');
+}
+
+/** A DATETIME column as the Prisma adapter wrote it (text), or null. */
+export function sqliteDate(value: unknown): Date | null {
+  return value === null || value === undefined ? null : new Date(value as string);
+}

@@ -1,0 +1,104 @@
+// The prepared statements every repository request reads through answer exactly what Prisma answers: the repository
+// with its owner and units, its release count, and a viewer's collaboration, membership and teams.
+import { repoInclude } from '../../src/db/repository-rows.repository.ts';
+import {
+  addTestOrgMember,
+  createTestOrg,
+  createTestUser,
+  memberOfTeam,
+  type TestUser,
+  uniqueName,
+} from '../helpers/factories.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+let owner: TestUser;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createTestUser(t);
+});
+
+afterAll(async () => t.close());
+
+/** Units in one order: neither lookup promises one. */
+function byUnitType<T extends { units: Array<{ type: number }> } | null>(repo: T): T {
+  return repo && { ...repo, units: [...repo.units].sort((a, b) => a.type - b.type) };
+}
+
+async function makeRepo(ownerName: string, auth: string, path: string, body: Record<string, unknown>) {
+  const name = uniqueName('repo');
+  await t
+    .request()
+    .post(path)
+    .set('Authorization', auth)
+    .send({ name, ...body })
+    .expect(201);
+  return (await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerName, name } })).id;
+}
+
+it('reads a repository with its owner and units as Prisma does, by name, in its owner, and by id', async () => {
+  const org = await createTestOrg(t, owner.user);
+  const orgRepoId = await makeRepo(org.name, owner.auth, `/api/v1/orgs/${org.name}/repos`, { auto_init: true });
+  const userRepoId = await makeRepo(owner.user.name, owner.auth, '/api/v1/user/repos', { private: true });
+  const { prisma, hot } = t.context.db;
+  await prisma.repository.update({ where: { id: userRepoId }, data: { archivedAt: new Date(), isArchived: true } });
+  await prisma.release.createMany({
+    data: [
+      { repoId: orgRepoId, tagName: 'v1' },
+      { repoId: orgRepoId, tagName: 'v2' },
+    ],
+  });
+
+  for (const id of [orgRepoId, userRepoId]) {
+    const expected = await prisma.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
+    expect(byUnitType(await hot.repositoryById(id))).toEqual(byUnitType(expected));
+    expect(byUnitType(await hot.repositoryInOwner(expected.ownerId, expected.lowerName))).toEqual(byUnitType(expected));
+    expect(byUnitType(await hot.repositoryByOwnerAndName(expected.owner.lowerName, expected.lowerName))).toEqual(
+      byUnitType(expected),
+    );
+    const hotRepo = await hot.repositoryById(id);
+    expect(typeof hotRepo?.size).toBe('bigint');
+    expect(hotRepo?.createdAt).toBeInstanceOf(Date);
+  }
+  expect(await hot.releaseCount(orgRepoId)).toBe(2);
+  expect(await hot.releaseCount(userRepoId)).toBe(0);
+  expect(await hot.repositoryById(987654)).toBeNull();
+  expect(await hot.repositoryByOwnerAndName(org.lowerName, 'no-such-repository')).toBeNull();
+  expect(await hot.repositoryByOwnerAndName('no-such-owner', 'x')).toBeNull();
+  await t.request().get(`/api/v1/repos/${org.name}/no-such-repository`).set('Authorization', owner.auth).expect(404);
+});
+
+it("reads a viewer's collaboration, membership and teams on one repository as Prisma does", async () => {
+  const org = await createTestOrg(t, owner.user);
+  const repoName = uniqueName('repo');
+  await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: repoName });
+  const repo = await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerId: org.id } });
+  const collaborator = await createTestUser(t);
+  const member = await createTestUser(t);
+  const outsider = await createTestUser(t);
+  await t
+    .request()
+    .put(`/api/v1/repos/${org.name}/${repoName}/collaborators/${collaborator.user.name}`)
+    .set('Authorization', owner.auth)
+    .send({ permission: 'admin' })
+    .expect(204);
+  await addTestOrgMember(t, org, member.user, { accessMode: 2 });
+  const teamId = await memberOfTeam(t, org, owner, member.user, { permission: 'read', units: ['repo.code'] }, repoName);
+  const { prisma, hot } = t.context.db;
+
+  expect(await hot.collaboration(collaborator.user.id, repo.id)).toBe(3);
+  expect(await hot.collaboration(member.user.id, repo.id)).toBeNull();
+  expect(await hot.isOrgMember(member.user.id, org.id)).toBe(true);
+  expect(await hot.isOrgMember(outsider.user.id, org.id)).toBe(false);
+  for (const user of [member, collaborator, outsider, owner]) {
+    const expected = await prisma.team.findMany({
+      where: { orgId: org.id, members: { some: { userId: user.user.id } } },
+      select: { id: true, orgId: true, accessMode: true, includesAllRepositories: true },
+    });
+    const teams = await hot.memberTeams(user.user.id, org.id);
+    expect([...teams].sort((a, b) => a.id - b.id)).toEqual(expected.sort((a, b) => a.id - b.id));
+  }
+  expect((await hot.memberTeams(member.user.id, org.id)).map((team) => team.id)).toContain(teamId);
+  expect((await hot.memberTeams(owner.user.id, org.id))[0].includesAllRepositories).toBe(true);
+});

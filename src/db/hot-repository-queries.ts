@@ -26,6 +26,13 @@ export interface RepositoryHotQueries {
   collaboration(userId: number, repoId: number): Promise<number | null>;
   isOrgMember(userId: number, orgId: number): Promise<boolean>;
   memberTeams(userId: number, orgId: number): Promise<ViewerTeamRow[]>;
+  /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
+  memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
+}
+
+export interface TeamUnitMode {
+  accessMode: number;
+  unitMode: number;
 }
 
 const REPOSITORY_COLUMN_NAMES = [
@@ -83,6 +90,9 @@ const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userI
 const ORG_MEMBER_SQL = `SELECT 1 AS "member" FROM "OrgUser" WHERE "userId" = $1 AND "orgId" = $2`;
 const MEMBER_TEAMS_SQL = `SELECT t."id", t."orgId", t."accessMode", t."includesAllRepositories" FROM "Team" t
   WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $1) AND t."orgId" = $2`;
+const MEMBER_TEAM_UNIT_MODES_SQL = `SELECT t."accessMode", COALESCE(u."accessMode", 0) AS "unitMode" FROM "Team" t
+  LEFT JOIN "TeamUnit" u ON u."teamId" = t."id" AND u."type" = $1
+  WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $2) AND t."orgId" = $3`;
 
 /** SQLite answers booleans as 0/1, BIGINTs as numbers and dates as text. */
 function sqliteRepository(row: Record<string, unknown>): Repository {
@@ -111,6 +121,7 @@ export function sqliteRepositoryQueries(
   const collaboration = prepare(COLLABORATION_SQL).pluck();
   const orgMember = prepare(ORG_MEMBER_SQL).pluck();
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
+  const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const withOwnerAndUnits = async (row: unknown): Promise<RepoWithOwner | null> => {
     if (row === undefined) return null;
     const repo = sqliteRepository(row as Record<string, unknown>);
@@ -133,6 +144,8 @@ export function sqliteRepositoryQueries(
           Omit<ViewerTeamRow, 'includesAllRepositories'> & { includesAllRepositories: number }
         >
       ).map((team) => ({ ...team, includesAllRepositories: team.includesAllRepositories === 1 })),
+    memberTeamUnitModes: async (userId, orgId, unitType) =>
+      memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
   };
 }
 
@@ -177,5 +190,8 @@ export function postgresRepositoryQueries(
       (await run('anvil_org_member', ORG_MEMBER_SQL, [userId, orgId])).rows.length > 0,
     memberTeams: async (userId, orgId) =>
       (await run('anvil_member_teams', MEMBER_TEAMS_SQL, [userId, orgId])).rows as unknown as ViewerTeamRow[],
+    memberTeamUnitModes: async (userId, orgId, unitType) =>
+      (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))
+        .rows as unknown as TeamUnitMode[],
   };
 }

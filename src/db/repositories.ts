@@ -116,7 +116,7 @@ export function createRepositories(
     containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
-    packages: new PackageRepository(client, provider),
+    packages: new PackageRepository(client, provider, outsideTransaction),
     packageIndex: new PackageIndexRepository(client, hot),
     ownerPackageIndex: new OwnerPackageIndexRepository(client, hot),
     repositoryIndexes: new RepositoryIndexRepository(client, provider),

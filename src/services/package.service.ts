@@ -50,6 +50,13 @@ const packageNotFound = () => new NotFoundError('package does not exist');
 const fileNotFound = () => new NotFoundError('package file does not exist');
 
 /** What a registry that keeps more than rows does once a version of its type is deleted (Cargo's git index). */
+/** What a download sends: the file's name and time, and its bytes' size and address in the blob store. */
+export interface StoredPackageFile {
+  name: string;
+  createdAt: Date;
+  blob: { size: number; hashSha256: string };
+}
+
 export type VersionDeletedListener = (doer: User, owner: User, name: string) => Promise<void>;
 
 export class PackageService {
@@ -166,17 +173,16 @@ export class PackageService {
   }
 
   /** The file to download, counted as a download of its version. */
-  async genericFile(owner: User, target: GenericFileName): Promise<PackageFileRow> {
-    const version = await this.versionOf({
-      ownerId: owner.id,
-      type: GENERIC,
-      name: target.name,
-      version: target.version,
-    });
-    const file = await this.packages.findFile(version.id, target.fileName);
-    if (!file) throw fileNotFound();
-    this.packages.countDownload(version.id);
-    return file;
+  async genericFile(owner: User, target: GenericFileName): Promise<StoredPackageFile> {
+    const key = { ownerId: owner.id, type: GENERIC, name: target.name, version: target.version };
+    const found = await this.packages.findDownload(key, target.fileName);
+    if (!found) {
+      // Which of the version and the file is missing decides the message.
+      await this.versionOf(key);
+      throw fileNotFound();
+    }
+    this.packages.countDownload(found.versionId);
+    return { name: found.name, createdAt: found.createdAt, blob: { size: found.size, hashSha256: found.sha256 } };
   }
 
   /** Where package files' bytes are, for downloads. */

@@ -69,7 +69,7 @@ it('reads a repository with its owner and units as Prisma does, by name, in its 
   await t.request().get(`/api/v1/repos/${org.name}/no-such-repository`).set('Authorization', owner.auth).expect(404);
 });
 
-it("reads a viewer's collaboration, membership and teams on one repository as Prisma does", async () => {
+it("reads a viewer's collaboration, membership, teams and team unit modes as Prisma does", async () => {
   const org = await createTestOrg(t, owner.user);
   const repoName = uniqueName('repo');
   await t.request().post(`/api/v1/orgs/${org.name}/repos`).set('Authorization', owner.auth).send({ name: repoName });
@@ -100,5 +100,19 @@ it("reads a viewer's collaboration, membership and teams on one repository as Pr
     expect([...teams].sort((a, b) => a.id - b.id)).toEqual(expected.sort((a, b) => a.id - b.id));
   }
   expect((await hot.memberTeams(member.user.id, org.id)).map((team) => team.id)).toContain(teamId);
+  for (const unitType of [1, 9]) {
+    const expected = await prisma.team.findMany({
+      where: { orgId: org.id, members: { some: { userId: member.user.id } } },
+      select: { accessMode: true, units: { where: { type: unitType }, select: { accessMode: true } } },
+    });
+    const modes = await hot.memberTeamUnitModes(member.user.id, org.id, unitType);
+    const sorted = (rows: Array<{ accessMode: number; unitMode: number }>) =>
+      [...rows].sort((a, b) => a.accessMode - b.accessMode || a.unitMode - b.unitMode);
+    expect(sorted(modes)).toEqual(
+      sorted(expected.map((team) => ({ accessMode: team.accessMode, unitMode: team.units[0]?.accessMode ?? 0 }))),
+    );
+  }
+  // The code unit is granted by the read team, the packages unit (9) by neither.
+  expect((await hot.memberTeamUnitModes(member.user.id, org.id, 1)).some((team) => team.unitMode === 1)).toBe(true);
   expect((await hot.memberTeams(owner.user.id, org.id))[0].includesAllRepositories).toBe(true);
 });

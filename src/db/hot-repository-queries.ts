@@ -28,6 +28,8 @@ export interface RepositoryHotQueries {
   memberTeams(userId: number, orgId: number): Promise<ViewerTeamRow[]>;
   /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
   memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
+  /** Whether one user blocks another (a comment asks of the repository's owner and of the issue's poster). */
+  blocks(blockerId: number, blockeeId: number): Promise<boolean>;
 }
 
 export interface TeamUnitMode {
@@ -93,6 +95,7 @@ const MEMBER_TEAMS_SQL = `SELECT t."id", t."orgId", t."accessMode", t."includesA
 const MEMBER_TEAM_UNIT_MODES_SQL = `SELECT t."accessMode", COALESCE(u."accessMode", 0) AS "unitMode" FROM "Team" t
   LEFT JOIN "TeamUnit" u ON u."teamId" = t."id" AND u."type" = $1
   WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $2) AND t."orgId" = $3`;
+const BLOCKS_SQL = `SELECT 1 AS "blocked" FROM "UserBlocking" WHERE "blockerId" = $1 AND "blockeeId" = $2`;
 
 /** SQLite answers booleans as 0/1, BIGINTs as numbers and dates as text. */
 function sqliteRepository(row: Record<string, unknown>): Repository {
@@ -122,6 +125,7 @@ export function sqliteRepositoryQueries(
   const orgMember = prepare(ORG_MEMBER_SQL).pluck();
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
+  const blocks = prepare(BLOCKS_SQL).pluck();
   const withOwnerAndUnits = async (row: unknown): Promise<RepoWithOwner | null> => {
     if (row === undefined) return null;
     const repo = sqliteRepository(row as Record<string, unknown>);
@@ -146,6 +150,7 @@ export function sqliteRepositoryQueries(
       ).map((team) => ({ ...team, includesAllRepositories: team.includesAllRepositories === 1 })),
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
+    blocks: async (blockerId, blockeeId) => blocks.get(blockerId, blockeeId) !== undefined,
   };
 }
 
@@ -193,5 +198,7 @@ export function postgresRepositoryQueries(
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))
         .rows as unknown as TeamUnitMode[],
+    blocks: async (blockerId, blockeeId) =>
+      (await run('anvil_user_blocks', BLOCKS_SQL, [blockerId, blockeeId])).rows.length > 0,
   };
 }

@@ -101,7 +101,7 @@ export function createRepositories(
     feedActions: new FeedActionRepository(client),
     hookTasks: new HookTaskRepository(client),
     jobs: new JobRepository(client, jobsWritten),
-    issues: new IssueRepository(client, provider, hot.counts),
+    issues: new IssueRepository(client, provider, hot.counts, outsideTransaction),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     milestones: new MilestoneRepository(client),

@@ -112,6 +112,9 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
       sorted(expected.map((team) => ({ accessMode: team.accessMode, unitMode: team.units[0]?.accessMode ?? 0 }))),
     );
   }
+  await prisma.userBlocking.create({ data: { blockerId: owner.user.id, blockeeId: outsider.user.id } });
+  expect(await hot.blocks(owner.user.id, outsider.user.id)).toBe(true);
+  expect(await hot.blocks(outsider.user.id, owner.user.id)).toBe(false);
   // The code unit is granted by the read team, the packages unit (9) by neither.
   expect((await hot.memberTeamUnitModes(member.user.id, org.id, 1)).some((team) => team.unitMode === 1)).toBe(true);
   expect((await hot.memberTeams(owner.user.id, org.id))[0].includesAllRepositories).toBe(true);

@@ -245,8 +245,12 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     const row = userById.get(id) as unknown[] | undefined;
     return row ? sqliteUserFromValues(row) : null;
   };
+  const hotUserByLowerName = async (lowerName: string) => {
+    const row = userByName.get(lowerName) as unknown[] | undefined;
+    return row ? sqliteUserFromValues(row) : null;
+  };
   return {
-    ...sqliteRepositoryQueries(db, hotUserById),
+    ...sqliteRepositoryQueries(db, { userById: hotUserById, userByLowerName: hotUserByLowerName }),
     counts,
     async listIndividualUsers(query) {
       const { values, sql } = userListSql(USER_COLUMNS, query);
@@ -268,10 +272,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
           }
         : null;
     },
-    async userByLowerName(lowerName) {
-      const row = userByName.get(lowerName) as unknown[] | undefined;
-      return row ? sqliteUserFromValues(row) : null;
-    },
+    userByLowerName: hotUserByLowerName,
     userById: hotUserById,
     async containerManifest(ownerId, lowerImage, reference) {
       const { kind, value } = manifestQuery(reference);

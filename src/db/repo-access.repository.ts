@@ -68,9 +68,19 @@ export class RepoAccessRepository {
   async listTeamsOfMembers(userIds: number[], orgId: number, repoId: number) {
     const teams = await this.client.team.findMany({
       where: { orgId, members: { some: { userId: { in: userIds } } } },
-      select: { ...TEAM_COLUMNS, members: { where: { userId: { in: userIds } }, select: { userId: true } } },
+      select: TEAM_COLUMNS,
     });
-    return this.withUnitsAndRepos(teams, [repoId]);
+    if (teams.length === 0) return [];
+    // Asked apart: nested in the first query, Prisma asks for members even when it found no team.
+    const members = await this.client.teamUser.findMany({
+      where: { teamId: { in: teams.map((team) => team.id) }, userId: { in: userIds } },
+      select: { teamId: true, userId: true },
+    });
+    const withMembers = teams.map((team) => ({
+      ...team,
+      members: members.filter((member) => member.teamId === team.id).map(({ userId }) => ({ userId })),
+    }));
+    return this.withUnitsAndRepos(withMembers, [repoId]);
   }
 
   /**

@@ -9,6 +9,8 @@ import { BadRequestError, NotFoundError, ValidationError } from '../domain/error
 import type { ListOptions } from '../domain/page.ts';
 import { readCommit } from '../infra/git/push-commits.ts';
 import { resolveRevision } from '../infra/git/revision.ts';
+import { isFullObjectId } from '../infra/git/immutable-answers.ts';
+import { resolveCommit } from '../infra/git/refs.ts';
 import type { HookEventsService } from './hook-events.service.ts';
 import type { PullAutoMergeService } from './pull-auto-merge.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -52,7 +54,7 @@ export class CommitStatusService {
     if (!sha) throw new BadRequestError('sha not given');
     const state = input.state ?? '';
     if (!isCommitStatusState(state)) throw new ValidationError(`invalid state: ${state}`);
-    const commit = await resolveRevision(this.dir(repo), sha);
+    const commit = await this.statusCommit(repo, sha);
     if (!commit) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
     const pushed = await readCommit(this.dir(repo), commit.sha);
     const row = await this.deps.transactions.run(async (repos) => {
@@ -73,6 +75,16 @@ export class CommitStatusService {
       this.deps.log.warn({ err: error, repo: repo.id, sha: commit.sha }, 'scheduled merge failed');
     });
     return { row, creator: doer };
+  }
+
+  /**
+   * The commit a status is posted to. Forgejo (GetCommit) takes a full id as the commit it names without looking
+   * for a branch or tag of that name, as git does; anything else is resolved as a ref.
+   */
+  private async statusCommit(repo: RepoWithOwner, sha: string): Promise<{ sha: string } | null> {
+    if (!isFullObjectId(sha)) return resolveRevision(this.dir(repo), sha);
+    const id = await resolveCommit(this.dir(repo), sha);
+    return id ? { sha: id } : null;
   }
 
   async list(

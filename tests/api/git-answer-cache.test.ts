@@ -1,7 +1,9 @@
 // Answers about git objects are kept in memory by object id (infra/git/immutable-answers.ts) and branches are read
 // from the ref files: a branch moved by a push is seen at once, and a repository deleted and made again under the
 // same name answers nothing from the old one's objects. Every response is checked against the contract.
+import path from 'node:path';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import { gitOk } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -55,6 +57,33 @@ it('sees a branch move at once, and the old commit still answers by its id', asy
       .set('Authorization', alice.auth)
       .send({ state: 'success', context: 'ci' })
       .expect(201);
+});
+
+it('posts a status to the commit a full id names, even when a branch bears that id as its name (as Forgejo)', async () => {
+  await makeRepo('id-named');
+  const first = (await contents('id-named', 'README.md').expect(200)).body.last_commit_sha as string;
+  const written = await t
+    .request()
+    .put(`/api/v1/repos/${alice.user.name}/id-named/contents/README.md`)
+    .set('Authorization', alice.auth)
+    .send({ content: b64('second\n'), message: 'Second', sha: (await contents('id-named', 'README.md')).body.sha })
+    .expect(200);
+  const second = written.body.commit.sha as string;
+  const dir = path.join(t.context.settings.repository.ROOT, alice.user.lowerName, 'id-named.git');
+  await gitOk(['--git-dir', dir, 'update-ref', `refs/heads/${first}`, second]);
+  const post = (sha: string) =>
+    t
+      .request()
+      .post(`/api/v1/repos/${alice.user.name}/id-named/statuses/${sha}`)
+      .set('Authorization', alice.auth)
+      .send({ state: 'pending', context: 'ci' });
+  await post(first).expect(201);
+  const latest = () => t.context.db.prisma.commitStatus.findFirstOrThrow({ orderBy: { id: 'desc' } });
+  expect((await latest()).sha).toBe(first);
+  // A branch name that is no full id still names its tip; an unknown full id is a 404.
+  await post('main').expect(201);
+  expect((await latest()).sha).toBe(second);
+  await post('0'.repeat(40)).expect(404);
 });
 
 it('answers nothing from the objects of a deleted repository made again under its name', async () => {

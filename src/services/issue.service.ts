@@ -356,14 +356,9 @@ export class IssueService {
     const current = await this.findReadable(access, index, doer);
     const { repo } = access;
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
+    if (!doer.isAdmin && (await this.blocksCommenter(repo, current, doer)))
+      throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
     const result = await this.deps.transactions.run(async (repos) => {
-      if (
-        !doer.isAdmin &&
-        ((await repos.issues.isBlocked(repo.ownerId, doer.id)) ||
-          (await repos.issues.isBlocked(current.posterId, doer.id)))
-      ) {
-        throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
-      }
       const comment = await repos.issues.addComment(current, doer.id, CommentType.comment, body);
       const issue = { ...current, updatedAt: comment.createdAt, numComments: current.numComments + 1 };
       const mentionedIds = await this.mention(repos, issue, body);
@@ -379,6 +374,16 @@ export class IssueService {
       return { comment, issue };
     });
     return { ...result, repo };
+  }
+
+  /** Whether the repository's owner or the issue's poster blocks the commenter: committed rows, read before writing. */
+  private async blocksCommenter(repo: RepoWithOwner, issue: IssueRow, doer: User): Promise<boolean> {
+    const { issues } = this.deps.repos;
+    const blocks = await Promise.all([
+      issues.isBlocked(repo.ownerId, doer.id),
+      issues.isBlocked(issue.posterId, doer.id),
+    ]);
+    return blocks.includes(true);
   }
 }
 

@@ -345,6 +345,32 @@ describe('editing and commenting', () => {
       .expect(403);
     await t.request().post(`${repoPath()}/issues`).set('Authorization', blocked.auth).send({ title: 'hi' }).expect(403);
   });
+
+  it("refuses comments from users the issue's poster blocked, and changes nothing", async () => {
+    const blocked = await createTestUser(t);
+    const issue = await t
+      .request()
+      .post(`${repoPath()}/issues`)
+      .set('Authorization', writer.auth)
+      .send({ title: 'from the writer' })
+      .expect(201);
+    const comments = () => t.context.db.prisma.comment.count({ where: { issueId: issue.body.id } });
+    const before = await comments();
+    await t.context.db.prisma.userBlocking.create({ data: { blockerId: writer.user.id, blockeeId: blocked.user.id } });
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/comments`)
+      .set('Authorization', blocked.auth)
+      .send({ body: 'hi' })
+      .expect(403);
+    expect(await comments()).toBe(before);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${issue.body.number}/comments`)
+      .set('Authorization', outsider.auth)
+      .send({ body: 'hi' })
+      .expect(201);
+  });
 });
 
 describe('subscription', () => {

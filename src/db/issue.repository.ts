@@ -191,8 +191,9 @@ export class IssueRepository {
   async listRepos(ids: readonly number[]): Promise<RepoWithOwner[]> {
     // A page of threads or issues mostly comes from one or two repositories: three prepared statements each beat
     // Prisma's three queries for them all.
-    if (this.hot && ids.length <= FEW_REPOSITORIES) {
-      const found = await Promise.all(ids.map((id) => this.hot!.repositoryById(id)));
+    const { hot } = this;
+    if (hot && ids.length <= FEW_REPOSITORIES) {
+      const found = await Promise.all(ids.map((id) => hot.repositoryById(id)));
       return found.filter((repo): repo is RepoWithOwner => repo !== null);
     }
     return this.client.repository.findMany({ where: { id: { in: [...ids] } }, include: repoInclude });

@@ -7,7 +7,7 @@ import { UnitType } from '../domain/access/modes.ts';
 import { translated } from '../infra/database/errors.ts';
 import { DownloadTally } from './download-tally.ts';
 import type { HotQueries } from './hot-queries.ts';
-import { type PackageFileDownload, packageFileDownload } from './hot-package-queries.ts';
+import type { PackageFileDownload } from './hot-package-queries.ts';
 import { deleteOrphanBlobRows } from './package-blob.repository.ts';
 import { deletePropertiesOf, PROPERTY_OF } from './package-property.repository.ts';
 import type { DbClient, Prisma, User } from './prisma.ts';
@@ -134,23 +134,16 @@ export class PackageRepository {
   constructor(
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
-    /** Prepared statements for what every download asks; absent inside a transaction. */
-    private readonly hot?: HotQueries,
+    /** Prepared statements for what every download asks (committed rows). */
+    private readonly hot: HotQueries,
   ) {
     this.downloads = new DownloadTally(client);
   }
 
   /** The viewer's teams in the organization with their packages unit, for the access rule. */
   async teamGrantsOf(orgId: number, userId: number): Promise<TeamPackageGrant[]> {
-    if (this.hot) {
-      const teams = await this.hot.memberTeamUnitModes(userId, orgId, UnitType.packages);
-      return teams.map((team) => ({ accessMode: team.accessMode, packagesUnit: team.unitMode }));
-    }
-    const teams = await this.client.team.findMany({
-      where: { orgId, members: { some: { userId } } },
-      select: { accessMode: true, units: { where: { type: UnitType.packages }, select: { accessMode: true } } },
-    });
-    return teams.map((team) => ({ accessMode: team.accessMode, packagesUnit: team.units[0]?.accessMode ?? 0 }));
+    const teams = await this.hot.memberTeamUnitModes(userId, orgId, UnitType.packages);
+    return teams.map((team) => ({ accessMode: team.accessMode, packagesUnit: team.unitMode }));
   }
 
   findVersion(key: VersionKey): Promise<PackageVersionRow | null> {
@@ -192,20 +185,14 @@ export class PackageRepository {
   }
 
   /** A visible file by its version's key and its name, with what a download needs; null when any part is missing. */
-  async findDownload(key: VersionKey, fileName: string): Promise<PackageFileDownload | null> {
-    const lookup = {
+  findDownload(key: VersionKey, fileName: string): Promise<PackageFileDownload | null> {
+    return this.hot.packageFile({
       ownerId: key.ownerId,
       type: key.type,
       lowerName: key.name.toLowerCase(),
       lowerVersion: key.version.toLowerCase(),
       lowerFileName: fileName.toLowerCase(),
-    };
-    if (this.hot) return this.hot.packageFile(lookup);
-    const file = await this.client.packageFile.findFirst({
-      where: { lowerName: lookup.lowerFileName, compositeKey: '', version: versionWhere(key) },
-      include: { blob: true },
     });
-    return file && packageFileDownload({ ...file, size: file.blob.size, sha256: file.blob.hashSha256 });
   }
 
   findFile(versionId: number, fileName: string, compositeKey = ''): Promise<PackageFileRow | null> {

@@ -116,7 +116,7 @@ export function createRepositories(
     containers: new ContainerRepository(client, provider, hot),
     packageBlobs: new PackageBlobRepository(client, provider),
     packageUsage: new PackageUsageRepository(client),
-    packages: new PackageRepository(client, provider, outsideTransaction),
+    packages: new PackageRepository(client, provider, hot),
     packageIndex: new PackageIndexRepository(client, hot),
     ownerPackageIndex: new OwnerPackageIndexRepository(client, hot),
     repositoryIndexes: new RepositoryIndexRepository(client, provider),

@@ -49,7 +49,6 @@ export interface GenericFileName {
 const packageNotFound = () => new NotFoundError('package does not exist');
 const fileNotFound = () => new NotFoundError('package file does not exist');
 
-/** What a registry that keeps more than rows does once a version of its type is deleted (Cargo's git index). */
 /** What a download sends: the file's name and time, and its bytes' size and address in the blob store. */
 export interface StoredPackageFile {
   name: string;
@@ -57,6 +56,7 @@ export interface StoredPackageFile {
   blob: { size: number; hashSha256: string };
 }
 
+/** What a registry that keeps more than rows does once a version of its type is deleted (Cargo's git index). */
 export type VersionDeletedListener = (doer: User, owner: User, name: string) => Promise<void>;
 
 export class PackageService {

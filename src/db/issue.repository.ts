@@ -3,7 +3,7 @@
 import { lockRepositoryRow } from './repository-row-lock.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
-import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
+import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -44,6 +44,8 @@ export class IssueRepository {
     private readonly counts?: CountCache,
     /** Prepared statements for single repositories; absent inside a transaction. */
     private readonly hot?: RepositoryHotQueries,
+    /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
+    private readonly few?: FewRepositories,
   ) {}
 
   /**
@@ -307,6 +309,7 @@ export class IssueRepository {
         groups,
         (group) => ({ repoId: group.repoId, unit: unitOfIssue(group.isPull) }),
         (group) => group._count._all,
+        this.few,
       );
       return visible ?? this.client.issue.count({ where });
     });
@@ -318,10 +321,13 @@ export class IssueRepository {
       (orderBy, pageSkip, pageTake) => this.client.issue.findMany({ where, orderBy, skip: pageSkip, take: pageTake }),
       async (orderBy, count) => {
         const candidates = await this.client.issue.findMany({ where: columns, orderBy, take: count });
-        const kept = await visibleContent(this.client, filter.reader, candidates, (row) => ({
-          repoId: row.repoId,
-          unit: unitOfIssue(row.isPull),
-        }));
+        const kept = await visibleContent(
+          this.client,
+          filter.reader,
+          candidates,
+          (row) => ({ repoId: row.repoId, unit: unitOfIssue(row.isPull) }),
+          this.few,
+        );
         return { scanned: candidates.length, kept };
       },
     );

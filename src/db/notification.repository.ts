@@ -3,7 +3,7 @@
 import { NotificationStatus } from '../domain/notification.ts';
 import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
-import { MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
+import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
@@ -58,12 +58,14 @@ export class NotificationRepository {
   constructor(
     private readonly client: DbClient,
     private readonly counts?: CountCache,
+    /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
+    private readonly few?: FewRepositories,
   ) {}
 
   /** Every selected thread, newest first. */
   async list(filter: ThreadFilter): Promise<NotificationRow[]> {
     const rows = await this.client.notification.findMany({ where: threadColumnsWhere(filter), orderBy: THREAD_ORDER });
-    return visibleContent(this.client, filter.reader, rows, placeOfThread);
+    return visibleContent(this.client, filter.reader, rows, placeOfThread, this.few);
   }
 
   /** One page of the selected threads, newest first, and how many there are. */
@@ -82,7 +84,7 @@ export class NotificationRepository {
       (orderBy, skip, take) => this.client.notification.findMany({ where, orderBy, skip, take }),
       async (orderBy, count) => {
         const candidates = await this.client.notification.findMany({ where: columns, orderBy, take: count });
-        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread);
+        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread, this.few);
         return { scanned: candidates.length, kept };
       },
     );
@@ -106,6 +108,7 @@ export class NotificationRepository {
         groups,
         placeOfThread,
         (group) => group._count._all,
+        this.few,
       );
       return visible ?? this.client.notification.count({ where });
     });
@@ -114,7 +117,7 @@ export class NotificationRepository {
   /** The thread when `reader` may see it now. */
   async findVisible(id: number, reader: ContentReader): Promise<NotificationRow | null> {
     const row = await this.client.notification.findUnique({ where: { id } });
-    return row ? ((await visibleContent(this.client, reader, [row], placeOfThread))[0] ?? null) : null;
+    return row ? ((await visibleContent(this.client, reader, [row], placeOfThread, this.few))[0] ?? null) : null;
   }
 
   /** Sets the status of the given threads (the caller's own); a status change counts as an update, as in Forgejo. */

@@ -85,6 +85,8 @@ export function createRepositories(
 ) {
   // A transaction's own writes are not among the committed rows the hot statements read.
   const outsideTransaction = inTransaction ? undefined : hot;
+  const repoAccess = new RepoAccessRepository(client, outsideTransaction);
+  const fewRepositories = outsideTransaction && { hot: outsideTransaction, access: repoAccess };
   return {
     accessTokens: new AccessTokenRepository(client, hot),
     actionSecrets: new ActionSecretRepository(client, cipher),
@@ -101,12 +103,12 @@ export function createRepositories(
     feedActions: new FeedActionRepository(client),
     hookTasks: new HookTaskRepository(client),
     jobs: new JobRepository(client, jobsWritten),
-    issues: new IssueRepository(client, provider, hot.counts, outsideTransaction),
+    issues: new IssueRepository(client, provider, hot.counts, outsideTransaction, fewRepositories),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
-    notifications: new NotificationRepository(client, hot.counts),
+    notifications: new NotificationRepository(client, hot.counts, fewRepositories),
     npm: new NpmRepository(client, hot),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),
@@ -135,7 +137,7 @@ export function createRepositories(
     pullAutoMerges: new PullAutoMergeRepository(client),
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
-    repoAccess: new RepoAccessRepository(client, outsideTransaction),
+    repoAccess,
     reactions: new ReactionRepository(client),
     reviews: new ReviewRepository(client),
     repoWatches: new RepoWatchRepository(client),

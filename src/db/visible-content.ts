@@ -2,9 +2,24 @@
 // reader may see, by asking the rule of content-access-filters.ts for their repositories alone (small queries per
 // unit among them). Paging through candidates and counting by repository use it instead of the full filter over the
 // whole table, which PostgreSQL took 40–280 ms to plan and up to a second to run at 100,000 rows.
-import type { ContentUnit } from '../domain/access/content-visibility.ts';
+// A page's rows mostly come from one to three repositories: then the pure rule decides, from each repository and the
+// viewer's facts on it read by prepared statements (a Prisma query cost ~1 ms of CPU per notification poll).
+// tests/api/content-access-agreement.test.ts proves both ways agree.
+import { type ContentUnit, readerSeesContent } from '../domain/access/content-visibility.ts';
 import { type ContentReader, contentRepositoriesWhere } from './content-access-filters.ts';
 import type { DbClient } from './prisma.ts';
+import type { RepoAccessRepository } from './repo-access.repository.ts';
+import { permissionsOnRepos } from './repo-permissions.ts';
+import type { RepositoryHotQueries } from './hot-repository-queries.ts';
+
+/** Prepared statements for single repositories and the access facts read through them (outside transactions). */
+export interface FewRepositories {
+  hot: RepositoryHotQueries;
+  access: RepoAccessRepository;
+}
+
+/** Repositories decided one by one through FewRepositories; more are asked through the SQL filter. */
+const FEW_REPOSITORIES = 3;
 
 /** Where a row of content lives: its repository and the unit it belongs to. */
 export interface ContentPlace {
@@ -18,8 +33,14 @@ export async function visibleContent<R>(
   reader: ContentReader,
   rows: readonly R[],
   placeOf: (row: R) => ContentPlace,
+  few?: FewRepositories,
 ): Promise<R[]> {
   const places = rows.map(placeOf);
+  const repoIds = new Set(places.map((place) => place.repoId));
+  if (few && repoIds.size <= FEW_REPOSITORIES) {
+    const sees = await seesInFew(few, reader, [...repoIds]);
+    return rows.filter((_, i) => sees(places[i]));
+  }
   const reposByUnit = new Map<ContentUnit, Set<number>>();
   for (const { repoId, unit } of places) {
     const repos = reposByUnit.get(unit) ?? new Set<number>();
@@ -44,6 +65,26 @@ export async function visibleContent<R>(
   return rows.filter((_, i) => visible.get(places[i].unit)!.has(places[i].repoId));
 }
 
+/** Whether the reader sees a place in these repositories, from each repository and the viewer's facts on it. */
+async function seesInFew(
+  few: FewRepositories,
+  reader: ContentReader,
+  repoIds: number[],
+): Promise<(place: ContentPlace) => boolean> {
+  const decided = await Promise.all(
+    repoIds.map(async (id) => {
+      const repo = await few.hot.repositoryById(id);
+      const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
+      return [id, repo && permission ? { repo, permission } : null] as const;
+    }),
+  );
+  const byId = new Map(decided);
+  return ({ repoId, unit }) => {
+    const found = byId.get(repoId);
+    return !!found && readerSeesContent(reader.publicOnly, found.repo, found.permission, unit);
+  };
+}
+
 /** Repositories per visibility query: an IN list well under either database's bound on parameters. */
 const REPOS_PER_QUERY = 1_000;
 /** Beyond this many (repository, unit) groups, counting through the full filter is the cheaper way. */
@@ -59,8 +100,9 @@ export async function visibleCount<G>(
   groups: readonly G[],
   placeOf: (group: G) => ContentPlace,
   countOf: (group: G) => number,
+  few?: FewRepositories,
 ): Promise<number | null> {
   if (groups.length > MAX_COUNTED_GROUPS) return null;
-  const kept = await visibleContent(client, reader, groups, placeOf);
+  const kept = await visibleContent(client, reader, groups, placeOf, few);
   return kept.reduce((sum, group) => sum + countOf(group), 0);
 }

@@ -1,17 +1,12 @@
-// A viewer's permission on repositories: the database facts about the viewer, then the pure rule of
-// src/domain/access/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere()
+// A viewer's permission on repositories: the database facts about the viewer (src/db/repo-permissions.ts), then the
+// pure rule of src/domain/access/repo-permission.ts. The same rule as a filter for lists is readableRepositoriesWhere()
 // (db/access-filters.ts).
 import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
-import type { RepoAccessRepository, TeamAccess } from '../db/repo-access.repository.ts';
+import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
+import { permissionsOnRepos, viewerTeam } from '../db/repo-permissions.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
-import {
-  NO_FACTS,
-  type RepoPermission,
-  repoPermission,
-  type ViewerFacts,
-  type ViewerTeam,
-} from '../domain/access/repo-permission.ts';
+import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export * from '../domain/access/repo-permission.ts';
@@ -31,17 +26,12 @@ export class RepoPermissionService {
   }
 
   /** Permissions for many repositories in a fixed number of queries. */
-  async forRepos(
+  forRepos(
     viewer: User | null,
     repos: readonly RepoWithOwner[],
     access = this.access,
   ): Promise<Map<number, RepoPermission>> {
-    const facts = viewer && !viewer.isAdmin ? await this.viewerFacts(viewer, repos, access) : NO_FACTS;
-    const result = new Map<number, RepoPermission>();
-    for (const repo of repos) {
-      result.set(repo.id, repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, facts));
-    }
-    return result;
+    return permissionsOnRepos(access, viewer, repos);
   }
 
   /** Each user's permission on one repository, in a fixed number of queries (the readers of an issue event). */
@@ -80,33 +70,4 @@ export class RepoPermissionService {
     }
     return facts;
   }
-
-  private async viewerFacts(
-    viewer: User,
-    repos: readonly RepoWithOwner[],
-    access: RepoAccessRepository,
-  ): Promise<ViewerFacts> {
-    const repoIds = repos.map((repo) => repo.id);
-    const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
-    const [collaborations, memberships, teams] = await Promise.all([
-      repoIds.length ? access.listCollaborations(viewer.id, repoIds) : [],
-      orgIds.length ? access.listMemberOrgIds(viewer.id, orgIds) : [],
-      orgIds.length ? access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
-    ]);
-    return {
-      collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),
-      orgMemberships: new Set(memberships.map((m) => m.orgId)),
-      teams: teams.map(viewerTeam),
-    };
-  }
-}
-
-function viewerTeam(team: TeamAccess): ViewerTeam {
-  return {
-    orgId: team.orgId,
-    accessMode: team.accessMode,
-    includesAllRepositories: team.includesAllRepositories,
-    units: new Map(team.units.map((unit) => [unit.type, unit.accessMode])),
-    repoIds: new Set(team.repos.map((r) => r.repoId)),
-  };
 }

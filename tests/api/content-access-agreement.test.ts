@@ -13,13 +13,14 @@ import type { Prisma, User } from '../../src/db/prisma.ts';
 import { AccessMode, UnitType } from '../../src/domain/access/modes.ts';
 import { opTypeNumber } from '../../src/domain/activity.ts';
 import {
-  canSeeContent,
+  readerSeesContent,
   type ContentUnit,
   unitOfActivity,
   unitOfIssue,
   unitOfNotificationSource,
 } from '../../src/domain/access/content-visibility.ts';
 import type { RepoPermission } from '../../src/domain/access/repo-permission.ts';
+import { visibleContent } from '../../src/db/visible-content.ts';
 import { createTestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -220,11 +221,8 @@ describe('the pure content rule and the SQL filters agree', () => {
     ]);
     for (const publicOnly of [false, true]) {
       const reader = { viewer, publicOnly };
-      const sees = (repoId: number, unit: ContentUnit) => {
-        const repo = repoById.get(repoId)!;
-        const inScope = !publicOnly || (!repo.isPrivate && repo.owner.visibility === 0);
-        return inScope && canSeeContent(permissions.get(repoId) as RepoPermission, unit);
-      };
+      const sees = (repoId: number, unit: ContentUnit) =>
+        readerSeesContent(publicOnly, repoById.get(repoId)!, permissions.get(repoId) as RepoPermission, unit);
       const ids = async (rows: Promise<Array<{ id: number }>>) => new Set((await rows).map((row) => row.id));
       const found: Record<string, string[]> = {};
       for (const unit of UNITS) {
@@ -237,6 +235,20 @@ describe('the pure content rule and the SQL filters agree', () => {
         found[`repositories (${unit})`] = disagreements(
           repoIds,
           sql,
+          (id) => sees(id, unit),
+          (id) => repoLabels.get(id)!,
+        );
+        // The path for a page from one to three repositories: each repository and the viewer's facts on it.
+        const few = { hot: t.context.db.hot, access: t.context.repos.repoAccess };
+        const decidedOneByOne = new Set<number>();
+        for (let start = 0; start < repoIds.length; start += 3) {
+          const places = repoIds.slice(start, start + 3).map((repoId) => ({ repoId, unit }));
+          for (const place of await visibleContent(prisma, reader, places, (p) => p, few))
+            decidedOneByOne.add(place.repoId);
+        }
+        found[`repositories one by one (${unit})`] = disagreements(
+          repoIds,
+          decidedOneByOne,
           (id) => sees(id, unit),
           (id) => repoLabels.get(id)!,
         );

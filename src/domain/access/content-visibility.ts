@@ -8,6 +8,7 @@ import { UnitType } from './modes.ts';
 import { type ActivityOpType, opTypeName } from '../activity.ts';
 import { NotificationSource } from '../notification.ts';
 import { canReadUnit, canWriteUnit, hasAccess, isRepoAdmin, type RepoPermission } from './repo-permission.ts';
+import { tokenReachesOwner, tokenReachesRepo } from './token-reach.ts';
 
 /** The unit a piece of content belongs to; `repository` is the repository itself (no unit). */
 export type ContentUnit = number | 'repository';
@@ -67,6 +68,18 @@ export function unitOfNotificationSource(source: number): ContentUnit {
 
 export function canSeeContent(permission: RepoPermission, unit: ContentUnit): boolean {
   return unit === 'repository' ? hasAccess(permission) : canReadUnit(permission, unit);
+}
+
+/** Whether a reader sees content of `unit` in `repo`; a public-only token reaches public repositories of public owners. */
+export function readerSeesContent(
+  publicOnly: boolean,
+  repo: { readonly isPrivate: boolean; readonly owner: { readonly visibility: number } },
+  permission: RepoPermission,
+  unit: ContentUnit,
+): boolean {
+  return (
+    tokenReachesOwner(publicOnly, repo.owner) && tokenReachesRepo(publicOnly, repo) && canSeeContent(permission, unit)
+  );
 }
 
 /** Reads an issue or a pull request: a reader of its unit, or a site admin whatever the units. */

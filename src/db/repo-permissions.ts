@@ -1,0 +1,56 @@
+// A viewer's permission on repositories: the access facts about the viewer read here, then the pure rule of
+// src/domain/access/repo-permission.ts. The services ask it through RepoPermissionService; the content lists ask it
+// for the few repositories a page of rows comes from (visible-content.ts).
+import type { RepoWithOwner } from './repository-details.ts';
+import type { RepoAccessRepository, TeamAccess } from './repo-access.repository.ts';
+import { isOrganization, type Viewer } from '../domain/access/owner-visibility.ts';
+import {
+  NO_FACTS,
+  type RepoPermission,
+  repoPermission,
+  type ViewerFacts,
+  type ViewerTeam,
+} from '../domain/access/repo-permission.ts';
+
+/** The viewer's permission on each repository, in a fixed number of queries. */
+export async function permissionsOnRepos(
+  access: RepoAccessRepository,
+  viewer: Viewer | null,
+  repos: readonly RepoWithOwner[],
+): Promise<Map<number, RepoPermission>> {
+  const facts = viewer && !viewer.isAdmin ? await viewerFacts(access, viewer, repos) : NO_FACTS;
+  const result = new Map<number, RepoPermission>();
+  for (const repo of repos) {
+    result.set(repo.id, repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, facts));
+  }
+  return result;
+}
+
+async function viewerFacts(
+  access: RepoAccessRepository,
+  viewer: Viewer,
+  repos: readonly RepoWithOwner[],
+): Promise<ViewerFacts> {
+  const repoIds = repos.map((repo) => repo.id);
+  const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
+  const [collaborations, memberships, teams] = await Promise.all([
+    repoIds.length ? access.listCollaborations(viewer.id, repoIds) : [],
+    orgIds.length ? access.listMemberOrgIds(viewer.id, orgIds) : [],
+    orgIds.length ? access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
+  ]);
+  return {
+    collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),
+    orgMemberships: new Set(memberships.map((m) => m.orgId)),
+    teams: teams.map(viewerTeam),
+  };
+}
+
+export function viewerTeam(team: TeamAccess): ViewerTeam {
+  return {
+    orgId: team.orgId,
+    accessMode: team.accessMode,
+    includesAllRepositories: team.includesAllRepositories,
+    units: new Map(team.units.map((unit) => [unit.type, unit.accessMode])),
+    repoIds: new Set(team.repos.map((r) => r.repoId)),
+  };
+}

@@ -5,7 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { isSqliteBusy } from '../infra/database/errors.ts';
 import { literalLimit } from '../infra/database/sqlite-statement-cache.ts';
 import { LRUCache } from 'lru-cache';
-import { positionalSql, sqliteDate } from './sqlite-values.ts';
+import { positionalSql, sqliteDate, sqliteTimestamp } from './sqlite-values.ts';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
 import { CountCache } from './count-cache.ts';
@@ -21,6 +21,7 @@ import {
   packageFileDownload,
   packageFileValues,
 } from './hot-package-queries.ts';
+import { type ContentHotQueries, postgresContentQueries, sqliteContentQueries } from './hot-content-queries.ts';
 import {
   postgresRepositoryQueries,
   type RepositoryHotQueries,
@@ -47,7 +48,7 @@ export interface FoundManifest {
 /** Which manifest of an image: a tag (lower-cased), or a digest's algorithm and hex. */
 export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
 
-export interface HotQueries extends RepositoryHotQueries {
+export interface HotQueries extends RepositoryHotQueries, ContentHotQueries {
   /** Counts kept until anything is committed (lists' X-Total-Count). */
   readonly counts: CountCache;
   /** The manifest of a container image by tag or digest (every pull starts with it). */
@@ -190,11 +191,6 @@ function sqliteUserFromValues(v: unknown[]): User {
   } satisfies Record<keyof User, unknown> as User;
 }
 
-function sqliteTimestamp(at: Date): string {
-  // The same text form the Prisma adapter writes.
-  return at.toISOString().replace('Z', '+00:00');
-}
-
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(positionalSql(sql));
   const tokens = positional(SQLITE_TOKEN_SQL).raw(true);
@@ -251,6 +247,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   };
   return {
     ...sqliteRepositoryQueries(db, { userById: hotUserById, userByLowerName: hotUserByLowerName }),
+    ...sqliteContentQueries(db),
     counts,
     async listIndividualUsers(query) {
       const { values, sql } = userListSql(USER_COLUMNS, query);
@@ -342,6 +339,7 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
   };
   return {
     ...postgresRepositoryQueries(run, hotUserById),
+    ...postgresContentQueries(run),
     counts,
     async listIndividualUsers(query) {
       const { key, values, sql } = userListSql(USER_COLUMNS, query);

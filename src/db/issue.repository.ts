@@ -6,6 +6,7 @@ import { unitOfIssue } from '../domain/access/content-visibility.ts';
 import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
+import type { ContentHotQueries } from './hot-content-queries.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
 import { repoInclude } from './repository-rows.repository.ts';
@@ -42,8 +43,8 @@ export class IssueRepository {
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
     private readonly counts?: CountCache,
-    /** Prepared statements for single repositories; absent inside a transaction. */
-    private readonly hot?: RepositoryHotQueries,
+    /** Prepared statements for single repositories and a page's issues; absent inside a transaction. */
+    private readonly hot?: RepositoryHotQueries & ContentHotQueries,
     /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
     private readonly few?: FewRepositories,
   ) {}
@@ -79,6 +80,7 @@ export class IssueRepository {
   }
 
   listByIds(ids: readonly number[]): Promise<IssueRow[]> {
+    if (this.hot) return this.hot.issuesByIds(ids);
     return this.client.issue.findMany({ where: { id: { in: [...ids] } } });
   }
 
@@ -202,15 +204,20 @@ export class IssueRepository {
   }
 
   listPulls(issueIds: readonly number[]): Promise<PullRequestRow[]> {
-    return issueIds.length
-      ? this.client.pullRequest.findMany({ where: { issueId: { in: [...issueIds] } } })
-      : Promise.resolve([]);
+    if (issueIds.length === 0) return Promise.resolve([]);
+    if (this.hot) return this.hot.pullsOfIssues(issueIds);
+    return this.client.pullRequest.findMany({ where: { issueId: { in: [...issueIds] } } });
   }
 
   /** The newest plain comment of each issue (Forgejo: GetLastComment). */
   async lastCommentsOf(issueIds: readonly number[]): Promise<Map<number, CommentRow>> {
     const result = new Map<number, CommentRow>();
     if (issueIds.length === 0) return result;
+    if (this.hot) {
+      for (const comment of await this.hot.lastCommentsOf(issueIds, CommentType.comment))
+        result.set(comment.issueId, comment);
+      return result;
+    }
     const latest = await this.client.comment.groupBy({
       by: ['issueId'],
       where: { issueId: { in: [...issueIds] }, type: CommentType.comment },

@@ -6,6 +6,7 @@ import { type ContentReader, visibleNotificationsWhere } from './content-access-
 import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
+import type { ContentHotQueries, ThreadGroup } from './hot-content-queries.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import type { RepoWithOwner } from './repository-details.ts';
@@ -60,6 +61,8 @@ export class NotificationRepository {
     private readonly counts?: CountCache,
     /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
     private readonly few?: FewRepositories,
+    /** Prepared statements for a page of threads and their count; absent inside a transaction. */
+    private readonly hot?: ContentHotQueries,
   ) {}
 
   /** Every selected thread, newest first. */
@@ -83,7 +86,10 @@ export class NotificationRepository {
       THREAD_ORDER,
       (orderBy, skip, take) => this.client.notification.findMany({ where, orderBy, skip, take }),
       async (orderBy, count) => {
-        const candidates = await this.client.notification.findMany({ where: columns, orderBy, take: count });
+        // readPage turns the order for a page nearer the end.
+        const candidates = this.hot
+          ? await this.hot.threads(filter, orderBy[0].updatedAt === 'asc', count)
+          : await this.client.notification.findMany({ where: columns, orderBy, take: count });
         const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread, this.few);
         return { scanned: candidates.length, kept };
       },
@@ -95,23 +101,30 @@ export class NotificationRepository {
   count(filter: ThreadFilter): Promise<number> {
     const where = threadWhere(filter);
     return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, async () => {
-      const groups = await this.client.notification.groupBy({
-        by: ['repoId', 'source'],
-        where: threadColumnsWhere(filter),
-        _count: { _all: true },
-        orderBy: [{ repoId: 'asc' }, { source: 'asc' }],
-        take: MAX_COUNTED_GROUPS + 1,
-      });
+      const groups = await this.countedGroups(filter);
       const visible = await visibleCount(
         this.client,
         filter.reader,
         groups,
         placeOfThread,
-        (group) => group._count._all,
+        (group) => group.count,
         this.few,
       );
       return visible ?? this.client.notification.count({ where });
     });
+  }
+
+  /** The selected threads counted per repository and source (up to one group past MAX_COUNTED_GROUPS). */
+  private async countedGroups(filter: ThreadFilter): Promise<ThreadGroup[]> {
+    if (this.hot) return this.hot.threadGroups(filter, MAX_COUNTED_GROUPS + 1);
+    const groups = await this.client.notification.groupBy({
+      by: ['repoId', 'source'],
+      where: threadColumnsWhere(filter),
+      _count: { _all: true },
+      orderBy: [{ repoId: 'asc' }, { source: 'asc' }],
+      take: MAX_COUNTED_GROUPS + 1,
+    });
+    return groups.map((group) => ({ repoId: group.repoId, source: group.source, count: group._count._all }));
   }
 
   /** The thread when `reader` may see it now. */

@@ -9,3 +9,8 @@ export function positionalSql(sql: string): string {
 export function sqliteDate(value: unknown): Date | null {
   return value === null || value === undefined ? null : new Date(value as string);
 }
+
+/** A date in the text form the Prisma adapter writes (and compares). */
+export function sqliteTimestamp(at: Date): string {
+  return at.toISOString().replace('Z', '+00:00');
+}

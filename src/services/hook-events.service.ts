@@ -119,6 +119,12 @@ export class HookEventsService {
     await repos.jobs.enqueue(HOOK_DELIVERY_JOB, { hookTaskId: task.id });
   }
 
+  /** Whether any active hook reaches the repository's events: when none does, no payload need be built. */
+  async anyHookFor(repos: Repositories, repo: RepoWithOwner): Promise<boolean> {
+    if (this.deps.settings.security.DISABLE_WEBHOOKS) return false;
+    return (await repos.webhooks.listActiveFor(HookEventsService.source(repo))).length > 0;
+  }
+
   private static source(repo: RepoWithOwner): EventSource {
     return { ownerId: repo.ownerId, repoId: repo.id };
   }

@@ -60,6 +60,8 @@ export class IssueHookListener implements IssueEventListener {
   async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
     const { repo, actor: sender } = event;
     if (event.kind === 'opened' && event.issue.isPull) return;
+    // The issue's details (labels, assignees, users, a pull's base commit) are read only for a payload.
+    if (!(await this.hookEvents.anyHookFor(repos, repo))) return;
     const [details] = await this.issues.details([event.issue], repos);
     if (event.kind === 'commented') {
       if (!event.comment) return;

@@ -1,6 +1,7 @@
 // Answers about git objects are kept in memory by object id (infra/git/immutable-answers.ts) and branches are read
 // from the ref files: a branch moved by a push is seen at once, and a repository deleted and made again under the
 // same name answers nothing from the old one's objects. Every response is checked against the contract.
+import childProcess from 'node:child_process';
 import path from 'node:path';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { gitOk } from '../helpers/git-client.ts';
@@ -104,4 +105,90 @@ it('answers nothing from the objects of a deleted repository made again under it
     .get(`/api/v1/repos/${alice.user.name}/again/git/blobs/${before.body.sha}`)
     .set('Authorization', alice.auth)
     .expect(before.body.sha === now.body.sha ? 200 : 404);
+});
+
+describe('the ref advertisement', () => {
+  const advertisement = (repo: string, protocol?: string) => {
+    const request = t
+      .request()
+      .get(`/${alice.user.name}/${repo}.git/info/refs?service=git-upload-pack`)
+      .set('Authorization', alice.auth)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
+      });
+    return (protocol ? request.set('Git-Protocol', protocol) : request).expect(200);
+  };
+  const branch = (repo: string, name: string, method: 'post' | 'delete') =>
+    method === 'post'
+      ? t
+          .request()
+          .post(`/api/v1/repos/${alice.user.name}/${repo}/branches`)
+          .set('Authorization', alice.auth)
+          .send({ new_branch_name: name })
+          .expect(201)
+      : t
+          .request()
+          .delete(`/api/v1/repos/${alice.user.name}/${repo}/branches/${name}`)
+          .set('Authorization', alice.auth)
+          .expect(204);
+
+  it('is answered again from memory while the refs stay, and follows every change of them', async () => {
+    await makeRepo('advertised');
+    const spawned = jest.spyOn(childProcess, 'spawn');
+    try {
+      const first = (await advertisement('advertised')).body as string;
+      expect(first).toContain('refs/heads/main');
+      const started = spawned.mock.calls.length;
+      expect((await advertisement('advertised')).body).toBe(first);
+      expect(spawned.mock.calls.length).toBe(started);
+      // Protocol v2's capability advertisement is another answer, kept apart.
+      const v2 = (await advertisement('advertised', 'version=2')).body as string;
+      expect(v2).toContain('version 2');
+      expect((await advertisement('advertised', 'version=2')).body).toBe(v2);
+      expect((await advertisement('advertised')).body).toBe(first);
+    } finally {
+      spawned.mockRestore();
+    }
+    await branch('advertised', 'feature', 'post');
+    expect((await advertisement('advertised')).body).toContain('refs/heads/feature');
+    await branch('advertised', 'feature', 'delete');
+    expect((await advertisement('advertised')).body).not.toContain('refs/heads/feature');
+    // A commit moves main.
+    const readme = await contents('advertised', 'README.md').expect(200);
+    const written = await t
+      .request()
+      .put(`/api/v1/repos/${alice.user.name}/advertised/contents/README.md`)
+      .set('Authorization', alice.auth)
+      .send({ content: b64('moved\n'), message: 'Move', sha: readme.body.sha })
+      .expect(200);
+    expect((await advertisement('advertised')).body).toContain(`${written.body.commit.sha} refs/heads/main`);
+  });
+
+  it('of a repository deleted and made again under the same name is the new one', async () => {
+    const mainOf = async () =>
+      (
+        await t
+          .request()
+          .get(`/api/v1/repos/${alice.user.name}/advertised-again/branches/main`)
+          .set('Authorization', alice.auth)
+          .expect(200)
+      ).body.commit.id as string;
+    await makeRepo('advertised-again');
+    expect((await advertisement('advertised-again')).body).toContain(`${await mainOf()} refs/heads/main`);
+    await t
+      .request()
+      .delete(`/api/v1/repos/${alice.user.name}/advertised-again`)
+      .set('Authorization', alice.auth)
+      .expect(204);
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', alice.auth)
+      .send({ name: 'advertised-again', auto_init: true, readme: 'Default', description: 'second' })
+      .expect(201);
+    expect((await advertisement('advertised-again')).body).toContain(`${await mainOf()} refs/heads/main`);
+  });
 });

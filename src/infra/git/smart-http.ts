@@ -9,6 +9,7 @@ import { PushPackMeter } from './push-pack-meter.ts';
 import { PushRefusal } from './push-refusal.ts';
 import { QUOTA_EXCEEDED } from './quota-hook.ts';
 import { spawnGit } from './run.ts';
+import { refsAnswer } from './advertisement-cache.ts';
 
 export type GitService = 'upload-pack' | 'receive-pack';
 
@@ -94,7 +95,10 @@ function requestInput(
   return source.pipe(limited);
 }
 
-/** Streams git's output to the response; `beforeEnd` runs after git exited and before the response ends. */
+/**
+ * Streams git's output to the response; `beforeEnd` runs after git exited and before the response ends. `captured`
+ * is given the whole output of a successful run.
+ */
 function pipeProcess(
   args: string[],
   req: Request,
@@ -102,6 +106,7 @@ function pipeProcess(
   input: Readable | null,
   beforeEnd?: (exitCode: number | null) => Promise<void>,
   env: NodeJS.ProcessEnv = {},
+  captured?: (output: Buffer) => void,
 ): Promise<number | null> {
   const protocol = gitProtocol(req);
   const child = spawnGit(args, {
@@ -121,6 +126,8 @@ function pipeProcess(
   } else {
     child.stdin!.end();
   }
+  const output: Buffer[] = [];
+  if (captured) child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
   child.stdout!.pipe(res, { end: false });
   res.on('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -138,6 +145,7 @@ function pipeProcess(
         res.end();
         return resolve(null);
       }
+      if (captured && code === 0) captured(Buffer.concat(output));
       // The client sees the end of the answer only once the database knows what the push changed.
       (beforeEnd ? beforeEnd(code) : Promise.resolve())
         .catch(() => undefined)
@@ -163,8 +171,12 @@ export async function advertiseRefs(req: Request, res: Response, dir: string, se
   res.setHeader('Content-Type', `application/x-git-${service}-advertisement`);
   noCache(res);
   // Protocol v2 clients get the capability advertisement without the service banner, as from http-backend.
-  if (!gitProtocol(req)?.includes('version=2')) res.write(`${pktLine(`# service=git-${service}\n`)}0000`);
-  await pipeProcess([service, '--stateless-rpc', '--advertise-refs', dir], req, res, null);
+  const protocol = gitProtocol(req);
+  if (!protocol?.includes('version=2')) res.write(`${pktLine(`# service=git-${service}\n`)}0000`);
+  // receive-pack's advertisement also depends on the hooks and quota of the moment: only upload-pack's is kept.
+  const kept = service === 'upload-pack' ? refsAnswer(dir, `advertisement\0${protocol ?? ''}`) : null;
+  if (kept?.known) return void res.end(kept.known);
+  await pipeProcess([service, '--stateless-rpc', '--advertise-refs', dir], req, res, null, undefined, {}, kept?.keep);
 }
 
 export interface RpcLimits {

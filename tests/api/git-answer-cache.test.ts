@@ -121,6 +121,22 @@ describe('the ref advertisement', () => {
       });
     return (protocol ? request.set('Git-Protocol', protocol) : request).expect(200);
   };
+  const pkt = (line: string) => `${(line.length + 4).toString(16).padStart(4, '0')}${line}`;
+  const lsRefs = (repo: string) =>
+    t
+      .request()
+      .post(`/${alice.user.name}/${repo}.git/git-upload-pack`)
+      .set('Authorization', alice.auth)
+      .set('Git-Protocol', 'version=2')
+      .set('Content-Type', 'application/x-git-upload-pack-request')
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
+      })
+      .send(`${pkt('command=ls-refs\n')}0001${pkt('peel\n')}${pkt('symrefs\n')}${pkt('ref-prefix refs/heads/\n')}0000`)
+      .expect(200);
   const branch = (repo: string, name: string, method: 'post' | 'delete') =>
     method === 'post'
       ? t
@@ -149,13 +165,21 @@ describe('the ref advertisement', () => {
       expect(v2).toContain('version 2');
       expect((await advertisement('advertised', 'version=2')).body).toBe(v2);
       expect((await advertisement('advertised')).body).toBe(first);
+      // So is a protocol v2 ls-refs round.
+      const refs = (await lsRefs('advertised')).body as string;
+      expect(refs).toMatch(/^[0-9a-f]{4}[0-9a-f]{40} refs\/heads\/main/);
+      const afterFirstLsRefs = spawned.mock.calls.length;
+      expect((await lsRefs('advertised')).body).toBe(refs);
+      expect(spawned.mock.calls.length).toBe(afterFirstLsRefs);
     } finally {
       spawned.mockRestore();
     }
     await branch('advertised', 'feature', 'post');
     expect((await advertisement('advertised')).body).toContain('refs/heads/feature');
+    expect((await lsRefs('advertised')).body).toContain('refs/heads/feature');
     await branch('advertised', 'feature', 'delete');
     expect((await advertisement('advertised')).body).not.toContain('refs/heads/feature');
+    expect((await lsRefs('advertised')).body).not.toContain('refs/heads/feature');
     // A commit moves main.
     const readme = await contents('advertised', 'README.md').expect(200);
     const written = await t
@@ -165,6 +189,7 @@ describe('the ref advertisement', () => {
       .send({ content: b64('moved\n'), message: 'Move', sha: readme.body.sha })
       .expect(200);
     expect((await advertisement('advertised')).body).toContain(`${written.body.commit.sha} refs/heads/main`);
+    expect((await lsRefs('advertised')).body).toContain(`${written.body.commit.sha} refs/heads/main`);
   });
 
   it('of a repository deleted and made again under the same name is the new one', async () => {

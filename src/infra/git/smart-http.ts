@@ -1,5 +1,5 @@
 // git smart HTTP over `git upload-pack|receive-pack --stateless-rpc`, as git http-backend serves it.
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import { QuotaExceededError } from '../../domain/errors.ts';
@@ -192,6 +192,45 @@ export interface RpcLimits {
   readonly env?: NodeJS.ProcessEnv;
 }
 
+/** Bodies read whole before git starts, to tell an `ls-refs` round: git sends it uncompressed and short. */
+const MAX_LS_REFS_BYTES = 8 * 1024;
+const LS_REFS = Buffer.from(pktLine('command=ls-refs\n'));
+
+/** The whole body of a short, uncompressed protocol v2 upload-pack round, or null when it is not one. */
+async function shortV2Body(req: Request, maxRequestBytes: number): Promise<Buffer | null> {
+  const length = Number(req.headers['content-length']);
+  const bound = maxRequestBytes > 0 ? Math.min(MAX_LS_REFS_BYTES, maxRequestBytes) : MAX_LS_REFS_BYTES;
+  const encoding = String(req.headers['content-encoding'] ?? '').trim();
+  if (!gitProtocol(req)?.includes('version=2') || encoding !== '' || !(length > 0 && length <= bound)) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A protocol v2 upload-pack round whose body was read whole: an `ls-refs` is answered from memory while the refs
+ * stay the same (advertisement-cache.ts); anything else goes to git as it came.
+ */
+async function shortV2Round(
+  req: Request,
+  res: Response,
+  dir: string,
+  body: Buffer,
+  afterSuccess?: () => Promise<void>,
+): Promise<number | null> {
+  const isLsRefs = body.subarray(0, LS_REFS.length).equals(LS_REFS);
+  const kept = isLsRefs ? refsAnswer(dir, `ls-refs\0${gitProtocol(req)}\0${body.toString('latin1')}`) : null;
+  if (kept?.known) {
+    res.end(kept.known);
+    return 0;
+  }
+  const args = ['upload-pack', '--stateless-rpc', dir];
+  const beforeEnd = async (code: number | null) => {
+    if (code === 0 && afterSuccess) await afterSuccess();
+  };
+  return pipeProcess(args, req, res, Readable.from([body]), beforeEnd, {}, kept?.keep);
+}
+
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
 export async function serviceRpc(
   req: Request,
@@ -202,6 +241,10 @@ export async function serviceRpc(
   afterSuccess?: () => Promise<void>,
 ): Promise<number | null> {
   startResult(res, service);
+  if (service === 'upload-pack') {
+    const body = await shortV2Body(req, limits.maxRequestBytes);
+    if (body) return shortV2Round(req, res, dir, body, afterSuccess);
+  }
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
   const config =
     service === 'receive-pack' && limits.maxPackBytes ? ['-c', `receive.maxInputSize=${limits.maxPackBytes}`] : [];

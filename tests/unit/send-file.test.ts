@@ -70,3 +70,25 @@ it('copies through a stream for a destination whose write drops its callback', a
   await ended;
   expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
 });
+
+it('sends a small file, a small range of a large one and an empty file in one piece', async () => {
+  const small = path.join(dir, 'small');
+  fs.writeFileSync(small, bytes.subarray(0, 5000));
+  const empty = path.join(dir, 'empty');
+  fs.writeFileSync(empty, '');
+  const sent = async (filePath: string, range?: { start: number; end: number }) => {
+    const sink = new PassThrough();
+    const chunks: Buffer[] = [];
+    sink.on('data', (chunk: Buffer) => chunks.push(Buffer.from(chunk)));
+    const ended = new Promise((resolve) => sink.on('end', resolve));
+    await sendFile(filePath, sink, range);
+    await ended;
+    return { bytes: Buffer.concat(chunks), writes: chunks.length };
+  };
+  expect(await sent(small)).toEqual({ bytes: bytes.subarray(0, 5000), writes: 1 });
+  expect(await sent(file, { start: 2 * MiB, end: 2 * MiB + 999 })).toEqual({
+    bytes: bytes.subarray(2 * MiB, 2 * MiB + 1000),
+    writes: 1,
+  });
+  expect(await sent(empty)).toEqual({ bytes: Buffer.alloc(0), writes: 0 });
+});

@@ -3,7 +3,13 @@
 import { lockRepositoryRow } from './repository-row-lock.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
-import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
+import {
+  type FewRepositories,
+  forOneRead,
+  MAX_COUNTED_GROUPS,
+  visibleContent,
+  visibleCount,
+} from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import type { ContentHotQueries } from './hot-content-queries.ts';
@@ -301,6 +307,7 @@ export class IssueRepository {
   async search(filter: IssueSearchFilter, skip: number, take: number): Promise<{ items: IssueRow[]; total: number }> {
     const where = issueSearchWhere(filter);
     const columns = issueSearchColumnsWhere(filter);
+    const few = this.few && forOneRead(this.few);
     // Counted per repository and kind, then summed over the visible ones.
     const total = await keptCount(this.client, this.counts, `issue ${JSON.stringify(where)}`, async () => {
       const groups = await this.client.issue.groupBy({
@@ -316,7 +323,7 @@ export class IssueRepository {
         groups,
         (group) => ({ repoId: group.repoId, unit: unitOfIssue(group.isPull) }),
         (group) => group._count._all,
-        this.few,
+        few,
       );
       return visible ?? this.client.issue.count({ where });
     });
@@ -333,7 +340,7 @@ export class IssueRepository {
           filter.reader,
           candidates,
           (row) => ({ repoId: row.repoId, unit: unitOfIssue(row.isPull) }),
-          this.few,
+          few,
         );
         return { scanned: candidates.length, kept };
       },

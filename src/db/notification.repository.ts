@@ -3,7 +3,13 @@
 import { NotificationStatus } from '../domain/notification.ts';
 import { unitOfNotificationSource } from '../domain/access/content-visibility.ts';
 import { type ContentReader, visibleNotificationsWhere } from './content-access-filters.ts';
-import { type FewRepositories, MAX_COUNTED_GROUPS, visibleContent, visibleCount } from './visible-content.ts';
+import {
+  type FewRepositories,
+  forOneRead,
+  MAX_COUNTED_GROUPS,
+  visibleContent,
+  visibleCount,
+} from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import type { ContentHotQueries, ThreadGroup } from './hot-content-queries.ts';
@@ -77,7 +83,8 @@ export class NotificationRepository {
     page: { skip: number; limit: number },
   ): Promise<{ rows: NotificationRow[]; total: number }> {
     const where = threadWhere(filter);
-    const total = await this.count(filter);
+    const few = this.few && forOneRead(this.few);
+    const total = await this.count(filter, few);
     const columns = threadColumnsWhere(filter);
     const rows = await readPage(
       total,
@@ -90,7 +97,7 @@ export class NotificationRepository {
         const candidates = this.hot
           ? await this.hot.threads(filter, orderBy[0].updatedAt === 'asc', count)
           : await this.client.notification.findMany({ where: columns, orderBy, take: count });
-        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread, this.few);
+        const kept = await visibleContent(this.client, filter.reader, candidates, placeOfThread, few);
         return { scanned: candidates.length, kept };
       },
     );
@@ -98,7 +105,7 @@ export class NotificationRepository {
   }
 
   /** How many threads the filter selects: counted per repository and source, then summed over the visible ones. */
-  count(filter: ThreadFilter): Promise<number> {
+  count(filter: ThreadFilter, few = this.few): Promise<number> {
     const where = threadWhere(filter);
     return keptCount(this.client, this.counts, `notification ${JSON.stringify(where)}`, async () => {
       const groups = await this.countedGroups(filter);
@@ -108,7 +115,7 @@ export class NotificationRepository {
         groups,
         placeOfThread,
         (group) => group.count,
-        this.few,
+        few,
       );
       return visible ?? this.client.notification.count({ where });
     });

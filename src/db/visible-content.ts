@@ -10,12 +10,26 @@ import { type ContentReader, contentRepositoriesWhere } from './content-access-f
 import type { DbClient } from './prisma.ts';
 import type { RepoAccessRepository } from './repo-access.repository.ts';
 import { permissionsOnRepos } from './repo-permissions.ts';
+import type { RepoPermission } from '../domain/access/repo-permission.ts';
+import type { RepoWithOwner } from './repository-details.ts';
 import type { RepositoryHotQueries } from './hot-repository-queries.ts';
 
 /** Prepared statements for single repositories and the access facts read through them (outside transactions). */
 export interface FewRepositories {
   hot: RepositoryHotQueries;
   access: RepoAccessRepository;
+  /** Repositories decided already in the same read (a count, then its page), by id. */
+  decided?: Map<number, Promise<DecidedRepository | null>>;
+}
+
+interface DecidedRepository {
+  repo: RepoWithOwner;
+  permission: RepoPermission;
+}
+
+/** The same FewRepositories for one read: each repository is decided once across its count and its page. */
+export function forOneRead(few: FewRepositories): FewRepositories {
+  return { ...few, decided: new Map() };
 }
 
 /** Repositories decided one by one through FewRepositories; more are asked through the SQL filter. */
@@ -71,11 +85,19 @@ async function seesInFew(
   reader: ContentReader,
   repoIds: number[],
 ): Promise<(place: ContentPlace) => boolean> {
+  const decide = async (id: number): Promise<DecidedRepository | null> => {
+    const repo = await few.hot.repositoryById(id);
+    const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
+    return repo && permission ? { repo, permission } : null;
+  };
   const decided = await Promise.all(
     repoIds.map(async (id) => {
-      const repo = await few.hot.repositoryById(id);
-      const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
-      return [id, repo && permission ? { repo, permission } : null] as const;
+      let known = few.decided?.get(id);
+      if (!known) {
+        known = decide(id);
+        few.decided?.set(id, known);
+      }
+      return [id, await known] as const;
     }),
   );
   const byId = new Map(decided);

@@ -22,6 +22,7 @@ import {
   packageFileValues,
 } from './hot-package-queries.ts';
 import { type ContentHotQueries, postgresContentQueries, sqliteContentQueries } from './hot-content-queries.ts';
+import { type EventHotQueries, postgresEventQueries, sqliteEventQueries } from './hot-event-queries.ts';
 import {
   postgresRepositoryQueries,
   type RepositoryHotQueries,
@@ -48,7 +49,7 @@ export interface FoundManifest {
 /** Which manifest of an image: a tag (lower-cased), or a digest's algorithm and hex. */
 export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
 
-export interface HotQueries extends RepositoryHotQueries, ContentHotQueries {
+export interface HotQueries extends RepositoryHotQueries, ContentHotQueries, EventHotQueries {
   /** Counts kept until anything is committed (lists' X-Total-Count). */
   readonly counts: CountCache;
   /** The manifest of a container image by tag or digest (every pull starts with it). */
@@ -248,6 +249,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   return {
     ...sqliteRepositoryQueries(db, { userById: hotUserById, userByLowerName: hotUserByLowerName }),
     ...sqliteContentQueries(db),
+    ...sqliteEventQueries(db),
     counts,
     async listIndividualUsers(query) {
       const { values, sql } = userListSql(USER_COLUMNS, query);
@@ -340,6 +342,7 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
   return {
     ...postgresRepositoryQueries(run, hotUserById),
     ...postgresContentQueries(run),
+    ...postgresEventQueries(run),
     counts,
     async listIndividualUsers(query) {
       const { key, values, sql } = userListSql(USER_COLUMNS, query);

@@ -1,6 +1,7 @@
 // Merges scheduled to run once the head's checks pass (PullAutoMerge rows), one per pull request.
 import type { Models } from './entities.ts';
 import type { DbClient } from './prisma.ts';
+import type { EventHotQueries } from './hot-event-queries.ts';
 
 export type PullAutoMergeRow = Models.PullAutoMergeModel;
 
@@ -13,7 +14,11 @@ export interface NewPullAutoMerge {
 }
 
 export class PullAutoMergeRepository {
-  constructor(private readonly client: DbClient) {}
+  constructor(
+    private readonly client: DbClient,
+    /** Asks whether any merge waits in a repository by a prepared statement; absent inside a transaction. */
+    private readonly hot?: EventHotQueries,
+  ) {}
 
   create(data: NewPullAutoMerge): Promise<PullAutoMergeRow> {
     return this.client.pullAutoMerge.create({ data });
@@ -29,6 +34,7 @@ export class PullAutoMergeRepository {
 
   /** The schedules of a repository's unmerged pull requests; the table holds only pending merges, so it is small. */
   async pendingIn(repoId: number) {
+    if (this.hot && !(await this.hot.pendingAutoMergeExists(repoId))) return [];
     const schedules = await this.client.pullAutoMerge.findMany({ orderBy: { id: 'asc' } });
     if (schedules.length === 0) return [];
     const pulls = await this.client.pullRequest.findMany({

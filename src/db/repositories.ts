@@ -134,7 +134,7 @@ export function createRepositories(
     quota: new QuotaRepository(client),
     quotaReservations: new QuotaReservationRepository(client, provider),
     quotaUsage: new QuotaUsageRepository(client),
-    pullAutoMerges: new PullAutoMergeRepository(client),
+    pullAutoMerges: new PullAutoMergeRepository(client, outsideTransaction),
     pulls: new PullRequestRepository(client),
     releases: new ReleaseRepository(client),
     repoAccess,
@@ -151,7 +151,7 @@ export function createRepositories(
     teams: new TeamRepository(client),
     userKeyPairs: new UserKeyPairRepository(client),
     users: new UserRepository(client, hot),
-    webhooks: new WebhookRepository(client, cipher),
+    webhooks: new WebhookRepository(client, cipher, outsideTransaction),
   };
 }
 

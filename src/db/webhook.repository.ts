@@ -5,6 +5,7 @@ import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { translated } from '../infra/database/errors.ts';
 import type { ListOptions } from '../domain/page.ts';
 import type { DbClient, Prisma } from './prisma.ts';
+import type { EventHotQueries } from './hot-event-queries.ts';
 
 export type Webhook = Prisma.WebhookModel;
 
@@ -31,6 +32,8 @@ export class WebhookRepository {
   constructor(
     private readonly client: DbClient,
     private readonly cipher: AtRestCipher,
+    /** Asks whether any hook is active by a prepared statement; absent inside a transaction. */
+    private readonly hot?: EventHotQueries,
   ) {}
 
   private seal<T extends HookRowChanges>(row: T): T {
@@ -84,6 +87,12 @@ export class WebhookRepository {
     ];
     if (source.repoId) reach.unshift({ repoId: source.repoId });
     return this.client.webhook.findMany({ where: { isActive: true, OR: reach }, orderBy: { id: 'asc' } });
+  }
+
+  /** Whether listActiveFor would find any hook. */
+  async anyActiveFor(source: { ownerId: number; repoId: number | null }): Promise<boolean> {
+    if (this.hot && source.repoId) return this.hot.activeHookExists(source.ownerId, source.repoId);
+    return (await this.listActiveFor(source)).length > 0;
   }
 
   /** Copies the instance's default hooks into a new repository, as Forgejo does at creation (CopyDefaultWebhooksToRepo). */

@@ -56,7 +56,9 @@ export class CommitStatusService {
     if (!isCommitStatusState(state)) throw new ValidationError(`invalid state: ${state}`);
     const commit = await this.statusCommit(repo, sha);
     if (!commit) throw new NotFoundError(`commit does not exist [sha: ${sha}]`);
-    const pushed = await readCommit(this.dir(repo), commit.sha);
+    // Read before the transaction, from committed rows: a hook made meanwhile hears the next status.
+    const hooked = await this.hookEvents.anyHookFor(this.deps.repos, repo);
+    const pushed = hooked ? await readCommit(this.dir(repo), commit.sha) : null;
     const row = await this.deps.transactions.run(async (repos) => {
       const status = await repos.commitStatuses.create({
         repoId: repo.id,
@@ -67,7 +69,7 @@ export class CommitStatusService {
         context: input.context || 'default',
         creatorId: doer.id,
       });
-      await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
+      if (hooked) await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
       return status;
     });
     // The status is recorded whatever becomes of the merges waiting for it.

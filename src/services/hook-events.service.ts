@@ -122,7 +122,7 @@ export class HookEventsService {
   /** Whether any active hook reaches the repository's events: when none does, no payload need be built. */
   async anyHookFor(repos: Repositories, repo: RepoWithOwner): Promise<boolean> {
     if (this.deps.settings.security.DISABLE_WEBHOOKS) return false;
-    return (await repos.webhooks.listActiveFor(HookEventsService.source(repo))).length > 0;
+    return repos.webhooks.anyActiveFor(HookEventsService.source(repo));
   }
 
   private static source(repo: RepoWithOwner): EventSource {

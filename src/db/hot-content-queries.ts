@@ -35,6 +35,8 @@ export interface ContentHotQueries {
   /** How many threads the columns select, per repository and source, by repository and source. */
   threadGroups(columns: ThreadColumns, limit: number): Promise<ThreadGroup[]>;
   issuesByIds(ids: readonly number[]): Promise<IssueRow[]>;
+  /** An issue or pull request by its number in the repository (every issue request starts with it). */
+  issueByIndex(repoId: number, index: number): Promise<IssueRow | null>;
   pullsOfIssues(issueIds: readonly number[]): Promise<PullRequestRow[]>;
   /** The newest comment of `type` of each issue. */
   lastCommentsOf(issueIds: readonly number[], type: number): Promise<CommentRow[]>;
@@ -147,6 +149,7 @@ function threadGroupsSql(where: string, limit: string): string {
 
 const byIdsSql = (columns: ModelColumns, table: string, key: string, dialect: Dialect) =>
   `SELECT ${columns.select} FROM "${table}" WHERE ${dialect.inList(`"${key}"`, '$1')}`;
+const ISSUE_BY_INDEX_SQL = `SELECT ${ISSUE.select} FROM "Issue" WHERE "repoId" = $1 AND "index" = $2`;
 const lastCommentsSql = (dialect: Dialect) =>
   `SELECT ${COMMENT.select} FROM "Comment" WHERE "id" IN (SELECT MAX("id") FROM "Comment"
     WHERE ${dialect.inList('"issueId"', '$1')} AND "type" = $2 GROUP BY "issueId")`;
@@ -177,6 +180,7 @@ export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQuer
       return prepared(sql).all(...where.values) as ThreadGroup[];
     },
     issuesByIds: async (ids) => rows<IssueRow>(ISSUE, issues, [SQLITE.list(ids)]),
+    issueByIndex: async (repoId, index) => rows<IssueRow>(ISSUE, ISSUE_BY_INDEX_SQL, [repoId, index])[0] ?? null,
     pullsOfIssues: async (issueIds) => rows<PullRequestRow>(PULL_REQUEST, pulls, [SQLITE.list(issueIds)]),
     lastCommentsOf: async (issueIds, type) => rows<CommentRow>(COMMENT, lastComments, [SQLITE.list(issueIds), type]),
   };
@@ -204,6 +208,9 @@ export function postgresContentQueries(run: Run): ContentHotQueries {
     },
     issuesByIds: async (ids) =>
       (await run('anvil_issues_by_ids', issues, [POSTGRES.list(ids)])).rows as unknown as IssueRow[],
+    issueByIndex: async (repoId, index) =>
+      ((await run('anvil_issue_by_index', ISSUE_BY_INDEX_SQL, [repoId, index])).rows[0] as IssueRow | undefined) ??
+      null,
     pullsOfIssues: async (issueIds) =>
       (await run('anvil_pulls_of_issues', pulls, [POSTGRES.list(issueIds)])).rows as unknown as PullRequestRow[],
     lastCommentsOf: async (issueIds, type) =>

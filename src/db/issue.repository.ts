@@ -78,6 +78,7 @@ export class IssueRepository {
   }
 
   findByIndex(repoId: number, index: number): Promise<IssueRow | null> {
+    if (this.hot) return this.hot.issueByIndex(repoId, index);
     return this.client.issue.findUnique({ where: { repoId_index: { repoId, index } } });
   }
 

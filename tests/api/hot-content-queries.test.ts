@@ -148,4 +148,7 @@ it('reads issues, pulls and last plain comments as Prisma does', async () => {
     expect(comment).toEqual(newest);
   }
   expect(await hot.issuesByIds([])).toEqual([]);
+  for (const issue of await prisma.issue.findMany({ where: { id: { in: issueIds } } }))
+    expect(await hot.issueByIndex(issue.repoId, issue.index)).toEqual(issue);
+  expect(await hot.issueByIndex(repoIds[0], 99)).toBeNull();
 });

@@ -253,9 +253,9 @@ export class IssueRepository {
   // ---- who hears of an issue ----
 
   /** Users with an explicit watch row: watching (true) or unwatching (false). */
-  async watcherIds(issueId: number, isWatching: boolean): Promise<number[]> {
-    const rows = await this.client.issueWatch.findMany({ where: { issueId, isWatching }, select: { userId: true } });
-    return rows.map((row) => row.userId);
+  /** Who watches the issue, and who unwatched it explicitly (isWatching false). */
+  issueWatches(issueId: number): Promise<Array<{ userId: number; isWatching: boolean }>> {
+    return this.client.issueWatch.findMany({ where: { issueId }, select: { userId: true, isWatching: true } });
   }
 
   /** The poster and everyone who commented (Forgejo: GetParticipantIDsByIssue). */

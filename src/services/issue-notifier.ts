@@ -5,7 +5,7 @@
 // the top (a read one turns unread), a new one starts unread.
 import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
-import { canSeeContent, unitOfIssue } from '../domain/access/content-visibility.ts';
+import { unitOfIssue } from '../domain/access/content-visibility.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
 import type { IssueEvent, IssueEventListener } from './issue-events.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
@@ -48,19 +48,18 @@ export class IssueNotifier implements IssueEventListener {
 
   private async recipients(repos: Repositories, event: IssueEvent): Promise<User[]> {
     const { issue, repo, actor } = event;
+    const watches = await repos.issues.issueWatches(issue.id);
     const ids = new Set<number>([
-      ...(await repos.issues.watcherIds(issue.id, true)),
+      ...watches.filter((watch) => watch.isWatching).map((watch) => watch.userId),
       ...(issue.isPull && isWorkInProgress(issue.title) ? [] : await repos.issues.repoWatcherIds(repo.id)),
       ...(await repos.issues.participantIds(issue)),
       ...event.assignedIds,
       ...event.mentionedIds,
     ]);
     ids.delete(actor.id);
-    for (const id of await repos.issues.watcherIds(issue.id, false)) ids.delete(id);
+    for (const watch of watches) if (!watch.isWatching) ids.delete(watch.userId);
     for (const id of await repos.issues.blockerIds(actor.id, [...ids])) ids.delete(id);
-    const unit = unitOfIssue(issue.isPull);
     const users = await repos.issues.listUsers([...ids]);
-    const permissions = await this.permissions.forUsers(users, repo, repos.repoAccess);
-    return users.filter((user) => canSeeContent(permissions.get(user.id)!, unit));
+    return this.permissions.usersWhoSee(users, repo, unitOfIssue(issue.isPull), repos.repoAccess);
   }
 }

@@ -6,6 +6,7 @@ import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
 import { permissionsOnRepos, viewerTeam } from '../db/repo-permissions.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
+import { canSeeContent, type ContentUnit } from '../domain/access/content-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -44,6 +45,23 @@ export class RepoPermissionService {
     const facts = asked.length > 0 ? await this.usersFacts(asked, repo, access) : new Map<number, ViewerFacts>();
     const repoFacts = { ...repo, units: repo.units.map((unit) => unit.type) };
     return new Map(users.map((user) => [user.id, repoPermission(user, repoFacts, facts.get(user.id) ?? NO_FACTS)]));
+  }
+
+  /**
+   * Of `users`, those who see `unit` of the repository (content-visibility.ts). Facts only ever add access, so they
+   * are asked only for users the repository's own access does not let in already (a public repository: none).
+   */
+  async usersWhoSee(
+    users: readonly User[],
+    repo: RepoWithOwner,
+    unit: ContentUnit,
+    access = this.access,
+  ): Promise<User[]> {
+    const repoFacts = { ...repo, units: repo.units.map((unit) => unit.type) };
+    const undecided = users.filter((user) => !canSeeContent(repoPermission(user, repoFacts, NO_FACTS), unit));
+    const permissions = undecided.length > 0 ? await this.forUsers(undecided, repo, access) : new Map();
+    const asked = new Set(undecided);
+    return users.filter((user) => !asked.has(user) || canSeeContent(permissions.get(user.id)!, unit));
   }
 
   private async usersFacts(

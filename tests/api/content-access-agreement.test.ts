@@ -13,13 +13,14 @@ import type { Prisma, User } from '../../src/db/prisma.ts';
 import { AccessMode, UnitType } from '../../src/domain/access/modes.ts';
 import { opTypeNumber } from '../../src/domain/activity.ts';
 import {
+  canSeeContent,
   readerSeesContent,
   type ContentUnit,
   unitOfActivity,
   unitOfIssue,
   unitOfNotificationSource,
 } from '../../src/domain/access/content-visibility.ts';
-import type { RepoPermission } from '../../src/domain/access/repo-permission.ts';
+import { NO_FACTS, type RepoPermission, repoPermission } from '../../src/domain/access/repo-permission.ts';
 import { visibleContent } from '../../src/db/visible-content.ts';
 import { createTestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -295,6 +296,15 @@ describe('the pure content rule and the SQL filters agree', () => {
         publicOnly,
         found: Object.fromEntries(Object.keys(found).map((key) => [key, []])),
       });
+
+      // Facts only ever add access (RepoPermissionService.usersWhoSee asks them only for whom the repository's own
+      // access does not suffice): whoever sees a unit without them sees it with them.
+      for (const repo of repos) {
+        const bare = repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, NO_FACTS);
+        const withFacts = permissions.get(repo.id) as RepoPermission;
+        const lost = UNITS.filter((unit) => canSeeContent(bare, unit) && !canSeeContent(withFacts, unit));
+        expect({ repo: repoLabels.get(repo.id), lost }).toEqual({ repo: repoLabels.get(repo.id), lost: [] });
+      }
 
       // The matrix is not trivial: for signed-in viewers some repository shows itself but not its issues, and
       // one shows its pull requests but not its issues.

@@ -12,6 +12,7 @@ import { validateRequest } from '../api/request-contract.ts';
 import { checkResponses } from '../api/response-contract.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { middlewareChain } from './middleware-chain.ts';
+import { turnScheduler } from './turn-scheduler.ts';
 import { containerRegistry } from '../packages/container/registry-router.ts';
 import { packageRegistries } from '../packages/core/registry-router.ts';
 import { PACKAGE_REGISTRIES } from '../packages/registries.ts';
@@ -86,6 +87,7 @@ export function createApp(app: AppContext, options: AppOptions = {}): express.Ex
     server.use(timeRequests(metrics));
     server.get('/metrics', metricsEndpoint(metrics, app.settings.metrics.TOKEN));
   }
+  server.use(turnScheduler());
   if (app.settings.server.ENABLE_GZIP) server.use(gzipAnswers());
   // The container registry (OCI distribution) answers in its own format, outside the API's contract.
   server.use('/v2', containerRegistry(app, resolveCredentials));

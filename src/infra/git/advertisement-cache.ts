@@ -6,7 +6,7 @@ import { refsState } from './refs-state.ts';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 /** Larger answers (repositories with very many refs) are not kept. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 const answers = new LRUCache<string, Buffer>({
   maxSize: MAX_BYTES,

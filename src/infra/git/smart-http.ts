@@ -9,7 +9,7 @@ import { PushPackMeter } from './push-pack-meter.ts';
 import { PushRefusal } from './push-refusal.ts';
 import { QUOTA_EXCEEDED } from './quota-hook.ts';
 import { spawnGit } from './run.ts';
-import { refsAnswer } from './advertisement-cache.ts';
+import { MAX_ANSWER_BYTES, refsAnswer } from './advertisement-cache.ts';
 
 export type GitService = 'upload-pack' | 'receive-pack';
 
@@ -97,7 +97,7 @@ function requestInput(
 
 /**
  * Streams git's output to the response; `beforeEnd` runs after git exited and before the response ends. `captured`
- * is given the whole output of a successful run.
+ * is given the whole output of a successful run, when it is small enough to keep.
  */
 function pipeProcess(
   args: string[],
@@ -126,8 +126,15 @@ function pipeProcess(
   } else {
     child.stdin!.end();
   }
-  const output: Buffer[] = [];
-  if (captured) child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
+  // Captured up to what an answer kept may be: a larger one is only streamed.
+  let output: Buffer[] | null = captured ? [] : null;
+  let outputBytes = 0;
+  if (output)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      outputBytes += chunk.length;
+      if (outputBytes > MAX_ANSWER_BYTES) output = null;
+      output?.push(chunk);
+    });
   child.stdout!.pipe(res, { end: false });
   res.on('close', () => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -145,7 +152,7 @@ function pipeProcess(
         res.end();
         return resolve(null);
       }
-      if (captured && code === 0) captured(Buffer.concat(output));
+      if (captured && output && code === 0) captured(Buffer.concat(output));
       // The client sees the end of the answer only once the database knows what the push changed.
       (beforeEnd ? beforeEnd(code) : Promise.resolve())
         .catch(() => undefined)

@@ -25,8 +25,14 @@ export function refsState(dir: string): string | null {
     }
     if (!stat.isFile()) return false;
     hash.update(`${name}\0${stat.ino}\0${stat.size}\0${stat.mtimeNs}\0${stat.ctimeNs}\0`);
-    if (stat.size <= MAX_READ_BYTES) hash.update(fs.readFileSync(path.join(dir, name)));
-    return true;
+    if (stat.size > MAX_READ_BYTES) return true;
+    try {
+      hash.update(fs.readFileSync(path.join(dir, name)));
+      return true;
+    } catch {
+      // Gone since its stat (a ref deleted or packed meanwhile): the refs are moving, so git answers.
+      return false;
+    }
   };
   let loose: fs.Dirent[];
   try {

@@ -4,6 +4,7 @@ import { lockRepositoryRow } from './repository-row-lock.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
 import {
+  FEW_REPOSITORIES,
   type FewRepositories,
   forOneRead,
   MAX_COUNTED_GROUPS,
@@ -41,8 +42,6 @@ export interface IssueDetails {
 export const CommentType = { comment: 0, reopen: 1, close: 2 } as const;
 
 const SEARCH_ORDER: Prisma.IssueOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
-
-const FEW_REPOSITORIES = 3;
 
 export class IssueRepository {
   constructor(

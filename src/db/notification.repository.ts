@@ -12,7 +12,7 @@ import {
 } from './visible-content.ts';
 import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
-import type { ContentHotQueries, ThreadGroup } from './hot-content-queries.ts';
+import type { ContentHotQueries, ThreadColumns, ThreadGroup } from './hot-content-queries.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma } from './prisma.ts';
 import type { RepoWithOwner } from './repository-details.ts';
@@ -29,14 +29,8 @@ export interface ThreadDetails {
 }
 
 /** Which of a user's threads a list or a mark selects: only those `reader` sees now; absent fields do not narrow it. */
-export interface ThreadFilter {
-  userId: number;
+export interface ThreadFilter extends ThreadColumns {
   reader: ContentReader;
-  repoId?: number;
-  statuses?: readonly number[];
-  sources?: readonly number[];
-  updatedFrom?: Date;
-  updatedTo?: Date;
 }
 
 /** The filter's own columns, without visibility: what an index range of the user's threads can answer. */

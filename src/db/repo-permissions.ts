@@ -6,11 +6,17 @@ import type { RepoAccessRepository, TeamAccess } from './repo-access.repository.
 import { isOrganization, type Viewer } from '../domain/access/owner-visibility.ts';
 import {
   NO_FACTS,
+  type RepoFacts,
   type RepoPermission,
   repoPermission,
   type ViewerFacts,
   type ViewerTeam,
 } from '../domain/access/repo-permission.ts';
+
+/** A repository row as the permission rule reads it: its unit types instead of its unit rows. */
+export function repoFactsOf(repo: RepoWithOwner): RepoFacts {
+  return { ...repo, units: repo.units.map((unit) => unit.type) };
+}
 
 /** The viewer's permission on each repository, in a fixed number of queries. */
 export async function permissionsOnRepos(
@@ -21,7 +27,7 @@ export async function permissionsOnRepos(
   const facts = viewer && !viewer.isAdmin ? await viewerFacts(access, viewer, repos) : NO_FACTS;
   const result = new Map<number, RepoPermission>();
   for (const repo of repos) {
-    result.set(repo.id, repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, facts));
+    result.set(repo.id, repoPermission(viewer, repoFactsOf(repo), facts));
   }
   return result;
 }

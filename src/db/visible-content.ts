@@ -32,8 +32,8 @@ export function forOneRead(few: FewRepositories): FewRepositories {
   return { ...few, decided: new Map() };
 }
 
-/** Repositories decided one by one through FewRepositories; more are asked through the SQL filter. */
-const FEW_REPOSITORIES = 3;
+/** Repositories read one by one through prepared statements; more are asked through one query (or the SQL filter). */
+export const FEW_REPOSITORIES = 3;
 
 /** Where a row of content lives: its repository and the unit it belongs to. */
 export interface ContentPlace {

@@ -4,7 +4,7 @@
 import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { permissionsOnRepos, viewerTeam } from '../db/repo-permissions.ts';
+import { permissionsOnRepos, repoFactsOf, viewerTeam } from '../db/repo-permissions.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { canSeeContent, type ContentUnit } from '../domain/access/content-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
@@ -43,7 +43,7 @@ export class RepoPermissionService {
   ): Promise<Map<number, RepoPermission>> {
     const asked = users.filter((user) => !user.isAdmin).map((user) => user.id);
     const facts = asked.length > 0 ? await this.usersFacts(asked, repo, access) : new Map<number, ViewerFacts>();
-    const repoFacts = { ...repo, units: repo.units.map((unit) => unit.type) };
+    const repoFacts = repoFactsOf(repo);
     return new Map(users.map((user) => [user.id, repoPermission(user, repoFacts, facts.get(user.id) ?? NO_FACTS)]));
   }
 
@@ -57,7 +57,7 @@ export class RepoPermissionService {
     unit: ContentUnit,
     access = this.access,
   ): Promise<User[]> {
-    const repoFacts = { ...repo, units: repo.units.map((unit) => unit.type) };
+    const repoFacts = repoFactsOf(repo);
     const undecided = users.filter((user) => !canSeeContent(repoPermission(user, repoFacts, NO_FACTS), unit));
     const permissions = undecided.length > 0 ? await this.forUsers(undecided, repo, access) : new Map();
     const asked = new Set(undecided);

@@ -22,6 +22,7 @@ import {
 } from '../../src/domain/access/content-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission } from '../../src/domain/access/repo-permission.ts';
 import { visibleContent } from '../../src/db/visible-content.ts';
+import { repoFactsOf } from '../../src/db/repo-permissions.ts';
 import { createTestUser, uniqueName } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -300,7 +301,7 @@ describe('the pure content rule and the SQL filters agree', () => {
       // Facts only ever add access (RepoPermissionService.usersWhoSee asks them only for whom the repository's own
       // access does not suffice): whoever sees a unit without them sees it with them.
       for (const repo of repos) {
-        const bare = repoPermission(viewer, { ...repo, units: repo.units.map((unit) => unit.type) }, NO_FACTS);
+        const bare = repoPermission(viewer, repoFactsOf(repo), NO_FACTS);
         const withFacts = permissions.get(repo.id) as RepoPermission;
         const lost = UNITS.filter((unit) => canSeeContent(bare, unit) && !canSeeContent(withFacts, unit));
         expect({ repo: repoLabels.get(repo.id), lost }).toEqual({ repo: repoLabels.get(repo.id), lost: [] });

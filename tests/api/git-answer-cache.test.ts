@@ -4,6 +4,9 @@
 import childProcess from 'node:child_process';
 import path from 'node:path';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
+import type { Test } from 'supertest';
+import { pktLine } from '../../src/infra/git/pkt-line.ts';
+import { raw } from '../helpers/container.ts';
 import { gitOk } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -108,35 +111,27 @@ it('answers nothing from the objects of a deleted repository made again under it
 });
 
 describe('the ref advertisement', () => {
+  const text = async (request: Test) => ((await raw(request).expect(200)).body as Buffer).toString('latin1');
   const advertisement = (repo: string, protocol?: string) => {
     const request = t
       .request()
       .get(`/${alice.user.name}/${repo}.git/info/refs?service=git-upload-pack`)
-      .set('Authorization', alice.auth)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
-      });
-    return (protocol ? request.set('Git-Protocol', protocol) : request).expect(200);
+      .set('Authorization', alice.auth);
+    return text(protocol ? request.set('Git-Protocol', protocol) : request);
   };
-  const pkt = (line: string) => `${(line.length + 4).toString(16).padStart(4, '0')}${line}`;
   const lsRefs = (repo: string) =>
-    t
-      .request()
-      .post(`/${alice.user.name}/${repo}.git/git-upload-pack`)
-      .set('Authorization', alice.auth)
-      .set('Git-Protocol', 'version=2')
-      .set('Content-Type', 'application/x-git-upload-pack-request')
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => done(null, Buffer.concat(chunks).toString('latin1')));
-      })
-      .send(`${pkt('command=ls-refs\n')}0001${pkt('peel\n')}${pkt('symrefs\n')}${pkt('ref-prefix refs/heads/\n')}0000`)
-      .expect(200);
+    text(
+      t
+        .request()
+        .post(`/${alice.user.name}/${repo}.git/git-upload-pack`)
+        .set('Authorization', alice.auth)
+        .set('Git-Protocol', 'version=2')
+        .set('Content-Type', 'application/x-git-upload-pack-request')
+        .send(
+          `${pktLine('command=ls-refs\n')}0001${pktLine('peel\n')}${pktLine('symrefs\n')}` +
+            `${pktLine('ref-prefix refs/heads/\n')}0000`,
+        ),
+    );
   const branch = (repo: string, name: string, method: 'post' | 'delete') =>
     method === 'post'
       ? t
@@ -155,31 +150,31 @@ describe('the ref advertisement', () => {
     await makeRepo('advertised');
     const spawned = jest.spyOn(childProcess, 'spawn');
     try {
-      const first = (await advertisement('advertised')).body as string;
+      const first = await advertisement('advertised');
       expect(first).toContain('refs/heads/main');
       const started = spawned.mock.calls.length;
-      expect((await advertisement('advertised')).body).toBe(first);
+      expect(await advertisement('advertised')).toBe(first);
       expect(spawned.mock.calls.length).toBe(started);
       // Protocol v2's capability advertisement is another answer, kept apart.
-      const v2 = (await advertisement('advertised', 'version=2')).body as string;
+      const v2 = await advertisement('advertised', 'version=2');
       expect(v2).toContain('version 2');
-      expect((await advertisement('advertised', 'version=2')).body).toBe(v2);
-      expect((await advertisement('advertised')).body).toBe(first);
+      expect(await advertisement('advertised', 'version=2')).toBe(v2);
+      expect(await advertisement('advertised')).toBe(first);
       // So is a protocol v2 ls-refs round.
-      const refs = (await lsRefs('advertised')).body as string;
+      const refs = await lsRefs('advertised');
       expect(refs).toMatch(/^[0-9a-f]{4}[0-9a-f]{40} refs\/heads\/main/);
       const afterFirstLsRefs = spawned.mock.calls.length;
-      expect((await lsRefs('advertised')).body).toBe(refs);
+      expect(await lsRefs('advertised')).toBe(refs);
       expect(spawned.mock.calls.length).toBe(afterFirstLsRefs);
     } finally {
       spawned.mockRestore();
     }
     await branch('advertised', 'feature', 'post');
-    expect((await advertisement('advertised')).body).toContain('refs/heads/feature');
-    expect((await lsRefs('advertised')).body).toContain('refs/heads/feature');
+    expect(await advertisement('advertised')).toContain('refs/heads/feature');
+    expect(await lsRefs('advertised')).toContain('refs/heads/feature');
     await branch('advertised', 'feature', 'delete');
-    expect((await advertisement('advertised')).body).not.toContain('refs/heads/feature');
-    expect((await lsRefs('advertised')).body).not.toContain('refs/heads/feature');
+    expect(await advertisement('advertised')).not.toContain('refs/heads/feature');
+    expect(await lsRefs('advertised')).not.toContain('refs/heads/feature');
     // A commit moves main.
     const readme = await contents('advertised', 'README.md').expect(200);
     const written = await t
@@ -188,8 +183,8 @@ describe('the ref advertisement', () => {
       .set('Authorization', alice.auth)
       .send({ content: b64('moved\n'), message: 'Move', sha: readme.body.sha })
       .expect(200);
-    expect((await advertisement('advertised')).body).toContain(`${written.body.commit.sha} refs/heads/main`);
-    expect((await lsRefs('advertised')).body).toContain(`${written.body.commit.sha} refs/heads/main`);
+    expect(await advertisement('advertised')).toContain(`${written.body.commit.sha} refs/heads/main`);
+    expect(await lsRefs('advertised')).toContain(`${written.body.commit.sha} refs/heads/main`);
   });
 
   it('of a repository deleted and made again under the same name is the new one', async () => {
@@ -202,7 +197,7 @@ describe('the ref advertisement', () => {
           .expect(200)
       ).body.commit.id as string;
     await makeRepo('advertised-again');
-    expect((await advertisement('advertised-again')).body).toContain(`${await mainOf()} refs/heads/main`);
+    expect(await advertisement('advertised-again')).toContain(`${await mainOf()} refs/heads/main`);
     await t
       .request()
       .delete(`/api/v1/repos/${alice.user.name}/advertised-again`)
@@ -214,6 +209,6 @@ describe('the ref advertisement', () => {
       .set('Authorization', alice.auth)
       .send({ name: 'advertised-again', auto_init: true, readme: 'Default', description: 'second' })
       .expect(201);
-    expect((await advertisement('advertised-again')).body).toContain(`${await mainOf()} refs/heads/main`);
+    expect(await advertisement('advertised-again')).toContain(`${await mainOf()} refs/heads/main`);
   });
 });

@@ -223,7 +223,8 @@ async function shortV2Round(
   res: Response,
   dir: string,
   body: Buffer,
-  afterSuccess?: () => Promise<void>,
+  beforeEnd: (exitCode: number | null) => Promise<void>,
+  env?: NodeJS.ProcessEnv,
 ): Promise<number | null> {
   const isLsRefs = body.subarray(0, LS_REFS.length).equals(LS_REFS);
   const kept = isLsRefs ? refsAnswer(dir, `ls-refs\0${gitProtocol(req)}\0${body.toString('latin1')}`) : null;
@@ -232,10 +233,7 @@ async function shortV2Round(
     return 0;
   }
   const args = ['upload-pack', '--stateless-rpc', dir];
-  const beforeEnd = async (code: number | null) => {
-    if (code === 0 && afterSuccess) await afterSuccess();
-  };
-  return pipeProcess(args, req, res, Readable.from([body]), beforeEnd, {}, kept?.keep);
+  return pipeProcess(args, req, res, Readable.from([body]), beforeEnd, env, kept?.keep);
 }
 
 /** POST git-<service>: one round of the protocol; the request body may be gzip-compressed. */
@@ -248,9 +246,12 @@ export async function serviceRpc(
   afterSuccess?: () => Promise<void>,
 ): Promise<number | null> {
   startResult(res, service);
+  const beforeEnd = async (code: number | null) => {
+    if (code === 0 && afterSuccess) await afterSuccess();
+  };
   if (service === 'upload-pack') {
     const body = await shortV2Body(req, limits.maxRequestBytes);
-    if (body) return shortV2Round(req, res, dir, body, afterSuccess);
+    if (body) return shortV2Round(req, res, dir, body, beforeEnd, limits.env);
   }
   // git itself refuses a pack over receive.maxInputSize, with a message the pushing client shows.
   const config =
@@ -258,16 +259,7 @@ export async function serviceRpc(
   if (service === 'receive-pack' && limits.hooksPath) config.push('-c', `core.hooksPath=${limits.hooksPath}`);
   const meter = service === 'receive-pack' && limits.packBudget ? new PushPackMeter(limits.packBudget) : undefined;
   const input = requestInput(req, res, limits.maxRequestBytes, service === 'receive-pack' ? 'truncate' : 'fail', meter);
-  return pipeProcess(
-    [...config, service, '--stateless-rpc', dir],
-    req,
-    res,
-    input,
-    async (code) => {
-      if (code === 0 && afterSuccess) await afterSuccess();
-    },
-    limits.env,
-  );
+  return pipeProcess([...config, service, '--stateless-rpc', dir], req, res, input, beforeEnd, limits.env);
 }
 
 /** Answers a protocol round with an error the git client shows its user, without running git. */

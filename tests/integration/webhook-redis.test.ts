@@ -25,7 +25,9 @@ describeWithRedis('webhook deliveries through Redis ([queue] TYPE=redis)', () =>
     ANVIL__queue__RELAY_SWEEP_INTERVAL: '300ms',
     ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
     ANVIL__webhook__RETRY_BACKOFF: '100ms',
-    ANVIL__webhook__DELIVER_TIMEOUT: '3',
+    // Generous: the receiver runs in this process, and a send that times out while a loaded machine stalls it is
+    // rightly sent again — which these tests, counting each delivery once, would take for a duplicate.
+    ANVIL__webhook__DELIVER_TIMEOUT: '30',
   });
 
   beforeAll(async () => {

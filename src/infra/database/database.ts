@@ -10,6 +10,7 @@ import type { PrismaClient } from '../../db/prisma.ts';
 import type { DatabaseTarget } from './target.ts';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { CachedStatements } from './sqlite-statement-cache.ts';
+import { gateTransactions } from './sqlite-transaction-gate.ts';
 import { type HotQueries, postgresHotQueries, sqliteHotQueries } from '../../db/hot-queries.ts';
 
 export interface Database {
@@ -53,7 +54,10 @@ function openSqlite(file: string): Database {
   };
 }
 
-/** Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts). */
+/**
+ * Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts) and its
+ * queries outside a transaction kept out of the open one (sqlite-transaction-gate.ts).
+ */
 function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
   const { PrismaBetterSqlite3 } =
     require('@prisma/adapter-better-sqlite3') as typeof import('@prisma/adapter-better-sqlite3');
@@ -67,7 +71,7 @@ function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
       if (!(holder.client instanceof BetterSqlite3))
         throw new Error('the SQLite adapter keeps its connection elsewhere');
       holder.client = new CachedStatements(holder.client);
-      return adapter;
+      return gateTransactions(adapter);
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   };

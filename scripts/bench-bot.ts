@@ -44,6 +44,8 @@ const SECONDS = Number(process.env.BENCH_BOT_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.BENCH_BOT_WARMUP ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_BOT_CONNECTIONS ?? 64);
 const PROFILE = process.env.BENCH_BOT_PROFILE === '1';
+/** BENCH_BOT_PROFILE_TO=file keeps the server's profile there (for a closer look than the summary). */
+const KEEP_PROFILE = process.env.BENCH_BOT_PROFILE_TO;
 /** BENCH_BOT_KINDS=a,b runs only the kinds whose names contain one of these (to cost one kind alone). */
 const ONLY_KINDS = (process.env.BENCH_BOT_KINDS ?? '').split(',').filter(Boolean);
 const BOTS = 8;
@@ -437,6 +439,7 @@ async function benchOn(
       if (file) {
         console.log(`\nCPU profile of the server (warm-up, seeding and the run), top frames by self time:`);
         console.log(summariseCpuProfile(path.join(profileDir, file), 25));
+        if (KEEP_PROFILE) fs.copyFileSync(path.join(profileDir, file), KEEP_PROFILE);
       } else console.log('(the server wrote no CPU profile)');
     }
     return rows;

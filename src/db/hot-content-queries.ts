@@ -102,18 +102,22 @@ const COMMENT = modelColumns<CommentRow>()(['id', 'type', 'posterId', 'issueId',
 /** How each database takes a list of ids and a date as one parameter. */
 interface Dialect {
   inList(column: string, placeholder: string): string;
+  /** The list as a table `ids` of one column, `value`. */
+  listTable(placeholder: string): string;
   list(values: readonly number[]): unknown;
   date(at: Date): unknown;
 }
 
 const SQLITE: Dialect = {
   inList: (column, placeholder) => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
+  listTable: (placeholder) => `json_each(${placeholder}) AS ids`,
   list: (values) => JSON.stringify(values),
   date: sqliteTimestamp,
 };
 
 const POSTGRES: Dialect = {
   inList: (column, placeholder) => `${column} = ANY(${placeholder}::int[])`,
+  listTable: (placeholder) => `unnest(${placeholder}::int[]) AS ids(value)`,
   list: (values) => [...values],
   date: (at) => at,
 };
@@ -150,9 +154,10 @@ function threadGroupsSql(where: string, limit: string): string {
 const byIdsSql = (columns: ModelColumns, table: string, key: string, dialect: Dialect) =>
   `SELECT ${columns.select} FROM "${table}" WHERE ${dialect.inList(`"${key}"`, '$1')}`;
 const ISSUE_BY_INDEX_SQL = `SELECT ${ISSUE.select} FROM "Issue" WHERE "repoId" = $1 AND "index" = $2`;
+// Each issue's last comment found on the (issueId, type, id) index, however many comments it has.
 const lastCommentsSql = (dialect: Dialect) =>
-  `SELECT ${COMMENT.select} FROM "Comment" WHERE "id" IN (SELECT MAX("id") FROM "Comment"
-    WHERE ${dialect.inList('"issueId"', '$1')} AND "type" = $2 GROUP BY "issueId")`;
+  `SELECT ${COMMENT.select} FROM "Comment" WHERE "id" IN (SELECT (SELECT MAX(c."id") FROM "Comment" c
+    WHERE c."issueId" = ids.value AND c."type" = $1) FROM ${dialect.listTable('$2')})`;
 
 export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQueries {
   // Filters make texts of their own: a bounded set of them is kept prepared.
@@ -182,7 +187,7 @@ export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQuer
     issuesByIds: async (ids) => rows<IssueRow>(ISSUE, issues, [SQLITE.list(ids)]),
     issueByIndex: async (repoId, index) => rows<IssueRow>(ISSUE, ISSUE_BY_INDEX_SQL, [repoId, index])[0] ?? null,
     pullsOfIssues: async (issueIds) => rows<PullRequestRow>(PULL_REQUEST, pulls, [SQLITE.list(issueIds)]),
-    lastCommentsOf: async (issueIds, type) => rows<CommentRow>(COMMENT, lastComments, [SQLITE.list(issueIds), type]),
+    lastCommentsOf: async (issueIds, type) => rows<CommentRow>(COMMENT, lastComments, [type, SQLITE.list(issueIds)]),
   };
 }
 
@@ -214,6 +219,7 @@ export function postgresContentQueries(run: Run): ContentHotQueries {
     pullsOfIssues: async (issueIds) =>
       (await run('anvil_pulls_of_issues', pulls, [POSTGRES.list(issueIds)])).rows as unknown as PullRequestRow[],
     lastCommentsOf: async (issueIds, type) =>
-      (await run('anvil_last_comments', lastComments, [POSTGRES.list(issueIds), type])).rows as unknown as CommentRow[],
+      (await run('anvil_last_comments_by_index', lastComments, [type, POSTGRES.list(issueIds)]))
+        .rows as unknown as CommentRow[],
   };
 }

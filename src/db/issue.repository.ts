@@ -259,10 +259,10 @@ export class IssueRepository {
 
   /** The poster and everyone who commented (Forgejo: GetParticipantIDsByIssue). */
   async participantIds(issue: IssueRow): Promise<number[]> {
-    const rows = await this.client.comment.findMany({
+    // Grouped in the database: `distinct` would read every comment of the issue and drop the repeats here.
+    const rows = await this.client.comment.groupBy({
+      by: ['posterId'],
       where: { issueId: issue.id, type: CommentType.comment },
-      select: { posterId: true },
-      distinct: ['posterId'],
     });
     return [issue.posterId, ...rows.map((row) => row.posterId)];
   }

@@ -66,12 +66,15 @@ function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
     provider: factory.provider,
     adapterName: factory.adapterName,
     async connect() {
-      const adapter = await factory.connect();
-      const holder = adapter as unknown as { client?: BetterSqlite3.Database | CachedStatements };
-      if (!(holder.client instanceof BetterSqlite3))
-        throw new Error('the SQLite adapter keeps its connection elsewhere');
-      holder.client = new CachedStatements(holder.client);
-      return gateTransactions(adapter);
+      const connectCached = async () => {
+        const adapter = await factory.connect();
+        const holder = adapter as unknown as { client?: BetterSqlite3.Database | CachedStatements };
+        if (!(holder.client instanceof BetterSqlite3))
+          throw new Error('the SQLite adapter keeps its connection elsewhere');
+        holder.client = new CachedStatements(holder.client);
+        return adapter;
+      };
+      return gateTransactions(await connectCached(), connectCached);
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   };

@@ -6,6 +6,7 @@ import { isSqliteBusy } from '../infra/database/errors.ts';
 import { literalLimit } from '../infra/database/sqlite-statement-cache.ts';
 import { LRUCache } from 'lru-cache';
 import { positionalSql, sqliteDate, sqliteTimestamp } from './sqlite-values.ts';
+import { postgresUser, sqliteUserFromValues, USER_COLUMNS } from './hot-user-rows.ts';
 import type pg from 'pg';
 import type { User } from './prisma.ts';
 import { CountCache } from './count-cache.ts';
@@ -23,6 +24,7 @@ import {
 } from './hot-package-queries.ts';
 import { type ContentHotQueries, postgresContentQueries, sqliteContentQueries } from './hot-content-queries.ts';
 import { type EventHotQueries, postgresEventQueries, sqliteEventQueries } from './hot-event-queries.ts';
+import { type AudienceHotQueries, postgresAudienceQueries, sqliteAudienceQueries } from './hot-audience-queries.ts';
 import {
   postgresRepositoryQueries,
   type RepositoryHotQueries,
@@ -49,7 +51,7 @@ export interface FoundManifest {
 /** Which manifest of an image: a tag (lower-cased), or a digest's algorithm and hex. */
 export type ManifestReference = { tag: string } | { algorithm: 'sha256' | 'sha512'; hex: string };
 
-export interface HotQueries extends RepositoryHotQueries, ContentHotQueries, EventHotQueries {
+export interface HotQueries extends RepositoryHotQueries, ContentHotQueries, EventHotQueries, AudienceHotQueries {
   /** Counts kept until anything is committed (lists' X-Total-Count). */
   readonly counts: CountCache;
   /** The manifest of a container image by tag or digest (every pull starts with it). */
@@ -73,51 +75,6 @@ export interface HotQueries extends RepositoryHotQueries, ContentHotQueries, Eve
   /** A trivial query: rejects when the database does not answer. */
   ping(): Promise<void>;
 }
-
-/** The User columns, in the order sqliteUserFromValues reads them. */
-const USER_COLUMN_NAMES = [
-  'id',
-  'type',
-  'name',
-  'lowerName',
-  'fullName',
-  'email',
-  'keepEmailPrivate',
-  'passwordHash',
-  'mustChangePassword',
-  'loginType',
-  'loginSourceId',
-  'loginName',
-  'location',
-  'website',
-  'description',
-  'pronouns',
-  'language',
-  'visibility',
-  'isActive',
-  'isAdmin',
-  'isRestricted',
-  'prohibitLogin',
-  'allowGitHook',
-  'allowImportLocal',
-  'allowCreateOrganization',
-  'maxRepoCreation',
-  'avatar',
-  'hideActivity',
-  'repoAdminChangeTeamAccess',
-  'numFollowers',
-  'numFollowing',
-  'numStars',
-  'numRepos',
-  'lastLoginAt',
-  'createdAt',
-  'updatedAt',
-] as const satisfies ReadonlyArray<keyof User>;
-// Compile-time guard: a column added to User must be listed above, or every hot lookup would leave it out.
-const everyColumnListed: [Exclude<keyof User, (typeof USER_COLUMN_NAMES)[number]>] extends [never] ? true : false =
-  true;
-void everyColumnListed;
-const USER_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
 
 const TOKEN_SQL = `SELECT t."id" AS "tokenId", t."scope" AS "scope", t."updatedAt" AS "tokenUpdatedAt", u.*
   FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenHash" = $1`;
@@ -146,51 +103,6 @@ const manifestQuery = (reference: ManifestReference) =>
     ? { kind: 'tag' as const, value: reference.tag }
     : { kind: reference.algorithm, value: reference.hex };
 const TOUCH_TOKEN_SQL = `UPDATE "AccessToken" SET "updatedAt" = $1 WHERE "id" = $2`;
-
-/**
- * A User row read as an array of USER_COLUMN_NAMES: better-sqlite3 makes an array per row about twice as fast as an
- * object of 36 properties, and the object built here always has the same shape.
- */
-function sqliteUserFromValues(v: unknown[]): User {
-  return {
-    id: v[0],
-    type: v[1],
-    name: v[2],
-    lowerName: v[3],
-    fullName: v[4],
-    email: v[5],
-    keepEmailPrivate: v[6] === 1,
-    passwordHash: v[7],
-    mustChangePassword: v[8] === 1,
-    loginType: v[9],
-    loginSourceId: v[10],
-    loginName: v[11],
-    location: v[12],
-    website: v[13],
-    description: v[14],
-    pronouns: v[15],
-    language: v[16],
-    visibility: v[17],
-    isActive: v[18] === 1,
-    isAdmin: v[19] === 1,
-    isRestricted: v[20] === 1,
-    prohibitLogin: v[21] === 1,
-    allowGitHook: v[22] === 1,
-    allowImportLocal: v[23] === 1,
-    allowCreateOrganization: v[24] === 1,
-    maxRepoCreation: v[25],
-    avatar: v[26],
-    hideActivity: v[27] === 1,
-    repoAdminChangeTeamAccess: v[28] === 1,
-    numFollowers: v[29],
-    numFollowing: v[30],
-    numStars: v[31],
-    numRepos: v[32],
-    lastLoginAt: sqliteDate(v[33]),
-    createdAt: sqliteDate(v[34]),
-    updatedAt: sqliteDate(v[35]),
-  } satisfies Record<keyof User, unknown> as User;
-}
 
 export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   const positional = (sql: string) => db.prepare(positionalSql(sql));
@@ -250,6 +162,7 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
     ...sqliteRepositoryQueries(db, { userById: hotUserById, userByLowerName: hotUserByLowerName }),
     ...sqliteContentQueries(db),
     ...sqliteEventQueries(db),
+    ...sqliteAudienceQueries(db),
     counts,
     async listIndividualUsers(query) {
       const { values, sql } = userListSql(USER_COLUMNS, query);
@@ -311,11 +224,6 @@ export function sqliteHotQueries(db: BetterSqlite3.Database): HotQueries {
   };
 }
 
-function postgresUser(row: Record<string, unknown>): User {
-  const { tokenId: _a, scope: _b, tokenUpdatedAt: _c, ...user } = row;
-  return user as unknown as User;
-}
-
 export function postgresHotQueries(pool: pg.Pool): HotQueries {
   // Named statements are parsed once per connection and reused.
   const run = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
@@ -343,6 +251,7 @@ export function postgresHotQueries(pool: pg.Pool): HotQueries {
     ...postgresRepositoryQueries(run, hotUserById),
     ...postgresContentQueries(run),
     ...postgresEventQueries(run),
+    ...postgresAudienceQueries(run),
     counts,
     async listIndividualUsers(query) {
       const { key, values, sql } = userListSql(USER_COLUMNS, query);

@@ -13,11 +13,10 @@ import {
 } from './visible-content.ts';
 import { type IssueSearchFilter, issueSearchColumnsWhere, issueSearchWhere } from './issue-search.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
-import type { ContentHotQueries } from './hot-content-queries.ts';
+import type { HotQueries } from './hot-queries.ts';
 import { readPage } from './page-window.ts';
 import type { DbClient, Prisma, Repository, User } from './prisma.ts';
 import { repoInclude } from './repository-rows.repository.ts';
-import type { RepositoryHotQueries } from './hot-repository-queries.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 
 export type IssueRow = Prisma.IssueModel;
@@ -48,8 +47,8 @@ export class IssueRepository {
     private readonly client: DbClient,
     private readonly provider: DatabaseTarget['provider'],
     private readonly counts?: CountCache,
-    /** Prepared statements for single repositories and a page's issues; absent inside a transaction. */
-    private readonly hot?: RepositoryHotQueries & ContentHotQueries,
+    /** Prepared statements for single repositories, a page's issues and an event's audience; absent in a transaction. */
+    private readonly hot?: HotQueries,
     /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
     private readonly few?: FewRepositories,
   ) {}
@@ -195,6 +194,7 @@ export class IssueRepository {
   }
 
   listUsers(ids: readonly number[]): Promise<User[]> {
+    if (this.hot) return this.hot.usersByIds(ids);
     return ids.length ? this.client.user.findMany({ where: { id: { in: [...ids] } } }) : Promise.resolve([]);
   }
 
@@ -254,11 +254,13 @@ export class IssueRepository {
   /** Users with an explicit watch row: watching (true) or unwatching (false). */
   /** Who watches the issue, and who unwatched it explicitly (isWatching false). */
   issueWatches(issueId: number): Promise<Array<{ userId: number; isWatching: boolean }>> {
+    if (this.hot) return this.hot.issueWatches(issueId);
     return this.client.issueWatch.findMany({ where: { issueId }, select: { userId: true, isWatching: true } });
   }
 
   /** The poster and everyone who commented (Forgejo: GetParticipantIDsByIssue). */
   async participantIds(issue: IssueRow): Promise<number[]> {
+    if (this.hot) return [issue.posterId, ...(await this.hot.commenterIds(issue.id, CommentType.comment))];
     // Grouped in the database: `distinct` would read every comment of the issue and drop the repeats here.
     const rows = await this.client.comment.groupBy({
       by: ['posterId'],
@@ -279,6 +281,7 @@ export class IssueRepository {
 
   /** Repository watchers in a mode that hears of issues (normal and auto watches). */
   async repoWatcherIds(repoId: number): Promise<number[]> {
+    if (this.hot) return this.hot.repoWatcherIds(repoId);
     const rows = await this.client.watch.findMany({
       where: { repoId, mode: { in: [1, 3] } },
       select: { userId: true },
@@ -289,6 +292,7 @@ export class IssueRepository {
   /** Of `userIds`, those who blocked `actorId`. */
   async blockerIds(actorId: number, userIds: readonly number[]): Promise<number[]> {
     if (userIds.length === 0) return [];
+    if (this.hot) return this.hot.blockerIds(actorId, userIds);
     const rows = await this.client.userBlocking.findMany({
       where: { blockeeId: actorId, blockerId: { in: [...userIds] } },
       select: { blockerId: true },

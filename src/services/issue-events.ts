@@ -1,6 +1,8 @@
 // The one place issue, comment and pull-request events happen. Each event is emitted inside the transaction that
 // wrote it, so everything it causes (notification threads, feed rows, and later webhook deliveries) commits or
-// rolls back with it. To react to issue events, add a listener here.
+// rolls back with it. To react to issue events, add a listener here. A hot path may first plan the event: listeners
+// read what they will need from committed rows before the transaction opens (by prepared statements, not Prisma
+// inside it); what the transaction itself writes is the actor's, which no listener's reads depend on.
 import type { CommentRow, IssueRow } from '../db/issue.repository.ts';
 import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
@@ -27,9 +29,30 @@ export interface IssueEvent {
   readonly changes?: { title?: { from: string }; body?: { from: string } };
 }
 
+/** What an event is known to be before its transaction: enough to plan it. */
+export type IssueEventDraft = Pick<IssueEvent, 'kind' | 'actor' | 'repo' | 'issue'>;
+
 /** Something that reacts to issue events inside their transaction. */
 export interface IssueEventListener {
-  onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void>;
+  /** Reads, outside any transaction, what reacting to the event will need; handed back to onIssueEvent. */
+  plan?(repos: Repositories, draft: IssueEventDraft): Promise<unknown>;
+  /** `planned` is what plan answered, when the event was planned. */
+  onIssueEvent(repos: Repositories, event: IssueEvent, planned?: unknown): Promise<void>;
+}
+
+/** Each listener's plan for one event. */
+export class IssueEventPlan {
+  constructor(
+    readonly draft: IssueEventDraft,
+    readonly byListener: ReadonlyMap<IssueEventListener, unknown>,
+  ) {}
+
+  /** The listener's plan, when it was made for this event. */
+  of(listener: IssueEventListener, event: IssueEvent): unknown {
+    const { draft } = this;
+    const same = draft.kind === event.kind && draft.issue.id === event.issue.id && draft.actor.id === event.actor.id;
+    return same ? this.byListener.get(listener) : undefined;
+  }
 }
 
 export class IssueEvents {
@@ -44,8 +67,16 @@ export class IssueEvents {
     this.listeners.push(listener);
   }
 
-  async emit(repos: Repositories, event: IssueEvent): Promise<void> {
-    for (const listener of this.listeners) await listener.onIssueEvent(repos, event);
+  /** `repos` outside any transaction. */
+  async plan(repos: Repositories, draft: IssueEventDraft): Promise<IssueEventPlan> {
+    const byListener = new Map<IssueEventListener, unknown>();
+    for (const listener of this.listeners)
+      if (listener.plan) byListener.set(listener, await listener.plan(repos, draft));
+    return new IssueEventPlan(draft, byListener);
+  }
+
+  async emit(repos: Repositories, event: IssueEvent, plan?: IssueEventPlan): Promise<void> {
+    for (const listener of this.listeners) await listener.onIssueEvent(repos, event, plan?.of(listener, event));
   }
 }
 

@@ -6,7 +6,7 @@ import type { Repositories } from '../db/repositories.ts';
 import { branchCommit } from '../infra/git/compare.ts';
 import type { IssueAction } from '../webhook/payload.ts';
 import type { HookEventsService } from './hook-events.service.ts';
-import type { IssueEvent, IssueEventListener } from './issue-events.ts';
+import type { IssueEvent, IssueEventDraft, IssueEventListener } from './issue-events.ts';
 import type { IssueService } from './issue.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -57,11 +57,16 @@ export class IssueHookListener implements IssueEventListener {
     }
   }
 
-  async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
+  /** Whether any hook may hear of the event. */
+  async plan(repos: Repositories, draft: IssueEventDraft): Promise<boolean> {
+    return this.hookEvents.anyHookFor(repos, draft.repo);
+  }
+
+  async onIssueEvent(repos: Repositories, event: IssueEvent, anyHook?: boolean): Promise<void> {
     const { repo, actor: sender } = event;
     if (event.kind === 'opened' && event.issue.isPull) return;
     // The issue's details (labels, assignees, users, a pull's base commit) are read only for a payload.
-    if (!(await this.hookEvents.anyHookFor(repos, repo))) return;
+    if (!(anyHook ?? (await this.hookEvents.anyHookFor(repos, repo)))) return;
     const [details] = await this.issues.details([event.issue], repos);
     if (event.kind === 'commented') {
       if (!event.comment) return;

@@ -7,7 +7,7 @@ import type { User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import { unitOfIssue } from '../domain/access/content-visibility.ts';
 import { NotificationSource, NotificationStatus } from '../domain/notification.ts';
-import type { IssueEvent, IssueEventListener } from './issue-events.ts';
+import type { IssueEvent, IssueEventDraft, IssueEventKind, IssueEventListener } from './issue-events.ts';
 import type { RepoPermissionService } from './repo-permission.service.ts';
 
 const WIP_PREFIXES = ['wip:', '[wip]'];
@@ -17,12 +17,28 @@ export function isWorkInProgress(title: string): boolean {
   return WIP_PREFIXES.some((prefix) => lower.startsWith(prefix));
 }
 
+/** The users an event reaches through watching and taking part, and who was looked at to find them. */
+interface Audience {
+  /** Watchers, repository watchers and participants who hear of the event. */
+  readonly users: readonly User[];
+  /** Everyone looked at, heard or not: only others (assigned, mentioned) need looking at in the transaction. */
+  readonly considered: ReadonlySet<number>;
+  /** Users who unwatched the issue: they hear nothing, even when mentioned. */
+  readonly unwatchers: ReadonlySet<number>;
+}
+
+const SILENT_KINDS: ReadonlySet<IssueEventKind> = new Set(['edited', 'labeled', 'assigned']);
+
 export class IssueNotifier implements IssueEventListener {
   constructor(private readonly permissions: RepoPermissionService) {}
 
-  async onIssueEvent(repos: Repositories, event: IssueEvent): Promise<void> {
-    if (event.kind === 'edited' || event.kind === 'labeled' || event.kind === 'assigned') return;
-    const recipients = await this.recipients(repos, event);
+  async plan(repos: Repositories, draft: IssueEventDraft): Promise<Audience | undefined> {
+    return SILENT_KINDS.has(draft.kind) ? undefined : this.audience(repos, draft);
+  }
+
+  async onIssueEvent(repos: Repositories, event: IssueEvent, planned?: Audience): Promise<void> {
+    if (SILENT_KINDS.has(event.kind)) return;
+    const recipients = await this.recipients(repos, event, planned ?? (await this.audience(repos, event)));
     if (recipients.length === 0) return;
     const { issue, actor } = event;
     const now = new Date();
@@ -46,20 +62,37 @@ export class IssueNotifier implements IssueEventListener {
     );
   }
 
-  private async recipients(repos: Repositories, event: IssueEvent): Promise<User[]> {
-    const { issue, repo, actor } = event;
+  private async audience(repos: Repositories, draft: IssueEventDraft): Promise<Audience> {
+    const { issue, repo } = draft;
     const watches = await repos.issues.issueWatches(issue.id);
-    const ids = new Set<number>([
+    const considered = new Set<number>([
       ...watches.filter((watch) => watch.isWatching).map((watch) => watch.userId),
       ...(issue.isPull && isWorkInProgress(issue.title) ? [] : await repos.issues.repoWatcherIds(repo.id)),
       ...(await repos.issues.participantIds(issue)),
-      ...event.assignedIds,
-      ...event.mentionedIds,
     ]);
-    ids.delete(actor.id);
-    for (const watch of watches) if (!watch.isWatching) ids.delete(watch.userId);
-    for (const id of await repos.issues.blockerIds(actor.id, [...ids])) ids.delete(id);
-    const users = await repos.issues.listUsers([...ids]);
+    const unwatchers = new Set(watches.filter((watch) => !watch.isWatching).map((watch) => watch.userId));
+    return { users: await this.hearing(repos, draft, considered, unwatchers), considered, unwatchers };
+  }
+
+  /** The audience and the users the event assigns or mentions. */
+  private async recipients(repos: Repositories, event: IssueEvent, audience: Audience): Promise<readonly User[]> {
+    const others = new Set([...event.assignedIds, ...event.mentionedIds].filter((id) => !audience.considered.has(id)));
+    if (others.size === 0) return audience.users;
+    return [...audience.users, ...(await this.hearing(repos, event, others, audience.unwatchers))];
+  }
+
+  /** Of `ids`, who hears of the event: not the actor, no unwatcher, nobody who blocks the actor, who sees the issue. */
+  private async hearing(
+    repos: Repositories,
+    draft: IssueEventDraft,
+    ids: ReadonlySet<number>,
+    unwatchers: ReadonlySet<number>,
+  ): Promise<User[]> {
+    const { issue, repo, actor } = draft;
+    const candidates = new Set([...ids].filter((id) => id !== actor.id && !unwatchers.has(id)));
+    if (candidates.size === 0) return [];
+    for (const id of await repos.issues.blockerIds(actor.id, [...candidates])) candidates.delete(id);
+    const users = await repos.issues.listUsers([...candidates]);
     return this.permissions.usersWhoSee(users, repo, unitOfIssue(issue.isPull), repos.repoAccess);
   }
 }

@@ -358,19 +358,17 @@ export class IssueService {
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     if (!doer.isAdmin && (await this.blocksCommenter(repo, current, doer)))
       throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
+    // Bots comment often: who hears of it is read before the transaction, by prepared statements.
+    const plan = await this.events.plan(this.deps.repos, { kind: 'commented', actor: doer, repo, issue: current });
     const result = await this.deps.transactions.run(async (repos) => {
       const comment = await repos.issues.addComment(current, doer.id, CommentType.comment, body);
       const issue = { ...current, updatedAt: comment.createdAt, numComments: current.numComments + 1 };
       const mentionedIds = await this.mention(repos, issue, body);
-      await this.events.emit(repos, {
-        kind: 'commented',
-        actor: doer,
-        repo,
-        issue,
-        comment,
-        mentionedIds,
-        assignedIds: [],
-      });
+      await this.events.emit(
+        repos,
+        { kind: 'commented', actor: doer, repo, issue, comment, mentionedIds, assignedIds: [] },
+        plan,
+      );
       return { comment, issue };
     });
     return { ...result, repo };

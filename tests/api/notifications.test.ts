@@ -121,6 +121,30 @@ describe('who is notified', () => {
     expect(await threadFor(watcher, 'rules')).toBeDefined();
   });
 
+  it('a comment reaches the users it mentions, but no unwatcher of the issue and nobody who blocks its author', async () => {
+    const title = 'mentions in a comment';
+    const opened = await openIssue(author, title);
+    await t.context.db.prisma.issueWatch.create({
+      data: { userId: unwatcher.user.id, issueId: opened.id, isWatching: false },
+    });
+    const before = (await threadFor(unwatcher, title))!; // a repository watcher heard of the opening
+    await t
+      .request()
+      .patch(`/api/v1/notifications/threads/${before.id}`)
+      .set('Authorization', unwatcher.auth)
+      .expect(205);
+    await t
+      .request()
+      .post(`${repoPath()}/issues/${opened.number}/comments`)
+      .set('Authorization', author.auth)
+      .send({ body: `@${bystander.user.name} @${blocker.user.name} @${unwatcher.user.name} have a look` })
+      .expect(201);
+    expect(await threadFor(bystander, title)).toMatchObject({ unread: true });
+    expect(await threadFor(watcher, title)).toMatchObject({ unread: true });
+    expect(await threadFor(blocker, title)).toBeUndefined();
+    expect(await threadFor(unwatcher, title)).toMatchObject({ id: before.id, unread: false });
+  });
+
   it('keeps one thread per user and issue: updated, and turned unread again once read; pinned stays pinned', async () => {
     const first = (await threadFor(watcher, 'rules'))!;
     await t.request().patch(`/api/v1/notifications/threads/${first.id}`).set('Authorization', watcher.auth).expect(205);

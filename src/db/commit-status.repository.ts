@@ -3,6 +3,7 @@ import type { StatusSort } from '../domain/commit-status.ts';
 import type { Models } from './entities.ts';
 import type { DbClient } from './prisma.ts';
 import { lockRepositoryRow } from './repository-row-lock.ts';
+import { sqliteTimestamp } from './sqlite-values.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export type CommitStatusRow = Models.CommitStatusModel;
@@ -31,8 +32,33 @@ export class CommitStatusRepository {
     private readonly provider: DatabaseTarget['provider'],
   ) {}
 
-  /** Appends a status with the next index of its commit (call in a transaction, which then holds the repository). */
-  async create(status: NewCommitStatus): Promise<CommitStatusRow> {
+  /**
+   * Appends a status with the next index of its commit, in a transaction or not. On SQLite it is one statement, which
+   * the write lock orders against any other; on PostgreSQL a transaction holds the repository's row for it.
+   */
+  async record(status: NewCommitStatus): Promise<CommitStatusRow> {
+    if (this.provider === 'sqlite') return this.appendInOneStatement(status);
+    const client = this.client;
+    if (!('$transaction' in client)) return this.create(status);
+    return client.$transaction((tx) => new CommitStatusRepository(tx, this.provider).create(status));
+  }
+
+  private async appendInOneStatement(status: NewCommitStatus): Promise<CommitStatusRow> {
+    const now = new Date();
+    const at = sqliteTimestamp(now);
+    const { repoId, sha, state, targetUrl, description, context, creatorId } = status;
+    const [row] = await this.client.$queryRaw<Array<{ id: number; index: number }>>`
+      INSERT INTO "CommitStatus"
+        ("index", "repoId", "sha", "state", "targetUrl", "description", "context", "creatorId", "createdAt", "updatedAt")
+      SELECT COALESCE(MAX("index"), 0) + 1, ${repoId}, ${sha}, ${state}, ${targetUrl}, ${description}, ${context},
+        ${creatorId}, ${at}, ${at}
+      FROM "CommitStatus" WHERE "repoId" = ${repoId} AND "sha" = ${sha}
+      RETURNING "id", "index"`;
+    return { ...status, id: Number(row.id), index: Number(row.index), createdAt: now, updatedAt: now };
+  }
+
+  /** Appends a status with the next index of its commit (in a transaction, which then holds the repository). */
+  private async create(status: NewCommitStatus): Promise<CommitStatusRow> {
     await lockRepositoryRow(this.client, this.provider, status.repoId);
     const last = await this.client.commitStatus.findFirst({
       where: { repoId: status.repoId, sha: status.sha },

@@ -59,19 +59,23 @@ export class CommitStatusService {
     // Read before the transaction, from committed rows: a hook made meanwhile hears the next status.
     const hooked = await this.hookEvents.anyHookFor(this.deps.repos, repo);
     const pushed = hooked ? await readCommit(this.dir(repo), commit.sha) : null;
-    const row = await this.deps.transactions.run(async (repos) => {
-      const status = await repos.commitStatuses.create({
-        repoId: repo.id,
-        sha: commit.sha,
-        state,
-        targetUrl: input.targetUrl ?? '',
-        description: input.description ?? '',
-        context: input.context || 'default',
-        creatorId: doer.id,
-      });
-      if (hooked) await this.hookEvents.status(repos, { repo, sender: doer, status, commit: pushed });
-      return status;
-    });
+    const status = {
+      repoId: repo.id,
+      sha: commit.sha,
+      state,
+      targetUrl: input.targetUrl ?? '',
+      description: input.description ?? '',
+      context: input.context || 'default',
+      creatorId: doer.id,
+    };
+    // Without hooks the status is all there is to write: no transaction of its own on SQLite.
+    const row = hooked
+      ? await this.deps.transactions.run(async (repos) => {
+          const recorded = await repos.commitStatuses.record(status);
+          await this.hookEvents.status(repos, { repo, sender: doer, status: recorded, commit: pushed });
+          return recorded;
+        })
+      : await this.deps.repos.commitStatuses.record(status);
     // The status is recorded whatever becomes of the merges waiting for it.
     await this.autoMerges.onStatus(repo, commit.sha).catch((error: unknown) => {
       this.deps.log.warn({ err: error, repo: repo.id, sha: commit.sha }, 'scheduled merge failed');

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { positionalSql } from './sqlite-values.ts';
 import type { User } from './prisma.ts';
 import { postgresUser, sqliteUserFromValues, USER_COLUMNS } from './hot-user-rows.ts';
+import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
 export interface AudienceHotQueries {
   issueWatches(issueId: number): Promise<Array<{ userId: number; isWatching: boolean }>>;
@@ -21,18 +22,17 @@ export interface AudienceHotQueries {
 const ISSUE_WATCHES_SQL = `SELECT "userId", "isWatching" FROM "IssueWatch" WHERE "issueId" = $1`;
 const REPO_WATCHERS_SQL = `SELECT "userId" FROM "Watch" WHERE "repoId" = $1 AND "mode" IN (1, 3)`;
 const COMMENTERS_SQL = `SELECT DISTINCT "posterId" FROM "Comment" WHERE "issueId" = $1 AND "type" = $2`;
-const blockersSql = (inList: string) =>
-  `SELECT "blockerId" FROM "UserBlocking" WHERE "blockeeId" = $1 AND "blockerId" ${inList}`;
-const usersSql = (inList: string) => `SELECT ${USER_COLUMNS} FROM "User" WHERE "id" ${inList}`;
-const SQLITE_IN_LIST = (placeholder: string) => `IN (SELECT value FROM json_each(${placeholder}))`;
+const blockersSql = (dialect: Dialect) =>
+  `SELECT "blockerId" FROM "UserBlocking" WHERE "blockeeId" = $1 AND ${dialect.inList('"blockerId"', '$2')}`;
+const usersSql = (dialect: Dialect) => `SELECT ${USER_COLUMNS} FROM "User" WHERE ${dialect.inList('"id"', '$1')}`;
 
 export function sqliteAudienceQueries(db: BetterSqlite3.Database): AudienceHotQueries {
   const prepare = (sql: string) => db.prepare(positionalSql(sql));
   const issueWatches = prepare(ISSUE_WATCHES_SQL).raw(true);
   const repoWatchers = prepare(REPO_WATCHERS_SQL).pluck();
   const commenters = prepare(COMMENTERS_SQL).pluck();
-  const blockers = prepare(blockersSql(SQLITE_IN_LIST('$2'))).pluck();
-  const users = prepare(usersSql(SQLITE_IN_LIST('$1'))).raw(true);
+  const blockers = prepare(blockersSql(SQLITE)).pluck();
+  const users = prepare(usersSql(SQLITE)).raw(true);
   return {
     issueWatches: async (issueId) =>
       (issueWatches.all(issueId) as Array<[number, number]>).map(([userId, isWatching]) => ({
@@ -42,16 +42,13 @@ export function sqliteAudienceQueries(db: BetterSqlite3.Database): AudienceHotQu
     repoWatcherIds: async (repoId) => repoWatchers.all(repoId) as number[],
     commenterIds: async (issueId, type) => commenters.all(issueId, type) as number[],
     blockerIds: async (blockeeId, userIds) =>
-      userIds.length ? (blockers.all(blockeeId, JSON.stringify(userIds)) as number[]) : [],
+      userIds.length ? (blockers.all(blockeeId, SQLITE.list(userIds)) as number[]) : [],
     usersByIds: async (ids) =>
-      ids.length ? (users.all(JSON.stringify(ids)) as unknown[][]).map(sqliteUserFromValues) : [],
+      ids.length ? (users.all(SQLITE.list(ids)) as unknown[][]).map(sqliteUserFromValues) : [],
   };
 }
 
-type Run = (name: string, text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>;
-
-/** `run` runs a named (prepared) statement. */
-export function postgresAudienceQueries(run: Run): AudienceHotQueries {
+export function postgresAudienceQueries(run: PostgresRun): AudienceHotQueries {
   const column = async (name: string, text: string, values: unknown[], key: string) =>
     (await run(name, text, values)).rows.map((row) => row[key] as number);
   return {
@@ -64,11 +61,11 @@ export function postgresAudienceQueries(run: Run): AudienceHotQueries {
     commenterIds: (issueId, type) => column('anvil_commenters', COMMENTERS_SQL, [issueId, type], 'posterId'),
     blockerIds: async (blockeeId, userIds) =>
       userIds.length
-        ? column('anvil_blockers_of', blockersSql('= ANY($2::int[])'), [blockeeId, [...userIds]], 'blockerId')
+        ? column('anvil_blockers_of', blockersSql(POSTGRES), [blockeeId, POSTGRES.list(userIds)], 'blockerId')
         : [],
     usersByIds: async (ids) =>
       ids.length
-        ? (await run('anvil_users_by_ids', usersSql('= ANY($1::int[])'), [[...ids]])).rows.map(postgresUser)
+        ? (await run('anvil_users_by_ids', usersSql(POSTGRES), [POSTGRES.list(ids)])).rows.map(postgresUser)
         : [],
   };
 }

@@ -6,7 +6,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { Models } from './entities.ts';
 import { modelColumns, type ModelColumns, sqliteModelRow } from './model-columns.ts';
-import { positionalSql, sqliteTimestamp } from './sqlite-values.ts';
+import { positionalSql } from './sqlite-values.ts';
+import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
 type NotificationRow = Models.NotificationModel;
 type IssueRow = Models.IssueModel;
@@ -99,29 +100,6 @@ const COMMENT = modelColumns<CommentRow>()(['id', 'type', 'posterId', 'issueId',
   dates: ['createdAt', 'updatedAt'],
 });
 
-/** How each database takes a list of ids and a date as one parameter. */
-interface Dialect {
-  inList(column: string, placeholder: string): string;
-  /** The list as a table `ids` of one column, `value`. */
-  listTable(placeholder: string): string;
-  list(values: readonly number[]): unknown;
-  date(at: Date): unknown;
-}
-
-const SQLITE: Dialect = {
-  inList: (column, placeholder) => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
-  listTable: (placeholder) => `json_each(${placeholder}) AS ids`,
-  list: (values) => JSON.stringify(values),
-  date: sqliteTimestamp,
-};
-
-const POSTGRES: Dialect = {
-  inList: (column, placeholder) => `${column} = ANY(${placeholder}::int[])`,
-  listTable: (placeholder) => `unnest(${placeholder}::int[]) AS ids(value)`,
-  list: (values) => [...values],
-  date: (at) => at,
-};
-
 /** The WHERE clause of the columns, its values, and a key naming its shape (one statement per shape). */
 function threadWhere(columns: ThreadColumns, dialect: Dialect): { sql: string; values: unknown[]; shape: string } {
   const values: unknown[] = [columns.userId];
@@ -191,10 +169,7 @@ export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQuer
   };
 }
 
-type Run = (name: string, text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>;
-
-/** `run` runs a named (prepared) statement. */
-export function postgresContentQueries(run: Run): ContentHotQueries {
+export function postgresContentQueries(run: PostgresRun): ContentHotQueries {
   const issues = byIdsSql(ISSUE, 'Issue', 'id', POSTGRES);
   const pulls = byIdsSql(PULL_REQUEST, 'PullRequest', 'issueId', POSTGRES);
   const lastComments = lastCommentsSql(POSTGRES);

@@ -3,6 +3,7 @@
 // commit status asked each through Prisma (the auto-merge one by reading every schedule of the site).
 import type BetterSqlite3 from 'better-sqlite3';
 import { positionalSql } from './sqlite-values.ts';
+import type { PostgresRun } from './sql-dialects.ts';
 
 export interface EventHotQueries {
   /** Whether an active hook of the repository, of its owner or of the system exists. */
@@ -25,10 +26,7 @@ export function sqliteEventQueries(db: BetterSqlite3.Database): EventHotQueries 
   };
 }
 
-type Run = (name: string, text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
-
-/** `run` runs a named (prepared) statement. */
-export function postgresEventQueries(run: Run): EventHotQueries {
+export function postgresEventQueries(run: PostgresRun): EventHotQueries {
   return {
     activeHookExists: async (ownerId, repoId) =>
       (await run('anvil_active_hook_exists', ACTIVE_HOOK_SQL, [repoId, ownerId])).rows.length > 0,

@@ -6,6 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
+import type { PostgresRun } from './sql-dialects.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -167,11 +168,9 @@ function postgresRepository(row: Record<string, unknown>): Repository {
   return row as unknown as Repository;
 }
 
-type Run = (name: string, text: string, values: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>;
-
 /** `run` runs a named (prepared) statement; `userById` is the hot User lookup. */
 export function postgresRepositoryQueries(
-  run: Run,
+  run: PostgresRun,
   userById: (id: number) => Promise<User | null>,
 ): RepositoryHotQueries {
   const withOwnerAndUnits = async (rows: Array<Record<string, unknown>>): Promise<RepoWithOwner | null> => {

@@ -3,6 +3,7 @@
 // with that transaction — a token acknowledged 201 was gone after an unrelated rollback.
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { sleep } from '../helpers/hook-receiver.ts';
+import { startSecondApp, type SecondApp } from '../helpers/second-app.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe('writes beside an open transaction', () => {
@@ -68,5 +69,36 @@ describe('writes beside an open transaction', () => {
     held.rollBack();
     await held.ended;
     expect(await read).toBe(0);
+  });
+});
+
+describe('two connections to one database in one process', () => {
+  let t: TestApp;
+  let second: SecondApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    second = await startSecondApp(t);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+  });
+
+  it("a write waiting for the other connection's lock lets that connection finish and then succeeds", async () => {
+    // On SQLite the first connection's transaction holds the write lock across a timer; a wait for that lock inside
+    // SQLite would stop this process until it timed out, so that timer could never fire and the write would fail.
+    let commit!: () => void;
+    const committed = t.context.transactions.run(async (repos) => {
+      await repos.jobs.enqueue('held-lock', {});
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await sleep(50);
+    const write = second.context.db.prisma.job.create({ data: { kind: 'waited', payload: '{}' } }).then((job) => job);
+    setTimeout(() => commit(), 200);
+    await committed;
+    await write;
+    const kinds = await t.context.db.prisma.job.findMany({ where: { kind: { in: ['held-lock', 'waited'] } } });
+    expect(kinds.map((job) => job.kind).sort()).toEqual(['held-lock', 'waited']);
   });
 });

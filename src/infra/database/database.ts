@@ -11,6 +11,7 @@ import type { DatabaseTarget } from './target.ts';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { CachedStatements } from './sqlite-statement-cache.ts';
 import { gateTransactions } from './sqlite-transaction-gate.ts';
+import { waitForLocksOnTimers } from './sqlite-busy-wait.ts';
 import { type HotQueries, postgresHotQueries, sqliteHotQueries } from '../../db/hot-queries.ts';
 
 export interface Database {
@@ -24,6 +25,9 @@ export interface Database {
 // query's message at the calling line; errors are told apart by their codes here, and the message keeps the cause.
 const CLIENT_OPTIONS = { errorFormat: 'minimal' } as const;
 
+/** How long a statement waits for another connection's write lock before it fails. */
+const SQLITE_LOCK_TIMEOUT_MS = 10_000;
+
 export function databaseTarget(settings: Settings): DatabaseTarget {
   return settings.database.URL
     ? { provider: 'postgresql', url: settings.database.URL }
@@ -36,7 +40,7 @@ export function openDatabase(target: DatabaseTarget): Database {
 
 function openSqlite(file: string): Database {
   makePrivateDirectory(path.dirname(file));
-  const connection = new BetterSqlite3(file, { timeout: 10_000 });
+  const connection = new BetterSqlite3(file, { timeout: SQLITE_LOCK_TIMEOUT_MS });
   // A database an earlier version left readable to all becomes private; SQLite gives -wal and -shm its mode.
   fs.chmodSync(file, PRIVATE_FILE_MODE);
   connection.pragma('journal_mode = WAL');
@@ -55,13 +59,14 @@ function openSqlite(file: string): Database {
 }
 
 /**
- * Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts) and its
- * queries outside a transaction kept out of the open one (sqlite-transaction-gate.ts).
+ * Prisma's better-sqlite3 adapter, its connection keeping statements prepared (sqlite-statement-cache.ts), its
+ * queries outside a transaction kept out of the open one (sqlite-transaction-gate.ts), and its waits for locks made
+ * on timers rather than in SQLite (sqlite-busy-wait.ts).
  */
 function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
   const { PrismaBetterSqlite3 } =
     require('@prisma/adapter-better-sqlite3') as typeof import('@prisma/adapter-better-sqlite3');
-  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 10_000 });
+  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 0 });
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
@@ -74,7 +79,7 @@ function sqliteAdapter(file: string): SqlMigrationAwareDriverAdapterFactory {
         holder.client = new CachedStatements(holder.client);
         return adapter;
       };
-      return gateTransactions(await connectCached(), connectCached);
+      return waitForLocksOnTimers(gateTransactions(await connectCached(), connectCached), SQLITE_LOCK_TIMEOUT_MS);
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   };

@@ -6,16 +6,20 @@ import { sleep } from '../helpers/hook-receiver.ts';
 import { startSecondApp, type SecondApp } from '../helpers/second-app.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
 describe('writes beside an open transaction', () => {
-  let t: TestApp;
   let owner: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp();
     owner = await createTestUser(t);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** Opens a transaction that writes a job row, and rolls it back when `rollBack` is called. */
@@ -73,16 +77,13 @@ describe('writes beside an open transaction', () => {
 });
 
 describe('two connections to one database in one process', () => {
-  let t: TestApp;
   let second: SecondApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
     second = await startSecondApp(t);
   });
   afterAll(async () => {
     await second?.close();
-    await t?.close();
   });
 
   it("a write waiting for the other connection's lock lets that connection finish and then succeeds", async () => {

@@ -21,7 +21,7 @@ function isBusy(error: unknown): boolean {
 }
 
 /** Runs `run` until it is not refused as busy, or until `timeoutMs` have passed (then its refusal is thrown). */
-export async function whileBusy<T>(run: () => Promise<T>, timeoutMs: number): Promise<T> {
+async function whileBusy<T>(run: () => Promise<T>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let tries = 0; ; tries++) {
     try {

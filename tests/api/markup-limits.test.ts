@@ -2,7 +2,7 @@
 // threads while the event loop stays free, in time linear in their size; no input answers 500; bodies over the
 // limit are refused with 413; a render over its time budget is refused. The event loop is measured with a probe
 // (monitorEventLoopDelay) in this process, where the app under test runs.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { allowedStallMs, withEventLoopProbe } from '../helpers/event-loop-probe.ts';
 import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -11,15 +11,6 @@ let alice: TestUser;
 let context: string;
 
 const SWAGGER_URL = 'http://localhost:3000/api/swagger';
-
-/** Longest the event loop may stall while a bomb renders (the target is 100 ms; this leaves room for a busy CI). */
-const MAX_EVENT_LOOP_DELAY_MS = 1000;
-
-/**
- * On a machine stalled by others, the probe's longest stall grows with everything else; rendering on the event loop
- * would stall it for nearly the whole request, so a stall under half the request's time also shows the loop free.
- */
-const allowedStallMs = (requestMs: number) => Math.max(MAX_EVENT_LOOP_DELAY_MS, requestMs / 2);
 
 beforeAll(async () => {
   // A generous budget: what these tests measure is the event loop, not how fast a busy machine renders.
@@ -34,19 +25,6 @@ afterAll(() => t.close());
 
 function renderMarkdown(app: TestApp, user: TestUser, body: Record<string, unknown>) {
   return app.request().post('/api/v1/markdown').set('Authorization', user.auth).send(body);
-}
-
-/** Runs a request while a probe records the event loop's longest stall (ms). */
-async function withProbe<T>(request: () => Promise<T>): Promise<{ result: T; maxDelayMs: number; requestMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  const started = performance.now();
-  try {
-    const result = await request();
-    return { result, maxDelayMs: histogram.max / 1e6, requestMs: performance.now() - started };
-  } finally {
-    histogram.disable();
-  }
 }
 
 const BOMBS: [string, string][] = [
@@ -66,12 +44,12 @@ const BOMBS: [string, string][] = [
 describe.each(BOMBS)('%s', (_name, text) => {
   it.each(['gfm', 'comment', 'markdown'])('renders or refuses it in %s mode, the event loop free', async (mode) => {
     const body = { Mode: mode, Text: text, Context: context };
-    const { result, maxDelayMs, requestMs } = await withProbe(() => renderMarkdown(t, alice, body));
+    const { result, maxStallMs, workMs } = await withEventLoopProbe(() => renderMarkdown(t, alice, body));
     expect([200, 422]).toContain(result.status);
     if (result.status === 422) {
       expect(result.body).toEqual({ message: expect.stringContaining('render'), url: SWAGGER_URL });
     }
-    expect(maxDelayMs).toBeLessThan(allowedStallMs(requestMs));
+    expect(maxStallMs).toBeLessThan(allowedStallMs(workMs));
   });
 });
 
@@ -107,9 +85,9 @@ describe('with a budget of 2 s', () => {
 
   it('renders 150,000 [ (or refuses it): either way within 2 s, and never on the event loop', async () => {
     const body = { Mode: 'gfm', Text: '['.repeat(150_000) };
-    const { result, maxDelayMs, requestMs } = await withProbe(() => renderMarkdown(strict, caller, body));
+    const { result, maxStallMs, workMs } = await withEventLoopProbe(() => renderMarkdown(strict, caller, body));
     expect([200, 422]).toContain(result.status);
-    expect(maxDelayMs).toBeLessThan(allowedStallMs(requestMs));
+    expect(maxStallMs).toBeLessThan(allowedStallMs(workMs));
   });
 });
 

@@ -173,8 +173,10 @@ describe('password checks at the default cost', () => {
       latencies.push(await timed(alice.auth, 200));
       await sleep(10);
     }
-    await Promise.all(attack);
-    expect(median(latencies)).toBeLessThan(100);
+    const attackLatencies = await Promise.all(attack);
+    // Relative to the password checks' own time, so a slow machine slows both: hashing on the event loop would make
+    // each token request wait for the checks queued before it.
+    expect(median(latencies)).toBeLessThan(median(attackLatencies) / 3);
   });
 
   it('checks one argon2 hash for a known account, an unknown name and a passwordless name alike, at a similar cost', async () => {

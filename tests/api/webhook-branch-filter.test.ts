@@ -1,6 +1,6 @@
 // Webhook branch filters: refused on write when they are not globs or are too long (org and system hooks, create
 // and edit), and matched on push without holding the event loop, whatever the pattern.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { allowedStallMs, withEventLoopProbe } from '../helpers/event-loop-probe.ts';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { User } from '../../src/db/prisma.ts';
@@ -92,16 +92,12 @@ describe('branch filters on push', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('keeps the event loop responsive (< 1 s) while `*a*a*a*a*a*a*a*a*a*a*b` meets a branch of 38 × `a`', async () => {
+  it('keeps the event loop responsive while `*a*a*a*a*a*a*a*a*a*a*b` meets a branch of 38 × `a`', async () => {
     const tasksBefore = await t.context.db.prisma.hookTask.count();
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    try {
-      await gitOk(['push', '-q', remote, `HEAD:refs/heads/${'a'.repeat(38)}`], work);
-    } finally {
-      delay.disable();
-    }
-    expect(delay.max / 1e6).toBeLessThan(1000);
+    const { maxStallMs, workMs } = await withEventLoopProbe(() =>
+      gitOk(['push', '-q', remote, `HEAD:refs/heads/${'a'.repeat(38)}`], work),
+    );
+    expect(maxStallMs).toBeLessThan(allowedStallMs(workMs));
     // The filter does not match, so nothing is queued; a branch that ends in `b` is.
     expect(await t.context.db.prisma.hookTask.count()).toBe(tasksBefore);
     await gitOk(['push', '-q', remote, `HEAD:refs/heads/${'a'.repeat(37)}b`], work);

@@ -8,7 +8,16 @@ import type { Readable } from 'node:stream';
 import type * as EditorConfig from 'editorconfig';
 import { type ArchiveFormat, streamArchive } from '../infra/git/archive.ts';
 import { resolveRevision, type Revision } from '../infra/git/revision.ts';
-import { entryAt, lastCommitOf, lastCommitsOf, listTree, readBlob, type TreeEntry } from '../infra/git/tree.ts';
+import {
+  entriesAt,
+  entryAt,
+  lastCommitOf,
+  lastCommitsOf,
+  listTree,
+  listTrees,
+  readBlob,
+  type TreeEntry,
+} from '../infra/git/tree.ts';
 import {
   DEFAULT_ISSUE_CONFIG,
   ISSUE_CONFIG_PATHS,
@@ -76,8 +85,9 @@ export class RepoContentService {
     if (repo.isEmpty) return { config: DEFAULT_ISSUE_CONFIG, error: null };
     const dir = this.dir(repo);
     const revision = await this.revision(repo);
+    const candidates = await entriesAt(dir, revision.sha, ISSUE_CONFIG_PATHS);
     for (const path of ISSUE_CONFIG_PATHS) {
-      const entry = await entryAt(dir, revision.sha, path);
+      const entry = candidates?.get(path);
       const bytes = entry && entry.type === 'blob' ? await readBlob(dir, entry.sha) : null;
       if (!bytes) continue;
       try {
@@ -96,8 +106,9 @@ export class RepoContentService {
     const dir = this.dir(repo);
     const revision = await this.revision(repo);
     const templates: IssueTemplate[] = [];
+    const folders = await listTrees(dir, revision.sha, ISSUE_TEMPLATE_DIRS);
     for (const folder of ISSUE_TEMPLATE_DIRS) {
-      for (const entry of await listTree(dir, revision.sha, folder)) {
+      for (const entry of folders?.get(folder) ?? []) {
         const name = entry.path.slice(folder.length + 1);
         if (entry.type !== 'blob' || !isTemplateFile(name)) continue;
         const bytes = await readBlob(dir, entry.sha);

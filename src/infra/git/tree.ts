@@ -59,6 +59,70 @@ async function readEntryAt(dir: string, treeish: string, path: string): Promise<
   return entry && entry.path === path ? entry : null;
 }
 
+/**
+ * The entries of a commit or tree at those of `paths` that exist, by path, from one `ls-tree` (a lookup of several
+ * candidate files is one process, not one each). Null when `treeish` names nothing.
+ */
+export async function entriesAt(dir: string, treeish: string, paths: string[]): Promise<Map<string, TreeEntry> | null> {
+  const read = () => readEntriesAt(dir, treeish, paths);
+  const entries = isFullObjectId(treeish)
+    ? await immutableAnswer(dir, `entries ${treeish} ${paths.join('\0')}`, read, (found) => 64 * (found.length + 1))
+    : await read();
+  return entries && new Map(entries.map((entry) => [entry.path, { ...entry }]));
+}
+
+async function readEntriesAt(dir: string, treeish: string, paths: string[]): Promise<TreeEntry[] | null> {
+  try {
+    const wanted = new Set(paths);
+    const output = await runGit([...git(dir), 'ls-tree', '-z', '-l', '--full-tree', treeish, '--', ...paths]);
+    return parseEntries(output).filter((entry) => wanted.has(entry.path));
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The entries directly inside each of the trees at `folders` (absent folders: none), by folder, from one `ls-tree`.
+ * Null when `treeish` names nothing.
+ */
+export async function listTrees(
+  dir: string,
+  treeish: string,
+  folders: string[],
+): Promise<Map<string, TreeEntry[]> | null> {
+  const read = () => readListTrees(dir, treeish, folders);
+  const entries = isFullObjectId(treeish)
+    ? await immutableAnswer(dir, `lists ${treeish} ${folders.join('\0')}`, read, (found) => 64 * (found.length + 1))
+    : await read();
+  if (!entries) return null;
+  const byFolder = new Map(folders.map((folder) => [folder, [] as TreeEntry[]]));
+  for (const entry of entries) {
+    const folder = entry.path.slice(0, entry.path.lastIndexOf('/'));
+    byFolder.get(folder)?.push({ ...entry });
+  }
+  return byFolder;
+}
+
+async function readListTrees(dir: string, treeish: string, folders: string[]): Promise<TreeEntry[] | null> {
+  try {
+    const output = await runGit([
+      ...git(dir),
+      'ls-tree',
+      '-z',
+      '-l',
+      '--full-tree',
+      treeish,
+      '--',
+      ...folders.map((folder) => `${folder}/`),
+    ]);
+    return parseEntries(output);
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
 /** The entries directly inside the tree at `path` (empty: the root), or every entry below it when `recursive`. */
 export async function listTree(
   dir: string,

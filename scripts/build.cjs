@@ -50,11 +50,22 @@ function build(files = sourceFiles()) {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, transformFileSync(file, compileOptions).code);
   }
+  writeQueryCompilers(building);
   fs.writeFileSync(path.join(building, '.stamp'), sourceStamp(files));
   const previous = `${outDir}.previous-${process.pid}`;
   if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
   fs.renameSync(building, outDir);
   fs.rmSync(previous, { recursive: true, force: true });
+}
+
+/** Prisma's query compilers, decoded once here rather than at every start (query-compiler-wasm.ts). */
+function writeQueryCompilers(building) {
+  const wasm = require(path.join(building, 'src', 'infra', 'database', 'query-compiler-wasm.js'));
+  for (const provider of wasm.QUERY_COMPILER_PROVIDERS) {
+    const file = wasm.queryCompilerFile(building, provider);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, wasm.decodeQueryCompiler(provider));
+  }
 }
 
 /** Whether dist/ was compiled from exactly the sources on disk. */

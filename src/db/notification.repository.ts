@@ -7,6 +7,7 @@ import {
   type FewRepositories,
   forOneRead,
   MAX_COUNTED_GROUPS,
+  loadedRepositories,
   visibleContent,
   visibleCount,
 } from './visible-content.ts';
@@ -71,11 +72,14 @@ export class NotificationRepository {
     return visibleContent(this.client, filter.reader, rows, placeOfThread, this.few);
   }
 
-  /** One page of the selected threads, newest first, and how many there are. */
+  /**
+   * One page of the selected threads, newest first, how many there are, and the repositories already read to decide
+   * their visibility (so the page's details need not read them again).
+   */
   async page(
     filter: ThreadFilter,
     page: { skip: number; limit: number },
-  ): Promise<{ rows: NotificationRow[]; total: number }> {
+  ): Promise<{ rows: NotificationRow[]; total: number; repos: Map<number, RepoWithOwner> }> {
     const where = threadWhere(filter);
     const few = this.few && forOneRead(this.few);
     const total = await this.count(filter, few);
@@ -95,7 +99,7 @@ export class NotificationRepository {
         return { scanned: candidates.length, kept };
       },
     );
-    return { rows, total };
+    return { rows, total, repos: await loadedRepositories(few) };
   }
 
   /** How many threads the filter selects: counted per repository and source, then summed over the visible ones. */

@@ -1,10 +1,11 @@
 // Visibility checked for a few rows at once: of content rows (issues, notification threads) already read, those the
-// reader may see, by asking the rule of content-access-filters.ts for their repositories alone (small queries per
-// unit among them). Paging through candidates and counting by repository use it instead of the full filter over the
+// reader may see. Paging through candidates and counting by repository use it instead of the full filter over the
 // whole table, which PostgreSQL took 40–280 ms to plan and up to a second to run at 100,000 rows.
-// A page's rows mostly come from one to three repositories: then the pure rule decides, from each repository and the
-// viewer's facts on it read by prepared statements (a Prisma query cost ~1 ms of CPU per notification poll).
-// tests/api/content-access-agreement.test.ts proves both ways agree.
+// Up to MAX_DECIDED_REPOSITORIES repositories, the pure rule decides from each repository and the viewer's facts on
+// it: one to three read by prepared statements (a Prisma query cost ~1 ms of CPU per notification poll), more read
+// together in plain queries (the SQL filter among even 60 repositories took PostgreSQL 14 ms to plan). Beyond that,
+// the SQL filter of content-access-filters.ts asks among their ids. The repositories read are kept for the read, so
+// what it shows beside its rows is not read again. tests/api/content-access-agreement.test.ts proves the ways agree.
 import { type ContentUnit, readerSeesContent } from '../domain/access/content-visibility.ts';
 import { type ContentReader, contentRepositoriesWhere } from './content-access-filters.ts';
 import type { DbClient } from './prisma.ts';
@@ -13,6 +14,7 @@ import { permissionsOnRepos } from './repo-permissions.ts';
 import type { RepoPermission } from '../domain/access/repo-permission.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import type { RepositoryHotQueries } from './hot-repository-queries.ts';
+import { repoInclude } from './repository-rows.repository.ts';
 
 /** Prepared statements for single repositories and the access facts read through them (outside transactions). */
 export interface FewRepositories {
@@ -32,8 +34,23 @@ export function forOneRead(few: FewRepositories): FewRepositories {
   return { ...few, decided: new Map() };
 }
 
-/** Repositories read one by one through prepared statements; more are asked through one query (or the SQL filter). */
+/** The repositories a read loaded to decide visibility, by id, so what it shows beside its rows is not read again. */
+export async function loadedRepositories(few: FewRepositories | undefined): Promise<Map<number, RepoWithOwner>> {
+  const seen = new Map<number, RepoWithOwner>();
+  for (const decided of few?.decided?.values() ?? []) {
+    const found = await decided;
+    if (found) seen.set(found.repo.id, found.repo);
+  }
+  return seen;
+}
+
+/** Repositories read one by one through prepared statements; more are read together. */
 export const FEW_REPOSITORIES = 3;
+/**
+ * Up to this many repositories, the pure rule decides; beyond (a count over thousands of repositories), the SQL filter
+ * does, whose plan PostgreSQL takes some 14 ms to make even among 60 repositories.
+ */
+const MAX_DECIDED_REPOSITORIES = 500;
 
 /** Where a row of content lives: its repository and the unit it belongs to. */
 export interface ContentPlace {
@@ -51,8 +68,8 @@ export async function visibleContent<R>(
 ): Promise<R[]> {
   const places = rows.map(placeOf);
   const repoIds = new Set(places.map((place) => place.repoId));
-  if (few && repoIds.size <= FEW_REPOSITORIES) {
-    const sees = await seesInFew(few, reader, [...repoIds]);
+  if (few && repoIds.size <= MAX_DECIDED_REPOSITORIES) {
+    const sees = await seesIn(client, few, reader, [...repoIds]);
     return rows.filter((_, i) => sees(places[i]));
   }
   const reposByUnit = new Map<ContentUnit, Set<number>>();
@@ -80,31 +97,52 @@ export async function visibleContent<R>(
 }
 
 /** Whether the reader sees a place in these repositories, from each repository and the viewer's facts on it. */
-async function seesInFew(
+async function seesIn(
+  client: DbClient,
   few: FewRepositories,
   reader: ContentReader,
   repoIds: number[],
 ): Promise<(place: ContentPlace) => boolean> {
-  const decide = async (id: number): Promise<DecidedRepository | null> => {
-    const repo = await few.hot.repositoryById(id);
-    const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
-    return repo && permission ? { repo, permission } : null;
-  };
-  const decided = await Promise.all(
-    repoIds.map(async (id) => {
-      let known = few.decided?.get(id);
-      if (!known) {
-        known = decide(id);
-        few.decided?.set(id, known);
-      }
-      return [id, await known] as const;
-    }),
-  );
-  const byId = new Map(decided);
+  const decided = few.decided ?? new Map<number, Promise<DecidedRepository | null>>();
+  const undecided = repoIds.filter((id) => !decided.has(id));
+  if (undecided.length <= FEW_REPOSITORIES) {
+    for (const id of undecided) decided.set(id, decideOne(few, reader, id));
+  } else {
+    const batch = decideMany(client, few, reader, undecided);
+    for (const id of undecided)
+      decided.set(
+        id,
+        batch.then((byId) => byId.get(id) ?? null),
+      );
+  }
+  const byId = new Map(await Promise.all(repoIds.map(async (id) => [id, await decided.get(id)!] as const)));
   return ({ repoId, unit }) => {
     const found = byId.get(repoId);
     return !!found && readerSeesContent(reader.publicOnly, found.repo, found.permission, unit);
   };
+}
+
+/** One repository through prepared statements. */
+async function decideOne(few: FewRepositories, reader: ContentReader, id: number): Promise<DecidedRepository | null> {
+  const repo = await few.hot.repositoryById(id);
+  const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
+  return repo && permission ? { repo, permission } : null;
+}
+
+/** Many repositories in a fixed number of plain queries. */
+async function decideMany(
+  client: DbClient,
+  few: FewRepositories,
+  reader: ContentReader,
+  ids: number[],
+): Promise<Map<number, DecidedRepository>> {
+  const repos: RepoWithOwner[] = [];
+  for (let start = 0; start < ids.length; start += REPOS_PER_QUERY) {
+    const chunk = ids.slice(start, start + REPOS_PER_QUERY);
+    repos.push(...(await client.repository.findMany({ where: { id: { in: chunk } }, include: repoInclude })));
+  }
+  const permissions = await permissionsOnRepos(few.access, reader.viewer, repos);
+  return new Map(repos.map((repo) => [repo.id, { repo, permission: permissions.get(repo.id)! }]));
 }
 
 /** Repositories per visibility query: an IN list well under either database's bound on parameters. */

@@ -4,6 +4,7 @@
 import type { ContentReader } from '../db/content-access-filters.ts';
 import type { NotificationRow, ThreadDetails, ThreadFilter } from '../db/notification.repository.ts';
 import type { User } from '../db/entities.ts';
+import type { RepoWithOwner } from '../db/repository-details.ts';
 import { isSelfOrAdmin } from '../domain/access/account.ts';
 import { NotificationStatus, sourcesOfWords, statusesOfWords, statusOfWord } from '../domain/notification.ts';
 import { parseRfc3339 } from '../domain/rfc3339.ts';
@@ -62,8 +63,8 @@ export class NotificationService {
       updatedFrom: bounds.from,
       updatedTo: bounds.to,
     };
-    const { rows, total } = await this.notifications.page(filter, page);
-    return { items: await this.details(rows), total };
+    const { rows, total, repos } = await this.notifications.page(filter, page);
+    return { items: await this.details(rows, repos), total };
   }
 
   async countUnread(reader: ThreadReader): Promise<number> {
@@ -125,17 +126,22 @@ export class NotificationService {
     return thread;
   }
 
-  private async details(rows: readonly NotificationRow[]): Promise<ThreadDetails[]> {
+  /** The threads with their records; `known` are repositories this request read already. */
+  private async details(
+    rows: readonly NotificationRow[],
+    known: ReadonlyMap<number, RepoWithOwner> = new Map(),
+  ): Promise<ThreadDetails[]> {
     if (rows.length === 0) return [];
     const { issues } = this.deps.repos;
     const issueIds = [...new Set(rows.map((row) => row.issueId).filter((id) => id > 0))];
+    const missingRepoIds = [...new Set(rows.map((row) => row.repoId))].filter((id) => !known.has(id));
     const [repos, issueRows, pulls, lastComments] = await Promise.all([
-      issues.listRepos([...new Set(rows.map((row) => row.repoId))]),
+      missingRepoIds.length > 0 ? issues.listRepos(missingRepoIds) : [],
       issues.listByIds(issueIds),
       issues.listPulls(issueIds),
       issues.lastCommentsOf(issueIds),
     ]);
-    const repoById = new Map(repos.map((repo) => [repo.id, repo]));
+    const repoById = new Map([...known, ...repos.map((repo) => [repo.id, repo] as const)]);
     const issueById = new Map(issueRows.map((issue) => [issue.id, issue]));
     const pullByIssue = new Map(pulls.map((pull) => [pull.issueId, pull]));
     return rows

@@ -254,6 +254,17 @@ describe('the pure content rule and the SQL filters agree', () => {
           (id) => sees(id, unit),
           (id) => repoLabels.get(id)!,
         );
+        // The path for a page from more repositories: all of them read together.
+        const allPlaces = repoIds.map((repoId) => ({ repoId, unit }));
+        const decidedTogether = new Set(
+          (await visibleContent(prisma, reader, allPlaces, (p) => p, few)).map((place) => place.repoId),
+        );
+        found[`repositories together (${unit})`] = disagreements(
+          repoIds,
+          decidedTogether,
+          (id) => sees(id, unit),
+          (id) => repoLabels.get(id)!,
+        );
       }
       const rowCheck = async <R extends { id: number; repoId: number }>(
         name: string,

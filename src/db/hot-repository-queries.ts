@@ -6,7 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
-import type { PostgresRun } from './sql-dialects.ts';
+import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -22,6 +22,8 @@ export interface RepositoryHotQueries {
   repositoryByOwnerAndName(ownerLowerName: string, lowerName: string): Promise<RepoWithOwner | null>;
   repositoryInOwner(ownerId: number, lowerName: string): Promise<RepoWithOwner | null>;
   repositoryById(id: number): Promise<RepoWithOwner | null>;
+  /** The repositories of those ids that exist (with their owners), in no particular order. */
+  repositoriesByIds(ids: readonly number[]): Promise<RepoWithOwner[]>;
   releaseCount(repoId: number): Promise<number>;
   /** The user's collaboration mode on the repository, or null. */
   collaboration(userId: number, repoId: number): Promise<number | null>;
@@ -88,6 +90,10 @@ const REPOSITORY_BY_OWNER_AND_NAME_SQL = `SELECT ${columns('r.')} FROM "Reposito
 const REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
 const REPOSITORY_BY_ID_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "id" = $1`;
 const UNITS_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE "repoId" = $1`;
+const repositoriesByIdsSql = (dialect: Dialect) =>
+  `SELECT ${columns('')} FROM "Repository" WHERE ${dialect.inList('"id"', '$1')}`;
+const unitsOfRepositoriesSql = (dialect: Dialect) =>
+  `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE ${dialect.inList('"repoId"', '$1')}`;
 const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
 const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
 const ORG_MEMBER_SQL = `SELECT 1 AS "member" FROM "OrgUser" WHERE "userId" = $1 AND "orgId" = $2`;
@@ -111,6 +117,29 @@ function sqliteUnit(row: Record<string, unknown>): Models.RepoUnitModel {
   return row as unknown as Models.RepoUnitModel;
 }
 
+/** Repositories with their units and owners (each owner read once); those whose owner is gone are left out. */
+async function withOwnersAndUnits(
+  repos: Repository[],
+  units: Models.RepoUnitModel[],
+  userById: (id: number) => Promise<User | null>,
+): Promise<RepoWithOwner[]> {
+  const owners = new Map(
+    await Promise.all(
+      [...new Set(repos.map((repo) => repo.ownerId))].map(async (id) => [id, await userById(id)] as const),
+    ),
+  );
+  const unitsByRepo = new Map<number, Models.RepoUnitModel[]>();
+  for (const unit of units) {
+    const ofRepo = unitsByRepo.get(unit.repoId);
+    if (ofRepo) ofRepo.push(unit);
+    else unitsByRepo.set(unit.repoId, [unit]);
+  }
+  return repos.flatMap((repo) => {
+    const owner = owners.get(repo.ownerId);
+    return owner ? [{ ...repo, owner, units: unitsByRepo.get(repo.id) ?? [] }] : [];
+  });
+}
+
 /** The hot User lookups of the same connection. */
 interface UserLookups {
   userById(id: number): Promise<User | null>;
@@ -132,6 +161,8 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const blocks = prepare(BLOCKS_SQL).pluck();
+  const byIds = prepare(repositoriesByIdsSql(SQLITE));
+  const unitsOfRepositories = prepare(unitsOfRepositoriesSql(SQLITE));
   const withOwnerAndUnits = async (row: unknown, knownOwner?: User): Promise<RepoWithOwner | null> => {
     if (row === undefined) return null;
     const repo = sqliteRepository(row as Record<string, unknown>);
@@ -147,6 +178,12 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     },
     repositoryInOwner: (ownerId, lowerName) => withOwnerAndUnits(inOwner.get(ownerId, lowerName)),
     repositoryById: (id) => withOwnerAndUnits(byId.get(id)),
+    repositoriesByIds: (ids) =>
+      withOwnersAndUnits(
+        (byIds.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteRepository),
+        (unitsOfRepositories.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteUnit),
+        users.userById,
+      ),
     releaseCount: async (repoId) => Number(releases.get(repoId)),
     collaboration: async (userId, repoId) => (collaboration.get(userId, repoId) as number | undefined) ?? null,
     isOrgMember: async (userId, orgId) => orgMember.get(userId, orgId) !== undefined,
@@ -192,6 +229,17 @@ export function postgresRepositoryQueries(
       withOwnerAndUnits((await run('anvil_repository_in_owner', REPOSITORY_IN_OWNER_SQL, [ownerId, lowerName])).rows),
     repositoryById: async (id) =>
       withOwnerAndUnits((await run('anvil_repository_by_id', REPOSITORY_BY_ID_SQL, [id])).rows),
+    repositoriesByIds: async (ids) => {
+      const [repos, units] = await Promise.all([
+        run('anvil_repositories_by_ids', repositoriesByIdsSql(POSTGRES), [POSTGRES.list(ids)]),
+        run('anvil_units_of_repositories', unitsOfRepositoriesSql(POSTGRES), [POSTGRES.list(ids)]),
+      ]);
+      return withOwnersAndUnits(
+        repos.rows.map(postgresRepository),
+        units.rows as unknown as Models.RepoUnitModel[],
+        userById,
+      );
+    },
     releaseCount: async (repoId) =>
       Number((await run('anvil_release_count', RELEASE_COUNT_SQL, [repoId])).rows[0].count),
     collaboration: async (userId, repoId) =>

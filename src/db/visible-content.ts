@@ -2,8 +2,8 @@
 // reader may see. Paging through candidates and counting by repository use it instead of the full filter over the
 // whole table, which PostgreSQL took 40–280 ms to plan and up to a second to run at 100,000 rows.
 // Up to MAX_DECIDED_REPOSITORIES repositories, the pure rule decides from each repository and the viewer's facts on
-// it: one to three read by prepared statements (a Prisma query cost ~1 ms of CPU per notification poll), more read
-// together in plain queries (the SQL filter among even 60 repositories took PostgreSQL 14 ms to plan). Beyond that,
+// it, read by prepared statements: one by one for one to three (a Prisma query cost ~1 ms of CPU per notification
+// poll), together for more (the SQL filter among even 60 repositories took PostgreSQL 14 ms to plan). Beyond that,
 // the SQL filter of content-access-filters.ts asks among their ids. The repositories read are kept for the read, so
 // what it shows beside its rows is not read again. tests/api/content-access-agreement.test.ts proves the ways agree.
 import { type ContentUnit, readerSeesContent } from '../domain/access/content-visibility.ts';
@@ -14,7 +14,6 @@ import { permissionsOnRepos } from './repo-permissions.ts';
 import type { RepoPermission } from '../domain/access/repo-permission.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import type { RepositoryHotQueries } from './hot-repository-queries.ts';
-import { repoInclude } from './repository-rows.repository.ts';
 
 /** Prepared statements for single repositories and the access facts read through them (outside transactions). */
 export interface FewRepositories {
@@ -69,7 +68,7 @@ export async function visibleContent<R>(
   const places = rows.map(placeOf);
   const repoIds = new Set(places.map((place) => place.repoId));
   if (few && repoIds.size <= MAX_DECIDED_REPOSITORIES) {
-    const sees = await seesIn(client, few, reader, [...repoIds]);
+    const sees = await seesIn(few, reader, [...repoIds]);
     return rows.filter((_, i) => sees(places[i]));
   }
   const reposByUnit = new Map<ContentUnit, Set<number>>();
@@ -98,7 +97,6 @@ export async function visibleContent<R>(
 
 /** Whether the reader sees a place in these repositories, from each repository and the viewer's facts on it. */
 async function seesIn(
-  client: DbClient,
   few: FewRepositories,
   reader: ContentReader,
   repoIds: number[],
@@ -108,7 +106,7 @@ async function seesIn(
   if (undecided.length <= FEW_REPOSITORIES) {
     for (const id of undecided) decided.set(id, decideOne(few, reader, id));
   } else {
-    const batch = decideMany(client, few, reader, undecided);
+    const batch = decideMany(few, reader, undecided);
     for (const id of undecided)
       decided.set(
         id,
@@ -129,18 +127,13 @@ async function decideOne(few: FewRepositories, reader: ContentReader, id: number
   return repo && permission ? { repo, permission } : null;
 }
 
-/** Many repositories in a fixed number of plain queries. */
+/** Many repositories together, in a fixed number of statements (the list of ids is one parameter). */
 async function decideMany(
-  client: DbClient,
   few: FewRepositories,
   reader: ContentReader,
   ids: number[],
 ): Promise<Map<number, DecidedRepository>> {
-  const repos: RepoWithOwner[] = [];
-  for (let start = 0; start < ids.length; start += REPOS_PER_QUERY) {
-    const chunk = ids.slice(start, start + REPOS_PER_QUERY);
-    repos.push(...(await client.repository.findMany({ where: { id: { in: chunk } }, include: repoInclude })));
-  }
+  const repos = await few.hot.repositoriesByIds(ids);
   const permissions = await permissionsOnRepos(few.access, reader.viewer, repos);
   return new Map(repos.map((repo) => [repo.id, { repo, permission: permissions.get(repo.id)! }]));
 }

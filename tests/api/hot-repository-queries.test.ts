@@ -37,7 +37,7 @@ async function makeRepo(ownerName: string, auth: string, path: string, body: Rec
   return (await t.context.db.prisma.repository.findFirstOrThrow({ where: { ownerName, name } })).id;
 }
 
-it('reads a repository with its owner and units as Prisma does, by name, in its owner, and by id', async () => {
+it('reads a repository with its owner and units as Prisma does, by name, in its owner, by id and by ids', async () => {
   const org = await createTestOrg(t, owner.user);
   const orgRepoId = await makeRepo(org.name, owner.auth, `/api/v1/orgs/${org.name}/repos`, { auto_init: true });
   const userRepoId = await makeRepo(owner.user.name, owner.auth, '/api/v1/user/repos', { private: true });
@@ -61,6 +61,15 @@ it('reads a repository with its owner and units as Prisma does, by name, in its 
     expect(typeof hotRepo?.size).toBe('bigint');
     expect(hotRepo?.createdAt).toBeInstanceOf(Date);
   }
+  const together = await hot.repositoriesByIds([userRepoId, 987654, orgRepoId]);
+  const expectedTogether = await prisma.repository.findMany({
+    where: { id: { in: [orgRepoId, userRepoId] } },
+    include: repoInclude,
+  });
+  expect(together.map(byUnitType).sort((a, b) => a.id - b.id)).toEqual(
+    expectedTogether.map(byUnitType).sort((a, b) => a.id - b.id),
+  );
+  expect(await hot.repositoriesByIds([])).toEqual([]);
   expect(await hot.releaseCount(orgRepoId)).toBe(2);
   expect(await hot.releaseCount(userRepoId)).toBe(0);
   expect(await hot.repositoryById(987654)).toBeNull();

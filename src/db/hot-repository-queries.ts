@@ -1,12 +1,13 @@
 // The repository lookups every repository-scoped request makes, and the viewer's access facts on it, as prepared
 // statements for hot-queries.ts: a repository with its owner and units took three Prisma queries and the viewer's
-// access three more, about 0.25 ms of CPU each; a prepared statement costs a few µs. Rows come back in the Prisma
-// model's shape. Only outside a transaction: they read committed rows.
+// access three more, about 0.25 ms of CPU each; a prepared statement costs a few µs. On PostgreSQL a repository's
+// units come in its own statement (each statement is a round trip and CPU on both sides). Rows come back in the
+// Prisma model's shape. Only outside a transaction: they read committed rows.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
-import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
+import { POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -20,7 +21,8 @@ export interface ViewerTeamRow {
 
 export interface RepositoryHotQueries {
   repositoryByOwnerAndName(ownerLowerName: string, lowerName: string): Promise<RepoWithOwner | null>;
-  repositoryInOwner(ownerId: number, lowerName: string): Promise<RepoWithOwner | null>;
+  /** `owner`, when the caller has it (the owner of `ownerId`), is not read again. */
+  repositoryInOwner(ownerId: number, lowerName: string, owner?: User): Promise<RepoWithOwner | null>;
   repositoryById(id: number): Promise<RepoWithOwner | null>;
   /** The repositories of those ids that exist (with their owners), in no particular order. */
   repositoriesByIds(ids: readonly number[]): Promise<RepoWithOwner[]>;
@@ -85,15 +87,22 @@ const BIGINT_COLUMNS = ['size', 'gitSize', 'lfsSize'] as const;
 const DATE_COLUMNS = ['archivedAt', 'createdAt', 'updatedAt'] as const;
 
 const columns = (alias: string) => REPOSITORY_COLUMN_NAMES.map((name) => `${alias}"${name}"`).join(', ');
-const REPOSITORY_BY_OWNER_AND_NAME_SQL = `SELECT ${columns('r.')} FROM "Repository" r
+const SQLITE_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
+const SQLITE_REPOSITORY_BY_ID_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "id" = $1`;
+const SQLITE_UNITS_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE "repoId" = $1`;
+const SQLITE_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('')} FROM "Repository" WHERE ${SQLITE.inList('"id"', '$1')}`;
+const SQLITE_UNITS_OF_REPOSITORIES_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit"
+  WHERE ${SQLITE.inList('"repoId"', '$1')}`;
+/** PostgreSQL reads a repository's units in the statement that reads the repository (`r`), as JSON. */
+const UNITS_AS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', u."id", 'repoId', u."repoId", 'type', u."type",
+  'config', u."config", 'createdAt', u."createdAt")) FROM "RepoUnit" u WHERE u."repoId" = r."id"), '[]'::json) AS "units"`;
+const POSTGRES_REPOSITORY_BY_OWNER_AND_NAME_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
   JOIN "User" o ON o."id" = r."ownerId" WHERE o."lowerName" = $1 AND r."lowerName" = $2`;
-const REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const REPOSITORY_BY_ID_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "id" = $1`;
-const UNITS_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE "repoId" = $1`;
-const repositoriesByIdsSql = (dialect: Dialect) =>
-  `SELECT ${columns('')} FROM "Repository" WHERE ${dialect.inList('"id"', '$1')}`;
-const unitsOfRepositoriesSql = (dialect: Dialect) =>
-  `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE ${dialect.inList('"repoId"', '$1')}`;
+const POSTGRES_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
+  WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
+const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r WHERE r."id" = $1`;
+const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
+  WHERE ${POSTGRES.inList('r."id"', '$1')}`;
 const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
 const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
 const ORG_MEMBER_SQL = `SELECT 1 AS "member" FROM "OrgUser" WHERE "userId" = $1 AND "orgId" = $2`;
@@ -152,17 +161,17 @@ interface UserLookups {
  */
 export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserLookups): RepositoryHotQueries {
   const prepare = (sql: string) => db.prepare(positionalSql(sql));
-  const inOwner = prepare(REPOSITORY_IN_OWNER_SQL);
-  const byId = prepare(REPOSITORY_BY_ID_SQL);
-  const units = prepare(UNITS_SQL);
+  const inOwner = prepare(SQLITE_REPOSITORY_IN_OWNER_SQL);
+  const byId = prepare(SQLITE_REPOSITORY_BY_ID_SQL);
+  const units = prepare(SQLITE_UNITS_SQL);
   const releases = prepare(RELEASE_COUNT_SQL).pluck();
   const collaboration = prepare(COLLABORATION_SQL).pluck();
   const orgMember = prepare(ORG_MEMBER_SQL).pluck();
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const blocks = prepare(BLOCKS_SQL).pluck();
-  const byIds = prepare(repositoriesByIdsSql(SQLITE));
-  const unitsOfRepositories = prepare(unitsOfRepositoriesSql(SQLITE));
+  const byIds = prepare(SQLITE_REPOSITORIES_BY_IDS_SQL);
+  const unitsOfRepositories = prepare(SQLITE_UNITS_OF_REPOSITORIES_SQL);
   const withOwnerAndUnits = async (row: unknown, knownOwner?: User): Promise<RepoWithOwner | null> => {
     if (row === undefined) return null;
     const repo = sqliteRepository(row as Record<string, unknown>);
@@ -176,7 +185,7 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
       const owner = await users.userByLowerName(ownerLowerName);
       return owner && withOwnerAndUnits(inOwner.get(owner.id, lowerName), owner);
     },
-    repositoryInOwner: (ownerId, lowerName) => withOwnerAndUnits(inOwner.get(ownerId, lowerName)),
+    repositoryInOwner: (ownerId, lowerName, owner) => withOwnerAndUnits(inOwner.get(ownerId, lowerName), owner),
     repositoryById: (id) => withOwnerAndUnits(byId.get(id)),
     repositoriesByIds: (ids) =>
       withOwnersAndUnits(
@@ -205,38 +214,54 @@ function postgresRepository(row: Record<string, unknown>): Repository {
   return row as unknown as Repository;
 }
 
+/** A unit as UNITS_AS_JSON writes it: its timestamp as text without a zone (stored as UTC). */
+function postgresJsonUnit(unit: Record<string, unknown>): Models.RepoUnitModel {
+  return { ...unit, createdAt: new Date(`${unit.createdAt as string}Z`) } as Models.RepoUnitModel;
+}
+
+/** A repository row with its units (UNITS_AS_JSON), apart. */
+function postgresRepositoryWithUnits(row: Record<string, unknown>): {
+  repo: Repository;
+  units: Models.RepoUnitModel[];
+} {
+  const { units, ...columns } = row;
+  return { repo: postgresRepository(columns), units: (units as Array<Record<string, unknown>>).map(postgresJsonUnit) };
+}
+
 /** `run` runs a named (prepared) statement; `userById` is the hot User lookup. */
 export function postgresRepositoryQueries(
   run: PostgresRun,
   userById: (id: number) => Promise<User | null>,
 ): RepositoryHotQueries {
-  const withOwnerAndUnits = async (rows: Array<Record<string, unknown>>): Promise<RepoWithOwner | null> => {
+  const withOwner = async (rows: Array<Record<string, unknown>>, knownOwner?: User): Promise<RepoWithOwner | null> => {
     if (rows.length === 0) return null;
-    const repo = postgresRepository(rows[0]);
-    const [owner, units] = await Promise.all([
-      userById(repo.ownerId),
-      run('anvil_repository_units', UNITS_SQL, [repo.id]),
-    ]);
-    return owner ? { ...repo, owner, units: units.rows as unknown as Models.RepoUnitModel[] } : null;
+    const { repo, units } = postgresRepositoryWithUnits(rows[0]);
+    const owner = knownOwner ?? (await userById(repo.ownerId));
+    return owner ? { ...repo, owner, units } : null;
   };
   return {
     repositoryByOwnerAndName: async (ownerLowerName, lowerName) =>
-      withOwnerAndUnits(
-        (await run('anvil_repository_by_owner_and_name', REPOSITORY_BY_OWNER_AND_NAME_SQL, [ownerLowerName, lowerName]))
-          .rows,
+      withOwner(
+        (
+          await run('anvil_repository_by_owner_and_name', POSTGRES_REPOSITORY_BY_OWNER_AND_NAME_SQL, [
+            ownerLowerName,
+            lowerName,
+          ])
+        ).rows,
       ),
-    repositoryInOwner: async (ownerId, lowerName) =>
-      withOwnerAndUnits((await run('anvil_repository_in_owner', REPOSITORY_IN_OWNER_SQL, [ownerId, lowerName])).rows),
+    repositoryInOwner: async (ownerId, lowerName, owner) =>
+      withOwner(
+        (await run('anvil_repository_in_owner', POSTGRES_REPOSITORY_IN_OWNER_SQL, [ownerId, lowerName])).rows,
+        owner,
+      ),
     repositoryById: async (id) =>
-      withOwnerAndUnits((await run('anvil_repository_by_id', REPOSITORY_BY_ID_SQL, [id])).rows),
+      withOwner((await run('anvil_repository_by_id', POSTGRES_REPOSITORY_BY_ID_SQL, [id])).rows),
     repositoriesByIds: async (ids) => {
-      const [repos, units] = await Promise.all([
-        run('anvil_repositories_by_ids', repositoriesByIdsSql(POSTGRES), [POSTGRES.list(ids)]),
-        run('anvil_units_of_repositories', unitsOfRepositoriesSql(POSTGRES), [POSTGRES.list(ids)]),
-      ]);
+      const { rows } = await run('anvil_repositories_by_ids', POSTGRES_REPOSITORIES_BY_IDS_SQL, [POSTGRES.list(ids)]);
+      const read = rows.map(postgresRepositoryWithUnits);
       return withOwnersAndUnits(
-        repos.rows.map(postgresRepository),
-        units.rows as unknown as Models.RepoUnitModel[],
+        read.map(({ repo }) => repo),
+        read.flatMap(({ units }) => units),
         userById,
       );
     },

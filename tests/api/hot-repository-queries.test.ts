@@ -54,6 +54,10 @@ it('reads a repository with its owner and units as Prisma does, by name, in its 
     const expected = await prisma.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
     expect(byUnitType(await hot.repositoryById(id))).toEqual(byUnitType(expected));
     expect(byUnitType(await hot.repositoryInOwner(expected.ownerId, expected.lowerName))).toEqual(byUnitType(expected));
+    const { owner: knownOwner } = expected;
+    expect(byUnitType(await hot.repositoryInOwner(expected.ownerId, expected.lowerName, knownOwner))).toEqual(
+      byUnitType(expected),
+    );
     expect(byUnitType(await hot.repositoryByOwnerAndName(expected.owner.lowerName, expected.lowerName))).toEqual(
       byUnitType(expected),
     );

@@ -81,7 +81,18 @@ interface Answer {
           response.on('error', reject);
         },
       );
-      request.on('error', reject);
+      // A connection the server ended shows why: whether it still runs, and the end of its log.
+      request.on('error', (error) =>
+        reject(
+          new Error(
+            `${method} ${route}: ${error.message}; the server ${
+              server.child.exitCode === null && server.child.signalCode === null
+                ? 'still runs'
+                : `exited (${server.child.exitCode ?? server.child.signalCode})`
+            }; its log ends:\n${server.output().slice(-3000)}`,
+          ),
+        ),
+      );
       if (body) Readable.from(body).pipe(request);
       else request.end();
     });

@@ -111,9 +111,20 @@ describeWithR('R against a running Anvil', () => {
   it('lists a binary build from R CMD INSTALL --build in its platform and R version tree', async () => {
     const out = path.join(work, 'binary');
     fs.mkdirSync(out);
-    spawnSync('R', ['CMD', 'INSTALL', '--build', built['1.3.0']], { cwd: out, env: clientEnv() });
+    // Into a library of its own: the default one is shared with any other run of this test on the machine (the CI
+    // lanes of both databases), and R locks a package while installing it there.
+    const lib = fs.mkdtempSync(path.join(work, 'lib-'));
+    const install = spawnSync('R', ['CMD', 'INSTALL', '--build', '-l', lib, built['1.3.0']], {
+      cwd: out,
+      env: clientEnv(),
+      encoding: 'utf8',
+    });
     const binary = fs.readdirSync(out).find((name) => name.endsWith('.tar.gz'));
-    expect(binary).toBeDefined();
+    expect({ status: install.status, binary, output: binary ? '' : `${install.stdout}${install.stderr}` }).toEqual({
+      status: 0,
+      binary: expect.any(String),
+      output: '',
+    });
     const res = await upload('alice', path.join(out, binary!), 'bin?platform=linux&rversion=4.2');
     expect(res.status).toBe(201);
     const script = `cat(available.packages(repos = "${registry('alice')}", type = "source",

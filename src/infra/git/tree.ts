@@ -60,67 +60,51 @@ async function readEntryAt(dir: string, treeish: string, path: string): Promise<
 }
 
 /**
- * The entries of a commit or tree at those of `paths` that exist, by path, from one `ls-tree` (a lookup of several
- * candidate files is one process, not one each). Null when `treeish` names nothing.
+ * What one `ls-tree` of a commit or tree lists for `pathspecs` (a lookup of several candidates is one process, not
+ * one each), kept as an immutable answer when `treeish` is a full object id; null when `treeish` names nothing.
  */
-export async function entriesAt(dir: string, treeish: string, paths: string[]): Promise<Map<string, TreeEntry> | null> {
-  const read = () => readEntriesAt(dir, treeish, paths);
+async function lsTreeOnce(dir: string, treeish: string, pathspecs: string[]): Promise<TreeEntry[] | null> {
+  const read = async () => {
+    try {
+      return parseEntries(
+        await runGit([...git(dir), 'ls-tree', '-z', '-l', '--full-tree', treeish, '--', ...pathspecs]),
+      );
+    } catch (error) {
+      if (error instanceof GitError) return null;
+      throw error;
+    }
+  };
   const entries = isFullObjectId(treeish)
-    ? await immutableAnswer(dir, `entries ${treeish} ${paths.join('\0')}`, read, (found) => 64 * (found.length + 1))
+    ? await immutableAnswer(dir, `ls-tree ${treeish} ${pathspecs.join('\0')}`, read, (found) => 64 * (found.length + 1))
     : await read();
-  return entries && new Map(entries.map((entry) => [entry.path, { ...entry }]));
+  return entries && entries.map((entry) => ({ ...entry }));
 }
 
-async function readEntriesAt(dir: string, treeish: string, paths: string[]): Promise<TreeEntry[] | null> {
-  try {
-    const wanted = new Set(paths);
-    const output = await runGit([...git(dir), 'ls-tree', '-z', '-l', '--full-tree', treeish, '--', ...paths]);
-    return parseEntries(output).filter((entry) => wanted.has(entry.path));
-  } catch (error) {
-    if (error instanceof GitError) return null;
-    throw error;
-  }
+/** The entries at those of `paths` that exist in a commit or tree, by path; null when `treeish` names nothing. */
+export async function entriesAt(dir: string, treeish: string, paths: string[]): Promise<Map<string, TreeEntry> | null> {
+  const entries = await lsTreeOnce(dir, treeish, paths);
+  const wanted = new Set(paths);
+  return entries && new Map(entries.filter((entry) => wanted.has(entry.path)).map((entry) => [entry.path, entry]));
 }
 
 /**
- * The entries directly inside each of the trees at `folders` (absent folders: none), by folder, from one `ls-tree`.
- * Null when `treeish` names nothing.
+ * The entries directly inside each of the trees at `folders` (absent folders: none), by folder; null when `treeish`
+ * names nothing.
  */
 export async function listTrees(
   dir: string,
   treeish: string,
   folders: string[],
 ): Promise<Map<string, TreeEntry[]> | null> {
-  const read = () => readListTrees(dir, treeish, folders);
-  const entries = isFullObjectId(treeish)
-    ? await immutableAnswer(dir, `lists ${treeish} ${folders.join('\0')}`, read, (found) => 64 * (found.length + 1))
-    : await read();
+  const entries = await lsTreeOnce(
+    dir,
+    treeish,
+    folders.map((folder) => `${folder}/`),
+  );
   if (!entries) return null;
   const byFolder = new Map(folders.map((folder) => [folder, [] as TreeEntry[]]));
-  for (const entry of entries) {
-    const folder = entry.path.slice(0, entry.path.lastIndexOf('/'));
-    byFolder.get(folder)?.push({ ...entry });
-  }
+  for (const entry of entries) byFolder.get(entry.path.slice(0, entry.path.lastIndexOf('/')))?.push(entry);
   return byFolder;
-}
-
-async function readListTrees(dir: string, treeish: string, folders: string[]): Promise<TreeEntry[] | null> {
-  try {
-    const output = await runGit([
-      ...git(dir),
-      'ls-tree',
-      '-z',
-      '-l',
-      '--full-tree',
-      treeish,
-      '--',
-      ...folders.map((folder) => `${folder}/`),
-    ]);
-    return parseEntries(output);
-  } catch (error) {
-    if (error instanceof GitError) return null;
-    throw error;
-  }
 }
 
 /** The entries directly inside the tree at `path` (empty: the root), or every entry below it when `recursive`. */

@@ -62,6 +62,9 @@ interface Answer {
           method,
           path: route,
           headers: { Authorization: authorization, ...headers },
+          // A connection each: hashing 1 GiB blocks this process for longer than the server keeps an idle connection
+          // (5 s), so a kept-alive socket could be reused in the very turn its close arrives (socket hang up).
+          agent: false,
         },
         (response) => {
           const hash = createHash('sha256');

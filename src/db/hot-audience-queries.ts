@@ -1,22 +1,30 @@
 // Who may hear of an issue event, asked before its transaction by prepared statements for hot-queries.ts: the
-// issue's watchers and unwatchers, the repository's watchers, its commenters, and which of them block the actor.
-// A comment asked each through Prisma inside its transaction.
+// issue's watchers and unwatchers, the repository's watchers, its commenters (one statement on PostgreSQL), and the
+// users among them who do not block the actor. A comment asked each through Prisma inside its transaction.
 import type BetterSqlite3 from 'better-sqlite3';
 import { positionalSql } from './sqlite-values.ts';
 import type { User } from './prisma.ts';
 import { postgresUser, sqliteUserFromValues, USER_COLUMNS } from './hot-user-rows.ts';
 import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
-export interface AudienceHotQueries {
-  issueWatches(issueId: number): Promise<Array<{ userId: number; isWatching: boolean }>>;
+/** Who looks at an issue event: its watch rows, the repository's watchers and the issue's commenters. */
+export interface IssueAudienceRows {
+  watches: Array<{ userId: number; isWatching: boolean }>;
   /** Users watching the repository (watch modes 1 and 3). */
-  repoWatcherIds(repoId: number): Promise<number[]>;
-  /** Each user who wrote a comment of this type on the issue, once. */
-  commenterIds(issueId: number, type: number): Promise<number[]>;
+  repoWatcherIds: number[];
+  /** Each user who wrote a comment of the type asked on the issue, once. */
+  commenterIds: number[];
+}
+
+export interface AudienceHotQueries {
+  /** One statement on PostgreSQL, not three. */
+  issueAudience(issueId: number, repoId: number, commentType: number): Promise<IssueAudienceRows>;
   /** Of `userIds`, those who block `blockeeId`. */
   blockerIds(blockeeId: number, userIds: readonly number[]): Promise<number[]>;
   /** The users of these ids that exist, in no particular order. */
   usersByIds(ids: readonly number[]): Promise<User[]>;
+  /** The users of these ids that exist and do not block `blockeeId`, in no particular order. */
+  usersNotBlocking(blockeeId: number, ids: readonly number[]): Promise<User[]>;
 }
 
 const ISSUE_WATCHES_SQL = `SELECT "userId", "isWatching" FROM "IssueWatch" WHERE "issueId" = $1`;
@@ -25,6 +33,16 @@ const COMMENTERS_SQL = `SELECT DISTINCT "posterId" FROM "Comment" WHERE "issueId
 const blockersSql = (dialect: Dialect) =>
   `SELECT "blockerId" FROM "UserBlocking" WHERE "blockeeId" = $1 AND ${dialect.inList('"blockerId"', '$2')}`;
 const usersSql = (dialect: Dialect) => `SELECT ${USER_COLUMNS} FROM "User" WHERE ${dialect.inList('"id"', '$1')}`;
+const usersNotBlockingSql = (dialect: Dialect) => `${usersSql(dialect)}
+  AND NOT EXISTS (SELECT 1 FROM "UserBlocking" b WHERE b."blockerId" = "User"."id" AND b."blockeeId" = $2)`;
+/** $1 the issue, $2 its repository, $3 the comment type. */
+const POSTGRES_ISSUE_AUDIENCE_SQL = `SELECT
+  COALESCE((SELECT json_agg(json_build_object('userId', w."userId", 'isWatching', w."isWatching"))
+    FROM "IssueWatch" w WHERE w."issueId" = $1), '[]'::json) AS "watches",
+  COALESCE((SELECT json_agg(w."userId") FROM "Watch" w WHERE w."repoId" = $2 AND w."mode" IN (1, 3)), '[]'::json)
+    AS "repoWatcherIds",
+  COALESCE((SELECT json_agg(DISTINCT c."posterId") FROM "Comment" c WHERE c."issueId" = $1 AND c."type" = $3),
+    '[]'::json) AS "commenterIds"`;
 
 export function sqliteAudienceQueries(db: BetterSqlite3.Database): AudienceHotQueries {
   const prepare = (sql: string) => db.prepare(positionalSql(sql));
@@ -33,18 +51,23 @@ export function sqliteAudienceQueries(db: BetterSqlite3.Database): AudienceHotQu
   const commenters = prepare(COMMENTERS_SQL).pluck();
   const blockers = prepare(blockersSql(SQLITE)).pluck();
   const users = prepare(usersSql(SQLITE)).raw(true);
+  const usersNotBlocking = prepare(usersNotBlockingSql(SQLITE)).raw(true);
   return {
-    issueWatches: async (issueId) =>
-      (issueWatches.all(issueId) as Array<[number, number]>).map(([userId, isWatching]) => ({
+    // SQLite answers in-process: the statements apart cost no round trips.
+    issueAudience: async (issueId, repoId, commentType) => ({
+      watches: (issueWatches.all(issueId) as Array<[number, number]>).map(([userId, isWatching]) => ({
         userId,
         isWatching: isWatching === 1,
       })),
-    repoWatcherIds: async (repoId) => repoWatchers.all(repoId) as number[],
-    commenterIds: async (issueId, type) => commenters.all(issueId, type) as number[],
+      repoWatcherIds: repoWatchers.all(repoId) as number[],
+      commenterIds: commenters.all(issueId, commentType) as number[],
+    }),
     blockerIds: async (blockeeId, userIds) =>
       userIds.length ? (blockers.all(blockeeId, SQLITE.list(userIds)) as number[]) : [],
     usersByIds: async (ids) =>
       ids.length ? (users.all(SQLITE.list(ids)) as unknown[][]).map(sqliteUserFromValues) : [],
+    usersNotBlocking: async (blockeeId, ids) =>
+      ids.length ? (usersNotBlocking.all(SQLITE.list(ids), blockeeId) as unknown[][]).map(sqliteUserFromValues) : [],
   };
 }
 
@@ -52,13 +75,9 @@ export function postgresAudienceQueries(run: PostgresRun): AudienceHotQueries {
   const column = async (name: string, text: string, values: unknown[], key: string) =>
     (await run(name, text, values)).rows.map((row) => row[key] as number);
   return {
-    issueWatches: async (issueId) =>
-      (await run('anvil_issue_watches', ISSUE_WATCHES_SQL, [issueId])).rows.map((row) => ({
-        userId: row.userId as number,
-        isWatching: row.isWatching as boolean,
-      })),
-    repoWatcherIds: (repoId) => column('anvil_repo_watchers', REPO_WATCHERS_SQL, [repoId], 'userId'),
-    commenterIds: (issueId, type) => column('anvil_commenters', COMMENTERS_SQL, [issueId, type], 'posterId'),
+    issueAudience: async (issueId, repoId, commentType) =>
+      (await run('anvil_issue_audience', POSTGRES_ISSUE_AUDIENCE_SQL, [issueId, repoId, commentType]))
+        .rows[0] as unknown as IssueAudienceRows,
     blockerIds: async (blockeeId, userIds) =>
       userIds.length
         ? column('anvil_blockers_of', blockersSql(POSTGRES), [blockeeId, POSTGRES.list(userIds)], 'blockerId')
@@ -66,6 +85,12 @@ export function postgresAudienceQueries(run: PostgresRun): AudienceHotQueries {
     usersByIds: async (ids) =>
       ids.length
         ? (await run('anvil_users_by_ids', usersSql(POSTGRES), [POSTGRES.list(ids)])).rows.map(postgresUser)
+        : [],
+    usersNotBlocking: async (blockeeId, ids) =>
+      ids.length
+        ? (
+            await run('anvil_users_not_blocking', usersNotBlockingSql(POSTGRES), [POSTGRES.list(ids), blockeeId])
+          ).rows.map(postgresUser)
         : [],
   };
 }

@@ -19,6 +19,19 @@ export interface ViewerTeamRow {
   includesAllRepositories: boolean;
 }
 
+/** A team of the org the viewer belongs to with its unit modes, and whether it holds the repository asked about. */
+export interface ViewerTeamOnRepositoryRow extends ViewerTeamRow {
+  units: Array<{ type: number; accessMode: number }>;
+  holdsRepository: boolean;
+}
+
+/** The viewer's access facts on one repository of an organization. */
+export interface OrgRepositoryFactsRow {
+  collaboration: number | null;
+  member: boolean;
+  teams: ViewerTeamOnRepositoryRow[];
+}
+
 export interface RepositoryHotQueries {
   repositoryByOwnerAndName(ownerLowerName: string, lowerName: string): Promise<RepoWithOwner | null>;
   /** `owner`, when the caller has it (the owner of `ownerId`), is not read again. */
@@ -31,6 +44,8 @@ export interface RepositoryHotQueries {
   collaboration(userId: number, repoId: number): Promise<number | null>;
   isOrgMember(userId: number, orgId: number): Promise<boolean>;
   memberTeams(userId: number, orgId: number): Promise<ViewerTeamRow[]>;
+  /** Collaboration, membership and teams on one repository of an org: one statement on PostgreSQL, not five. */
+  orgRepositoryFacts(userId: number, repoId: number, orgId: number): Promise<OrgRepositoryFactsRow>;
   /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
   memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
   /** Whether one user blocks another (a comment asks of the repository's owner and of the issue's poster). */
@@ -111,6 +126,20 @@ const MEMBER_TEAMS_SQL = `SELECT t."id", t."orgId", t."accessMode", t."includesA
 const MEMBER_TEAM_UNIT_MODES_SQL = `SELECT t."accessMode", COALESCE(u."accessMode", 0) AS "unitMode" FROM "Team" t
   LEFT JOIN "TeamUnit" u ON u."teamId" = t."id" AND u."type" = $1
   WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $2) AND t."orgId" = $3`;
+const TEAM_UNITS_SQL = `SELECT "type", "accessMode" FROM "TeamUnit" WHERE "teamId" = $1`;
+const TEAM_HOLDS_REPOSITORY_SQL = `SELECT 1 AS "holds" FROM "TeamRepo" WHERE "teamId" = $1 AND "repoId" = $2`;
+/** $1 the user, $2 the repository, $3 its org. */
+const POSTGRES_ORG_REPOSITORY_FACTS_SQL = `SELECT
+  (SELECT c."accessMode" FROM "Collaboration" c WHERE c."userId" = $1 AND c."repoId" = $2) AS "collaboration",
+  EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."userId" = $1 AND o."orgId" = $3) AS "member",
+  COALESCE((SELECT json_agg(json_build_object('id', t."id", 'orgId', t."orgId", 'accessMode', t."accessMode",
+      'includesAllRepositories', t."includesAllRepositories",
+      'units', COALESCE((SELECT json_agg(json_build_object('type', u."type", 'accessMode', u."accessMode"))
+        FROM "TeamUnit" u WHERE u."teamId" = t."id"), '[]'::json),
+      'holdsRepository', EXISTS (SELECT 1 FROM "TeamRepo" tr WHERE tr."teamId" = t."id" AND tr."repoId" = $2)))
+    FROM "Team" t
+    WHERE t."orgId" = $3 AND EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $1)),
+    '[]'::json) AS "teams"`;
 const BLOCKS_SQL = `SELECT 1 AS "blocked" FROM "UserBlocking" WHERE "blockerId" = $1 AND "blockeeId" = $2`;
 
 /** SQLite answers booleans as 0/1, BIGINTs as numbers and dates as text. */
@@ -170,6 +199,8 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const blocks = prepare(BLOCKS_SQL).pluck();
+  const teamUnits = prepare(TEAM_UNITS_SQL);
+  const teamHoldsRepository = prepare(TEAM_HOLDS_REPOSITORY_SQL).pluck();
   const byIds = prepare(SQLITE_REPOSITORIES_BY_IDS_SQL);
   const unitsOfRepositories = prepare(SQLITE_UNITS_OF_REPOSITORIES_SQL);
   const withOwnerAndUnits = async (row: unknown, knownOwner?: User): Promise<RepoWithOwner | null> => {
@@ -180,6 +211,12 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     const repoUnits = (units.all(repo.id) as Array<Record<string, unknown>>).map(sqliteUnit);
     return { ...repo, owner, units: repoUnits };
   };
+  const sqliteMemberTeams = (userId: number, orgId: number): ViewerTeamRow[] =>
+    (
+      memberTeams.all(userId, orgId) as Array<
+        Omit<ViewerTeamRow, 'includesAllRepositories'> & { includesAllRepositories: number }
+      >
+    ).map((team) => ({ ...team, includesAllRepositories: team.includesAllRepositories === 1 }));
   return {
     async repositoryByOwnerAndName(ownerLowerName, lowerName) {
       const owner = await users.userByLowerName(ownerLowerName);
@@ -196,12 +233,17 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     releaseCount: async (repoId) => Number(releases.get(repoId)),
     collaboration: async (userId, repoId) => (collaboration.get(userId, repoId) as number | undefined) ?? null,
     isOrgMember: async (userId, orgId) => orgMember.get(userId, orgId) !== undefined,
-    memberTeams: async (userId, orgId) =>
-      (
-        memberTeams.all(userId, orgId) as Array<
-          Omit<ViewerTeamRow, 'includesAllRepositories'> & { includesAllRepositories: number }
-        >
-      ).map((team) => ({ ...team, includesAllRepositories: team.includesAllRepositories === 1 })),
+    memberTeams: async (userId, orgId) => sqliteMemberTeams(userId, orgId),
+    // SQLite answers in-process: the statements apart cost no round trips.
+    orgRepositoryFacts: async (userId, repoId, orgId) => ({
+      collaboration: (collaboration.get(userId, repoId) as number | undefined) ?? null,
+      member: orgMember.get(userId, orgId) !== undefined,
+      teams: sqliteMemberTeams(userId, orgId).map((team) => ({
+        ...team,
+        units: teamUnits.all(team.id) as Array<{ type: number; accessMode: number }>,
+        holdsRepository: teamHoldsRepository.get(team.id, repoId) !== undefined,
+      })),
+    }),
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
     blocks: async (blockerId, blockeeId) => blocks.get(blockerId, blockeeId) !== undefined,
@@ -274,6 +316,9 @@ export function postgresRepositoryQueries(
       (await run('anvil_org_member', ORG_MEMBER_SQL, [userId, orgId])).rows.length > 0,
     memberTeams: async (userId, orgId) =>
       (await run('anvil_member_teams', MEMBER_TEAMS_SQL, [userId, orgId])).rows as unknown as ViewerTeamRow[],
+    orgRepositoryFacts: async (userId, repoId, orgId) =>
+      (await run('anvil_org_repository_facts', POSTGRES_ORG_REPOSITORY_FACTS_SQL, [userId, repoId, orgId]))
+        .rows[0] as unknown as OrgRepositoryFactsRow,
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))
         .rows as unknown as TeamUnitMode[],

@@ -249,60 +249,11 @@ export class IssueRepository {
     return comment;
   }
 
-  // ---- who hears of an issue ----
-
-  /** Users with an explicit watch row: watching (true) or unwatching (false). */
-  /** Who watches the issue, and who unwatched it explicitly (isWatching false). */
-  issueWatches(issueId: number): Promise<Array<{ userId: number; isWatching: boolean }>> {
-    if (this.hot) return this.hot.issueWatches(issueId);
-    return this.client.issueWatch.findMany({ where: { issueId }, select: { userId: true, isWatching: true } });
-  }
-
-  /** The poster and everyone who commented (Forgejo: GetParticipantIDsByIssue). */
-  async participantIds(issue: IssueRow): Promise<number[]> {
-    if (this.hot) return [issue.posterId, ...(await this.hot.commenterIds(issue.id, CommentType.comment))];
-    // Grouped in the database: `distinct` would read every comment of the issue and drop the repeats here.
-    const rows = await this.client.comment.groupBy({
-      by: ['posterId'],
-      where: { issueId: issue.id, type: CommentType.comment },
-    });
-    return [issue.posterId, ...rows.map((row) => row.posterId)];
-  }
-
-  async mentionIds(issueId: number): Promise<number[]> {
-    const rows = await this.client.issueMention.findMany({ where: { issueId }, select: { userId: true } });
-    return rows.map((row) => row.userId);
-  }
+  // ---- assignees ----
 
   async assigneeIds(issueId: number): Promise<number[]> {
     const rows = await this.client.issueAssignee.findMany({ where: { issueId }, select: { assigneeId: true } });
     return rows.map((row) => row.assigneeId);
-  }
-
-  /** Repository watchers in a mode that hears of issues (normal and auto watches). */
-  async repoWatcherIds(repoId: number): Promise<number[]> {
-    if (this.hot) return this.hot.repoWatcherIds(repoId);
-    const rows = await this.client.watch.findMany({
-      where: { repoId, mode: { in: [1, 3] } },
-      select: { userId: true },
-    });
-    return rows.map((row) => row.userId);
-  }
-
-  /** Of `userIds`, those who blocked `actorId`. */
-  async blockerIds(actorId: number, userIds: readonly number[]): Promise<number[]> {
-    if (userIds.length === 0) return [];
-    if (this.hot) return this.hot.blockerIds(actorId, userIds);
-    const rows = await this.client.userBlocking.findMany({
-      where: { blockeeId: actorId, blockerId: { in: [...userIds] } },
-      select: { blockerId: true },
-    });
-    return rows.map((row) => row.blockerId);
-  }
-
-  async isBlocked(blockerId: number, blockeeId: number): Promise<boolean> {
-    if (this.hot) return this.hot.blocks(blockerId, blockeeId);
-    return (await this.client.userBlocking.count({ where: { blockerId, blockeeId } })) > 0;
   }
 
   // ---- search ----

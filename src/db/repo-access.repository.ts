@@ -22,6 +22,34 @@ export class RepoAccessRepository {
     private readonly hot?: RepositoryHotQueries,
   ) {}
 
+  /**
+   * The user's collaboration on one repository of an org, their membership and their teams there: what
+   * listCollaborations, listMemberOrgIds and listMemberTeams answer for it, read by one hot statement.
+   */
+  async factsOnOrgRepository(
+    userId: number,
+    repoId: number,
+    orgId: number,
+  ): Promise<{ collaborations: Array<{ repoId: number; accessMode: number }>; orgIds: number[]; teams: TeamAccess[] }> {
+    if (!this.hot) {
+      const [collaborations, memberships, teams] = await Promise.all([
+        this.listCollaborations(userId, [repoId]),
+        this.listMemberOrgIds(userId, [orgId]),
+        this.listMemberTeams(userId, [orgId], [repoId]),
+      ]);
+      return { collaborations, orgIds: memberships.map((m) => m.orgId), teams };
+    }
+    const facts = await this.hot.orgRepositoryFacts(userId, repoId, orgId);
+    return {
+      collaborations: facts.collaboration === null ? [] : [{ repoId, accessMode: facts.collaboration }],
+      orgIds: facts.member ? [orgId] : [],
+      teams: facts.teams.map(({ holdsRepository, ...team }) => ({
+        ...team,
+        repos: holdsRepository ? [{ repoId }] : [],
+      })),
+    };
+  }
+
   async listCollaborations(userId: number, repoIds: number[]): Promise<Array<{ repoId: number; accessMode: number }>> {
     if (this.hot && repoIds.length === 1) {
       const accessMode = await this.hot.collaboration(userId, repoIds[0]);

@@ -39,14 +39,34 @@ async function viewerFacts(
 ): Promise<ViewerFacts> {
   const repoIds = repos.map((repo) => repo.id);
   const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
+  if (repos.length === 1 && orgIds.length === 1) {
+    const {
+      collaborations,
+      orgIds: memberOf,
+      teams,
+    } = await access.factsOnOrgRepository(viewer.id, repoIds[0], orgIds[0]);
+    return viewerFactsOf(collaborations, memberOf, teams);
+  }
   const [collaborations, memberships, teams] = await Promise.all([
     repoIds.length ? access.listCollaborations(viewer.id, repoIds) : [],
     orgIds.length ? access.listMemberOrgIds(viewer.id, orgIds) : [],
     orgIds.length ? access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
   ]);
+  return viewerFactsOf(
+    collaborations,
+    memberships.map((m) => m.orgId),
+    teams,
+  );
+}
+
+function viewerFactsOf(
+  collaborations: ReadonlyArray<{ repoId: number; accessMode: number }>,
+  memberOf: readonly number[],
+  teams: readonly TeamAccess[],
+): ViewerFacts {
   return {
     collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),
-    orgMemberships: new Set(memberships.map((m) => m.orgId)),
+    orgMemberships: new Set(memberOf),
     teams: teams.map(viewerTeam),
   };
 }

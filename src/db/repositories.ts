@@ -19,6 +19,7 @@ import { HookTaskRepository } from './hook-task.repository.ts';
 import type { HotQueries } from './hot-queries.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import { JobRepository } from './job.repository.ts';
+import { IssueAudienceRepository } from './issue-audience.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
 import { LabelRepository } from './label.repository.ts';
 import { LoginSourceRepository } from './login-source.repository.ts';
@@ -104,6 +105,7 @@ export function createRepositories(
     hookTasks: new HookTaskRepository(client),
     jobs: new JobRepository(client, jobsWritten),
     issues: new IssueRepository(client, provider, hot.counts, outsideTransaction, fewRepositories),
+    issueAudience: new IssueAudienceRepository(client, outsideTransaction),
     labels: new LabelRepository(client),
     loginSources: new LoginSourceRepository(client),
     milestones: new MilestoneRepository(client),

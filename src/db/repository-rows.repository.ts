@@ -7,7 +7,7 @@ import { readableRepositoriesWhere } from './access-filters.ts';
 import type { RepositoryChangesRow } from './entities.ts';
 import { type CountCache, keptCount } from './count-cache.ts';
 import { readPage } from './page-window.ts';
-import type { DbClient, Prisma } from './prisma.ts';
+import type { DbClient, Prisma, User } from './prisma.ts';
 import {
   type RepoSearchFilter,
   type RepoSearchOrder,
@@ -139,10 +139,11 @@ export class RepositoryRowsRepository {
     });
   }
 
-  findInOwner(ownerId: number, lowerName: string): Promise<RepoWithOwner | null> {
-    if (this.hot) return this.hot.repositoryInOwner(ownerId, lowerName);
+  /** The owner the caller already holds is the repository's owner: not read again. */
+  findInOwner(owner: User, lowerName: string): Promise<RepoWithOwner | null> {
+    if (this.hot) return this.hot.repositoryInOwner(owner.id, lowerName, owner);
     return this.client.repository.findUnique({
-      where: { ownerId_lowerName: { ownerId, lowerName } },
+      where: { ownerId_lowerName: { ownerId: owner.id, lowerName } },
       include: repoInclude,
     });
   }

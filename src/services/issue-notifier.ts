@@ -63,12 +63,12 @@ export class IssueNotifier implements IssueEventListener {
   }
 
   private async audience(repos: Repositories, draft: IssueEventDraft): Promise<Audience> {
-    const { issue, repo } = draft;
-    const watches = await repos.issues.issueWatches(issue.id);
+    const { issue } = draft;
+    const { watches, repoWatcherIds, participantIds } = await repos.issueAudience.issueAudience(issue);
     const considered = new Set<number>([
       ...watches.filter((watch) => watch.isWatching).map((watch) => watch.userId),
-      ...(issue.isPull && isWorkInProgress(issue.title) ? [] : await repos.issues.repoWatcherIds(repo.id)),
-      ...(await repos.issues.participantIds(issue)),
+      ...(issue.isPull && isWorkInProgress(issue.title) ? [] : repoWatcherIds),
+      ...participantIds,
     ]);
     const unwatchers = new Set(watches.filter((watch) => !watch.isWatching).map((watch) => watch.userId));
     return { users: await this.hearing(repos, draft, considered, unwatchers), considered, unwatchers };
@@ -91,8 +91,7 @@ export class IssueNotifier implements IssueEventListener {
     const { issue, repo, actor } = draft;
     const candidates = new Set([...ids].filter((id) => id !== actor.id && !unwatchers.has(id)));
     if (candidates.size === 0) return [];
-    for (const id of await repos.issues.blockerIds(actor.id, [...candidates])) candidates.delete(id);
-    const users = await repos.issues.listUsers([...candidates]);
+    const users = await repos.issueAudience.usersNotBlocking(actor.id, [...candidates]);
     return this.permissions.usersWhoSee(users, repo, unitOfIssue(issue.isPull), repos.repoAccess);
   }
 }

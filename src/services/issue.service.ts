@@ -127,7 +127,7 @@ export class IssueService {
     if (repo.isArchived) throw new RepoArchivedError(`repo is archived: ${repo.ownerName}/${repo.name}`);
     if (input.title.trim() === '') throw new ValidationError('[Title]: Required');
     checkTitleLength(input.title);
-    if (await repos.issues.isBlocked(repo.ownerId, doer.id))
+    if (await repos.issueAudience.isBlocked(repo.ownerId, doer.id))
       throw new ForbiddenError('user is blocked by the repository owner');
     const writer = canWriteIssue(access.permission, isPull, doer.isAdmin);
     let labelIds: number[] = [];
@@ -376,12 +376,7 @@ export class IssueService {
 
   /** Whether the repository's owner or the issue's poster blocks the commenter: committed rows, read before writing. */
   private async blocksCommenter(repo: RepoWithOwner, issue: IssueRow, doer: User): Promise<boolean> {
-    const { issues } = this.deps.repos;
-    const blocks = await Promise.all([
-      issues.isBlocked(repo.ownerId, doer.id),
-      issues.isBlocked(issue.posterId, doer.id),
-    ]);
-    return blocks.includes(true);
+    return (await this.deps.repos.issueAudience.blockerIds(doer.id, [repo.ownerId, issue.posterId])).length > 0;
   }
 }
 

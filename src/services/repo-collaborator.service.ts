@@ -39,7 +39,7 @@ export class RepoCollaboratorService {
     if (isOrganization(user)) throw new ValidationError('an organization cannot be a collaborator');
     if (user.id === repo.ownerId) throw new ValidationError('the owner of a repository cannot be its collaborator');
     if (!user.isActive) throw new ValidationError(`collaborator's account is inactive [name: ${user.name}]`);
-    if (await this.deps.repos.issues.isBlocked(repo.ownerId, user.id))
+    if (await this.deps.repos.issueAudience.isBlocked(repo.ownerId, user.id))
       throw new ForbiddenError('user is blocked by the repository owner');
     const mode = permission === undefined ? AccessMode.write : parseAccessMode(permission);
     await this.deps.repos.collaborations.save(repo.id, user.id, mode);

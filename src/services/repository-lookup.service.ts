@@ -31,7 +31,7 @@ export class RepositoryLookupService {
 
   /** A repository of this owner by name (case-insensitive), with owner and units; null when there is none. */
   async findInOwner(owner: User, repoName: string): Promise<RepoWithOwner | null> {
-    return this.repos.findInOwner(owner.id, repoName.toLowerCase());
+    return this.repos.findInOwner(owner, repoName.toLowerCase());
   }
 
   /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */

@@ -1,5 +1,8 @@
 // The prepared statements every repository request reads through answer exactly what Prisma answers: the repository
-// with its owner and units, its release count, and a viewer's collaboration, membership and teams.
+// with its owner and units, its release count, and a viewer's collaboration, membership and teams; and those an issue
+// event reads of its audience.
+import { IssueAudienceRepository } from '../../src/db/issue-audience.repository.ts';
+import { RepoAccessRepository } from '../../src/db/repo-access.repository.ts';
 import { repoInclude } from '../../src/db/repository-rows.repository.ts';
 import {
   addTestOrgMember,
@@ -125,10 +128,88 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
       sorted(expected.map((team) => ({ accessMode: team.accessMode, unitMode: team.units[0]?.accessMode ?? 0 }))),
     );
   }
+  // A viewer's facts on the repository in one statement, as the Prisma reads apart answer them.
+  const fromPrisma = new RepoAccessRepository(prisma);
+  const fromHot = new RepoAccessRepository(prisma, hot);
+  const inOrder = (facts: Awaited<ReturnType<RepoAccessRepository['factsOnOrgRepository']>>) => ({
+    ...facts,
+    teams: facts.teams
+      .map((team) => ({
+        ...team,
+        units: team.units.map(({ type, accessMode }) => ({ type, accessMode })).sort((a, b) => a.type - b.type),
+        repos: team.repos.map(({ repoId }) => ({ repoId })),
+      }))
+      .sort((a, b) => a.id - b.id),
+  });
+  for (const user of [member, collaborator, outsider, owner]) {
+    const expected = inOrder(await fromPrisma.factsOnOrgRepository(user.user.id, repo.id, org.id));
+    expect(inOrder(await fromHot.factsOnOrgRepository(user.user.id, repo.id, org.id))).toEqual(expected);
+  }
+  const memberFacts = await fromHot.factsOnOrgRepository(member.user.id, repo.id, org.id);
+  expect(memberFacts.teams.find((team) => team.id === teamId)).toMatchObject({
+    units: [{ type: 1, accessMode: 1 }],
+    repos: [{ repoId: repo.id }],
+  });
+  expect((await fromHot.factsOnOrgRepository(collaborator.user.id, repo.id, org.id)).collaborations).toEqual([
+    { repoId: repo.id, accessMode: 3 },
+  ]);
   await prisma.userBlocking.create({ data: { blockerId: owner.user.id, blockeeId: outsider.user.id } });
   expect(await hot.blocks(owner.user.id, outsider.user.id)).toBe(true);
   expect(await hot.blocks(outsider.user.id, owner.user.id)).toBe(false);
   // The code unit is granted by the read team, the packages unit (9) by neither.
   expect((await hot.memberTeamUnitModes(member.user.id, org.id, 1)).some((team) => team.unitMode === 1)).toBe(true);
   expect((await hot.memberTeams(owner.user.id, org.id))[0].includesAllRepositories).toBe(true);
+});
+
+it("reads an issue event's audience and the users who do not block its actor as Prisma does", async () => {
+  const repoName = uniqueName('repo');
+  await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name: repoName }).expect(201);
+  const path = `/api/v1/repos/${owner.user.name}/${repoName}`;
+  const [commenter, watcher, unwatcher, blocker] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(t)));
+  const issue = await t
+    .request()
+    .post(`${path}/issues`)
+    .set('Authorization', owner.auth)
+    .send({ title: 'audience' })
+    .expect(201);
+  const number = issue.body.number as number;
+  for (const user of [commenter, commenter, blocker]) {
+    await t.request().post(`${path}/issues/${number}/comments`).set('Authorization', user.auth).send({ body: 'hi' });
+  }
+  await t.request().put(`${path}/subscription`).set('Authorization', watcher.auth).expect(200);
+  const { prisma, hot } = t.context.db;
+  await prisma.userBlocking.create({ data: { blockerId: blocker.user.id, blockeeId: commenter.user.id } });
+  await prisma.issueWatch.createMany({
+    data: [
+      { issueId: issue.body.id as number, userId: watcher.user.id, isWatching: true },
+      { issueId: issue.body.id as number, userId: unwatcher.user.id, isWatching: false },
+    ],
+  });
+  const row = await prisma.issue.findFirstOrThrow({ where: { id: issue.body.id as number } });
+  const fromPrisma = new IssueAudienceRepository(prisma);
+  const fromHot = new IssueAudienceRepository(prisma, hot);
+
+  const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+  const inOrder = (audience: Awaited<ReturnType<IssueAudienceRepository['issueAudience']>>) => ({
+    watches: [...audience.watches].sort((a, b) => a.userId - b.userId),
+    repoWatcherIds: sorted(audience.repoWatcherIds),
+    participantIds: sorted(audience.participantIds),
+  });
+  const expected = inOrder(await fromPrisma.issueAudience(row));
+  expect(inOrder(await fromHot.issueAudience(row))).toEqual(expected);
+  expect(expected.watches).toEqual(
+    expect.arrayContaining([
+      { userId: watcher.user.id, isWatching: true },
+      { userId: unwatcher.user.id, isWatching: false },
+    ]),
+  );
+  expect(expected.repoWatcherIds).toEqual(sorted([owner.user.id, watcher.user.id]));
+  expect(expected.participantIds).toEqual(sorted([owner.user.id, commenter.user.id, blocker.user.id]));
+
+  const everyone = [owner, commenter, watcher, unwatcher, blocker].map((user) => user.user.id);
+  const ids = (users: Array<{ id: number }>) => sorted(users.map((user) => user.id));
+  const notBlocking = ids(await fromPrisma.usersNotBlocking(commenter.user.id, everyone));
+  expect(ids(await fromHot.usersNotBlocking(commenter.user.id, everyone))).toEqual(notBlocking);
+  expect(notBlocking).toEqual(sorted(everyone.filter((id) => id !== blocker.user.id)));
+  expect(await fromHot.usersNotBlocking(commenter.user.id, [])).toEqual([]);
 });

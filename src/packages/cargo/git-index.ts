@@ -66,7 +66,7 @@ export class CargoGitIndex {
   }
 
   private repository(owner: User) {
-    return this.deps.repos.repositories.findInOwner(owner.id, INDEX_REPOSITORY.toLowerCase());
+    return this.deps.repos.repositories.findInOwner(owner, INDEX_REPOSITORY.toLowerCase());
   }
 
   /** The crate's file as the sparse index serves it, or its removal when the crate has no versions left. */

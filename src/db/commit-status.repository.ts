@@ -1,12 +1,15 @@
 // Commit statuses (CommitStatus rows): every report is kept, numbered per repository and commit.
 import type { StatusSort } from '../domain/commit-status.ts';
 import type { Models } from './entities.ts';
-import type { DbClient } from './prisma.ts';
+import { type DbClient, PrismaSql } from './prisma.ts';
 import { lockRepositoryRow } from './repository-row-lock.ts';
 import { sqliteTimestamp } from './sqlite-values.ts';
 import type { DatabaseTarget } from '../infra/database/target.ts';
 
 export type CommitStatusRow = Models.CommitStatusModel;
+
+/** Tries of one append outside a transaction on PostgreSQL: each refused one lost to a status that was written. */
+const MAX_APPEND_ATTEMPTS = 50;
 
 export interface NewCommitStatus {
   repoId: number;
@@ -34,18 +37,28 @@ export class CommitStatusRepository {
 
   /**
    * Appends a status with the next index of its commit, in a transaction or not. On SQLite it is one statement, which
-   * the write lock orders against any other; on PostgreSQL a transaction holds the repository's row for it.
+   * the write lock orders against any other. On PostgreSQL a caller's transaction holds the repository's row for it
+   * (its hook events follow the index order); outside one, one statement too: the unique index refuses an index a
+   * concurrent status took first, and the next try counts again.
    */
   async record(status: NewCommitStatus): Promise<CommitStatusRow> {
-    if (this.provider === 'sqlite') return this.appendInOneStatement(status);
-    const client = this.client;
-    if (!('$transaction' in client)) return this.create(status);
-    return client.$transaction((tx) => new CommitStatusRepository(tx, this.provider).create(status));
+    if (this.provider === 'sqlite') return (await this.appendInOneStatement(status, sqliteTimestamp))!;
+    if (!('$transaction' in this.client)) return this.create(status);
+    const onConflict = PrismaSql.sql`ON CONFLICT ("repoId", "sha", "index") DO NOTHING`;
+    for (let attempt = 1; ; attempt++) {
+      const row = await this.appendInOneStatement(status, (at) => at, onConflict);
+      if (row) return row;
+      if (attempt === MAX_APPEND_ATTEMPTS) throw new Error(`no free status index after ${attempt} tries`);
+    }
   }
 
-  private async appendInOneStatement(status: NewCommitStatus): Promise<CommitStatusRow> {
+  private async appendInOneStatement(
+    status: NewCommitStatus,
+    timestamp: (at: Date) => unknown,
+    onConflict = PrismaSql.empty,
+  ): Promise<CommitStatusRow | null> {
     const now = new Date();
-    const at = sqliteTimestamp(now);
+    const at = timestamp(now);
     const { repoId, sha, state, targetUrl, description, context, creatorId } = status;
     const [row] = await this.client.$queryRaw<Array<{ id: number; index: number }>>`
       INSERT INTO "CommitStatus"
@@ -53,8 +66,9 @@ export class CommitStatusRepository {
       SELECT COALESCE(MAX("index"), 0) + 1, ${repoId}, ${sha}, ${state}, ${targetUrl}, ${description}, ${context},
         ${creatorId}, ${at}, ${at}
       FROM "CommitStatus" WHERE "repoId" = ${repoId} AND "sha" = ${sha}
+      ${onConflict}
       RETURNING "id", "index"`;
-    return { ...status, id: Number(row.id), index: Number(row.index), createdAt: now, updatedAt: now };
+    return row ? { ...status, id: Number(row.id), index: Number(row.index), createdAt: now, updatedAt: now } : null;
   }
 
   /** Appends a status with the next index of its commit (in a transaction, which then holds the repository). */

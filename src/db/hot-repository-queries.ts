@@ -8,6 +8,7 @@ import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
 import { POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
+import { postgresPrefixedUser, prefixedUserColumns } from './hot-user-rows.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -115,8 +116,11 @@ const POSTGRES_REPOSITORY_BY_OWNER_AND_NAME_SQL = `SELECT ${columns('r.')}, ${UN
   JOIN "User" o ON o."id" = r."ownerId" WHERE o."lowerName" = $1 AND r."lowerName" = $2`;
 const POSTGRES_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
   WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
-const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r WHERE r."id" = $1`;
-const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
+/** By id, PostgreSQL reads the owner in the same statement too (`OWNER_PREFIX` names its columns). */
+const OWNER_PREFIX = 'owner_';
+const WITH_OWNER = `${prefixedUserColumns('o', OWNER_PREFIX)} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
+const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER} WHERE r."id" = $1`;
+const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER}
   WHERE ${POSTGRES.inList('r."id"', '$1')}`;
 const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
 const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
@@ -261,6 +265,17 @@ function postgresJsonUnit(unit: Record<string, unknown>): Models.RepoUnitModel {
   return { ...unit, createdAt: new Date(`${unit.createdAt as string}Z`) } as Models.RepoUnitModel;
 }
 
+/** A repository row read WITH_OWNER: the repository with its units and owner. */
+function postgresRepositoryWithOwner(row: Record<string, unknown>): RepoWithOwner {
+  const columns: Record<string, unknown> = {};
+  for (const name of REPOSITORY_COLUMN_NAMES) columns[name] = row[name];
+  return {
+    ...postgresRepository(columns),
+    owner: postgresPrefixedUser(row, OWNER_PREFIX),
+    units: (row.units as Array<Record<string, unknown>>).map(postgresJsonUnit),
+  };
+}
+
 /** A repository row with its units (UNITS_AS_JSON), apart. */
 function postgresRepositoryWithUnits(row: Record<string, unknown>): {
   repo: Repository;
@@ -296,17 +311,14 @@ export function postgresRepositoryQueries(
         (await run('anvil_repository_in_owner', POSTGRES_REPOSITORY_IN_OWNER_SQL, [ownerId, lowerName])).rows,
         owner,
       ),
-    repositoryById: async (id) =>
-      withOwner((await run('anvil_repository_by_id', POSTGRES_REPOSITORY_BY_ID_SQL, [id])).rows),
-    repositoriesByIds: async (ids) => {
-      const { rows } = await run('anvil_repositories_by_ids', POSTGRES_REPOSITORIES_BY_IDS_SQL, [POSTGRES.list(ids)]);
-      const read = rows.map(postgresRepositoryWithUnits);
-      return withOwnersAndUnits(
-        read.map(({ repo }) => repo),
-        read.flatMap(({ units }) => units),
-        userById,
-      );
+    repositoryById: async (id) => {
+      const { rows } = await run('anvil_repository_by_id', POSTGRES_REPOSITORY_BY_ID_SQL, [id]);
+      return rows.length > 0 ? postgresRepositoryWithOwner(rows[0]) : null;
     },
+    repositoriesByIds: async (ids) =>
+      (await run('anvil_repositories_by_ids', POSTGRES_REPOSITORIES_BY_IDS_SQL, [POSTGRES.list(ids)])).rows.map(
+        postgresRepositoryWithOwner,
+      ),
     releaseCount: async (repoId) =>
       Number((await run('anvil_release_count', RELEASE_COUNT_SQL, [repoId])).rows[0].count),
     collaboration: async (userId, repoId) =>

@@ -186,10 +186,15 @@ describe('same-name creates: one is created, the others are refused as Forgejo r
       }),
     );
     expect(statuses(answers)).toEqual(Array(PARALLEL).fill(201));
-    const rows = await t.context.db.prisma.commitStatus.findMany({ where: { sha }, select: { index: true } });
+    const rows = await t.context.db.prisma.commitStatus.findMany({
+      where: { sha },
+      select: { index: true, createdAt: true },
+    });
     expect(rows.map((row) => row.index).sort((a, b) => a - b)).toEqual(
       Array.from({ length: PARALLEL }, (_, i) => i + 1),
     );
+    // Stored in UTC, as every other timestamp: a zone slip would move them by hours.
+    for (const row of rows) expect(Math.abs(row.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it('issues opened at once in one repository: each 201, each with its own number', async () => {

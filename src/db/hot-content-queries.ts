@@ -1,11 +1,17 @@
 // A notification poll's queries as prepared statements for hot-queries.ts: the page of threads, their count per
-// repository and source, and the issues, pulls and last comments the page shows. Through Prisma they were six
+// repository and source, and the issues, pulls and last comments the page shows (one statement on PostgreSQL). Through Prisma they were six
 // queries of about 0.25 ms of CPU each, on the request bots make most after GETs. Rows come back in the Prisma
 // model's shape. Only outside a transaction: they read committed rows.
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { Models } from './entities.ts';
-import { modelColumns, type ModelColumns, sqliteModelRow } from './model-columns.ts';
+import {
+  modelColumns,
+  type ModelColumns,
+  prefixedPostgresRow,
+  prefixedSelect,
+  sqliteModelRow,
+} from './model-columns.ts';
 import { positionalSql } from './sqlite-values.ts';
 import { type Dialect, POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 
@@ -41,6 +47,15 @@ export interface ContentHotQueries {
   pullsOfIssues(issueIds: readonly number[]): Promise<PullRequestRow[]>;
   /** The newest comment of `type` of each issue. */
   lastCommentsOf(issueIds: readonly number[], type: number): Promise<CommentRow[]>;
+  /** The issues with their pulls and newest comments of `type`: one statement on PostgreSQL, not three. */
+  issueRecords(ids: readonly number[], type: number): Promise<IssueRecordRows>;
+}
+
+/** Issues as a page of threads shows them. */
+export interface IssueRecordRows {
+  issues: IssueRow[];
+  pulls: PullRequestRow[];
+  lastComments: CommentRow[];
 }
 
 const NOTIFICATION = modelColumns<NotificationRow>()(
@@ -137,6 +152,13 @@ const lastCommentsSql = (dialect: Dialect) =>
   `SELECT ${COMMENT.select} FROM "Comment" WHERE "id" IN (SELECT (SELECT MAX(c."id") FROM "Comment" c
     WHERE c."issueId" = ids.value AND c."type" = $1) FROM ${dialect.listTable('$2')})`;
 
+/** $1 the issue ids, $2 the comment type. */
+const POSTGRES_ISSUE_RECORDS_SQL = `SELECT ${prefixedSelect(ISSUE, 'i', '')},
+    ${prefixedSelect(PULL_REQUEST, 'p', 'pull_')}, ${prefixedSelect(COMMENT, 'c', 'comment_')}
+  FROM "Issue" i LEFT JOIN "PullRequest" p ON p."issueId" = i."id"
+  LEFT JOIN "Comment" c ON c."id" = (SELECT MAX(l."id") FROM "Comment" l WHERE l."issueId" = i."id" AND l."type" = $2)
+  WHERE ${POSTGRES.inList('i."id"', '$1')}`;
+
 export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQueries {
   // Filters make texts of their own: a bounded set of them is kept prepared.
   const statements = new LRUCache<string, BetterSqlite3.Statement>({ max: 100 });
@@ -166,6 +188,12 @@ export function sqliteContentQueries(db: BetterSqlite3.Database): ContentHotQuer
     issueByIndex: async (repoId, index) => rows<IssueRow>(ISSUE, ISSUE_BY_INDEX_SQL, [repoId, index])[0] ?? null,
     pullsOfIssues: async (issueIds) => rows<PullRequestRow>(PULL_REQUEST, pulls, [SQLITE.list(issueIds)]),
     lastCommentsOf: async (issueIds, type) => rows<CommentRow>(COMMENT, lastComments, [type, SQLITE.list(issueIds)]),
+    // SQLite answers in-process: the statements apart cost no round trips.
+    issueRecords: async (ids, type) => ({
+      issues: rows<IssueRow>(ISSUE, issues, [SQLITE.list(ids)]),
+      pulls: rows<PullRequestRow>(PULL_REQUEST, pulls, [SQLITE.list(ids)]),
+      lastComments: rows<CommentRow>(COMMENT, lastComments, [type, SQLITE.list(ids)]),
+    }),
   };
 }
 
@@ -196,5 +224,17 @@ export function postgresContentQueries(run: PostgresRun): ContentHotQueries {
     lastCommentsOf: async (issueIds, type) =>
       (await run('anvil_last_comments_by_index', lastComments, [type, POSTGRES.list(issueIds)]))
         .rows as unknown as CommentRow[],
+    async issueRecords(ids, type) {
+      const { rows } = await run('anvil_issue_records', POSTGRES_ISSUE_RECORDS_SQL, [POSTGRES.list(ids), type]);
+      const records: IssueRecordRows = { issues: [], pulls: [], lastComments: [] };
+      for (const row of rows) {
+        records.issues.push(prefixedPostgresRow<IssueRow>(ISSUE, row, '')!);
+        const pull = prefixedPostgresRow<PullRequestRow>(PULL_REQUEST, row, 'pull_');
+        if (pull) records.pulls.push(pull);
+        const comment = prefixedPostgresRow<CommentRow>(COMMENT, row, 'comment_');
+        if (comment) records.lastComments.push(comment);
+      }
+      return records;
+    },
   };
 }

@@ -215,6 +215,23 @@ export class IssueRepository {
     return this.client.pullRequest.findMany({ where: { issueId: { in: [...issueIds] } } });
   }
 
+  /** The issues of these ids with their pull requests and newest plain comments, as a page of threads shows them. */
+  async records(
+    issueIds: readonly number[],
+  ): Promise<{ issues: IssueRow[]; pulls: PullRequestRow[]; lastComments: Map<number, CommentRow> }> {
+    if (issueIds.length === 0) return { issues: [], pulls: [], lastComments: new Map() };
+    if (!this.hot) {
+      const [issues, pulls, lastComments] = await Promise.all([
+        this.listByIds(issueIds),
+        this.listPulls(issueIds),
+        this.lastCommentsOf(issueIds),
+      ]);
+      return { issues, pulls, lastComments };
+    }
+    const rows = await this.hot.issueRecords(issueIds, CommentType.comment);
+    return { ...rows, lastComments: new Map(rows.lastComments.map((comment) => [comment.issueId, comment])) };
+  }
+
   /** The newest plain comment of each issue (Forgejo: GetLastComment). */
   async lastCommentsOf(issueIds: readonly number[]): Promise<Map<number, CommentRow>> {
     const result = new Map<number, CommentRow>();

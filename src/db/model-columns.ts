@@ -3,6 +3,8 @@
 import { sqliteDate } from './sqlite-values.ts';
 
 export interface ModelColumns {
+  /** The column names, in order. */
+  readonly names: readonly string[];
   /** The quoted column list for SELECT. */
   readonly select: string;
   /** Columns SQLite answers as 0/1. */
@@ -19,6 +21,7 @@ export function modelColumns<M>() {
     names: [Missing<M, L>] extends [never] ? L : { missing: Missing<M, L> },
     types: { booleans?: ReadonlyArray<L[number]>; dates?: ReadonlyArray<L[number]> },
   ): ModelColumns => ({
+    names: names as L,
     select: (names as L).map((name) => `"${name}"`).join(', '),
     booleans: types.booleans ?? [],
     dates: types.dates ?? [],
@@ -30,4 +33,17 @@ export function sqliteModelRow<M>(columns: ModelColumns, row: Record<string, unk
   for (const column of columns.booleans) row[column] = row[column] === 1;
   for (const column of columns.dates) row[column] = sqliteDate(row[column]);
   return row as M;
+}
+
+/** The columns of table `alias`, each named `prefix` and the column: a row read beside another table's in a join. */
+export function prefixedSelect(columns: ModelColumns, alias: string, prefix: string): string {
+  return columns.names.map((name) => `${alias}."${name}" AS "${prefix}${name}"`).join(', ');
+}
+
+/** The row of a PostgreSQL join read with prefixedSelect; null when the join found none (its id is null). */
+export function prefixedPostgresRow<M>(columns: ModelColumns, row: Record<string, unknown>, prefix: string): M | null {
+  if (row[`${prefix}id`] === null) return null;
+  const model: Record<string, unknown> = {};
+  for (const name of columns.names) model[name] = row[prefix + name];
+  return model as M;
 }

@@ -15,7 +15,9 @@ import type { CommentRow, IssueRow, PullRequestRow } from './issue.repository.ts
 import { type CountCache, keptCount } from './count-cache.ts';
 import type { ContentHotQueries, ThreadColumns, ThreadGroup } from './hot-content-queries.ts';
 import { readPage } from './page-window.ts';
-import type { DbClient, Prisma } from './prisma.ts';
+import { type DbClient, type Prisma, PrismaSql } from './prisma.ts';
+import { sqliteTimestamp } from './sqlite-values.ts';
+import type { DatabaseTarget } from '../infra/database/target.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 
 export type NotificationRow = Prisma.NotificationModel;
@@ -59,6 +61,7 @@ const THREAD_ORDER: Prisma.NotificationOrderByWithRelationInput[] = [{ updatedAt
 export class NotificationRepository {
   constructor(
     private readonly client: DbClient,
+    private readonly provider: DatabaseTarget['provider'],
     private readonly counts?: CountCache,
     /** Decides visibility in one to three repositories without Prisma; absent inside a transaction. */
     private readonly few?: FewRepositories,
@@ -144,24 +147,30 @@ export class NotificationRepository {
       await this.client.notification.updateMany({ where: { id: { in: [...ids] } }, data: { status, updatedAt: at } });
   }
 
-  listForIssue(issueId: number): Promise<NotificationRow[]> {
-    return this.client.notification.findMany({ where: { issueId } });
-  }
-
   async createMany(rows: Prisma.NotificationCreateManyInput[]): Promise<void> {
     if (rows.length > 0) await this.client.notification.createMany({ data: rows });
   }
 
-  /** Threads heard of the issue again: a read one turns unread and points at the new comment; each moves to the top. */
-  async touch(rows: readonly NotificationRow[], updatedBy: number, commentId: number, at: Date): Promise<void> {
-    const read = rows.filter((row) => row.status === NotificationStatus.read).map((row) => row.id);
-    const others = rows.filter((row) => row.status !== NotificationStatus.read).map((row) => row.id);
-    if (read.length > 0)
-      await this.client.notification.updateMany({
-        where: { id: { in: read } },
-        data: { updatedBy, updatedAt: at, status: NotificationStatus.unread, commentId },
-      });
-    if (others.length > 0)
-      await this.client.notification.updateMany({ where: { id: { in: others } }, data: { updatedBy, updatedAt: at } });
+  /**
+   * The issue's threads of these users heard of it again, in one statement: a read one turns unread and points at the
+   * new comment; each moves to the top. Answers the users who had a thread.
+   */
+  async touchThreads(
+    issueId: number,
+    userIds: readonly number[],
+    updatedBy: number,
+    commentId: number,
+    at: Date,
+  ): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const { read, unread } = NotificationStatus;
+    const updatedAt = this.provider === 'sqlite' ? sqliteTimestamp(at) : at;
+    const rows = await this.client.$queryRaw<Array<{ userId: number }>>`
+      UPDATE "Notification" SET "updatedBy" = ${updatedBy}, "updatedAt" = ${updatedAt},
+        "commentId" = CASE WHEN "status" = ${read} THEN ${commentId} ELSE "commentId" END,
+        "status" = CASE WHEN "status" = ${read} THEN ${unread} ELSE "status" END
+      WHERE "issueId" = ${issueId} AND "userId" IN (${PrismaSql.join([...userIds])})
+      RETURNING "userId"`;
+    return rows.map((row) => Number(row.userId));
   }
 }

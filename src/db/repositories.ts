@@ -110,7 +110,7 @@ export function createRepositories(
     loginSources: new LoginSourceRepository(client),
     milestones: new MilestoneRepository(client),
     mirrors: new MirrorRepository(client),
-    notifications: new NotificationRepository(client, hot.counts, fewRepositories, outsideTransaction),
+    notifications: new NotificationRepository(client, provider, hot.counts, fewRepositories, outsideTransaction),
     npm: new NpmRepository(client, hot),
     orgBlocks: new OrgBlockRepository(client),
     orgFeeds: new OrgFeedRepository(client),

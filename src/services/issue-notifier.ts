@@ -43,10 +43,16 @@ export class IssueNotifier implements IssueEventListener {
     const { issue, actor } = event;
     const now = new Date();
     const commentId = event.comment?.id ?? 0;
-    const existing = new Map((await repos.notifications.listForIssue(issue.id)).map((row) => [row.userId, row]));
-    const heardAgain = recipients.flatMap((user) => existing.get(user.id) ?? []);
-    const fresh = recipients.filter((user) => !existing.has(user.id)).map((user) => user.id);
-    await repos.notifications.touch(heardAgain, actor.id, commentId, now);
+    const heardAgain = new Set(
+      await repos.notifications.touchThreads(
+        issue.id,
+        recipients.map((user) => user.id),
+        actor.id,
+        commentId,
+        now,
+      ),
+    );
+    const fresh = recipients.filter((user) => !heardAgain.has(user.id)).map((user) => user.id);
     await repos.notifications.createMany(
       fresh.map((userId) => ({
         userId,

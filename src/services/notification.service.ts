@@ -135,11 +135,9 @@ export class NotificationService {
     const { issues } = this.deps.repos;
     const issueIds = [...new Set(rows.map((row) => row.issueId).filter((id) => id > 0))];
     const missingRepoIds = [...new Set(rows.map((row) => row.repoId))].filter((id) => !known.has(id));
-    const [repos, issueRows, pulls, lastComments] = await Promise.all([
+    const [repos, { issues: issueRows, pulls, lastComments }] = await Promise.all([
       missingRepoIds.length > 0 ? issues.listRepos(missingRepoIds) : [],
-      issues.listByIds(issueIds),
-      issues.listPulls(issueIds),
-      issues.lastCommentsOf(issueIds),
+      issues.records(issueIds),
     ]);
     const repoById = new Map([...known, ...repos.map((repo) => [repo.id, repo] as const)]);
     const issueById = new Map(issueRows.map((issue) => [issue.id, issue]));

@@ -148,6 +148,17 @@ it('reads issues, pulls and last plain comments as Prisma does', async () => {
     expect(comment).toEqual(newest);
   }
   expect(await hot.issuesByIds([])).toEqual([]);
+  // The three together, as one statement reads them on PostgreSQL.
+  const records = await hot.issueRecords(asked, 0);
+  expect({
+    issues: byId(records.issues),
+    pulls: byId(records.pulls),
+    lastComments: byId(records.lastComments),
+  }).toEqual({
+    issues: byId(await hot.issuesByIds(asked)),
+    pulls,
+    lastComments: last,
+  });
   for (const issue of await prisma.issue.findMany({ where: { id: { in: issueIds } } }))
     expect(await hot.issueByIndex(issue.repoId, issue.index)).toEqual(issue);
   expect(await hot.issueByIndex(repoIds[0], 99)).toBeNull();

@@ -58,6 +58,9 @@ const placeOfThread = (row: { repoId: number; source: number }) => ({
 
 const THREAD_ORDER: Prisma.NotificationOrderByWithRelationInput[] = [{ updatedAt: 'desc' }, { id: 'desc' }];
 
+/** Users whose threads one statement touches. */
+const TOUCH_BATCH = 1000;
+
 export class NotificationRepository {
   constructor(
     private readonly client: DbClient,
@@ -162,15 +165,19 @@ export class NotificationRepository {
     commentId: number,
     at: Date,
   ): Promise<number[]> {
-    if (userIds.length === 0) return [];
     const { read, unread } = NotificationStatus;
     const updatedAt = this.provider === 'sqlite' ? sqliteTimestamp(at) : at;
-    const rows = await this.client.$queryRaw<Array<{ userId: number }>>`
-      UPDATE "Notification" SET "updatedBy" = ${updatedBy}, "updatedAt" = ${updatedAt},
-        "commentId" = CASE WHEN "status" = ${read} THEN ${commentId} ELSE "commentId" END,
-        "status" = CASE WHEN "status" = ${read} THEN ${unread} ELSE "status" END
-      WHERE "issueId" = ${issueId} AND "userId" IN (${PrismaSql.join([...userIds])})
-      RETURNING "userId"`;
-    return rows.map((row) => Number(row.userId));
+    const touched: number[] = [];
+    // In batches: a statement's parameters are bounded (SQLite: 32,766), a repository's watchers are not.
+    for (let from = 0; from < userIds.length; from += TOUCH_BATCH) {
+      const rows = await this.client.$queryRaw<Array<{ userId: number }>>`
+        UPDATE "Notification" SET "updatedBy" = ${updatedBy}, "updatedAt" = ${updatedAt},
+          "commentId" = CASE WHEN "status" = ${read} THEN ${commentId} ELSE "commentId" END,
+          "status" = CASE WHEN "status" = ${read} THEN ${unread} ELSE "status" END
+        WHERE "issueId" = ${issueId} AND "userId" IN (${PrismaSql.join(userIds.slice(from, from + TOUCH_BATCH))})
+        RETURNING "userId"`;
+      for (const row of rows) touched.push(Number(row.userId));
+    }
+    return touched;
   }
 }

@@ -1,8 +1,9 @@
 // The repository lookups every repository-scoped request makes, and the viewer's access facts on it, as prepared
 // statements for hot-queries.ts: a repository with its owner and units took three Prisma queries and the viewer's
 // access three more, about 0.25 ms of CPU each; a prepared statement costs a few µs. On PostgreSQL a repository's
-// units come in its own statement (each statement is a round trip and CPU on both sides). Rows come back in the
-// Prisma model's shape. Only outside a transaction: they read committed rows.
+// units (and, by id, its owner) come in its own statement, and so do the viewer's facts on an org repository (each
+// statement is a round trip and CPU on both sides). Rows come back in the Prisma model's shape. Only outside a
+// transaction: they read committed rows.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';

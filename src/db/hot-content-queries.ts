@@ -1,7 +1,7 @@
 // A notification poll's queries as prepared statements for hot-queries.ts: the page of threads, their count per
-// repository and source, and the issues, pulls and last comments the page shows (one statement on PostgreSQL). Through Prisma they were six
-// queries of about 0.25 ms of CPU each, on the request bots make most after GETs. Rows come back in the Prisma
-// model's shape. Only outside a transaction: they read committed rows.
+// repository and source, and the issues, pulls and last comments the page shows (one statement on PostgreSQL).
+// Through Prisma they were six queries of about 0.25 ms of CPU each, on the request bots make most after GETs. Rows
+// come back in the Prisma model's shape. Only outside a transaction: they read committed rows.
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { Models } from './entities.ts';

@@ -9,7 +9,8 @@ import type { Models, User } from './entities.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
 import { POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
-import { postgresPrefixedUser, prefixedUserColumns } from './hot-user-rows.ts';
+import { USER_COLUMN_LIST } from './hot-user-rows.ts';
+import { prefixedPostgresRow, prefixedSelect } from './model-columns.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -119,7 +120,7 @@ const POSTGRES_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JS
   WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
 /** By id, PostgreSQL reads the owner in the same statement too (`OWNER_PREFIX` names its columns). */
 const OWNER_PREFIX = 'owner_';
-const WITH_OWNER = `${prefixedUserColumns('o', OWNER_PREFIX)} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
+const WITH_OWNER = `${prefixedSelect(USER_COLUMN_LIST, 'o', OWNER_PREFIX)} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
 const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER} WHERE r."id" = $1`;
 const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER}
   WHERE ${POSTGRES.inList('r."id"', '$1')}`;
@@ -268,11 +269,9 @@ function postgresJsonUnit(unit: Record<string, unknown>): Models.RepoUnitModel {
 
 /** A repository row read WITH_OWNER: the repository with its units and owner. */
 function postgresRepositoryWithOwner(row: Record<string, unknown>): RepoWithOwner {
-  const columns: Record<string, unknown> = {};
-  for (const name of REPOSITORY_COLUMN_NAMES) columns[name] = row[name];
   return {
-    ...postgresRepository(columns),
-    owner: postgresPrefixedUser(row, OWNER_PREFIX),
+    ...postgresRepository(prefixedPostgresRow({ names: REPOSITORY_COLUMN_NAMES }, row, '')!),
+    owner: prefixedPostgresRow<User>(USER_COLUMN_LIST, row, OWNER_PREFIX)!,
     units: (row.units as Array<Record<string, unknown>>).map(postgresJsonUnit),
   };
 }

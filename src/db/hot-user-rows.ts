@@ -45,6 +45,8 @@ const USER_COLUMN_NAMES = [
 const everyColumnListed: [Exclude<keyof User, (typeof USER_COLUMN_NAMES)[number]>] extends [never] ? true : false =
   true;
 void everyColumnListed;
+/** The User columns as prefixedSelect and prefixedPostgresRow (model-columns.ts) take them. */
+export const USER_COLUMN_LIST = { names: USER_COLUMN_NAMES } as const;
 export const USER_COLUMNS = USER_COLUMN_NAMES.map((name) => `"${name}"`).join(', ');
 
 /**
@@ -93,18 +95,6 @@ export function sqliteUserFromValues(v: unknown[]): User {
 }
 
 /** A User row from PostgreSQL, less the token columns a token lookup joins to it. */
-/** The User columns of table `alias`, each named `prefix` and the column: a user read beside another row. */
-export function prefixedUserColumns(alias: string, prefix: string): string {
-  return USER_COLUMN_NAMES.map((name) => `${alias}."${name}" AS "${prefix}${name}"`).join(', ');
-}
-
-/** The User of a PostgreSQL row read with prefixedUserColumns. */
-export function postgresPrefixedUser(row: Record<string, unknown>, prefix: string): User {
-  const user: Record<string, unknown> = {};
-  for (const name of USER_COLUMN_NAMES) user[name] = row[prefix + name];
-  return user as unknown as User;
-}
-
 export function postgresUser(row: Record<string, unknown>): User {
   const { tokenId: _a, scope: _b, tokenUpdatedAt: _c, ...user } = row;
   return user as unknown as User;

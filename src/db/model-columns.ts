@@ -36,12 +36,16 @@ export function sqliteModelRow<M>(columns: ModelColumns, row: Record<string, unk
 }
 
 /** The columns of table `alias`, each named `prefix` and the column: a row read beside another table's in a join. */
-export function prefixedSelect(columns: ModelColumns, alias: string, prefix: string): string {
+export function prefixedSelect(columns: Pick<ModelColumns, 'names'>, alias: string, prefix: string): string {
   return columns.names.map((name) => `${alias}."${name}" AS "${prefix}${name}"`).join(', ');
 }
 
 /** The row of a PostgreSQL join read with prefixedSelect; null when the join found none (its id is null). */
-export function prefixedPostgresRow<M>(columns: ModelColumns, row: Record<string, unknown>, prefix: string): M | null {
+export function prefixedPostgresRow<M>(
+  columns: Pick<ModelColumns, 'names'>,
+  row: Record<string, unknown>,
+  prefix: string,
+): M | null {
   if (row[`${prefix}id`] === null) return null;
   const model: Record<string, unknown> = {};
   for (const name of columns.names) model[name] = row[prefix + name];

@@ -7,7 +7,7 @@ import { createTestUser, type TestUser } from '../helpers/factories.ts';
 import type { Test } from 'supertest';
 import { pktLine } from '../../src/infra/git/pkt-line.ts';
 import { raw } from '../helpers/container.ts';
-import { gitOk } from '../helpers/git-client.ts';
+import { gitOk, listen, tempDir, withCredentials } from '../helpers/git-client.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -210,5 +210,36 @@ describe('the ref advertisement', () => {
       .send({ name: 'advertised-again', auto_init: true, readme: 'Default', description: 'second' })
       .expect(201);
     expect(await advertisement('advertised-again')).toContain(`${await mainOf()} refs/heads/main`);
+  });
+
+  it('answers a repeated fetch of the same commit from memory, to the real git client, until the refs move', async () => {
+    await makeRepo('fetched');
+    const { server, base } = await listen(t);
+    const url = `${withCredentials(base, alice.user.name, alice.token)}${alice.user.name}/fetched.git`;
+    const clone = async () => {
+      const dir = path.join(tempDir(), 'clone');
+      await gitOk(['-c', 'protocol.version=2', 'clone', '-q', url, dir]);
+      return (await gitOk(['-C', dir, 'log', '--format=%H %s'])).trim();
+    };
+    const uploadPacks = jest.spyOn(childProcess, 'spawn');
+    const started = () => uploadPacks.mock.calls.filter(([, args]) => args?.includes('upload-pack')).length;
+    try {
+      const first = await clone();
+      const afterFirst = started();
+      expect(await clone()).toBe(first);
+      expect(started()).toBe(afterFirst);
+      const readme = await contents('fetched', 'README.md').expect(200);
+      const written = await t
+        .request()
+        .put(`/api/v1/repos/${alice.user.name}/fetched/contents/README.md`)
+        .set('Authorization', alice.auth)
+        .send({ content: b64('fetched again\n'), message: 'Fetch again', sha: readme.body.sha })
+        .expect(200);
+      expect(await clone()).toBe(`${written.body.commit.sha} Fetch again\n${first}`);
+      expect(started()).toBeGreaterThan(afterFirst);
+    } finally {
+      uploadPacks.mockRestore();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -1,6 +1,7 @@
-// upload-pack's answers that depend on the refs alone — the info/refs advertisement (protocol v0's refs, v2's
-// capabilities) and protocol v2's ls-refs — kept per repository, request and refs fingerprint (refs-state.ts). Under bot traffic every
-// `git ls-remote` and fetch started upload-pack for it, and a process start held the event loop 3–4 ms.
+// upload-pack's answers that the refs and the request decide — the info/refs advertisement (protocol v0's refs,
+// v2's capabilities), protocol v2's ls-refs and a small fetch — kept per repository, request and refs fingerprint
+// (refs-state.ts). Under bot traffic every `git ls-remote` and fetch started upload-pack for it, and a process start
+// held the event loop 3–5 ms.
 import { LRUCache } from 'lru-cache';
 import { refsState } from './refs-state.ts';
 

@@ -199,9 +199,22 @@ export interface RpcLimits {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Bodies read whole before git starts, to tell an `ls-refs` round: git sends it uncompressed and short. */
+/** Bodies read whole before git starts, to tell a round worth keeping: git sends short ones uncompressed. */
 const MAX_LS_REFS_BYTES = 8 * 1024;
-const LS_REFS = Buffer.from(pktLine('command=ls-refs\n'));
+/**
+ * The v2 commands whose answer the refs and the request decide: `ls-refs`, and a `fetch`, whose objects are named by
+ * id (content-addressed) and chosen among what the refs reach. CI fetching the same commit again and again is then
+ * answered without starting upload-pack and pack-objects (as Gitaly's pack-objects cache does).
+ */
+const KEPT_COMMANDS = new Set(['ls-refs', 'fetch']);
+
+/** The command a v2 round's first packet line names (git ends it with a newline or not). */
+function v2Command(body: Buffer): string | null {
+  const length = Number.parseInt(body.toString('latin1', 0, 4), 16);
+  if (!(length > 4 && length <= body.length)) return null;
+  const line = /^command=([a-z-]+)\n?$/.exec(body.toString('latin1', 4, length));
+  return line ? line[1] : null;
+}
 
 /** The whole body of a short, uncompressed protocol v2 upload-pack round, or null when it is not one. */
 async function shortV2Body(req: Request, maxRequestBytes: number): Promise<Buffer | null> {
@@ -215,8 +228,8 @@ async function shortV2Body(req: Request, maxRequestBytes: number): Promise<Buffe
 }
 
 /**
- * A protocol v2 upload-pack round whose body was read whole: an `ls-refs` is answered from memory while the refs
- * stay the same (advertisement-cache.ts); anything else goes to git as it came.
+ * A protocol v2 upload-pack round whose body was read whole: an `ls-refs` or a small `fetch` is answered from memory
+ * while the refs stay the same (advertisement-cache.ts); anything else goes to git as it came.
  */
 async function shortV2Round(
   req: Request,
@@ -226,9 +239,10 @@ async function shortV2Round(
   beforeEnd: (exitCode: number | null) => Promise<void>,
   env?: NodeJS.ProcessEnv,
 ): Promise<number | null> {
-  const isLsRefs = body.subarray(0, LS_REFS.length).equals(LS_REFS);
-  const kept = isLsRefs ? refsAnswer(dir, `ls-refs\0${gitProtocol(req)}\0${body.toString('latin1')}`) : null;
+  const keepable = KEPT_COMMANDS.has(v2Command(body) ?? '');
+  const kept = keepable ? refsAnswer(dir, `v2\0${gitProtocol(req)}\0${body.toString('latin1')}`) : null;
   if (kept?.known) {
+    await beforeEnd(0);
     res.end(kept.known);
     return 0;
   }

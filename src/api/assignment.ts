@@ -140,8 +140,8 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     const { owner, renamed: ownerRenamed } = found;
     const { repositories, repoPermissions } = ctx.app.services;
     const viewer = ctx.caller?.user ?? null;
-    const repo = await repositories.findInOwner(owner, repoName);
-    if (!repo) {
+    const seen = await repositories.findInOwnerWithPermission(owner, repoName, viewer);
+    if (!seen) {
       const target = await repositories.renamedTo(owner.id, repoName);
       if (target && hasAccess(await repoPermissions.forRepo(viewer, target))) {
         redirectTo(ctx, { owner: target.ownerName, repo: target.name + suffix });
@@ -149,8 +149,8 @@ export function repoAssignment(options: { git?: boolean } = {}): Guard {
     }
     // Under an old owner name, the owner part alone redirects: it reveals nothing the new name does not.
     if (ownerRenamed) redirectTo(ctx, { owner: owner.name });
-    if (!repo) throw invisible();
-    const permission = await repoPermissions.forRepo(viewer, repo);
+    if (!seen) throw invisible();
+    const { repo, permission } = seen;
     if (!hasAccess(permission)) throw invisible();
     if (!tokenReachesRepo(isPublicOnly(ctx.caller), repo)) {
       throw new ForbiddenError('token scope is limited to public repos');

@@ -49,6 +49,15 @@ export interface RepositoryHotQueries {
   memberTeams(userId: number, orgId: number): Promise<ViewerTeamRow[]>;
   /** Collaboration, membership and teams on one repository of an org: one statement on PostgreSQL, not five. */
   orgRepositoryFacts(userId: number, repoId: number, orgId: number): Promise<OrgRepositoryFactsRow>;
+  /**
+   * A repository of an org by name with the viewer's facts on it (`org` is its owner): one statement on
+   * PostgreSQL, where a repository request otherwise asks twice.
+   */
+  repositoryInOrgWithFacts(
+    org: User,
+    lowerName: string,
+    viewerId: number,
+  ): Promise<{ repo: RepoWithOwner; facts: OrgRepositoryFactsRow } | null>;
   /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
   memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
   /** Whether one user blocks another (a comment asks of the repository's owner and of the issue's poster). */
@@ -134,18 +143,23 @@ const MEMBER_TEAM_UNIT_MODES_SQL = `SELECT t."accessMode", COALESCE(u."accessMod
   WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $2) AND t."orgId" = $3`;
 const TEAM_UNITS_SQL = `SELECT "type", "accessMode" FROM "TeamUnit" WHERE "teamId" = $1`;
 const TEAM_HOLDS_REPOSITORY_SQL = `SELECT 1 AS "holds" FROM "TeamRepo" WHERE "teamId" = $1 AND "repoId" = $2`;
-/** $1 the user, $2 the repository, $3 its org. */
-const POSTGRES_ORG_REPOSITORY_FACTS_SQL = `SELECT
-  (SELECT c."accessMode" FROM "Collaboration" c WHERE c."userId" = $1 AND c."repoId" = $2) AS "collaboration",
-  EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."userId" = $1 AND o."orgId" = $3) AS "member",
+/** The viewer's facts on a repository of an org, as columns: `user`, `repo` and `org` are SQL expressions. */
+const orgRepositoryFactsColumns = (user: string, repo: string, org: string) => `
+  (SELECT c."accessMode" FROM "Collaboration" c WHERE c."userId" = ${user} AND c."repoId" = ${repo}) AS "collaboration",
+  EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."userId" = ${user} AND o."orgId" = ${org}) AS "member",
   COALESCE((SELECT json_agg(json_build_object('id', t."id", 'orgId', t."orgId", 'accessMode', t."accessMode",
       'includesAllRepositories', t."includesAllRepositories",
       'units', COALESCE((SELECT json_agg(json_build_object('type', u."type", 'accessMode', u."accessMode"))
         FROM "TeamUnit" u WHERE u."teamId" = t."id"), '[]'::json),
-      'holdsRepository', EXISTS (SELECT 1 FROM "TeamRepo" tr WHERE tr."teamId" = t."id" AND tr."repoId" = $2)))
+      'holdsRepository', EXISTS (SELECT 1 FROM "TeamRepo" tr WHERE tr."teamId" = t."id" AND tr."repoId" = ${repo})))
     FROM "Team" t
-    WHERE t."orgId" = $3 AND EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $1)),
+    WHERE t."orgId" = ${org} AND EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = ${user})),
     '[]'::json) AS "teams"`;
+const POSTGRES_ORG_REPOSITORY_FACTS_SQL = `SELECT ${orgRepositoryFactsColumns('$1', '$2', '$3')}`;
+/** $1 the org, $2 the repository's lower name, $3 the viewer. */
+const POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON},
+  ${orgRepositoryFactsColumns('$3', 'r."id"', 'r."ownerId"')}
+  FROM "Repository" r WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
 const BLOCKS_SQL = `SELECT 1 AS "blocked" FROM "UserBlocking" WHERE "blockerId" = $1 AND "blockeeId" = $2`;
 
 /** SQLite answers booleans as 0/1, BIGINTs as numbers and dates as text. */
@@ -223,6 +237,16 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
         Omit<ViewerTeamRow, 'includesAllRepositories'> & { includesAllRepositories: number }
       >
     ).map((team) => ({ ...team, includesAllRepositories: team.includesAllRepositories === 1 }));
+  // SQLite answers in-process: the statements apart cost no round trips.
+  const orgRepositoryFacts = (userId: number, repoId: number, orgId: number): OrgRepositoryFactsRow => ({
+    collaboration: (collaboration.get(userId, repoId) as number | undefined) ?? null,
+    member: orgMember.get(userId, orgId) !== undefined,
+    teams: sqliteMemberTeams(userId, orgId).map((team) => ({
+      ...team,
+      units: teamUnits.all(team.id) as Array<{ type: number; accessMode: number }>,
+      holdsRepository: teamHoldsRepository.get(team.id, repoId) !== undefined,
+    })),
+  });
   return {
     async repositoryByOwnerAndName(ownerLowerName, lowerName) {
       const owner = await users.userByLowerName(ownerLowerName);
@@ -240,16 +264,11 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     collaboration: async (userId, repoId) => (collaboration.get(userId, repoId) as number | undefined) ?? null,
     isOrgMember: async (userId, orgId) => orgMember.get(userId, orgId) !== undefined,
     memberTeams: async (userId, orgId) => sqliteMemberTeams(userId, orgId),
-    // SQLite answers in-process: the statements apart cost no round trips.
-    orgRepositoryFacts: async (userId, repoId, orgId) => ({
-      collaboration: (collaboration.get(userId, repoId) as number | undefined) ?? null,
-      member: orgMember.get(userId, orgId) !== undefined,
-      teams: sqliteMemberTeams(userId, orgId).map((team) => ({
-        ...team,
-        units: teamUnits.all(team.id) as Array<{ type: number; accessMode: number }>,
-        holdsRepository: teamHoldsRepository.get(team.id, repoId) !== undefined,
-      })),
-    }),
+    orgRepositoryFacts: async (userId, repoId, orgId) => orgRepositoryFacts(userId, repoId, orgId),
+    async repositoryInOrgWithFacts(org, lowerName, viewerId) {
+      const repo = await withOwnerAndUnits(inOwner.get(org.id, lowerName), org);
+      return repo && { repo, facts: orgRepositoryFacts(viewerId, repo.id, org.id) };
+    },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
     blocks: async (blockerId, blockeeId) => blocks.get(blockerId, blockeeId) !== undefined,
@@ -331,6 +350,17 @@ export function postgresRepositoryQueries(
     orgRepositoryFacts: async (userId, repoId, orgId) =>
       (await run('anvil_org_repository_facts', POSTGRES_ORG_REPOSITORY_FACTS_SQL, [userId, repoId, orgId]))
         .rows[0] as unknown as OrgRepositoryFactsRow,
+    async repositoryInOrgWithFacts(org, lowerName, viewerId) {
+      const { rows } = await run('anvil_repository_in_org_with_facts', POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL, [
+        org.id,
+        lowerName,
+        viewerId,
+      ]);
+      if (rows.length === 0) return null;
+      const { collaboration, member, teams, ...row } = rows[0];
+      const facts = { collaboration, member, teams } as OrgRepositoryFactsRow;
+      return { repo: (await withOwner([row], org))!, facts };
+    },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))
         .rows as unknown as TeamUnitMode[],

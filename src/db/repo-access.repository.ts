@@ -1,7 +1,9 @@
 // The rows that give users access to repositories: collaborations, org memberships and the teams of an org
 // as they apply to its repositories.
-import type { DbClient } from './prisma.ts';
-import type { RepositoryHotQueries } from './hot-repository-queries.ts';
+import type { DbClient, User } from './prisma.ts';
+import type { OrgRepositoryFactsRow, RepositoryHotQueries } from './hot-repository-queries.ts';
+import type { RepoWithOwner } from './repository-details.ts';
+import { repoInclude } from './repository-rows.repository.ts';
 
 const TEAM_COLUMNS = { id: true, orgId: true, accessMode: true, includesAllRepositories: true } as const;
 
@@ -15,6 +17,22 @@ export interface TeamAccess {
   repos: Array<{ repoId: number }>;
 }
 
+/** What gives one user access to repositories: collaborations, org memberships and teams. */
+export interface AccessFacts {
+  collaborations: Array<{ repoId: number; accessMode: number }>;
+  orgIds: number[];
+  teams: TeamAccess[];
+}
+
+/** The facts one statement read on a repository of an org, in the shape the lists of facts answer. */
+function accessFactsOf(row: OrgRepositoryFactsRow, repoId: number, orgId: number): AccessFacts {
+  return {
+    collaborations: row.collaboration === null ? [] : [{ repoId, accessMode: row.collaboration }],
+    orgIds: row.member ? [orgId] : [],
+    teams: row.teams.map(({ holdsRepository, ...team }) => ({ ...team, repos: holdsRepository ? [{ repoId }] : [] })),
+  };
+}
+
 export class RepoAccessRepository {
   constructor(
     private readonly client: DbClient,
@@ -26,28 +44,31 @@ export class RepoAccessRepository {
    * The user's collaboration on one repository of an org, their membership and their teams there: what
    * listCollaborations, listMemberOrgIds and listMemberTeams answer for it, read by one hot statement.
    */
-  async factsOnOrgRepository(
+  async factsOnOrgRepository(userId: number, repoId: number, orgId: number): Promise<AccessFacts> {
+    if (this.hot) return accessFactsOf(await this.hot.orgRepositoryFacts(userId, repoId, orgId), repoId, orgId);
+    const [collaborations, memberships, teams] = await Promise.all([
+      this.listCollaborations(userId, [repoId]),
+      this.listMemberOrgIds(userId, [orgId]),
+      this.listMemberTeams(userId, [orgId], [repoId]),
+    ]);
+    return { collaborations, orgIds: memberships.map((m) => m.orgId), teams };
+  }
+
+  /** A repository of the org by lower name, with the user's facts on it: what factsOnOrgRepository answers. */
+  async repositoryInOrgWithFacts(
+    org: User,
+    lowerName: string,
     userId: number,
-    repoId: number,
-    orgId: number,
-  ): Promise<{ collaborations: Array<{ repoId: number; accessMode: number }>; orgIds: number[]; teams: TeamAccess[] }> {
-    if (!this.hot) {
-      const [collaborations, memberships, teams] = await Promise.all([
-        this.listCollaborations(userId, [repoId]),
-        this.listMemberOrgIds(userId, [orgId]),
-        this.listMemberTeams(userId, [orgId], [repoId]),
-      ]);
-      return { collaborations, orgIds: memberships.map((m) => m.orgId), teams };
+  ): Promise<{ repo: RepoWithOwner; facts: AccessFacts } | null> {
+    if (this.hot) {
+      const found = await this.hot.repositoryInOrgWithFacts(org, lowerName, userId);
+      return found && { repo: found.repo, facts: accessFactsOf(found.facts, found.repo.id, org.id) };
     }
-    const facts = await this.hot.orgRepositoryFacts(userId, repoId, orgId);
-    return {
-      collaborations: facts.collaboration === null ? [] : [{ repoId, accessMode: facts.collaboration }],
-      orgIds: facts.member ? [orgId] : [],
-      teams: facts.teams.map(({ holdsRepository, ...team }) => ({
-        ...team,
-        repos: holdsRepository ? [{ repoId }] : [],
-      })),
-    };
+    const repo = await this.client.repository.findUnique({
+      where: { ownerId_lowerName: { ownerId: org.id, lowerName } },
+      include: repoInclude,
+    });
+    return repo && { repo, facts: await this.factsOnOrgRepository(userId, repo.id, org.id) };
   }
 
   async listCollaborations(userId: number, repoIds: number[]): Promise<Array<{ repoId: number; accessMode: number }>> {

@@ -2,7 +2,7 @@
 // src/domain/access/repo-permission.ts. The services ask it through RepoPermissionService; the content lists ask it
 // for the few repositories a page of rows comes from (visible-content.ts).
 import type { RepoWithOwner } from './repository-details.ts';
-import type { RepoAccessRepository, TeamAccess } from './repo-access.repository.ts';
+import type { AccessFacts, RepoAccessRepository, TeamAccess } from './repo-access.repository.ts';
 import { isOrganization, type Viewer } from '../domain/access/owner-visibility.ts';
 import {
   NO_FACTS,
@@ -39,36 +39,27 @@ async function viewerFacts(
 ): Promise<ViewerFacts> {
   const repoIds = repos.map((repo) => repo.id);
   const orgIds = [...new Set(repos.filter((repo) => isOrganization(repo.owner)).map((repo) => repo.ownerId))];
-  if (repos.length === 1 && orgIds.length === 1) {
-    const {
-      collaborations,
-      orgIds: memberOf,
-      teams,
-    } = await access.factsOnOrgRepository(viewer.id, repoIds[0], orgIds[0]);
-    return viewerFactsOf(collaborations, memberOf, teams);
-  }
+  if (repos.length === 1 && orgIds.length === 1)
+    return viewerFactsOf(await access.factsOnOrgRepository(viewer.id, repoIds[0], orgIds[0]));
   const [collaborations, memberships, teams] = await Promise.all([
     repoIds.length ? access.listCollaborations(viewer.id, repoIds) : [],
     orgIds.length ? access.listMemberOrgIds(viewer.id, orgIds) : [],
     orgIds.length ? access.listMemberTeams(viewer.id, orgIds, repoIds) : [],
   ]);
-  return viewerFactsOf(
-    collaborations,
-    memberships.map((m) => m.orgId),
-    teams,
-  );
+  return viewerFactsOf({ collaborations, orgIds: memberships.map((m) => m.orgId), teams });
 }
 
-function viewerFactsOf(
-  collaborations: ReadonlyArray<{ repoId: number; accessMode: number }>,
-  memberOf: readonly number[],
-  teams: readonly TeamAccess[],
-): ViewerFacts {
+function viewerFactsOf({ collaborations, orgIds, teams }: AccessFacts): ViewerFacts {
   return {
     collaborations: new Map(collaborations.map((c) => [c.repoId, c.accessMode])),
-    orgMemberships: new Set(memberOf),
+    orgMemberships: new Set(orgIds),
     teams: teams.map(viewerTeam),
   };
+}
+
+/** The viewer's permission on a repository whose facts were read with it (RepoAccessRepository). */
+export function permissionWithFacts(viewer: Viewer, repo: RepoWithOwner, facts: AccessFacts): RepoPermission {
+  return repoPermission(viewer, repoFactsOf(repo), viewer.isAdmin ? NO_FACTS : viewerFactsOf(facts));
 }
 
 export function viewerTeam(team: TeamAccess): ViewerTeam {

@@ -4,7 +4,7 @@
 import type { User } from '../db/entities.ts';
 import type { RepoWithOwner, RepoWithPermission } from '../db/repository-details.ts';
 import type { RepoAccessRepository } from '../db/repo-access.repository.ts';
-import { permissionsOnRepos, repoFactsOf, viewerTeam } from '../db/repo-permissions.ts';
+import { permissionsOnRepos, permissionWithFacts, repoFactsOf, viewerTeam } from '../db/repo-permissions.ts';
 import { isOrganization } from '../domain/access/owner-visibility.ts';
 import { canSeeContent, type ContentUnit } from '../domain/access/content-visibility.ts';
 import { NO_FACTS, type RepoPermission, repoPermission, type ViewerFacts } from '../domain/access/repo-permission.ts';
@@ -24,6 +24,12 @@ export class RepoPermissionService {
   /** `access` reads inside a caller's transaction when given. */
   async forRepo(viewer: User | null, repo: RepoWithOwner, access = this.access): Promise<RepoPermission> {
     return (await this.forRepos(viewer, [repo], access)).get(repo.id)!;
+  }
+
+  /** A repository of the org by lower name with the viewer's permission on it, read together. */
+  async inOrg(viewer: User, org: User, lowerName: string): Promise<RepoWithPermission | null> {
+    const found = await this.access.repositoryInOrgWithFacts(org, lowerName, viewer.id);
+    return found && { repo: found.repo, permission: permissionWithFacts(viewer, found.repo, found.facts) };
   }
 
   /** Permissions for many repositories in a fixed number of queries. */

@@ -1,7 +1,8 @@
 // Repositories looked up: by name, id or old name, with what the Repository converter needs (permission, mirror,
 // release count), and where git finds them.
 import type { Models, User } from '../db/entities.ts';
-import type { RepositoryDetails, RepositoryRecordDetails } from '../db/repository-details.ts';
+import type { RepositoryDetails, RepositoryRecordDetails, RepoWithPermission } from '../db/repository-details.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 import type { MirrorRepository } from '../db/mirror.repository.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
 import { ForbiddenError } from '../domain/errors.ts';
@@ -32,6 +33,21 @@ export class RepositoryLookupService {
   /** A repository of this owner by name (case-insensitive), with owner and units; null when there is none. */
   async findInOwner(owner: User, repoName: string): Promise<RepoWithOwner | null> {
     return this.repos.findInOwner(owner, repoName.toLowerCase());
+  }
+
+  /**
+   * A repository of this owner by name (case-insensitive) with the viewer's permission on it; null when there is
+   * none. In an org, a viewer's facts are read with the repository (one statement on PostgreSQL).
+   */
+  async findInOwnerWithPermission(
+    owner: User,
+    repoName: string,
+    viewer: User | null,
+  ): Promise<RepoWithPermission | null> {
+    const lowerName = repoName.toLowerCase();
+    if (viewer && !viewer.isAdmin && isOrganization(owner)) return this.permissions.inOrg(viewer, owner, lowerName);
+    const repo = await this.repos.findInOwner(owner, lowerName);
+    return repo && { repo, permission: await this.permissions.forRepo(viewer, repo) };
   }
 
   /** What the Repository converter needs beyond the row: mirrors and release counts, for many repositories at once. */

@@ -145,6 +145,21 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
     const expected = inOrder(await fromPrisma.factsOnOrgRepository(user.user.id, repo.id, org.id));
     expect(inOrder(await fromHot.factsOnOrgRepository(user.user.id, repo.id, org.id))).toEqual(expected);
   }
+  // And the repository read by name with the viewer's facts on it, in one statement: both as read apart.
+  const orgRow = await prisma.user.findUniqueOrThrow({ where: { id: org.id } });
+  const expectedRepo = byUnitType(
+    await prisma.repository.findUniqueOrThrow({ where: { id: repo.id }, include: repoInclude }),
+  );
+  for (const user of [member, collaborator, outsider, owner]) {
+    for (const access of [fromHot, fromPrisma]) {
+      const found = await access.repositoryInOrgWithFacts(orgRow, repo.lowerName, user.user.id);
+      expect(byUnitType(found!.repo)).toEqual(expectedRepo);
+      expect(inOrder(found!.facts)).toEqual(
+        inOrder(await fromPrisma.factsOnOrgRepository(user.user.id, repo.id, org.id)),
+      );
+    }
+  }
+  expect(await fromHot.repositoryInOrgWithFacts(orgRow, 'no-such-repository', member.user.id)).toBeNull();
   const memberFacts = await fromHot.factsOnOrgRepository(member.user.id, repo.id, org.id);
   expect(memberFacts.teams.find((team) => team.id === teamId)).toMatchObject({
     units: [{ type: 1, accessMode: 1 }],

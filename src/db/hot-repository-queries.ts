@@ -58,6 +58,11 @@ export interface RepositoryHotQueries {
     lowerName: string,
     viewerId: number,
   ): Promise<{ repo: RepoWithOwner; facts: OrgRepositoryFactsRow } | null>;
+  /** A repository by id with the viewer's facts on it, as orgRepositoryFacts reads them with its owner as the org. */
+  repositoryByIdWithFacts(
+    id: number,
+    viewerId: number,
+  ): Promise<{ repo: RepoWithOwner; facts: OrgRepositoryFactsRow } | null>;
   /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
   memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
   /** Whether one user blocks another (a comment asks of the repository's owner and of the issue's poster). */
@@ -129,7 +134,8 @@ const POSTGRES_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JS
   WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
 /** By id, PostgreSQL reads the owner in the same statement too (`OWNER_PREFIX` names its columns). */
 const OWNER_PREFIX = 'owner_';
-const WITH_OWNER = `${prefixedSelect(USER_COLUMN_LIST, 'o', OWNER_PREFIX)} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
+const WITH_OWNER_COLUMNS = prefixedSelect(USER_COLUMN_LIST, 'o', OWNER_PREFIX);
+const WITH_OWNER = `${WITH_OWNER_COLUMNS} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
 const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER} WHERE r."id" = $1`;
 const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER}
   WHERE ${POSTGRES.inList('r."id"', '$1')}`;
@@ -156,6 +162,10 @@ const orgRepositoryFactsColumns = (user: string, repo: string, org: string) => `
     WHERE t."orgId" = ${org} AND EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = ${user})),
     '[]'::json) AS "teams"`;
 const POSTGRES_ORG_REPOSITORY_FACTS_SQL = `SELECT ${orgRepositoryFactsColumns('$1', '$2', '$3')}`;
+/** $1 the repository, $2 the viewer. */
+const POSTGRES_REPOSITORY_BY_ID_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER_COLUMNS},
+  ${orgRepositoryFactsColumns('$2', 'r."id"', 'r."ownerId"')}
+  FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."id" = $1`;
 /** $1 the org, $2 the repository's lower name, $3 the viewer. */
 const POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON},
   ${orgRepositoryFactsColumns('$3', 'r."id"', 'r."ownerId"')}
@@ -269,6 +279,10 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
       const repo = await withOwnerAndUnits(inOwner.get(org.id, lowerName), org);
       return repo && { repo, facts: orgRepositoryFacts(viewerId, repo.id, org.id) };
     },
+    async repositoryByIdWithFacts(id, viewerId) {
+      const repo = await withOwnerAndUnits(byId.get(id));
+      return repo && { repo, facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId) };
+    },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
     blocks: async (blockerId, blockeeId) => blocks.get(blockerId, blockeeId) !== undefined,
@@ -360,6 +374,18 @@ export function postgresRepositoryQueries(
       const { collaboration, member, teams, ...row } = rows[0];
       const facts = { collaboration, member, teams } as OrgRepositoryFactsRow;
       return { repo: (await withOwner([row], org))!, facts };
+    },
+    async repositoryByIdWithFacts(id, viewerId) {
+      const { rows } = await run('anvil_repository_by_id_with_facts', POSTGRES_REPOSITORY_BY_ID_WITH_FACTS_SQL, [
+        id,
+        viewerId,
+      ]);
+      if (rows.length === 0) return null;
+      const { collaboration, member, teams, ...row } = rows[0];
+      return {
+        repo: postgresRepositoryWithOwner(row),
+        facts: { collaboration, member, teams } as OrgRepositoryFactsRow,
+      };
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))

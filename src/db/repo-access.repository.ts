@@ -4,6 +4,7 @@ import type { DbClient, User } from './prisma.ts';
 import type { OrgRepositoryFactsRow, RepositoryHotQueries } from './hot-repository-queries.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import { repoInclude } from './repository-rows.repository.ts';
+import { isOrganization } from '../domain/access/owner-visibility.ts';
 
 const TEAM_COLUMNS = { id: true, orgId: true, accessMode: true, includesAllRepositories: true } as const;
 
@@ -52,6 +53,26 @@ export class RepoAccessRepository {
       this.listMemberTeams(userId, [orgId], [repoId]),
     ]);
     return { collaborations, orgIds: memberships.map((m) => m.orgId), teams };
+  }
+
+  /**
+   * A repository by id with the user's facts on it: what factsOnOrgRepository answers in an org, the collaboration
+   * alone elsewhere (as the lists of facts answer for a user's repository).
+   */
+  async repositoryByIdWithFacts(
+    id: number,
+    userId: number,
+  ): Promise<{ repo: RepoWithOwner; facts: AccessFacts } | null> {
+    if (!this.hot) {
+      const repo = await this.client.repository.findUnique({ where: { id }, include: repoInclude });
+      if (!repo) return null;
+      if (isOrganization(repo.owner)) return { repo, facts: await this.factsOnOrgRepository(userId, id, repo.ownerId) };
+      return { repo, facts: { collaborations: await this.listCollaborations(userId, [id]), orgIds: [], teams: [] } };
+    }
+    const found = await this.hot.repositoryByIdWithFacts(id, userId);
+    if (!found) return null;
+    const facts = accessFactsOf(found.facts, id, found.repo.ownerId);
+    return { repo: found.repo, facts: isOrganization(found.repo.owner) ? facts : { ...facts, orgIds: [], teams: [] } };
   }
 
   /** A repository of the org by lower name, with the user's facts on it: what factsOnOrgRepository answers. */

@@ -10,7 +10,7 @@ import { type ContentUnit, readerSeesContent } from '../domain/access/content-vi
 import { type ContentReader, contentRepositoriesWhere } from './content-access-filters.ts';
 import type { DbClient } from './prisma.ts';
 import type { RepoAccessRepository } from './repo-access.repository.ts';
-import { permissionsOnRepos } from './repo-permissions.ts';
+import { permissionsOnRepos, permissionWithFacts } from './repo-permissions.ts';
 import type { RepoPermission } from '../domain/access/repo-permission.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 import type { RepositoryHotQueries } from './hot-repository-queries.ts';
@@ -120,8 +120,13 @@ async function seesIn(
   };
 }
 
-/** One repository through prepared statements. */
+/** One repository through prepared statements (a viewer's facts read with it). */
 async function decideOne(few: FewRepositories, reader: ContentReader, id: number): Promise<DecidedRepository | null> {
+  const { viewer } = reader;
+  if (viewer && !viewer.isAdmin) {
+    const found = await few.access.repositoryByIdWithFacts(id, viewer.id);
+    return found && { repo: found.repo, permission: permissionWithFacts(viewer, found.repo, found.facts) };
+  }
   const repo = await few.hot.repositoryById(id);
   const permission = repo && (await permissionsOnRepos(few.access, reader.viewer, [repo])).get(id)!;
   return repo && permission ? { repo, permission } : null;

@@ -160,6 +160,41 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
     }
   }
   expect(await fromHot.repositoryInOrgWithFacts(orgRow, 'no-such-repository', member.user.id)).toBeNull();
+  // By id too; a user's repository gives its collaborators their collaboration and nothing of orgs.
+  const userRepoName = uniqueName('repo');
+  await t
+    .request()
+    .post('/api/v1/user/repos')
+    .set('Authorization', owner.auth)
+    .send({ name: userRepoName, private: true })
+    .expect(201);
+  await t
+    .request()
+    .put(`/api/v1/repos/${owner.user.name}/${userRepoName}/collaborators/${collaborator.user.name}`)
+    .set('Authorization', owner.auth)
+    .send({ permission: 'write' })
+    .expect(204);
+  const userRepo = await prisma.repository.findFirstOrThrow({ where: { ownerId: owner.user.id, name: userRepoName } });
+  for (const user of [member, collaborator, outsider, owner]) {
+    for (const access of [fromHot, fromPrisma]) {
+      const found = await access.repositoryByIdWithFacts(repo.id, user.user.id);
+      expect(byUnitType(found!.repo)).toEqual(expectedRepo);
+      expect(inOrder(found!.facts)).toEqual(
+        inOrder(await fromPrisma.factsOnOrgRepository(user.user.id, repo.id, org.id)),
+      );
+      const ofUser = await access.repositoryByIdWithFacts(userRepo.id, user.user.id);
+      expect(ofUser!.repo.id).toBe(userRepo.id);
+      expect(ofUser!.facts).toEqual({
+        collaborations: await fromPrisma.listCollaborations(user.user.id, [userRepo.id]),
+        orgIds: [],
+        teams: [],
+      });
+    }
+  }
+  expect((await fromHot.repositoryByIdWithFacts(userRepo.id, collaborator.user.id))!.facts.collaborations).toEqual([
+    { repoId: userRepo.id, accessMode: 2 },
+  ]);
+  expect(await fromHot.repositoryByIdWithFacts(987654, member.user.id)).toBeNull();
   const memberFacts = await fromHot.factsOnOrgRepository(member.user.id, repo.id, org.id);
   expect(memberFacts.teams.find((team) => team.id === teamId)).toMatchObject({
     units: [{ type: 1, accessMode: 1 }],

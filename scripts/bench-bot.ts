@@ -66,6 +66,22 @@ export interface BotGoalRow {
   met: boolean;
 }
 
+/** The goal rows of a mix, and its server's peak RSS in MiB. */
+export interface BotRun {
+  rows: BotGoalRow[];
+  peakRss: number;
+}
+
+/** The resident set of a process in MiB (Linux), or 0 where /proc is not there. */
+function rssMiB(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** What a connection's current request is, for its answer. */
 interface BotContext {
   kind?: string;
@@ -343,8 +359,11 @@ async function benchOn(
   database: Database,
   startServer: (env: NodeJS.ProcessEnv, nodeArgs: string[]) => ChildProcess,
   port: number,
-): Promise<BotGoalRow[]> {
+): Promise<BotRun> {
   const store = await freshStore(database);
+  /** This server's highest RSS from its start to the end of the run (the bench's own peak row reads it). */
+  let peakRss = 0;
+  let stopSampling = () => undefined as void;
   const profileDir = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bot-profile-')) : null;
   let server: ChildProcess | null = null;
   try {
@@ -378,6 +397,11 @@ async function benchOn(
     );
     const exited = new Promise((resolve) => server!.once('exit', resolve));
     await waitFor(`${base}/api/healthz`);
+    const serverPid = server.pid!;
+    const rssSampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssMiB(serverPid));
+    }, 50);
+    stopSampling = () => clearInterval(rssSampler);
     const world = await makeWorld(base, adminToken);
     await probeKinds(world);
     if (WARMUP_SECONDS > 0) await drive(world, WARMUP_SECONDS);
@@ -411,6 +435,8 @@ async function benchOn(
     console.log(
       `server event-loop delay p99 over the run: ${loopP99.toFixed(1)} ms (beyond the 10 ms sampling interval)`,
     );
+    stopSampling();
+    console.log(`server peak RSS over the mix: ${peakRss.toFixed(0)} MiB`);
     if (Number.isFinite(cpuMs))
       console.log(
         `server CPU over the run: ${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / all).toFixed(2)} ms per request`,
@@ -442,8 +468,9 @@ async function benchOn(
         if (KEEP_PROFILE) fs.copyFileSync(path.join(profileDir, file), KEEP_PROFILE);
       } else console.log('(the server wrote no CPU profile)');
     }
-    return rows;
+    return { rows, peakRss };
   } finally {
+    stopSampling();
     if (server) {
       server.kill('SIGKILL');
     }
@@ -456,6 +483,6 @@ async function benchOn(
 export async function benchBot(options: {
   startServer: (env: NodeJS.ProcessEnv, nodeArgs: string[]) => ChildProcess;
   port: number;
-}): Promise<BotGoalRow[]> {
+}): Promise<BotRun> {
   return benchOn(benchProvider(), options.startServer, options.port);
 }

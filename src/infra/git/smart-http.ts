@@ -200,7 +200,7 @@ export interface RpcLimits {
 }
 
 /** Bodies read whole before git starts, to tell a round worth keeping: git sends short ones uncompressed. */
-const MAX_LS_REFS_BYTES = 8 * 1024;
+const MAX_SHORT_ROUND_BYTES = 8 * 1024;
 /**
  * The v2 commands whose answer the refs and the request decide: `ls-refs`, and a `fetch`, whose objects are named by
  * id (content-addressed) and chosen among what the refs reach. CI fetching the same commit again and again is then
@@ -219,7 +219,7 @@ function v2Command(body: Buffer): string | null {
 /** The whole body of a short, uncompressed protocol v2 upload-pack round, or null when it is not one. */
 async function shortV2Body(req: Request, maxRequestBytes: number): Promise<Buffer | null> {
   const length = Number(req.headers['content-length']);
-  const bound = maxRequestBytes > 0 ? Math.min(MAX_LS_REFS_BYTES, maxRequestBytes) : MAX_LS_REFS_BYTES;
+  const bound = maxRequestBytes > 0 ? Math.min(MAX_SHORT_ROUND_BYTES, maxRequestBytes) : MAX_SHORT_ROUND_BYTES;
   const encoding = String(req.headers['content-encoding'] ?? '').trim();
   if (!gitProtocol(req)?.includes('version=2') || encoding !== '' || !(length > 0 && length <= bound)) return null;
   const chunks: Buffer[] = [];

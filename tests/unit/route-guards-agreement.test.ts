@@ -155,6 +155,15 @@ function modelWorld(cell: Cell) {
     isPrivate: cell.repoVisibility === 'private',
     units: DEFAULT_UNITS.map((unit) => unit.type),
   };
+  const forRepo = async (viewer: User | null) => {
+    const viewerTeams: ViewerTeam[] = viewer
+      ? teamsOf(viewer.id).map((t) => ({ ...t, repoIds: new Set<number>() }))
+      : [];
+    const orgMemberships = new Set(viewer && orgMembers.has(viewer.id) ? [IDS.org] : []);
+    return repoPermission(viewer, repo, { collaborations: new Map(), orgMemberships, teams: viewerTeams });
+  };
+  const findInOwner = async (of: User, name: string) =>
+    of.id === repo.ownerId && name.toLowerCase() === repo.lowerName ? repo : null;
   const services = {
     ownerAccess: { canSee: async (viewer: User | null, of: User) => canSeeOwner(viewer, of, isMember(viewer, of)) },
     users: {
@@ -163,20 +172,15 @@ function modelWorld(cell: Cell) {
       renamedTo: async () => null,
     },
     repositories: {
-      findInOwner: async (of: User, name: string) =>
-        of.id === repo.ownerId && name.toLowerCase() === repo.lowerName ? repo : null,
+      findInOwner,
+      findInOwnerWithPermission: async (of: User, name: string, viewer: User | null) => {
+        const found = await findInOwner(of, name);
+        return found && { repo: found, permission: await forRepo(viewer) };
+      },
       findById: async (id: number) => (id === repo.id ? repo : null),
       renamedTo: async () => null,
     },
-    repoPermissions: {
-      forRepo: async (viewer: User | null) => {
-        const viewerTeams: ViewerTeam[] = viewer
-          ? teamsOf(viewer.id).map((t) => ({ ...t, repoIds: new Set<number>() }))
-          : [];
-        const orgMemberships = new Set(viewer && orgMembers.has(viewer.id) ? [IDS.org] : []);
-        return repoPermission(viewer, repo, { collaborations: new Map(), orgMemberships, teams: viewerTeams });
-      },
-    },
+    repoPermissions: { forRepo },
     orgs: {
       roleOf: async (_orgId: number, userId: number) => {
         const owner = teamsOf(userId).some((t) => t.accessMode >= AccessMode.owner);

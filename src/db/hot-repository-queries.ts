@@ -318,6 +318,12 @@ function postgresRepositoryWithUnits(row: Record<string, unknown>): {
   return { repo: postgresRepository(columns), units: (units as Array<Record<string, unknown>>).map(postgresJsonUnit) };
 }
 
+/** A repository row read with the viewer's facts (orgRepositoryFactsColumns): the repository's columns and the facts. */
+function factsApart(read: Record<string, unknown>): { row: Record<string, unknown>; facts: OrgRepositoryFactsRow } {
+  const { collaboration, member, teams, ...row } = read;
+  return { row, facts: { collaboration, member, teams } as OrgRepositoryFactsRow };
+}
+
 /** `run` runs a named (prepared) statement; `userById` is the hot User lookup. */
 export function postgresRepositoryQueries(
   run: PostgresRun,
@@ -371,8 +377,7 @@ export function postgresRepositoryQueries(
         viewerId,
       ]);
       if (rows.length === 0) return null;
-      const { collaboration, member, teams, ...row } = rows[0];
-      const facts = { collaboration, member, teams } as OrgRepositoryFactsRow;
+      const { row, facts } = factsApart(rows[0]);
       return { repo: (await withOwner([row], org))!, facts };
     },
     async repositoryByIdWithFacts(id, viewerId) {
@@ -381,11 +386,8 @@ export function postgresRepositoryQueries(
         viewerId,
       ]);
       if (rows.length === 0) return null;
-      const { collaboration, member, teams, ...row } = rows[0];
-      return {
-        repo: postgresRepositoryWithOwner(row),
-        facts: { collaboration, member, teams } as OrgRepositoryFactsRow,
-      };
+      const { row, facts } = factsApart(rows[0]);
+      return { repo: postgresRepositoryWithOwner(row), facts };
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))

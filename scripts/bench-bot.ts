@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { summariseCpuProfile } from './bench-cpu-profile.ts';
 import { benchPostgres, benchProvider } from './bench-database.ts';
+import { sampleRss } from './bench-rss.ts';
 
 // autocannon has no type declarations; the part used here.
 interface CannonRequest {
@@ -70,16 +71,6 @@ export interface BotGoalRow {
 export interface BotRun {
   rows: BotGoalRow[];
   peakRss: number;
-}
-
-/** The resident set of a process in MiB (Linux), or 0 where /proc is not there. */
-function rssMiB(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /** What a connection's current request is, for its answer. */
@@ -397,11 +388,11 @@ async function benchOn(
     );
     const exited = new Promise((resolve) => server!.once('exit', resolve));
     await waitFor(`${base}/api/healthz`);
-    const serverPid = server.pid!;
-    const rssSampler = setInterval(() => {
-      peakRss = Math.max(peakRss, rssMiB(serverPid));
-    }, 50);
-    stopSampling = () => clearInterval(rssSampler);
+    const rss = sampleRss(server.pid!);
+    stopSampling = () => {
+      rss.stop();
+      peakRss = rss.peak();
+    };
     const world = await makeWorld(base, adminToken);
     await probeKinds(world);
     if (WARMUP_SECONDS > 0) await drive(world, WARMUP_SECONDS);

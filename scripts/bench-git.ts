@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { rssMiB } from './bench-rss.ts';
 
 const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 5000);
 const MIB = Number(process.env.BENCH_GIT_MIB ?? 100);
@@ -149,15 +150,6 @@ export interface AnvilGitTarget {
 }
 
 export const GIT_GOAL = GOAL;
-
-function rssMiB(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Runs `work` and answers its seconds and the growth of the server's RSS peak over its RSS before (NaN without pid). */
 async function timedWithRss(

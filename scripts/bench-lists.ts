@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrateDatabase } from '../src/infra/database/migrate.ts';
 import { type BulkDatabase, postgresBulk, seedListOwners, seedLists, sqliteBulk } from './bench-seed-bulk.ts';
+import { sampleRss } from './bench-rss.ts';
 
 const root = path.resolve(__dirname, '..');
 const SMALL = Number(process.env.BENCH_LISTS_SMALL ?? 1_000);
@@ -140,23 +141,28 @@ async function freshDatabase(
   };
 }
 
-function startServer(dataDir: string, port: number, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [path.join(root, 'scripts/start.cjs')], {
+/** Starts a server with `env`: `npm start`'s way when `npm run bench` runs the lists, plain node when run alone. */
+export type StartServer = (env: NodeJS.ProcessEnv) => ChildProcess;
+
+const startPlain: StartServer = (env) =>
+  spawn(process.execPath, [path.join(root, 'scripts/start.cjs')], {
     cwd: root,
-    env: {
-      ...process.env,
-      ...env,
-      ANVIL_DATA_DIR: dataDir,
-      PORT: String(port),
-      ANVIL__server__HTTP_ADDR: '127.0.0.1',
-      ANVIL__log__LEVEL: 'warn',
-      ANVIL__cron__ENABLED: 'false',
-      // The federation key worker would spend the run making RSA key pairs for 200,000 seeded users, and each one it
-      // stores is a commit that makes the kept counts count again.
-      ANVIL__federation__ENABLED: 'false',
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+
+function serverEnv(dataDir: string, port: number, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    ANVIL_DATA_DIR: dataDir,
+    PORT: String(port),
+    ANVIL__server__HTTP_ADDR: '127.0.0.1',
+    ANVIL__log__LEVEL: 'warn',
+    ANVIL__cron__ENABLED: 'false',
+    // The federation key worker would spend the run making RSA key pairs for 200,000 seeded users, and each one it
+    // stores is a commit that makes the kept counts count again.
+    ANVIL__federation__ENABLED: 'false',
+  };
 }
 
 async function stopServer(server: ChildProcess): Promise<void> {
@@ -165,31 +171,49 @@ async function stopServer(server: ChildProcess): Promise<void> {
   await new Promise((resolve) => server.once('exit', resolve));
 }
 
+/** The rows, and the highest RSS of the servers that answered them. */
+export interface ListsRun {
+  rows: ListGoalRow[];
+  peakRss: number;
+}
+
 /** Every list's first and last page at SMALL and at LARGE rows, on SQLite or on the PostgreSQL of `databaseUrl`. */
-export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[]> {
+export async function benchLists100k(databaseUrl?: string, startServer = startPlain): Promise<ListsRun> {
   const label = databaseUrl ? 'PostgreSQL' : 'SQLite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'anvil-bench-lists-'));
   const database = await freshDatabase(dataDir, databaseUrl);
   const port = 41_000 + Math.floor(Math.random() * 1000);
   let server: ChildProcess | undefined;
+  let rss: ReturnType<typeof sampleRss> | undefined;
+  let peakRss = 0;
+  const start = () => {
+    server = startServer(serverEnv(dataDir, port, database.env));
+    rss = sampleRss(server.pid!);
+    return server;
+  };
+  const stop = async () => {
+    rss?.stop();
+    peakRss = Math.max(peakRss, rss?.peak() ?? 0);
+    if (server) await stopServer(server);
+  };
   let db: BulkDatabase | undefined;
   const rows: ListGoalRow[] = [];
   try {
     db = await database.open();
     const owners = await seedListOwners(db);
     const smallSeconds = await seedLists(db, owners, 0, SMALL);
-    server = startServer(dataDir, port, database.env);
+    start();
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/api/healthz`);
     const tokenOf = (target: ListTarget) => (target.reader === 'admin' ? owners.adminToken : owners.readerToken);
     const small = new Map<string, [PageTiming, PageTiming]>();
     for (const target of targets(owners.orgName)) small.set(target.name, await timeList(base, target, tokenOf(target)));
     // The server is started again on the grown database: a fresh process, and no keep-alive socket idle through seeding.
-    await stopServer(server);
+    await stop();
     const largeSeconds = await seedLists(db, owners, SMALL, LARGE);
     await db.close();
     db = undefined;
-    server = startServer(dataDir, port, database.env);
+    start();
     await waitFor(`${base}/api/healthz`);
     console.log(
       `\nlists on ${label}: seeded ${SMALL} rows a list in ${smallSeconds.toFixed(1)} s, grown to ${LARGE} in ${largeSeconds.toFixed(0)} s` +
@@ -219,17 +243,17 @@ export async function benchLists100k(databaseUrl?: string): Promise<ListGoalRow[
     }
   } finally {
     await db?.close().catch(() => undefined);
-    if (server) await stopServer(server);
+    await stop();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  return rows;
+  return { rows, peakRss };
 }
 
 // Run alone: `npx tsx scripts/bench-lists.ts [postgresql://…]`.
 if (require.main === module) {
   benchLists100k(process.argv[2]).then(
-    (rows) => {
+    ({ rows }) => {
       console.log('\n| measure | measured | goal | |\n|---|---|---|---|');
       for (const row of rows)
         console.log(`| ${row.name} | ${row.measured} | ${row.goal} | ${row.met ? 'met' : 'below'} |`);

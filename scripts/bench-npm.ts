@@ -11,6 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { rssMiB } from './bench-rss.ts';
 
 const root = path.resolve(__dirname, '..');
 const VERDACCIO_VERSION = '6.2.0';
@@ -203,11 +204,6 @@ async function downloadRate(url: string, headers: Record<string, string>, connec
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
 }
 
 async function publishAll(target: Target, name: string): Promise<void> {

@@ -10,7 +10,37 @@ import type { RepoWithOwner } from './repository-details.ts';
 import { positionalSql, sqliteDate } from './sqlite-values.ts';
 import { POSTGRES, type PostgresRun, SQLITE } from './sql-dialects.ts';
 import { USER_COLUMN_LIST } from './hot-user-rows.ts';
-import { prefixedPostgresRow, prefixedSelect } from './model-columns.ts';
+import { prefixedPostgresRow } from './model-columns.ts';
+import {
+  REPOSITORY_COLUMN_NAMES,
+  BOOLEAN_COLUMNS,
+  BIGINT_COLUMNS,
+  DATE_COLUMNS,
+  SQLITE_REPOSITORY_IN_OWNER_SQL,
+  SQLITE_REPOSITORY_BY_ID_SQL,
+  SQLITE_UNITS_SQL,
+  SQLITE_REPOSITORIES_BY_IDS_SQL,
+  SQLITE_UNITS_OF_REPOSITORIES_SQL,
+  POSTGRES_REPOSITORY_BY_OWNER_AND_NAME_SQL,
+  POSTGRES_REPOSITORY_IN_OWNER_SQL,
+  OWNER_PREFIX,
+  POSTGRES_REPOSITORY_BY_ID_SQL,
+  POSTGRES_REPOSITORIES_BY_IDS_SQL,
+  RELEASE_COUNT_SQL,
+  COLLABORATION_SQL,
+  collaborationsSql,
+  ORG_MEMBER_SQL,
+  memberOrgIdsSql,
+  MEMBER_TEAMS_SQL,
+  MEMBER_TEAM_UNIT_MODES_SQL,
+  TEAM_UNITS_SQL,
+  TEAM_HOLDS_REPOSITORY_SQL,
+  POSTGRES_ORG_REPOSITORY_FACTS_SQL,
+  POSTGRES_REPOSITORY_BY_ID_WITH_FACTS_SQL,
+  POSTGRES_REPOSITORIES_BY_IDS_WITH_FACTS_SQL,
+  POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL,
+  BLOCKS_SQL,
+} from './hot-repository-statements.ts';
 
 type Repository = Omit<RepoWithOwner, 'owner' | 'units'>;
 
@@ -45,7 +75,11 @@ export interface RepositoryHotQueries {
   releaseCount(repoId: number): Promise<number>;
   /** The user's collaboration mode on the repository, or null. */
   collaboration(userId: number, repoId: number): Promise<number | null>;
+  /** The user's collaborations on any of these repositories. */
+  collaborations(userId: number, repoIds: readonly number[]): Promise<Array<{ repoId: number; accessMode: number }>>;
   isOrgMember(userId: number, orgId: number): Promise<boolean>;
+  /** Which of these orgs the user belongs to. */
+  memberOrgIds(userId: number, orgIds: readonly number[]): Promise<number[]>;
   memberTeams(userId: number, orgId: number): Promise<ViewerTeamRow[]>;
   /** Collaboration, membership and teams on one repository of an org: one statement on PostgreSQL, not five. */
   orgRepositoryFacts(userId: number, repoId: number, orgId: number): Promise<OrgRepositoryFactsRow>;
@@ -63,6 +97,11 @@ export interface RepositoryHotQueries {
     id: number,
     viewerId: number,
   ): Promise<{ repo: RepoWithOwner; facts: OrgRepositoryFactsRow } | null>;
+  /** The repositories of those ids that exist, each with the viewer's facts on it as repositoryByIdWithFacts reads them. */
+  repositoriesByIdsWithFacts(
+    ids: readonly number[],
+    viewerId: number,
+  ): Promise<Array<{ repo: RepoWithOwner; facts: OrgRepositoryFactsRow }>>;
   /** The user's teams in the org: each one's access mode and its mode on one unit (0 without it). */
   memberTeamUnitModes(userId: number, orgId: number, unitType: number): Promise<TeamUnitMode[]>;
   /** Whether one user blocks another (a comment asks of the repository's owner and of the issue's poster). */
@@ -73,104 +112,6 @@ export interface TeamUnitMode {
   accessMode: number;
   unitMode: number;
 }
-
-const REPOSITORY_COLUMN_NAMES = [
-  'id',
-  'ownerId',
-  'ownerName',
-  'name',
-  'lowerName',
-  'description',
-  'website',
-  'originalUrl',
-  'defaultBranch',
-  'topics',
-  'avatar',
-  'isPrivate',
-  'isEmpty',
-  'isArchived',
-  'isMirror',
-  'isTemplate',
-  'isFork',
-  'forkId',
-  'size',
-  'gitSize',
-  'lfsSize',
-  'numStars',
-  'numForks',
-  'numWatches',
-  'numIssues',
-  'numClosedIssues',
-  'numPulls',
-  'numClosedPulls',
-  'settings',
-  'archivedAt',
-  'createdAt',
-  'updatedAt',
-] as const satisfies ReadonlyArray<keyof Repository>;
-// Compile-time guard: a column added to Repository must be listed above, or these lookups would leave it out.
-const everyColumnListed: [Exclude<keyof Repository, (typeof REPOSITORY_COLUMN_NAMES)[number]>] extends [never]
-  ? true
-  : false = true;
-void everyColumnListed;
-
-const BOOLEAN_COLUMNS = ['isPrivate', 'isEmpty', 'isArchived', 'isMirror', 'isTemplate', 'isFork'] as const;
-const BIGINT_COLUMNS = ['size', 'gitSize', 'lfsSize'] as const;
-const DATE_COLUMNS = ['archivedAt', 'createdAt', 'updatedAt'] as const;
-
-const columns = (alias: string) => REPOSITORY_COLUMN_NAMES.map((name) => `${alias}"${name}"`).join(', ');
-const SQLITE_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "ownerId" = $1 AND "lowerName" = $2`;
-const SQLITE_REPOSITORY_BY_ID_SQL = `SELECT ${columns('')} FROM "Repository" WHERE "id" = $1`;
-const SQLITE_UNITS_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit" WHERE "repoId" = $1`;
-const SQLITE_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('')} FROM "Repository" WHERE ${SQLITE.inList('"id"', '$1')}`;
-const SQLITE_UNITS_OF_REPOSITORIES_SQL = `SELECT "id", "repoId", "type", "config", "createdAt" FROM "RepoUnit"
-  WHERE ${SQLITE.inList('"repoId"', '$1')}`;
-/** PostgreSQL reads a repository's units in the statement that reads the repository (`r`), as JSON. */
-const UNITS_AS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', u."id", 'repoId', u."repoId", 'type', u."type",
-  'config', u."config", 'createdAt', u."createdAt")) FROM "RepoUnit" u WHERE u."repoId" = r."id"), '[]'::json) AS "units"`;
-const POSTGRES_REPOSITORY_BY_OWNER_AND_NAME_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
-  JOIN "User" o ON o."id" = r."ownerId" WHERE o."lowerName" = $1 AND r."lowerName" = $2`;
-const POSTGRES_REPOSITORY_IN_OWNER_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON} FROM "Repository" r
-  WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
-/** By id, PostgreSQL reads the owner in the same statement too (`OWNER_PREFIX` names its columns). */
-const OWNER_PREFIX = 'owner_';
-const WITH_OWNER_COLUMNS = prefixedSelect(USER_COLUMN_LIST, 'o', OWNER_PREFIX);
-const WITH_OWNER = `${WITH_OWNER_COLUMNS} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
-const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER} WHERE r."id" = $1`;
-const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER}
-  WHERE ${POSTGRES.inList('r."id"', '$1')}`;
-const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
-const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
-const ORG_MEMBER_SQL = `SELECT 1 AS "member" FROM "OrgUser" WHERE "userId" = $1 AND "orgId" = $2`;
-const MEMBER_TEAMS_SQL = `SELECT t."id", t."orgId", t."accessMode", t."includesAllRepositories" FROM "Team" t
-  WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $1) AND t."orgId" = $2`;
-const MEMBER_TEAM_UNIT_MODES_SQL = `SELECT t."accessMode", COALESCE(u."accessMode", 0) AS "unitMode" FROM "Team" t
-  LEFT JOIN "TeamUnit" u ON u."teamId" = t."id" AND u."type" = $1
-  WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $2) AND t."orgId" = $3`;
-const TEAM_UNITS_SQL = `SELECT "type", "accessMode" FROM "TeamUnit" WHERE "teamId" = $1`;
-const TEAM_HOLDS_REPOSITORY_SQL = `SELECT 1 AS "holds" FROM "TeamRepo" WHERE "teamId" = $1 AND "repoId" = $2`;
-/** The viewer's facts on a repository of an org, as columns: `user`, `repo` and `org` are SQL expressions. */
-const orgRepositoryFactsColumns = (user: string, repo: string, org: string) => `
-  (SELECT c."accessMode" FROM "Collaboration" c WHERE c."userId" = ${user} AND c."repoId" = ${repo}) AS "collaboration",
-  EXISTS (SELECT 1 FROM "OrgUser" o WHERE o."userId" = ${user} AND o."orgId" = ${org}) AS "member",
-  COALESCE((SELECT json_agg(json_build_object('id', t."id", 'orgId', t."orgId", 'accessMode', t."accessMode",
-      'includesAllRepositories', t."includesAllRepositories",
-      'units', COALESCE((SELECT json_agg(json_build_object('type', u."type", 'accessMode', u."accessMode"))
-        FROM "TeamUnit" u WHERE u."teamId" = t."id"), '[]'::json),
-      'holdsRepository', EXISTS (SELECT 1 FROM "TeamRepo" tr WHERE tr."teamId" = t."id" AND tr."repoId" = ${repo})))
-    FROM "Team" t
-    WHERE t."orgId" = ${org} AND EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = ${user})),
-    '[]'::json) AS "teams"`;
-const POSTGRES_ORG_REPOSITORY_FACTS_SQL = `SELECT ${orgRepositoryFactsColumns('$1', '$2', '$3')}`;
-/** $1 the repository, $2 the viewer. */
-const POSTGRES_REPOSITORY_BY_ID_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER_COLUMNS},
-  ${orgRepositoryFactsColumns('$2', 'r."id"', 'r."ownerId"')}
-  FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."id" = $1`;
-/** $1 the org, $2 the repository's lower name, $3 the viewer. */
-const POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON},
-  ${orgRepositoryFactsColumns('$3', 'r."id"', 'r."ownerId"')}
-  FROM "Repository" r WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
-const BLOCKS_SQL = `SELECT 1 AS "blocked" FROM "UserBlocking" WHERE "blockerId" = $1 AND "blockeeId" = $2`;
 
 /** SQLite answers booleans as 0/1, BIGINTs as numbers and dates as text. */
 function sqliteRepository(row: Record<string, unknown>): Repository {
@@ -226,6 +167,8 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
   const releases = prepare(RELEASE_COUNT_SQL).pluck();
   const collaboration = prepare(COLLABORATION_SQL).pluck();
   const orgMember = prepare(ORG_MEMBER_SQL).pluck();
+  const collaborations = prepare(collaborationsSql(SQLITE));
+  const memberOrgIds = prepare(memberOrgIdsSql(SQLITE)).pluck();
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const blocks = prepare(BLOCKS_SQL).pluck();
@@ -272,7 +215,10 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
       ),
     releaseCount: async (repoId) => Number(releases.get(repoId)),
     collaboration: async (userId, repoId) => (collaboration.get(userId, repoId) as number | undefined) ?? null,
+    collaborations: async (userId, repoIds) =>
+      collaborations.all(userId, SQLITE.list(repoIds)) as Array<{ repoId: number; accessMode: number }>,
     isOrgMember: async (userId, orgId) => orgMember.get(userId, orgId) !== undefined,
+    memberOrgIds: async (userId, orgIds) => memberOrgIds.all(userId, SQLITE.list(orgIds)) as number[],
     memberTeams: async (userId, orgId) => sqliteMemberTeams(userId, orgId),
     orgRepositoryFacts: async (userId, repoId, orgId) => orgRepositoryFacts(userId, repoId, orgId),
     async repositoryInOrgWithFacts(org, lowerName, viewerId) {
@@ -282,6 +228,14 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     async repositoryByIdWithFacts(id, viewerId) {
       const repo = await withOwnerAndUnits(byId.get(id));
       return repo && { repo, facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId) };
+    },
+    async repositoriesByIdsWithFacts(ids, viewerId) {
+      const repos = await withOwnersAndUnits(
+        (byIds.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteRepository),
+        (unitsOfRepositories.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteUnit),
+        users.userById,
+      );
+      return repos.map((repo) => ({ repo, facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId) }));
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
@@ -318,11 +272,22 @@ function postgresRepositoryWithUnits(row: Record<string, unknown>): {
   return { repo: postgresRepository(columns), units: (units as Array<Record<string, unknown>>).map(postgresJsonUnit) };
 }
 
-/** A repository row read with the viewer's facts (orgRepositoryFactsColumns): the repository's columns and the facts. */
-function factsApart(read: Record<string, unknown>): { row: Record<string, unknown>; facts: OrgRepositoryFactsRow } {
-  const { collaboration, member, teams, ...row } = read;
-  return { row, facts: { collaboration, member, teams } as OrgRepositoryFactsRow };
+/** The viewer's facts a row read with orgRepositoryFactsColumns carries. */
+function factsOf(read: Record<string, unknown>): OrgRepositoryFactsRow {
+  return { collaboration: read.collaboration, member: read.member, teams: read.teams } as OrgRepositoryFactsRow;
 }
+
+/** A repository row read with the viewer's facts: the repository's columns and the facts. */
+function factsApart(read: Record<string, unknown>): { row: Record<string, unknown>; facts: OrgRepositoryFactsRow } {
+  const { collaboration: _collaboration, member: _member, teams: _teams, ...row } = read;
+  return { row, facts: factsOf(read) };
+}
+
+/** A repository read WITH_OWNER and the viewer's facts (WITH_OWNER copies the repository's own columns only). */
+const withOwnerAndFacts = (read: Record<string, unknown>) => ({
+  repo: postgresRepositoryWithOwner(read),
+  facts: factsOf(read),
+});
 
 /** `run` runs a named (prepared) statement; `userById` is the hot User lookup. */
 export function postgresRepositoryQueries(
@@ -363,8 +328,15 @@ export function postgresRepositoryQueries(
     collaboration: async (userId, repoId) =>
       ((await run('anvil_collaboration', COLLABORATION_SQL, [userId, repoId])).rows[0]?.accessMode as
         number | undefined) ?? null,
+    collaborations: async (userId, repoIds) =>
+      (await run('anvil_collaborations', collaborationsSql(POSTGRES), [userId, POSTGRES.list(repoIds)]))
+        .rows as unknown as Array<{ repoId: number; accessMode: number }>,
     isOrgMember: async (userId, orgId) =>
       (await run('anvil_org_member', ORG_MEMBER_SQL, [userId, orgId])).rows.length > 0,
+    memberOrgIds: async (userId, orgIds) =>
+      (await run('anvil_member_org_ids', memberOrgIdsSql(POSTGRES), [userId, POSTGRES.list(orgIds)])).rows.map(
+        (row) => row.orgId as number,
+      ),
     memberTeams: async (userId, orgId) =>
       (await run('anvil_member_teams', MEMBER_TEAMS_SQL, [userId, orgId])).rows as unknown as ViewerTeamRow[],
     orgRepositoryFacts: async (userId, repoId, orgId) =>
@@ -385,9 +357,14 @@ export function postgresRepositoryQueries(
         id,
         viewerId,
       ]);
-      if (rows.length === 0) return null;
-      const { row, facts } = factsApart(rows[0]);
-      return { repo: postgresRepositoryWithOwner(row), facts };
+      return rows.length === 0 ? null : withOwnerAndFacts(rows[0]);
+    },
+    async repositoriesByIdsWithFacts(ids, viewerId) {
+      const { rows } = await run('anvil_repositories_by_ids_with_facts', POSTGRES_REPOSITORIES_BY_IDS_WITH_FACTS_SQL, [
+        POSTGRES.list(ids),
+        viewerId,
+      ]);
+      return rows.map(withOwnerAndFacts);
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))

@@ -40,14 +40,27 @@ export function prefixedSelect(columns: Pick<ModelColumns, 'names'>, alias: stri
   return columns.names.map((name) => `${alias}."${name}" AS "${prefix}${name}"`).join(', ');
 }
 
+/** Each prefix's column keys, per column list: made once, not per row and column (that cost more than the copy). */
+const prefixedKeys = new WeakMap<readonly string[], Map<string, { id: string; keys: readonly string[] }>>();
+
+function keysWithPrefix(names: readonly string[], prefix: string): { id: string; keys: readonly string[] } {
+  let byPrefix = prefixedKeys.get(names);
+  if (!byPrefix) prefixedKeys.set(names, (byPrefix = new Map()));
+  let found = byPrefix.get(prefix);
+  if (!found) byPrefix.set(prefix, (found = { id: `${prefix}id`, keys: names.map((name) => prefix + name) }));
+  return found;
+}
+
 /** The row of a PostgreSQL join read with prefixedSelect; null when the join found none (its id is null). */
 export function prefixedPostgresRow<M>(
   columns: Pick<ModelColumns, 'names'>,
   row: Record<string, unknown>,
   prefix: string,
 ): M | null {
-  if (row[`${prefix}id`] === null) return null;
+  const { id, keys } = keysWithPrefix(columns.names, prefix);
+  if (row[id] === null) return null;
+  const { names } = columns;
   const model: Record<string, unknown> = {};
-  for (const name of columns.names) model[name] = row[prefix + name];
+  for (let i = 0; i < names.length; i++) model[names[i]] = row[keys[i]];
   return model as M;
 }

@@ -34,6 +34,15 @@ function accessFactsOf(row: OrgRepositoryFactsRow, repoId: number, orgId: number
   };
 }
 
+/** A repository read with the facts of orgRepositoryFacts: in an org all of them, elsewhere the collaboration alone. */
+function withOwnersFacts(found: { repo: RepoWithOwner; facts: OrgRepositoryFactsRow }): {
+  repo: RepoWithOwner;
+  facts: AccessFacts;
+} {
+  const facts = accessFactsOf(found.facts, found.repo.id, found.repo.ownerId);
+  return { repo: found.repo, facts: isOrganization(found.repo.owner) ? facts : { ...facts, orgIds: [], teams: [] } };
+}
+
 export class RepoAccessRepository {
   constructor(
     private readonly client: DbClient,
@@ -70,9 +79,17 @@ export class RepoAccessRepository {
       return { repo, facts: { collaborations: await this.listCollaborations(userId, [id]), orgIds: [], teams: [] } };
     }
     const found = await this.hot.repositoryByIdWithFacts(id, userId);
-    if (!found) return null;
-    const facts = accessFactsOf(found.facts, id, found.repo.ownerId);
-    return { repo: found.repo, facts: isOrganization(found.repo.owner) ? facts : { ...facts, orgIds: [], teams: [] } };
+    return found && withOwnersFacts(found);
+  }
+
+  /** The repositories of those ids that exist, each with the user's facts on it as repositoryByIdWithFacts answers. */
+  async repositoriesByIdsWithFacts(
+    ids: readonly number[],
+    userId: number,
+  ): Promise<Array<{ repo: RepoWithOwner; facts: AccessFacts }>> {
+    if (this.hot) return (await this.hot.repositoriesByIdsWithFacts(ids, userId)).map(withOwnersFacts);
+    const found = await Promise.all(ids.map((id) => this.repositoryByIdWithFacts(id, userId)));
+    return found.filter((one) => one !== null);
   }
 
   /** A repository of the org by lower name, with the user's facts on it: what factsOnOrgRepository answers. */
@@ -97,6 +114,7 @@ export class RepoAccessRepository {
       const accessMode = await this.hot.collaboration(userId, repoIds[0]);
       return accessMode === null ? [] : [{ repoId: repoIds[0], accessMode }];
     }
+    if (this.hot) return this.hot.collaborations(userId, repoIds);
     return this.client.collaboration.findMany({
       where: { userId, repoId: { in: repoIds } },
       select: { repoId: true, accessMode: true },
@@ -106,6 +124,7 @@ export class RepoAccessRepository {
   async listMemberOrgIds(userId: number, orgIds: number[]): Promise<Array<{ orgId: number }>> {
     if (this.hot && orgIds.length === 1)
       return (await this.hot.isOrgMember(userId, orgIds[0])) ? [{ orgId: orgIds[0] }] : [];
+    if (this.hot) return (await this.hot.memberOrgIds(userId, orgIds)).map((orgId) => ({ orgId }));
     return this.client.orgUser.findMany({ where: { userId, orgId: { in: orgIds } }, select: { orgId: true } });
   }
 

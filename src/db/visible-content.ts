@@ -138,6 +138,14 @@ async function decideMany(
   reader: ContentReader,
   ids: number[],
 ): Promise<Map<number, DecidedRepository>> {
+  const { viewer } = reader;
+  if (viewer && !viewer.isAdmin) {
+    // Each repository with the viewer's facts on it: one statement on PostgreSQL, where the facts apart were three.
+    const found = await few.access.repositoriesByIdsWithFacts(ids, viewer.id);
+    return new Map(
+      found.map(({ repo, facts }) => [repo.id, { repo, permission: permissionWithFacts(viewer, repo, facts) }]),
+    );
+  }
   const repos = await few.hot.repositoriesByIds(ids);
   const permissions = await permissionsOnRepos(few.access, reader.viewer, repos);
   return new Map(repos.map((repo) => [repo.id, { repo, permission: permissions.get(repo.id)! }]));

@@ -107,6 +107,34 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
   expect(await hot.collaboration(member.user.id, repo.id)).toBeNull();
   expect(await hot.isOrgMember(member.user.id, org.id)).toBe(true);
   expect(await hot.isOrgMember(outsider.user.id, org.id)).toBe(false);
+  // The lists of them, over several repositories and orgs (a page of notifications asks so), as Prisma answers.
+  const otherOrg = await createTestOrg(t, owner.user);
+  const otherRepoId = await makeRepo(otherOrg.name, owner.auth, `/api/v1/orgs/${otherOrg.name}/repos`, {});
+  await t
+    .request()
+    .put(
+      `/api/v1/repos/${otherOrg.name}/${(await prisma.repository.findUniqueOrThrow({ where: { id: otherRepoId } })).name}/collaborators/${collaborator.user.name}`,
+    )
+    .set('Authorization', owner.auth)
+    .send({ permission: 'read' })
+    .expect(204);
+  for (const user of [member, collaborator, outsider, owner]) {
+    const repoIds = [repo.id, otherRepoId, 999_999];
+    const collaborations = await prisma.collaboration.findMany({
+      where: { userId: user.user.id, repoId: { in: repoIds } },
+      select: { repoId: true, accessMode: true },
+    });
+    const byRepo = (rows: Array<{ repoId: number }>) => [...rows].sort((a, b) => a.repoId - b.repoId);
+    expect(byRepo(await hot.collaborations(user.user.id, repoIds))).toEqual(byRepo(collaborations));
+    const orgIds = [org.id, otherOrg.id, 999_999];
+    const memberships = await prisma.orgUser.findMany({
+      where: { userId: user.user.id, orgId: { in: orgIds } },
+      select: { orgId: true },
+    });
+    expect([...(await hot.memberOrgIds(user.user.id, orgIds))].sort()).toEqual(memberships.map((m) => m.orgId).sort());
+  }
+  expect(await hot.collaborations(collaborator.user.id, [repo.id, otherRepoId])).toHaveLength(2);
+  expect(await hot.memberOrgIds(owner.user.id, [org.id, otherOrg.id])).toHaveLength(2);
   for (const user of [member, collaborator, outsider, owner]) {
     const expected = await prisma.team.findMany({
       where: { orgId: org.id, members: { some: { userId: user.user.id } } },
@@ -195,6 +223,17 @@ it("reads a viewer's collaboration, membership, teams and team unit modes as Pri
     { repoId: userRepo.id, accessMode: 2 },
   ]);
   expect(await fromHot.repositoryByIdWithFacts(987654, member.user.id)).toBeNull();
+  // By ids, as a page of notifications reads them: each repository as by id, an unknown id left out.
+  for (const user of [member, collaborator, outsider, owner]) {
+    const byId = (found: Awaited<ReturnType<RepoAccessRepository['repositoriesByIdsWithFacts']>>) =>
+      found
+        .map(({ repo, facts }) => ({ repo: byUnitType(repo), facts: inOrder(facts) }))
+        .sort((a, b) => a.repo.id - b.repo.id);
+    const ids = [repo.id, userRepo.id, 987654];
+    const expected = byId(await fromPrisma.repositoriesByIdsWithFacts(ids, user.user.id));
+    expect(expected.map((found) => found.repo.id)).toEqual([repo.id, userRepo.id].sort((a, b) => a - b));
+    expect(byId(await fromHot.repositoriesByIdsWithFacts(ids, user.user.id))).toEqual(expected);
+  }
   const memberFacts = await fromHot.factsOnOrgRepository(member.user.id, repo.id, org.id);
   expect(memberFacts.teams.find((team) => team.id === teamId)).toMatchObject({
     units: [{ type: 1, accessMode: 1 }],

@@ -255,10 +255,13 @@ function postgresJsonUnit(unit: Record<string, unknown>): Models.RepoUnitModel {
 }
 
 /** A repository row read WITH_OWNER: the repository with its units and owner. */
-function postgresRepositoryWithOwner(row: Record<string, unknown>): RepoWithOwner {
+function postgresRepositoryWithOwner(
+  row: Record<string, unknown>,
+  owner = prefixedPostgresRow<User>(USER_COLUMN_LIST, row, OWNER_PREFIX)!,
+): RepoWithOwner {
   return {
     ...postgresRepository(prefixedPostgresRow({ names: REPOSITORY_COLUMN_NAMES }, row, '')!),
-    owner: prefixedPostgresRow<User>(USER_COLUMN_LIST, row, OWNER_PREFIX)!,
+    owner,
     units: (row.units as Array<Record<string, unknown>>).map(postgresJsonUnit),
   };
 }
@@ -288,6 +291,22 @@ const withOwnerAndFacts = (read: Record<string, unknown>) => ({
   repo: postgresRepositoryWithOwner(read),
   facts: factsOf(read),
 });
+
+/** Rows read with each owner once (byIdsWithOwnersOnce), each made with its owner; those whose owner is gone are left out. */
+function withOwnersOnce<T>(
+  rows: Array<Record<string, unknown>>,
+  make: (row: Record<string, unknown>, owner: User) => T,
+) {
+  const owners = new Map<number, User>();
+  for (const row of rows) {
+    const owner = prefixedPostgresRow<User>(USER_COLUMN_LIST, row, OWNER_PREFIX);
+    if (owner) owners.set(owner.id, owner);
+  }
+  return rows.flatMap((row) => {
+    const owner = owners.get(row.ownerId as number);
+    return owner ? [make(row, owner)] : [];
+  });
+}
 
 /** `run` runs a named (prepared) statement; `userById` is the hot User lookup. */
 export function postgresRepositoryQueries(
@@ -320,7 +339,8 @@ export function postgresRepositoryQueries(
       return rows.length > 0 ? postgresRepositoryWithOwner(rows[0]) : null;
     },
     repositoriesByIds: async (ids) =>
-      (await run('anvil_repositories_by_ids', POSTGRES_REPOSITORIES_BY_IDS_SQL, [POSTGRES.list(ids)])).rows.map(
+      withOwnersOnce(
+        (await run('anvil_repositories_by_ids', POSTGRES_REPOSITORIES_BY_IDS_SQL, [POSTGRES.list(ids)])).rows,
         postgresRepositoryWithOwner,
       ),
     releaseCount: async (repoId) =>
@@ -364,7 +384,10 @@ export function postgresRepositoryQueries(
         POSTGRES.list(ids),
         viewerId,
       ]);
-      return rows.map(withOwnerAndFacts);
+      return withOwnersOnce(rows, (row, owner) => ({
+        repo: postgresRepositoryWithOwner(row, owner),
+        facts: factsOf(row),
+      }));
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))

@@ -69,8 +69,15 @@ export const OWNER_PREFIX = 'owner_';
 const WITH_OWNER_COLUMNS = prefixedSelect(USER_COLUMN_LIST, 'o', OWNER_PREFIX);
 const WITH_OWNER = `${WITH_OWNER_COLUMNS} FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId"`;
 export const POSTGRES_REPOSITORY_BY_ID_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER} WHERE r."id" = $1`;
-export const POSTGRES_REPOSITORIES_BY_IDS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER}
-  WHERE ${POSTGRES.inList('r."id"', '$1')}`;
+/**
+ * Repositories by ids ($1), each owner's columns on the first of its rows only (null on the others): fifty
+ * repositories of one org would carry the org fifty times, every column of it parsed each time.
+ */
+const byIdsWithOwnersOnce = (more = '') => `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER_COLUMNS}${more}
+  FROM (SELECT *, row_number() OVER (PARTITION BY "ownerId" ORDER BY "id") AS "ownerRow" FROM "Repository"
+    WHERE ${POSTGRES.inList('"id"', '$1')}) r
+  LEFT JOIN "User" o ON o."id" = r."ownerId" AND r."ownerRow" = 1`;
+export const POSTGRES_REPOSITORIES_BY_IDS_SQL = byIdsWithOwnersOnce();
 export const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
 export const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
 export const collaborationsSql = (dialect: Dialect) =>
@@ -103,9 +110,9 @@ export const POSTGRES_REPOSITORY_BY_ID_WITH_FACTS_SQL = `SELECT ${columns('r.')}
   ${orgRepositoryFactsColumns('$2', 'r."id"', 'r."ownerId"')}
   FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE r."id" = $1`;
 /** $1 the repositories' ids, $2 the viewer. */
-export const POSTGRES_REPOSITORIES_BY_IDS_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON}, ${WITH_OWNER_COLUMNS},
-  ${orgRepositoryFactsColumns('$2', 'r."id"', 'r."ownerId"')}
-  FROM "Repository" r JOIN "User" o ON o."id" = r."ownerId" WHERE ${POSTGRES.inList('r."id"', '$1')}`;
+export const POSTGRES_REPOSITORIES_BY_IDS_WITH_FACTS_SQL = byIdsWithOwnersOnce(
+  `, ${orgRepositoryFactsColumns('$2', 'r."id"', 'r."ownerId"')}`,
+);
 /** $1 the org, $2 the repository's lower name, $3 the viewer. */
 export const POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL = `SELECT ${columns('r.')}, ${UNITS_AS_JSON},
   ${orgRepositoryFactsColumns('$3', 'r."id"', 'r."ownerId"')}

@@ -68,9 +68,11 @@ it('reads a repository with its owner and units as Prisma does, by name, in its 
     expect(typeof hotRepo?.size).toBe('bigint');
     expect(hotRepo?.createdAt).toBeInstanceOf(Date);
   }
-  const together = await hot.repositoriesByIds([userRepoId, 987654, orgRepoId]);
+  // Two repositories of the org: its columns come on one of their rows only, and both get it.
+  const secondOrgRepoId = await makeRepo(org.name, owner.auth, `/api/v1/orgs/${org.name}/repos`, {});
+  const together = await hot.repositoriesByIds([userRepoId, 987654, secondOrgRepoId, orgRepoId]);
   const expectedTogether = await prisma.repository.findMany({
-    where: { id: { in: [orgRepoId, userRepoId] } },
+    where: { id: { in: [orgRepoId, userRepoId, secondOrgRepoId] } },
     include: repoInclude,
   });
   expect(together.map(byUnitType).sort((a, b) => a.id - b.id)).toEqual(

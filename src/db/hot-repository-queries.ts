@@ -28,9 +28,11 @@ import {
   POSTGRES_REPOSITORIES_BY_IDS_SQL,
   RELEASE_COUNT_SQL,
   COLLABORATION_SQL,
-  collaborationsSql,
+  SQLITE_COLLABORATIONS_SQL,
+  POSTGRES_COLLABORATIONS_SQL,
   ORG_MEMBER_SQL,
-  memberOrgIdsSql,
+  SQLITE_MEMBER_ORG_IDS_SQL,
+  POSTGRES_MEMBER_ORG_IDS_SQL,
   MEMBER_TEAMS_SQL,
   MEMBER_TEAM_UNIT_MODES_SQL,
   TEAM_UNITS_SQL,
@@ -167,8 +169,8 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
   const releases = prepare(RELEASE_COUNT_SQL).pluck();
   const collaboration = prepare(COLLABORATION_SQL).pluck();
   const orgMember = prepare(ORG_MEMBER_SQL).pluck();
-  const collaborations = prepare(collaborationsSql(SQLITE));
-  const memberOrgIds = prepare(memberOrgIdsSql(SQLITE)).pluck();
+  const collaborations = prepare(SQLITE_COLLABORATIONS_SQL);
+  const memberOrgIds = prepare(SQLITE_MEMBER_ORG_IDS_SQL).pluck();
   const memberTeams = prepare(MEMBER_TEAMS_SQL);
   const memberTeamUnitModes = prepare(MEMBER_TEAM_UNIT_MODES_SQL);
   const blocks = prepare(BLOCKS_SQL).pluck();
@@ -349,12 +351,12 @@ export function postgresRepositoryQueries(
       ((await run('anvil_collaboration', COLLABORATION_SQL, [userId, repoId])).rows[0]?.accessMode as
         number | undefined) ?? null,
     collaborations: async (userId, repoIds) =>
-      (await run('anvil_collaborations', collaborationsSql(POSTGRES), [userId, POSTGRES.list(repoIds)]))
+      (await run('anvil_collaborations', POSTGRES_COLLABORATIONS_SQL, [userId, POSTGRES.list(repoIds)]))
         .rows as unknown as Array<{ repoId: number; accessMode: number }>,
     isOrgMember: async (userId, orgId) =>
       (await run('anvil_org_member', ORG_MEMBER_SQL, [userId, orgId])).rows.length > 0,
     memberOrgIds: async (userId, orgIds) =>
-      (await run('anvil_member_org_ids', memberOrgIdsSql(POSTGRES), [userId, POSTGRES.list(orgIds)])).rows.map(
+      (await run('anvil_member_org_ids', POSTGRES_MEMBER_ORG_IDS_SQL, [userId, POSTGRES.list(orgIds)])).rows.map(
         (row) => row.orgId as number,
       ),
     memberTeams: async (userId, orgId) =>

@@ -80,10 +80,10 @@ const byIdsWithOwnersOnce = (more = '') => `SELECT ${columns('r.')}, ${UNITS_AS_
 export const POSTGRES_REPOSITORIES_BY_IDS_SQL = byIdsWithOwnersOnce();
 export const RELEASE_COUNT_SQL = `SELECT COUNT(*) AS "count" FROM "Release" WHERE "repoId" = $1`;
 export const COLLABORATION_SQL = `SELECT "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND "repoId" = $2`;
-export const collaborationsSql = (dialect: Dialect) =>
+const collaborationsSql = (dialect: Dialect) =>
   `SELECT "repoId", "accessMode" FROM "Collaboration" WHERE "userId" = $1 AND ${dialect.inList('"repoId"', '$2')}`;
 export const ORG_MEMBER_SQL = `SELECT 1 AS "member" FROM "OrgUser" WHERE "userId" = $1 AND "orgId" = $2`;
-export const memberOrgIdsSql = (dialect: Dialect) =>
+const memberOrgIdsSql = (dialect: Dialect) =>
   `SELECT "orgId" FROM "OrgUser" WHERE "userId" = $1 AND ${dialect.inList('"orgId"', '$2')}`;
 export const MEMBER_TEAMS_SQL = `SELECT t."id", t."orgId", t."accessMode", t."includesAllRepositories" FROM "Team" t
   WHERE EXISTS (SELECT 1 FROM "TeamUser" m WHERE m."teamId" = t."id" AND m."userId" = $1) AND t."orgId" = $2`;
@@ -118,3 +118,7 @@ export const POSTGRES_REPOSITORY_IN_ORG_WITH_FACTS_SQL = `SELECT ${columns('r.')
   ${orgRepositoryFactsColumns('$3', 'r."id"', 'r."ownerId"')}
   FROM "Repository" r WHERE r."ownerId" = $1 AND r."lowerName" = $2`;
 export const BLOCKS_SQL = `SELECT 1 AS "blocked" FROM "UserBlocking" WHERE "blockerId" = $1 AND "blockeeId" = $2`;
+export const SQLITE_COLLABORATIONS_SQL = collaborationsSql(SQLITE);
+export const POSTGRES_COLLABORATIONS_SQL = collaborationsSql(POSTGRES);
+export const SQLITE_MEMBER_ORG_IDS_SQL = memberOrgIdsSql(SQLITE);
+export const POSTGRES_MEMBER_ORG_IDS_SQL = memberOrgIdsSql(POSTGRES);

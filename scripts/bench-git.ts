@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { rssMiB } from './bench-rss.ts';
+import { rssMiB, sampleRss } from './bench-rss.ts';
 
 const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 5000);
 const MIB = Number(process.env.BENCH_GIT_MIB ?? 100);
@@ -158,14 +158,14 @@ async function timedWithRss(
 ): Promise<{ seconds: number; growth: number }> {
   if (pid === undefined) return { seconds: await timed(work), growth: NaN };
   const before = rssMiB(pid);
-  let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
+  const rss = sampleRss(pid, 20);
+  let seconds: number;
   try {
-    const seconds = await timed(work);
-    return { seconds, growth: Math.max(peak, rssMiB(pid)) - before };
+    seconds = await timed(work);
   } finally {
-    clearInterval(timer);
+    rss.stop();
   }
+  return { seconds, growth: rss.peak() - before };
 }
 
 export async function benchGit(

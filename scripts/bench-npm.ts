@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { rssMiB } from './bench-rss.ts';
+import { rssMiB, sampleRss } from './bench-rss.ts';
 
 const root = path.resolve(__dirname, '..');
 const VERDACCIO_VERSION = '6.2.0';
@@ -292,8 +292,7 @@ export async function benchNpm(anvil: {
     const big = randomBytes(PUBLISH_MIB * 1024 * 1024);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const idle = rssMiB(anvil.pid);
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(anvil.pid))), 20);
+    const rss = sampleRss(anvil.pid, 20);
     const started = performance.now();
     const status = await put(
       `${targets[0].registry}${name}-big`,
@@ -301,7 +300,8 @@ export async function benchNpm(anvil: {
       publishBody(`${name}-big`, '1.0.0', big),
     );
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    rss.stop();
+    const peak = rss.peak();
     const growth = peak - idle;
     console.log(
       `| ${PUBLISH_MIB} MiB npm publish to Anvil | ${status}, ${(PUBLISH_MIB / seconds).toFixed(0)} MiB/s | RSS ${idle.toFixed(0)} → peak ${peak.toFixed(0)} MiB | growth ${growth.toFixed(1)} MiB | < ${RSS_GOAL_MIB} MiB: ${growth < RSS_GOAL_MIB && status === 201 ? 'met' : 'below'} |`,

@@ -41,7 +41,7 @@ import { benchNugetHelmPub } from './bench-nuget.ts';
 import { benchGoComposer } from './bench-gocomposer.ts';
 import { benchEachDatabase, benchPostgres, benchProvider, copySeedToPostgres } from './bench-database.ts';
 import { benchChef } from './bench-chef.ts';
-import { rssMiB } from './bench-rss.ts';
+import { rssMiB, sampleRss } from './bench-rss.ts';
 import { asksCompressed, wrk, wrkInstalled } from './bench-wrk.ts';
 import { seedActorKeys } from './bench-seed-keys.ts';
 
@@ -340,16 +340,14 @@ async function benchMarkdown(base: string, auth: Record<string, string>): Promis
 
 /** The highest RSS of the process while `work` runs, sampled every 20 ms. */
 async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  let peak = rssMiB(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssMiB(pid));
-  }, 20);
+  const rss = sampleRss(pid, 20);
+  let result: T;
   try {
-    const result = await work();
-    return { result, peak: Math.max(peak, rssMiB(pid)) };
+    result = await work();
   } finally {
-    clearInterval(timer);
+    rss.stop();
   }
+  return { result, peak: rss.peak() };
 }
 
 /** PUT of `mib` MiB, generated 1 MiB at a time so the bench itself never holds the file. */

@@ -186,6 +186,12 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     const repoUnits = (units.all(repo.id) as Array<Record<string, unknown>>).map(sqliteUnit);
     return { ...repo, owner, units: repoUnits };
   };
+  const repositoriesByIds = (ids: readonly number[]) =>
+    withOwnersAndUnits(
+      (byIds.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteRepository),
+      (unitsOfRepositories.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteUnit),
+      users.userById,
+    );
   const sqliteMemberTeams = (userId: number, orgId: number): ViewerTeamRow[] =>
     (
       memberTeams.all(userId, orgId) as Array<
@@ -209,12 +215,7 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
     },
     repositoryInOwner: (ownerId, lowerName, owner) => withOwnerAndUnits(inOwner.get(ownerId, lowerName), owner),
     repositoryById: (id) => withOwnerAndUnits(byId.get(id)),
-    repositoriesByIds: (ids) =>
-      withOwnersAndUnits(
-        (byIds.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteRepository),
-        (unitsOfRepositories.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteUnit),
-        users.userById,
-      ),
+    repositoriesByIds,
     releaseCount: async (repoId) => Number(releases.get(repoId)),
     collaboration: async (userId, repoId) => (collaboration.get(userId, repoId) as number | undefined) ?? null,
     collaborations: async (userId, repoIds) =>
@@ -232,12 +233,10 @@ export function sqliteRepositoryQueries(db: BetterSqlite3.Database, users: UserL
       return repo && { repo, facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId) };
     },
     async repositoriesByIdsWithFacts(ids, viewerId) {
-      const repos = await withOwnersAndUnits(
-        (byIds.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteRepository),
-        (unitsOfRepositories.all(SQLITE.list(ids)) as Array<Record<string, unknown>>).map(sqliteUnit),
-        users.userById,
-      );
-      return repos.map((repo) => ({ repo, facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId) }));
+      return (await repositoriesByIds(ids)).map((repo) => ({
+        repo,
+        facts: orgRepositoryFacts(viewerId, repo.id, repo.ownerId),
+      }));
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       memberTeamUnitModes.all(unitType, userId, orgId) as TeamUnitMode[],
@@ -289,8 +288,8 @@ function factsApart(read: Record<string, unknown>): { row: Record<string, unknow
 }
 
 /** A repository read WITH_OWNER and the viewer's facts (WITH_OWNER copies the repository's own columns only). */
-const withOwnerAndFacts = (read: Record<string, unknown>) => ({
-  repo: postgresRepositoryWithOwner(read),
+const withOwnerAndFacts = (read: Record<string, unknown>, owner?: User) => ({
+  repo: postgresRepositoryWithOwner(read, owner),
   facts: factsOf(read),
 });
 
@@ -386,10 +385,7 @@ export function postgresRepositoryQueries(
         POSTGRES.list(ids),
         viewerId,
       ]);
-      return withOwnersOnce(rows, (row, owner) => ({
-        repo: postgresRepositoryWithOwner(row, owner),
-        facts: factsOf(row),
-      }));
+      return withOwnersOnce(rows, withOwnerAndFacts);
     },
     memberTeamUnitModes: async (userId, orgId, unitType) =>
       (await run('anvil_member_team_unit_modes', MEMBER_TEAM_UNIT_MODES_SQL, [unitType, userId, orgId]))

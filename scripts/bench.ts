@@ -1,6 +1,7 @@
 // `npm run bench`: starts Anvil as `npm start` does on a fresh SQLite database seeded with BENCH_SEED users and
-// organizations. Measures the cold start of `npm start` itself, beside a bare node server started the same way (the floor here); the server's RSS after start and 20 requests and its
-// peak over the whole run; token-authenticated GETs with autocannon (a separate process) next to a bare express
+// organizations. Measures the cold start of `npm start` itself, beside a bare node server started the same way
+// (the floor here); the server's RSS after start and 20 requests and its peak over the whole run;
+// token-authenticated GETs with autocannon (a separate process) next to a bare express
 // handler (requests/s, p50/p99, ratio); org GET on one process against two; token against basic password
 // sign-ins (16 connections) with the server's event-loop delay, read over IPC; markdown rendering; a 200 MiB
 // upload to and download from the generic package registry with the server's RSS growth; git push and clone

@@ -1,11 +1,12 @@
-// Entry point: arguments ─▶ settings (all validated) ─▶ preflight ─▶ database (migrated) ─▶ app ─▶ listen ─▶ cron
-// and webhook delivery; closes cleanly on SIGINT/SIGTERM, at once on the second.
+// Entry point: arguments ─▶ settings (all validated) ─▶ preflight ─▶ database (migrated) ─▶ app ─▶ listen ─▶ (a moment
+// later) cron, webhook delivery and the start's housekeeping; closes cleanly on SIGINT/SIGTERM, at once on the second.
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type * as HttpApp from './http/app.ts';
 import type * as Bootstrap from './app/bootstrap.ts';
 import { ConfigError, loadSettings } from './config/settings.ts';
 import { startEventLoopProbe } from './infra/observability/event-loop-probe.ts';
+import { backgroundWork } from './app/background-work.ts';
 import { gracefulShutdown } from './app/graceful-shutdown.ts';
 import { preflight, StartupError } from './app/preflight.ts';
 import { createHttpServer, listen } from './http/http-server.ts';
@@ -78,34 +79,14 @@ async function main(): Promise<void> {
   );
   startEventLoopProbe();
   releaseYoungGeneration();
-  const { cron, hookDeliveries, activityPub, packageIndexes } = context.services;
-  if (settings.cron.ENABLED) await cron.startScheduler();
-  if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
-  if (settings.federation.ENABLED) activityPub.startKeyWorker();
-  packageIndexes.startWorker();
-  void context.services.repoEdits.refreshEmptyFromDisk().then(
-    (count) => count > 0 && log.info({ repositories: count }, 'rows brought up to date with pushes a stop cut off'),
-    (error) => log.error({ err: error }, 'bringing empty repositories up to date failed'),
-  );
+  const background = backgroundWork(context, log);
+  background.startSoon();
   const stop = gracefulShutdown({
     server,
     log,
     hammerMs: settings.server.GRACEFUL_HAMMER_TIME,
-    stopBackground: async () => {
-      await Promise.all([
-        cron.stopScheduler(),
-        hookDeliveries.stopWorker(),
-        packageIndexes.stopWorker(),
-        activityPub.stopKeyWorker(),
-        context.services.markup.close(),
-      ]);
-    },
-    handBackLeases: async () =>
-      void (await Promise.all([
-        cron.handBackLeases(),
-        hookDeliveries.handBackLeases(),
-        packageIndexes.handBackLeases(),
-      ])),
+    stopBackground: () => background.stop(),
+    handBackLeases: () => background.handBackLeases(),
     closeDatabase: async () => {
       await context.repos.packages.flushDownloads();
       context.sharedRedis?.disconnect();

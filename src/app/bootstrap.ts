@@ -55,9 +55,6 @@ export async function bootstrap(
   const cipher = new AtRestCipher(key);
   const committedJobs = new CommittedJobs();
   const repos = createRepositories(db.prisma, db.provider, cipher, db.hot, () => committedJobs.notify());
-  const encrypted = await repos.webhooks.encryptLegacyRows();
-  if (encrypted > 0)
-    log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
   const deps = {
     settings,
     repos,

@@ -1,6 +1,7 @@
 // Webhook secrets and authorization headers are stored encrypted and never answered (both write-only; Forgejo
 // answers the header, a deliberate difference), and rows written before encryption are read as they are and
 // encrypted at the next start.
+import { startupHousekeeping } from '../../src/app/background-work.ts';
 import { AtRestCipher } from '../../src/crypto/at-rest-cipher.ts';
 import { createTestOrg, createTestUser, type TestUser } from '../helpers/factories.ts';
 import { startSecondApp } from '../helpers/second-app.ts';
@@ -146,6 +147,8 @@ describe('hook credentials at rest', () => {
 
     const restarted = await startSecondApp(t);
     try {
+      // A restarted server runs it a moment after it listens.
+      await startupHousekeeping(restarted.context, restarted.context.log);
       const row = await storedHook(legacy.id);
       expect(AtRestCipher.isSealed(row.authorization)).toBe(true);
       expect(AtRestCipher.isSealed(row.secret)).toBe(true);

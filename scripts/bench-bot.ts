@@ -194,9 +194,10 @@ async function makeWorld(base: string, adminToken: string): Promise<World> {
   const packagePath = `/api/packages/${org}/generic/artifact/1.0.0/build.tar.gz`;
   await call(base, 'PUT', packagePath, admin, randomBytes(32 * 1024));
   const bots: World['bots'] = [];
+  const userIds = [(await call(base, 'GET', '/api/v1/user', admin)).id as number];
   for (let i = 0; i < BOTS; i++) {
     const name = `bot${i}`;
-    await call(base, 'POST', '/api/v1/admin/users', admin, {
+    const bot = await call(base, 'POST', '/api/v1/admin/users', admin, {
       username: name,
       email: `${name}@example.com`,
       password: PASSWORD,
@@ -207,8 +208,29 @@ async function makeWorld(base: string, adminToken: string): Promise<World> {
     const token = await call(base, 'POST', `/api/v1/users/${name}/tokens`, basic, { name: 'ci', scopes: ['all'] });
     await call(base, 'PUT', `/api/v1/repos/${org}/${repo}/subscription`, `token ${token.sha1}`);
     bots.push({ name, token: token.sha1 as string });
+    userIds.push(bot.id as number);
   }
+  await actorKeysMade(base, userIds);
   return { base, org, repo, sha, bots, packagePath };
+}
+
+/**
+ * Waits until the key worker has made every new user's ActivityPub key pair (federation is on by default): it makes
+ * a 3072-bit RSA pair per user in the background at up to a quarter of a core for a while after users are created,
+ * and a bot server runs long past that. The actor answers 404 until its pair exists.
+ */
+async function actorKeysMade(base: string, userIds: number[], timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const id of userIds) {
+    for (;;) {
+      const res = await fetch(`${base}/api/v1/activitypub/user-id/${id}`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+      if (res.status !== 404) throw new Error(`the actor of user ${id} answered ${res.status}`);
+      if (Date.now() > deadline) throw new Error(`user ${id} had no actor key pair after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** The server's event-loop delay p99 since the previous scrape (prom-client resets it on each), in ms. */

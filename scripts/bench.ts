@@ -140,7 +140,6 @@ interface GoalRow {
 }
 const goals: GoalRow[] = [];
 
-/** `npm start` until /api/healthz answers 200, on the seeded data directory; the median of three. */
 /** Median of three `npm start` runs in `cwd`, to the first 200 on /api/healthz. */
 async function npmStartMs(cwd: string, port: number, env: NodeJS.ProcessEnv): Promise<number> {
   const runs: number[] = [];
@@ -163,6 +162,7 @@ async function npmStartMs(cwd: string, port: number, env: NodeJS.ProcessEnv): Pr
   return runs.sort((a, b) => a - b)[1];
 }
 
+/** Anvil's cold start on the seeded data directory. */
 async function coldStart(dataDir: string, port: number, databaseEnv: NodeJS.ProcessEnv): Promise<number> {
   return npmStartMs(root, port, {
     ANVIL_DATA_DIR: dataDir,

@@ -2,6 +2,7 @@
 // with its owner and units, its release count, and a viewer's collaboration, membership and teams; and those an issue
 // event reads of its audience.
 import { IssueAudienceRepository } from '../../src/db/issue-audience.repository.ts';
+import { CommentType } from '../../src/db/issue.repository.ts';
 import { RepoAccessRepository } from '../../src/db/repo-access.repository.ts';
 import { repoInclude } from '../../src/db/repository-rows.repository.ts';
 import {
@@ -275,6 +276,10 @@ it("reads an issue event's audience and the users who do not block its actor as 
       { issueId: issue.body.id as number, userId: watcher.user.id, isWatching: true },
       { issueId: issue.body.id as number, userId: unwatcher.user.id, isWatching: false },
     ],
+  });
+  // A record of another type (a close) does not make its poster a participant.
+  await prisma.comment.create({
+    data: { issueId: issue.body.id as number, posterId: watcher.user.id, type: CommentType.close },
   });
   const row = await prisma.issue.findFirstOrThrow({ where: { id: issue.body.id as number } });
   const fromPrisma = new IssueAudienceRepository(prisma);

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Comment_issueId_type_posterId_idx" ON "Comment"("issueId", "type", "posterId");

@@ -33,7 +33,8 @@ export function backgroundWork(context: AppContext, log: Logger): BackgroundWork
   let timer: NodeJS.Timeout | undefined;
   const start = async () => {
     if (settings.cron.ENABLED) await cron.startScheduler();
-    if (stopped) return void (await cron.stopScheduler());
+    // The scheduler stops itself when the stop came while it started; the workers must not start after it.
+    if (stopped) return;
     if (!settings.security.DISABLE_WEBHOOKS) hookDeliveries.startWorker();
     if (settings.federation.ENABLED) activityPub.startKeyWorker();
     packageIndexes.startWorker();

@@ -17,6 +17,7 @@ const TICK_MS = 15_000;
 export class CronScheduler {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly cron: DueTasks,
@@ -26,6 +27,8 @@ export class CronScheduler {
 
   async start(): Promise<void> {
     await this.cron.prepareSchedule();
+    // A stop while the schedule was being prepared: no timer may outlive it.
+    if (this.stopped) return;
     this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
     this.tick();
@@ -46,6 +49,7 @@ export class CronScheduler {
 
   /** Stops starting tasks and waits for the ones running here, so their leases are given back. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.ticking;

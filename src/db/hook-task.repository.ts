@@ -33,13 +33,14 @@ export class HookTaskRepository {
 
   /**
    * Takes the next attempt of a pending delivery for `leaseMs`: the claim's expiry, or null when it is no longer
-   * pending or another run holds it. A run that dies lets its claim expire, so the delivery is not lost.
+   * pending, another run holds it, or another run recorded an attempt since this one read `attempts` (its count
+   * would be stale). A run that dies lets its claim expire, so the delivery is not lost.
    */
-  async claimAttempt(id: number, leaseMs: number): Promise<Date | null> {
+  async claimAttempt(id: number, attempts: number, leaseMs: number): Promise<Date | null> {
     const now = new Date();
     const until = new Date(now.getTime() + leaseMs);
     const { count } = await this.client.hookTask.updateMany({
-      where: { id, status: 'pending', OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+      where: { id, status: 'pending', attempts, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
       data: { claimedUntil: until },
     });
     return count === 1 ? until : null;

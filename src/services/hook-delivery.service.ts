@@ -77,9 +77,9 @@ export class HookDeliveryService {
   }
 
   /**
-   * Another run holds the attempt: either it is sending now (two relays raced) — nothing to send here once it records
-   * the answer — or it died with the claim (a killed process), and the delivery must be tried again when the claim
-   * expires rather than be dropped.
+   * Another run holds the attempt or has recorded it: either it is sending now or has sent (two relays raced) —
+   * nothing to send here, its own job retries if the answer asks — or it died with the claim (a killed process), and
+   * the delivery must be tried again when the claim expires rather than be dropped.
    */
   private async afterClaimRefused(taskId: number): Promise<JobResult> {
     const task = await this.deps.repos.hookTasks.findById(taskId);
@@ -93,7 +93,7 @@ export class HookDeliveryService {
     const { hookTaskId } = job.payload as { hookTaskId: number };
     const task = await repos.hookTasks.findById(hookTaskId);
     if (!task) return { outcome: 'done' };
-    let claim = await repos.hookTasks.claimAttempt(task.id, this.leaseMs);
+    let claim = await repos.hookTasks.claimAttempt(task.id, task.attempts, this.leaseMs);
     if (!claim) return this.afterClaimRefused(task.id);
     // The claim is renewed while the attempt lasts, so it can be short whatever DELIVER_TIMEOUT is.
     const stopRenewing = keepRenewed(

@@ -281,6 +281,31 @@ describe('webhook delivery', () => {
     });
   });
 
+  it('lets no run claim an attempt with a count read before another run recorded one', async () => {
+    const hookId = await createHook(orgA, 'stale', { events: ['repository'] });
+    await createRepo(orgA, 'stale-repo');
+    await receiver.until(() => receiver.at('/stale').length === 1);
+    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
+    const task = await t.context.db.prisma.hookTask.create({
+      data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload },
+    });
+    const hookTasks = t.context.repos.hookTasks;
+    const readBefore = (await hookTasks.findById(task.id))!;
+    const claim = await hookTasks.claimAttempt(task.id, readBefore.attempts, 60_000);
+    expect(claim).not.toBeNull();
+    await hookTasks.recordAttempt(task.id, {
+      status: 'pending',
+      attempts: readBefore.attempts + 1,
+      isSucceed: false,
+      requestInfo: '',
+      responseInfo: '{}',
+      durationMs: 1,
+      deliveredAt: new Date(),
+    });
+    expect(await hookTasks.claimAttempt(task.id, readBefore.attempts, 60_000)).toBeNull();
+    expect(await hookTasks.claimAttempt(task.id, readBefore.attempts + 1, 60_000)).not.toBeNull();
+  });
+
   it('sends a delivery whose claim was left by a run that died, once the claim expires', async () => {
     const hookId = await createHook(orgA, 'orphaned', { events: ['repository'] });
     await createRepo(orgA, 'orphaned-repo');

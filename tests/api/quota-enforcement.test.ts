@@ -18,7 +18,7 @@ let t: TestApp;
  * the server's request has finished releasing. */
 async function reservationsLeft(ownerId: number): Promise<number> {
   const count = () => t.context.db.prisma.quotaReservation.count({ where: { ownerId } });
-  for (let waited = 0; (await count()) > 0 && waited < 5_000; waited += 50)
+  for (const deadline = Date.now() + 30_000; (await count()) > 0 && Date.now() < deadline;)
     await new Promise((resolve) => setTimeout(resolve, 50));
   return count();
 }
@@ -469,7 +469,8 @@ describe('packages', () => {
     });
     first.write(randomBytes(64 * 1024));
     const reservations = () => t.context.db.prisma.quotaReservation.count({ where: { ownerId: user.user.id } });
-    for (let i = 0; i < 500 && (await reservations()) === 0; i++) {
+    for (const deadline = Date.now() + 30_000; (await reservations()) === 0;) {
+      if (Date.now() > deadline) throw new Error('the first upload reserved nothing in 30 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const second = await chunkedUpload(user, 'second', 64 * 1024);

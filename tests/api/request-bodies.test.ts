@@ -34,7 +34,7 @@ const MiB = 1024 * 1024;
  * Sends the head of a request and the first part of its body over a raw socket, without ever finishing the body,
  * and resolves with what the server answers.
  */
-function sendUnfinished(head: string, bodyParts: Buffer[], timeoutMs = 5000): Promise<string> {
+function sendUnfinished(head: string, bodyParts: Buffer[], timeoutMs = 30_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';

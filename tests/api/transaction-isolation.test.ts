@@ -90,11 +90,17 @@ describe('two connections to one database in one process', () => {
     // On SQLite the first connection's transaction holds the write lock across a timer; a wait for that lock inside
     // SQLite would stop this process until it timed out, so that timer could never fire and the write would fail.
     let commit!: () => void;
+    let holding!: () => void;
+    const locked = new Promise<void>((resolve) => (holding = resolve));
     const committed = t.context.transactions.run(async (repos) => {
       await repos.jobs.enqueue('held-lock', {});
-      await new Promise<void>((resolve) => (commit = resolve));
+      await new Promise<void>((resolve) => {
+        commit = resolve;
+        holding();
+      });
     });
-    await sleep(50);
+    // However slow the machine, the other write starts while the first transaction holds the lock.
+    await locked;
     const write = second.context.db.prisma.job.create({ data: { kind: 'waited', payload: '{}' } }).then((job) => job);
     setTimeout(() => commit(), 200);
     await committed;

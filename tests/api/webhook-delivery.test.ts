@@ -15,7 +15,7 @@ const SETTINGS = {
   ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
   ANVIL__webhook__RETRY_BACKOFF: '40ms',
   ANVIL__webhook__QUEUE_POLL_INTERVAL: '30ms',
-  ANVIL__webhook__DELIVER_TIMEOUT: '3',
+  ANVIL__webhook__DELIVER_TIMEOUT: '30',
 };
 
 let t: TestApp;
@@ -99,10 +99,19 @@ const json = (hook: ReceivedHook) => JSON.parse(hook.body.toString('utf8'));
 const hmac = (algorithm: string, secret: string, data: Buffer | string) =>
   createHmac(algorithm, secret).update(data).digest('hex');
 
-/** Lets queued deliveries go out, then answers what `path` received. */
+/** An attempt is in flight from its claim until its answer is recorded; a job while it is leased. */
+async function inFlight(): Promise<boolean> {
+  const { prisma } = t.context.db;
+  const claimed = await prisma.hookTask.count({ where: { status: 'pending', claimedUntil: { not: null } } });
+  return claimed > 0 || (await prisma.job.count({ where: { leasedUntil: { gt: new Date() } } })) > 0;
+}
+
+/** Lets queued deliveries go out, then waits until every answer received is recorded (however slow the machine). */
 async function settle(ms = 300): Promise<void> {
   await sleep(ms);
   await t.context.services.hookDeliveries.deliverDue(50);
+  for (const deadline = Date.now() + 30_000; await inFlight(); await sleep(25))
+    if (Date.now() > deadline) throw new Error('deliveries still in flight after 30 s');
 }
 
 describe('webhook delivery', () => {
@@ -304,6 +313,7 @@ describe('webhook delivery', () => {
     });
     expect(await hookTasks.claimAttempt(task.id, readBefore.attempts, 60_000)).toBeNull();
     expect(await hookTasks.claimAttempt(task.id, readBefore.attempts + 1, 60_000)).not.toBeNull();
+    await t.context.db.prisma.hookTask.delete({ where: { id: task.id } });
   });
 
   it('sends a delivery whose claim was left by a run that died, once the claim expires', async () => {

@@ -59,10 +59,9 @@ async function createRepo(name: string): Promise<void> {
 
 /** The hook's one delivery, once it is finished. */
 async function finishedDelivery(hookId: number) {
-  for (let i = 0; i < 200; i++) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(25)) {
     const task = await t.context.db.prisma.hookTask.findFirst({ where: { hookId } });
     if (task && task.status !== 'pending') return task;
-    await sleep(25);
   }
   throw new Error(`the delivery of hook ${hookId} did not finish`);
 }

@@ -21,6 +21,9 @@ function cli(dataDir: string, args: string[]) {
   return run(process.execPath, ['dist/src/cli.js', ...args], { cwd: root, env });
 }
 
+// A test runs up to six CLI processes one after another; on a loaded machine that takes more than a minute.
+jest.setTimeout(180_000);
+
 describe('command line bootstrap', () => {
   let dataDir: string;
   let server: AnvilProcess | undefined;

@@ -35,7 +35,7 @@ describeWithDnf('dnf against a running Anvil', () => {
 
   /** Waits until the index job has listed (or dropped) the package in the group's primary.xml. */
   async function indexed(base: string, listed: boolean): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 150; i++) {
       const res = await fetch(`${base}/repodata/primary.xml.gz`);
       if (res.ok) {
         const { gunzipSync } = await import('node:zlib');

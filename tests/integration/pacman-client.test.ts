@@ -47,7 +47,7 @@ describeWithPacman('pacman against a running Anvil', () => {
 
   /** Waits until the index job has listed (or dropped) the package in the repository's database. */
   async function indexed(base: string, listed: boolean): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 150; i++) {
       const res = await fetch(`${base}/x86_64/anvil.db`);
       const bytes = res.ok ? Buffer.from(await res.arrayBuffer()) : Buffer.alloc(0);
       const { gunzipSync } = await import('node:zlib');

@@ -81,8 +81,10 @@ describeWithEngines('two Anvil processes on PostgreSQL, Redis and one data direc
       ANVIL__queue__CONN_STR: redis.url,
       ANVIL__queue__RELAY_SWEEP_INTERVAL: '500ms',
       ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
-      ANVIL__webhook__DELIVER_TIMEOUT: '2',
-      ANVIL__webhook__DELIVERY_LEASE: '1s',
+      // Short enough that the requests the kill test holds on the surviving process time out and are sent again;
+      // long enough that a loaded machine's stall neither times out a send that was answered nor lets a lease lapse.
+      ANVIL__webhook__DELIVER_TIMEOUT: '5',
+      ANVIL__webhook__DELIVERY_LEASE: '5s',
       ANVIL__webhook__RETRY_BACKOFF: '200ms',
       ANVIL__webhook__DELIVERY_CONCURRENCY: '2',
       ...s3.env(),

@@ -28,8 +28,9 @@ function serverEnv(port: number): NodeJS.ProcessEnv {
     ANVIL__cron__ENABLED: 'false',
     ANVIL__security__PASSWORD_HASH_ALGO: 'argon2$1$64$1$16',
     ANVIL__webhook__ALLOWED_HOST_LIST: 'loopback',
-    ANVIL__webhook__DELIVER_TIMEOUT: '2',
-    ANVIL__webhook__DELIVERY_LEASE: '1s',
+    // Generous: a loaded machine's stall must not time out a send that was answered, nor let a lease lapse.
+    ANVIL__webhook__DELIVER_TIMEOUT: '30',
+    ANVIL__webhook__DELIVERY_LEASE: '5s',
     ANVIL__webhook__RETRY_BACKOFF: '200ms',
     ANVIL__webhook__QUEUE_POLL_INTERVAL: '100ms',
     ANVIL__webhook__DELIVERY_CONCURRENCY: '2',

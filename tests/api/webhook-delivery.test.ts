@@ -114,6 +114,20 @@ async function settle(ms = 300): Promise<void> {
     if (Date.now() > deadline) throw new Error('deliveries still in flight after 30 s');
 }
 
+/**
+ * A hook at `/{path}` that has delivered its repository event once, and another pending delivery of the same payload
+ * made by hand (no job runs it yet): what a relayed or orphaned delivery looks like.
+ */
+async function handMadeDelivery(path: string, fields: { claimedUntil?: Date } = {}) {
+  const hookId = await createHook(orgA, path, { events: ['repository'] });
+  await createRepo(orgA, `${path}-repo`);
+  await receiver.until(() => receiver.at(`/${path}`).length === 1);
+  const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
+  return t.context.db.prisma.hookTask.create({
+    data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload, ...fields },
+  });
+}
+
 describe('webhook delivery', () => {
   it('delivers a repository event once, with Forgejo headers, payload and verifiable signatures', async () => {
     await createHook(orgA, 'signed', { secret: 'hook-secret', authorization: 'Bearer s3cr3t', events: ['repository'] });
@@ -261,16 +275,10 @@ describe('webhook delivery', () => {
   });
 
   it('sends a delivery once when two runs of its job meet (a job relayed twice), and still retries it', async () => {
-    const hookId = await createHook(orgA, 'raced', { events: ['repository'] });
-    await createRepo(orgA, 'raced-repo');
-    await receiver.until(() => receiver.at('/raced').length === 1);
-    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
+    const task = await handMadeDelivery('raced');
     const previous = receiver.respond;
     let failures = 1;
     receiver.respond = (hook) => (hook.path === '/raced' && failures-- > 0 ? 500 : previous(hook));
-    const task = await t.context.db.prisma.hookTask.create({
-      data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload },
-    });
     const job = { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) };
     await t.context.db.prisma.job.createMany({ data: [job, job, job] });
     await Promise.all([
@@ -291,13 +299,7 @@ describe('webhook delivery', () => {
   });
 
   it('lets no run claim an attempt with a count read before another run recorded one', async () => {
-    const hookId = await createHook(orgA, 'stale', { events: ['repository'] });
-    await createRepo(orgA, 'stale-repo');
-    await receiver.until(() => receiver.at('/stale').length === 1);
-    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
-    const task = await t.context.db.prisma.hookTask.create({
-      data: { hookId, uuid: crypto.randomUUID(), eventType: 'repository', payload: template.payload },
-    });
+    const task = await handMadeDelivery('stale');
     const hookTasks = t.context.repos.hookTasks;
     const readBefore = (await hookTasks.findById(task.id))!;
     const claim = await hookTasks.claimAttempt(task.id, readBefore.attempts, 60_000);
@@ -317,20 +319,8 @@ describe('webhook delivery', () => {
   });
 
   it('sends a delivery whose claim was left by a run that died, once the claim expires', async () => {
-    const hookId = await createHook(orgA, 'orphaned', { events: ['repository'] });
-    await createRepo(orgA, 'orphaned-repo');
-    await receiver.until(() => receiver.at('/orphaned').length === 1);
-    const [template] = await t.context.db.prisma.hookTask.findMany({ where: { hookId } });
     // What a process killed in the middle of sending leaves: a pending delivery claimed for a while yet.
-    const task = await t.context.db.prisma.hookTask.create({
-      data: {
-        hookId,
-        uuid: crypto.randomUUID(),
-        eventType: 'repository',
-        payload: template.payload,
-        claimedUntil: new Date(Date.now() + 1500),
-      },
-    });
+    const task = await handMadeDelivery('orphaned', { claimedUntil: new Date(Date.now() + 1500) });
     await t.context.db.prisma.job.create({
       data: { kind: 'webhook_delivery', payload: JSON.stringify({ hookTaskId: task.id }) },
     });

@@ -274,6 +274,23 @@ describe('webhook delivery', () => {
     expect(receiver.at('/gone')).toHaveLength(1);
   });
 
+  it('sends other deliveries while a receiver holds one', async () => {
+    await createHook(orgA, 'slow', { events: ['repository'] });
+    await createHook(orgB, 'quick', { events: ['repository'] });
+    const previous = receiver.respond;
+    receiver.respond = (hook) => (hook.path === '/slow' ? 'hold' : previous(hook));
+    await createRepo(orgA, 'slow-repo');
+    await receiver.until(() => receiver.at('/slow').length === 1);
+    // The held delivery takes one of the worker's slots; a delivery due after it goes out through another.
+    await createRepo(orgB, 'quick-repo');
+    await receiver.until(() => receiver.at('/quick').some((hook) => hook.answered === 200));
+    expect(receiver.at('/slow')[0].answered).toBeNull();
+    receiver.respond = previous;
+    receiver.release(200);
+    await settle();
+    expect(receiver.at('/slow').map((hook) => hook.answered)).toEqual([200]);
+  });
+
   it('sends a delivery once when two runs of its job meet (a job relayed twice), and still retries it', async () => {
     const task = await handMadeDelivery('raced');
     const previous = receiver.respond;

@@ -20,13 +20,15 @@ export interface HookReceiver {
   respond: (hook: ReceivedHook) => number | 'hold';
   /** Requests to a path, in arrival order. */
   at(path: string): ReceivedHook[];
+  /** Answers every request held so far with `status`. */
+  release(status: number): void;
   /** Waits until `predicate` holds over what was received. */
   until(predicate: (received: ReceivedHook[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startHookReceiver(): Promise<HookReceiver> {
-  const held = new Set<http.ServerResponse>();
+  const held = new Map<http.ServerResponse, ReceivedHook>();
   const receiver = {
     received: [] as ReceivedHook[],
     respond: (() => 200) as HookReceiver['respond'],
@@ -45,7 +47,7 @@ export async function startHookReceiver(): Promise<HookReceiver> {
       receiver.received.push(hook);
       const answer = receiver.respond(hook);
       if (answer === 'hold') {
-        held.add(res);
+        held.set(res, hook);
         return;
       }
       hook.answered = answer;
@@ -63,8 +65,15 @@ export async function startHookReceiver(): Promise<HookReceiver> {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
+  receiver.release = (status) => {
+    for (const [res, hook] of held) {
+      hook.answered = status;
+      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(`status ${status}`);
+    }
+    held.clear();
+  };
   receiver.close = async () => {
-    for (const res of held) res.destroy();
+    for (const res of held.keys()) res.destroy();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };

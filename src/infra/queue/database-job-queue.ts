@@ -1,8 +1,8 @@
 // The embedded default ([queue] TYPE=level, channel or dummy): jobs stay rows of the database job table. A worker
-// leases due rows with one conditional update each, runs them, and deletes or reschedules them; it looks every
-// pollMs, at once after a commit that wrote jobs, and again at once while it finds a full batch. A lease left by a
-// process that died expires and another process takes the job; a run renews its lease while it lasts, so the lease
-// can be short. Timers are unref'd.
+// keeps up to `concurrency` runs in flight: it leases due rows for its free slots with one conditional update each,
+// runs them, and deletes or reschedules them; it looks every pollMs, at once after a commit that wrote jobs, and at
+// once when a run ends, so one slow run never holds back the others. A lease left by a process that died expires and
+// another process takes the job; a run renews its lease while it lasts, so the lease can be short. Timers are unref'd.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { CommittedJobs } from './committed-jobs.ts';
@@ -25,18 +25,19 @@ export class DatabaseJobQueue implements JobQueue {
   ) {}
 
   work(kind: JobKind, run: JobRunner, options: WorkOptions): JobWorker {
-    const poller = new Poller(
-      () => this.runDue(kind, run, options.concurrency, options.leaseMs),
+    const slots = new Slots(
+      (free) => this.leaseDue(kind, free, options.leaseMs),
+      (job) => this.execute(kind, job, run, options.leaseMs),
       options.concurrency,
       options.pollMs,
       this.log,
     );
-    const unsubscribe = this.committed.subscribe(() => poller.tick());
-    poller.start();
+    const unsubscribe = this.committed.subscribe(() => slots.fill());
+    slots.start();
     return {
       stop: async () => {
         unsubscribe();
-        await poller.stop();
+        await slots.stop();
       },
       handBack: async () => {
         await this.jobs.releaseHeldBy(this.holder);
@@ -45,10 +46,14 @@ export class DatabaseJobQueue implements JobQueue {
   }
 
   async runDue(kind: JobKind, run: JobRunner, limit: number, leaseMs: number): Promise<number> {
-    const now = new Date();
-    const leased = await this.jobs.lease(kind, this.holder, now, new Date(now.getTime() + leaseMs), limit);
+    const leased = await this.leaseDue(kind, limit, leaseMs);
     await Promise.all(leased.map((job) => this.execute(kind, job, run, leaseMs)));
     return leased.length;
+  }
+
+  private leaseDue(kind: JobKind, limit: number, leaseMs: number): Promise<Models.JobModel[]> {
+    const now = new Date();
+    return this.jobs.lease(kind, this.holder, now, new Date(now.getTime() + leaseMs), limit);
   }
 
   private async execute(kind: JobKind, job: Models.JobModel, run: JobRunner, leaseMs: number): Promise<void> {
@@ -74,36 +79,55 @@ export class DatabaseJobQueue implements JobQueue {
   async close(): Promise<void> {}
 }
 
-/** Calls `drain` every pollMs and on tick(), never twice at once, and again at once while it returns a full batch. */
-class Poller {
+/**
+ * Keeps up to `size` runs in flight: fills the free slots every pollMs, on fill(), and when a run ends. Filling
+ * passes never overlap, so a job is never leased twice here.
+ */
+class Slots {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly running = new Set<Promise<void>>();
   private readonly passes: SerialPasses;
 
   constructor(
-    private readonly drain: () => Promise<number>,
-    private readonly batch: number,
+    private readonly lease: (free: number) => Promise<Models.JobModel[]>,
+    private readonly execute: (job: Models.JobModel) => Promise<void>,
+    private readonly size: number,
     private readonly pollMs: number,
     log: Logger,
   ) {
-    this.passes = new SerialPasses(() => this.drainAll(), {
+    this.passes = new SerialPasses(() => this.fillFree(), {
       enabled: () => !this.stopped,
       onError: (error) => log.error({ err: error }, 'running background jobs failed'),
     });
   }
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), this.pollMs);
+    this.timer = setInterval(() => this.fill(), this.pollMs);
     this.timer.unref();
-    this.tick();
+    this.fill();
   }
 
-  tick(): void {
+  fill(): void {
     this.passes.request();
   }
 
-  private async drainAll(): Promise<void> {
-    while (!this.stopped && (await this.drain()) === this.batch);
+  private async fillFree(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.size - this.running.size;
+      if (free <= 0) return;
+      const leased = await this.lease(free);
+      for (const job of leased) this.begin(job);
+      if (leased.length < free) return;
+    }
+  }
+
+  private begin(job: Models.JobModel): void {
+    const run: Promise<void> = this.execute(job).finally(() => {
+      this.running.delete(run);
+      this.fill();
+    });
+    this.running.add(run);
   }
 
   async stop(): Promise<void> {
@@ -111,5 +135,6 @@ class Poller {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.passes.idle();
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 }

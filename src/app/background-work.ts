@@ -13,7 +13,7 @@ export async function startupHousekeeping(context: AppContext, log: Logger): Pro
   const encrypted = await context.repos.webhooks.encryptLegacyRows();
   if (encrypted > 0)
     log.info({ hooks: encrypted }, 'encrypted webhook secrets and authorization headers stored in clear');
-  const refreshed = await context.services.repoEdits.refreshEmptyFromDisk();
+  const refreshed = await context.services.repoEdits.refreshCutOffFromDisk();
   if (refreshed > 0) log.info({ repositories: refreshed }, 'rows brought up to date with pushes a stop cut off');
 }
 

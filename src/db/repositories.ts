@@ -16,6 +16,7 @@ import { DatabaseHealthRepository } from './database-health.repository.ts';
 import { EmailAddressRepository } from './email-address.repository.ts';
 import { FeedActionRepository } from './feed-action.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
+import { PushInFlightRepository } from './push-in-flight.repository.ts';
 import type { HotQueries } from './hot-queries.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import { JobRepository } from './job.repository.ts';
@@ -103,6 +104,7 @@ export function createRepositories(
     emails: new EmailAddressRepository(client, provider),
     feedActions: new FeedActionRepository(client),
     hookTasks: new HookTaskRepository(client),
+    pushesInFlight: new PushInFlightRepository(client),
     jobs: new JobRepository(client, jobsWritten),
     issues: new IssueRepository(client, provider, hot.counts, outsideTransaction, fewRepositories),
     issueAudience: new IssueAudienceRepository(client, outsideTransaction),

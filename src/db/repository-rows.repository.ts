@@ -157,14 +157,12 @@ export class RepositoryRowsRepository {
     return this.client.repository.findUniqueOrThrow({ where: { id }, include: repoInclude });
   }
 
-  /** Repositories whose row says they hold no branch. */
-  /** Empty repositories after `afterId`, `take` at a time in id order. */
-  listEmpty(afterId: number, take: number) {
+  /** What the rows of these repositories say of their disk, and where it is. */
+  listDiskFacts(ids: number[]) {
     return this.client.repository.findMany({
-      where: { isEmpty: true, id: { gt: afterId } },
-      select: { id: true, ownerName: true, name: true },
+      where: { id: { in: ids } },
+      select: { id: true, ownerName: true, name: true, isEmpty: true, gitSize: true },
       orderBy: { id: 'asc' },
-      take,
     });
   }
 

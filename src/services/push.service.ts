@@ -80,11 +80,14 @@ export class PushService {
 
   /** Before a smart-HTTP receive-pack by `pusher`: remembers the refs; `finish()` refreshes the row and records the feed. */
   async beginPush(pusher: User, repo: PushedRepo, dir: string): Promise<PendingPush> {
+    // Left behind when a stop cuts the write off before the row is refreshed: the next start refreshes it.
+    const inFlight = await this.deps.repos.pushesInFlight.begin(repo.id);
     const before = await readRefs(dir);
     return {
       finish: async () => {
         try {
           await this.repoEdits.refreshFromDisk(repo.id);
+          await this.deps.repos.pushesInFlight.end(inFlight);
           const changes = await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
           await this.reportToHooks(repo, dir, before, changes, pusher);
         } catch (error) {

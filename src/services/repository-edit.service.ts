@@ -18,9 +18,9 @@ import type { ActivityService } from './activity.service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import type { RepoWithOwner } from './repo-permission.service.ts';
 
-/** Empty repositories read from disk per batch by refreshEmptyFromDisk. */
-const EMPTY_BATCH = 500;
-const EMPTY_BATCH_REST_FACTOR = 2;
+/** Cut-off writes read per batch by refreshCutOffFromDisk. */
+const CUT_OFF_BATCH = 500;
+const CUT_OFF_BATCH_REST_FACTOR = 2;
 const MIN_MIRROR_INTERVAL_SECS = 600;
 
 export interface RepositoryEdit {
@@ -304,35 +304,41 @@ export class RepositoryEditService {
   }
 
   /**
-   * Rows that say empty although git holds branches: a push cut off by a crash wrote its refs but never updated
-   * the row. Run at start; each such row is refreshed from disk. Returns how many were.
+   * Rows a stop cut off: a write into git (a push, a merge, a web edit) that began and never brought its row up to
+   * date. Run at start, over the writes that began before it; each repository whose disk differs from its row is
+   * refreshed. Returns how many were.
    */
-  async refreshEmptyFromDisk(): Promise<number> {
+  async refreshCutOffFromDisk(): Promise<number> {
+    const startedAt = new Date();
+    const inFlight = this.deps.repos.pushesInFlight;
     let refreshed = 0;
-    // In batches, resting twice as long as a batch took: a site of 100,000 empty repositories is walked at start
-    // while requests are served, never held in memory at once and never taking more than a third of the loop.
+    // In batches, resting twice as long as a batch took: an upgraded site marks every empty repository once, and
+    // 100,000 of them are walked while requests are served, never taking more than a third of the loop.
     let afterId = 0;
     for (;;) {
       const started = performance.now();
-      const batch = await this.repos.listEmpty(afterId, EMPTY_BATCH);
+      const batch = await inFlight.listBegunBefore(startedAt, afterId, CUT_OFF_BATCH);
       if (batch.length === 0) return refreshed;
       afterId = batch[batch.length - 1].id;
-      refreshed += await this.refreshBatch(batch);
-      await sleep(EMPTY_BATCH_REST_FACTOR * (performance.now() - started));
+      refreshed += await this.refreshBatch([...new Set(batch.map((write) => write.repoId))]);
+      await inFlight.endAll(batch.map((write) => write.id));
+      await sleep(CUT_OFF_BATCH_REST_FACTOR * (performance.now() - started));
     }
   }
 
-  private async refreshBatch(batch: { id: number; ownerName: string; name: string }[]): Promise<number> {
+  private async refreshBatch(repoIds: number[]): Promise<number> {
     let refreshed = 0;
-    for (const repo of batch) {
+    for (const repo of await this.repos.listDiskFacts(repoIds)) {
       try {
-        // Most empty repositories are empty: the files say so without starting git.
-        if (!hasBranchRefs(this.dir(repo.ownerName, repo.name))) continue;
-        if ((await readRepositoryState(this.dir(repo.ownerName, repo.name))).isEmpty) continue;
+        const dir = this.dir(repo.ownerName, repo.name);
+        // Most of them are empty and stayed so: the files say so without starting git.
+        if (repo.isEmpty && !hasBranchRefs(dir)) continue;
+        const state = await readRepositoryState(dir);
+        if (state.isEmpty === repo.isEmpty && BigInt(state.size) === repo.gitSize) continue;
         await this.refreshFromDisk(repo.id);
         refreshed++;
       } catch (error) {
-        this.deps.log.warn({ err: error, repoId: repo.id }, 'reading an empty repository from disk failed');
+        this.deps.log.warn({ err: error, repoId: repo.id }, 'reading a repository from disk failed');
       }
     }
     return refreshed;

@@ -1,5 +1,5 @@
 // What a crash may leave behind (npm run crash-test kills a real server; these pin the two orderings it relies on):
-// a repository row commits only once its git directory is in place, and a row a cut-off push left saying "empty"
+// a repository row commits only once its git directory is in place, and a row a cut-off push left behind its disk
 // is brought up to date from disk when the server starts.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,23 +77,71 @@ describe('creating a repository', () => {
 });
 
 describe('a push cut off before the row was updated', () => {
-  it('is brought into the row from disk at start', async () => {
-    await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name: 'cut-off' }).expect(201);
-    // git wrote the refs, the server died before it updated the row: the same as pushing past the server.
+  const pushPastTheServer = async (name: string, files: Record<string, string>, ref = 'HEAD:refs/heads/trunk') => {
     const work = tempDir();
     await gitOk(['init', '-q', work]);
-    fs.writeFileSync(path.join(work, 'f.txt'), 'x\n');
-    await gitOk(['add', 'f.txt'], work);
+    for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(work, file), text);
+    await gitOk(['add', '.'], work);
     await gitOk(['commit', '-q', '-m', 'c'], work);
-    await gitOk(['push', '-q', repoDir('cut-off'), 'HEAD:refs/heads/trunk'], work);
-    expect(
-      (await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200)).body.empty,
-    ).toBe(true);
+    await gitOk(['push', '-q', '-f', repoDir(name), ref], work);
+  };
+  const view = async (name: string) =>
+    (await t.request().get(`/api/v1/repos/alice/${name}`).set('Authorization', alice.auth).expect(200)).body;
+  const create = (name: string) =>
+    t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name }).expect(201);
 
-    expect(await t.context.services.repoEdits.refreshEmptyFromDisk()).toBe(1);
-    const answer = await t.request().get('/api/v1/repos/alice/cut-off').set('Authorization', alice.auth).expect(200);
-    expect(answer.body.empty).toBe(false);
-    expect(answer.body.default_branch).toBe('trunk');
-    expect(await t.context.services.repoEdits.refreshEmptyFromDisk()).toBe(0);
+  it('is brought into the row from disk at start, and only that repository is read', async () => {
+    const { repoEdits, pushes } = t.context.services;
+    await create('cut-off');
+    await create('never-pushed');
+    const { id } = await view('cut-off');
+    // The write began (as a push does), git wrote the refs, and the server died before it updated the row.
+    await pushes.beginPush(
+      alice.user,
+      { id, ownerId: alice.user.id, ownerName: 'alice', name: 'cut-off', isPrivate: false },
+      repoDir('cut-off'),
+    );
+    await pushPastTheServer('cut-off', { 'f.txt': 'x\n' });
+    expect((await view('cut-off')).empty).toBe(true);
+
+    const before = await view('never-pushed');
+    expect(await repoEdits.refreshCutOffFromDisk()).toBe(1);
+    const answer = await view('cut-off');
+    expect(answer.empty).toBe(false);
+    expect(answer.default_branch).toBe('trunk');
+    expect(await view('never-pushed')).toEqual(before);
+    expect(await t.context.db.prisma.pushInFlight.count()).toBe(0);
+    expect(await repoEdits.refreshCutOffFromDisk()).toBe(0);
+  });
+
+  it('leaves nothing behind for a push the server finished', async () => {
+    await create('finished');
+    const { id } = await view('finished');
+    const push = await t.context.services.pushes.beginPush(
+      alice.user,
+      { id, ownerId: alice.user.id, ownerName: 'alice', name: 'finished', isPrivate: false },
+      repoDir('finished'),
+    );
+    await pushPastTheServer('finished', { 'f.txt': 'y\n' });
+    await push.finish();
+    expect((await view('finished')).empty).toBe(false);
+    expect(await t.context.db.prisma.pushInFlight.count()).toBe(0);
+  });
+
+  it('brings a cut-off push into a repository that was not empty up to date too', async () => {
+    const { repoEdits, pushes } = t.context.services;
+    await create('grown');
+    const { id } = await view('grown');
+    const target = { id, ownerId: alice.user.id, ownerName: 'alice', name: 'grown', isPrivate: false };
+    const first = await pushes.beginPush(alice.user, target, repoDir('grown'));
+    await pushPastTheServer('grown', { 'a.txt': 'a\n' }, 'HEAD:refs/heads/main');
+    await first.finish();
+    const sizeBefore = (await t.context.db.prisma.repository.findUniqueOrThrow({ where: { id } })).gitSize;
+
+    await pushes.beginPush(alice.user, target, repoDir('grown'));
+    await pushPastTheServer('grown', { 'b.bin': 'b'.repeat(200_000) + Math.random() }, 'HEAD:refs/heads/big');
+    expect(await repoEdits.refreshCutOffFromDisk()).toBe(1);
+    const row = await t.context.db.prisma.repository.findUniqueOrThrow({ where: { id } });
+    expect(row.gitSize).toBeGreaterThan(sizeBefore);
   });
 });

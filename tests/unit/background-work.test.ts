@@ -18,7 +18,7 @@ function recordingContext(calls: string[]): AppContext {
       hookDeliveries: { startWorker: () => calls.push('deliveries start'), stopWorker: record('deliveries stop') },
       activityPub: { startKeyWorker: () => calls.push('keys start'), stopKeyWorker: record('keys stop') },
       packageIndexes: { startWorker: () => calls.push('indexes start'), stopWorker: record('indexes stop') },
-      repoEdits: { refreshEmptyFromDisk: record('refresh empty', 0) },
+      repoEdits: { refreshCutOffFromDisk: record('refresh cut off', 0) },
       markup: { close: record('markup close') },
     },
   } as unknown as AppContext;
@@ -42,7 +42,7 @@ describe('background work', () => {
       'keys start',
       'indexes start',
       'encrypt legacy rows',
-      'refresh empty',
+      'refresh cut off',
     ]);
   });
 

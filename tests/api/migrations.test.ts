@@ -85,6 +85,38 @@ test('a migration added later is applied alone', async () => {
   expect(await migrateDatabase(target, migrationsRoot)).toEqual(['29990101000000_later']);
 });
 
+test("push_in_flight marks an existing site's empty repositories, so its first start reads each once", async () => {
+  const marking = names().find((name) => name.endsWith('_push_in_flight'))!;
+  const held = path.join(work, marking);
+  fs.renameSync(path.join(migrationsRoot, provider, marking), held);
+  await migrateDatabase(target, migrationsRoot);
+  const connection = await connect();
+  try {
+    const at = new Date().toISOString();
+    await connection.run(
+      'INSERT INTO "User" ("type", "name", "lowerName", "email", "loginName", "createdAt", "updatedAt") VALUES (0, ?, ?, ?, ?, ?, ?)',
+      ['owner', 'owner', 'owner@example.com', 'owner', at, at],
+    );
+    const [{ id: ownerId }] = await connection.rows<{ id: number }>('SELECT "id" FROM "User"');
+    for (const [name, isEmpty] of [
+      ['empty', true],
+      ['pushed', false],
+    ] as const)
+      await connection.run(
+        'INSERT INTO "Repository" ("ownerId", "ownerName", "name", "lowerName", "isEmpty", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [ownerId, 'owner', name, name, provider === 'sqlite' ? Number(isEmpty) : isEmpty, at, at],
+      );
+    fs.renameSync(held, path.join(migrationsRoot, provider, marking));
+    expect(await migrateDatabase(target, migrationsRoot)).toEqual([marking]);
+    const marked = await connection.rows<{ name: string }>(
+      'SELECT r."name" FROM "PushInFlight" p JOIN "Repository" r ON r."id" = p."repoId"',
+    );
+    expect(marked.map((row) => row.name)).toEqual(['empty']);
+  } finally {
+    await connection.close();
+  }
+});
+
 test('an applied migration whose file changed stops the start', async () => {
   await migrateDatabase(target, migrationsRoot);
   const first = path.join(migrationsRoot, provider, names()[0], 'migration.sql');

@@ -2,7 +2,17 @@
 // every process counts the same failures. A Redis that does not answer falls back to this process's memory (the
 // library's insurance limiter) instead of failing sign-ins.
 import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type * as Flexible from 'rate-limiter-flexible';
+
+// The library's index loads every store it supports (36 modules, tens of milliseconds of each start): the classes used
+// come from their own files, typed as the index exports them, and the Redis one only where Redis counts.
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
+const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
+type RateLimiterMemory = Flexible.RateLimiterMemory;
+type RateLimiterRes = Flexible.RateLimiterRes;
+type RateLimiterAbstract = Flexible.RateLimiterAbstract;
+const redisLimiter = () => require('rate-limiter-flexible/lib/RateLimiterRedis.js') as typeof Flexible.RateLimiterRedis;
 
 /** Memory kept per counter in one process: beyond this many keys the oldest windows are dropped. */
 const MAX_KEYS = 10_000;
@@ -35,7 +45,7 @@ export function failureCounter({ limit, windowSeconds, name, redis }: FailureCou
   const options = { points: limit, duration: windowSeconds, keyPrefix: `anvil:sign-in:${name}` };
   const memory = boundedMemory(new RateLimiterMemory(options));
   const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory.limiter })
+    ? new (redisLimiter())({ ...options, storeClient: redis, insuranceLimiter: memory.limiter })
     : memory.limiter;
   return {
     async blockedFor(key) {

@@ -1,5 +1,6 @@
 // Repository edits: the settings and units of PATCH /repos/{owner}/{repo}, renames (of the repository, and of its
 // owner's folder with the owner), and bringing the row in line with the disk after git writes.
+import fs from 'node:fs';
 import type { RepositoryChangesRow, User } from '../db/entities.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { RepositoryRowsRepository } from '../db/repository-rows.repository.ts';
@@ -320,27 +321,33 @@ export class RepositoryEditService {
       const batch = await inFlight.listBegunBefore(startedAt, afterId, CUT_OFF_BATCH);
       if (batch.length === 0) return refreshed;
       afterId = batch[batch.length - 1].id;
-      refreshed += await this.refreshBatch([...new Set(batch.map((write) => write.repoId))]);
-      await inFlight.endAll(batch.map((write) => write.id));
+      const outcome = await this.refreshBatch([...new Set(batch.map((write) => write.repoId))]);
+      refreshed += outcome.refreshed;
+      // A repository that could not be read keeps its marks: the next start tries it again.
+      await inFlight.endAll(batch.filter((write) => !outcome.failed.has(write.repoId)).map((write) => write.id));
       await sleep(CUT_OFF_BATCH_REST_FACTOR * (performance.now() - started));
     }
   }
 
-  private async refreshBatch(repoIds: number[]): Promise<number> {
+  private async refreshBatch(repoIds: number[]): Promise<{ refreshed: number; failed: Set<number> }> {
     let refreshed = 0;
+    const failed = new Set<number>();
     for (const repo of await this.repos.listDiskFacts(repoIds)) {
       try {
         const dir = this.dir(repo.ownerName, repo.name);
         // Most of them are empty and stayed so: the files say so without starting git.
         if (repo.isEmpty && !hasBranchRefs(dir)) continue;
+        // A directory gone (a disk not mounted, say) does not make a repository that holds branches empty.
+        if (!fs.existsSync(dir)) throw new Error('the git directory is missing');
         const state = await readRepositoryState(dir);
         if (state.isEmpty === repo.isEmpty && BigInt(state.size) === repo.gitSize) continue;
         await this.refreshFromDisk(repo.id);
         refreshed++;
       } catch (error) {
         this.deps.log.warn({ err: error, repoId: repo.id }, 'reading a repository from disk failed');
+        failed.add(repo.id);
       }
     }
-    return refreshed;
+    return { refreshed, failed };
   }
 }

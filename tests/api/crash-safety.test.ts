@@ -128,6 +128,27 @@ describe('a push cut off before the row was updated', () => {
     expect(await t.context.db.prisma.pushInFlight.count()).toBe(0);
   });
 
+  it('keeps the mark of a repository it could not read, for the next start', async () => {
+    const { repoEdits, pushes } = t.context.services;
+    await create('unreadable');
+    const { id } = await view('unreadable');
+    const target = { id, ownerId: alice.user.id, ownerName: 'alice', name: 'unreadable', isPrivate: false };
+    const first = await pushes.beginPush(alice.user, target, repoDir('unreadable'));
+    await pushPastTheServer('unreadable', { 'a.txt': 'a\n' }, 'HEAD:refs/heads/main');
+    await first.finish();
+    await pushes.beginPush(alice.user, target, repoDir('unreadable'));
+    const aside = `${repoDir('unreadable')}.aside`;
+    fs.renameSync(repoDir('unreadable'), aside);
+    try {
+      expect(await repoEdits.refreshCutOffFromDisk()).toBe(0);
+      expect(await t.context.db.prisma.pushInFlight.count({ where: { repoId: id } })).toBe(1);
+    } finally {
+      fs.renameSync(aside, repoDir('unreadable'));
+    }
+    await repoEdits.refreshCutOffFromDisk();
+    expect(await t.context.db.prisma.pushInFlight.count({ where: { repoId: id } })).toBe(0);
+  });
+
   it('brings a cut-off push into a repository that was not empty up to date too', async () => {
     const { repoEdits, pushes } = t.context.services;
     await create('grown');

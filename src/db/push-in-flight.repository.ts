@@ -11,10 +11,6 @@ export class PushInFlightRepository {
     return id;
   }
 
-  async end(id: number): Promise<void> {
-    await this.client.pushInFlight.deleteMany({ where: { id } });
-  }
-
   /** Writes that began before `before`, after `afterId`, `take` at a time in id order, with where they went. */
   listBegunBefore(before: Date, afterId: number, take: number) {
     return this.client.pushInFlight.findMany({
@@ -24,7 +20,8 @@ export class PushInFlightRepository {
     });
   }
 
-  async endAll(ids: readonly number[]): Promise<void> {
+  /** Removes these writes' records: their rows are up to date. */
+  async end(ids: readonly number[]): Promise<void> {
     await this.client.pushInFlight.deleteMany({ where: { id: { in: [...ids] } } });
   }
 }

@@ -87,7 +87,7 @@ export class PushService {
       finish: async () => {
         try {
           await this.repoEdits.refreshFromDisk(repo.id);
-          await this.deps.repos.pushesInFlight.end(inFlight);
+          await this.deps.repos.pushesInFlight.end([inFlight]);
           const changes = await this.recordChanges(repo, dir, before, pusher.id, pushOpType);
           await this.reportToHooks(repo, dir, before, changes, pusher);
         } catch (error) {

@@ -324,7 +324,7 @@ export class RepositoryEditService {
       const outcome = await this.refreshBatch([...new Set(batch.map((write) => write.repoId))]);
       refreshed += outcome.refreshed;
       // A repository that could not be read keeps its marks: the next start tries it again.
-      await inFlight.endAll(batch.filter((write) => !outcome.failed.has(write.repoId)).map((write) => write.id));
+      await inFlight.end(batch.filter((write) => !outcome.failed.has(write.repoId)).map((write) => write.id));
       await sleep(CUT_OFF_BATCH_REST_FACTOR * (performance.now() - started));
     }
   }

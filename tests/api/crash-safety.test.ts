@@ -87,20 +87,31 @@ describe('a push cut off before the row was updated', () => {
   };
   const view = async (name: string) =>
     (await t.request().get(`/api/v1/repos/alice/${name}`).set('Authorization', alice.auth).expect(200)).body;
-  const create = (name: string) =>
-    t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name }).expect(201);
+  /** A new repository of alice's, by id. */
+  const create = async (name: string): Promise<number> =>
+    (await t.request().post('/api/v1/user/repos').set('Authorization', alice.auth).send({ name }).expect(201)).body.id;
+  /** A write into the repository begun as the server begins a push: it is recorded before git writes. */
+  const beginWrite = (id: number, name: string) =>
+    t.context.services.pushes.beginPush(
+      alice.user,
+      { id, ownerId: alice.user.id, ownerName: 'alice', name, isPrivate: false },
+      repoDir(name),
+    );
+  /** A new repository holding one branch, pushed and finished as the server does. */
+  const createPushed = async (name: string): Promise<number> => {
+    const id = await create(name);
+    const write = await beginWrite(id, name);
+    await pushPastTheServer(name, { 'a.txt': 'a\n' }, 'HEAD:refs/heads/main');
+    await write.finish();
+    return id;
+  };
 
   it('is brought into the row from disk at start, and only that repository is read', async () => {
-    const { repoEdits, pushes } = t.context.services;
-    await create('cut-off');
+    const { repoEdits } = t.context.services;
+    const id = await create('cut-off');
     await create('never-pushed');
-    const { id } = await view('cut-off');
     // The write began (as a push does), git wrote the refs, and the server died before it updated the row.
-    await pushes.beginPush(
-      alice.user,
-      { id, ownerId: alice.user.id, ownerName: 'alice', name: 'cut-off', isPrivate: false },
-      repoDir('cut-off'),
-    );
+    await beginWrite(id, 'cut-off');
     await pushPastTheServer('cut-off', { 'f.txt': 'x\n' });
     expect((await view('cut-off')).empty).toBe(true);
 
@@ -115,13 +126,7 @@ describe('a push cut off before the row was updated', () => {
   });
 
   it('leaves nothing behind for a push the server finished', async () => {
-    await create('finished');
-    const { id } = await view('finished');
-    const push = await t.context.services.pushes.beginPush(
-      alice.user,
-      { id, ownerId: alice.user.id, ownerName: 'alice', name: 'finished', isPrivate: false },
-      repoDir('finished'),
-    );
+    const push = await beginWrite(await create('finished'), 'finished');
     await pushPastTheServer('finished', { 'f.txt': 'y\n' });
     await push.finish();
     expect((await view('finished')).empty).toBe(false);
@@ -129,14 +134,9 @@ describe('a push cut off before the row was updated', () => {
   });
 
   it('keeps the mark of a repository it could not read, for the next start', async () => {
-    const { repoEdits, pushes } = t.context.services;
-    await create('unreadable');
-    const { id } = await view('unreadable');
-    const target = { id, ownerId: alice.user.id, ownerName: 'alice', name: 'unreadable', isPrivate: false };
-    const first = await pushes.beginPush(alice.user, target, repoDir('unreadable'));
-    await pushPastTheServer('unreadable', { 'a.txt': 'a\n' }, 'HEAD:refs/heads/main');
-    await first.finish();
-    await pushes.beginPush(alice.user, target, repoDir('unreadable'));
+    const { repoEdits } = t.context.services;
+    const id = await createPushed('unreadable');
+    await beginWrite(id, 'unreadable');
     const aside = `${repoDir('unreadable')}.aside`;
     fs.renameSync(repoDir('unreadable'), aside);
     try {
@@ -150,16 +150,11 @@ describe('a push cut off before the row was updated', () => {
   });
 
   it('brings a cut-off push into a repository that was not empty up to date too', async () => {
-    const { repoEdits, pushes } = t.context.services;
-    await create('grown');
-    const { id } = await view('grown');
-    const target = { id, ownerId: alice.user.id, ownerName: 'alice', name: 'grown', isPrivate: false };
-    const first = await pushes.beginPush(alice.user, target, repoDir('grown'));
-    await pushPastTheServer('grown', { 'a.txt': 'a\n' }, 'HEAD:refs/heads/main');
-    await first.finish();
+    const { repoEdits } = t.context.services;
+    const id = await createPushed('grown');
     const sizeBefore = (await t.context.db.prisma.repository.findUniqueOrThrow({ where: { id } })).gitSize;
 
-    await pushes.beginPush(alice.user, target, repoDir('grown'));
+    await beginWrite(id, 'grown');
     await pushPastTheServer('grown', { 'b.bin': 'b'.repeat(200_000) + Math.random() }, 'HEAD:refs/heads/big');
     expect(await repoEdits.refreshCutOffFromDisk()).toBe(1);
     const row = await t.context.db.prisma.repository.findUniqueOrThrow({ where: { id } });

@@ -29,6 +29,10 @@ export interface HookReceiver {
 
 export async function startHookReceiver(): Promise<HookReceiver> {
   const held = new Map<http.ServerResponse, ReceivedHook>();
+  const answer = (res: http.ServerResponse, hook: ReceivedHook, status: number) => {
+    hook.answered = status;
+    res.writeHead(status, { 'Content-Type': 'text/plain', 'X-Receiver': 'test' }).end(`status ${status}`);
+  };
   const receiver = {
     received: [] as ReceivedHook[],
     respond: (() => 200) as HookReceiver['respond'],
@@ -45,13 +49,12 @@ export async function startHookReceiver(): Promise<HookReceiver> {
         remotePort: req.socket.remotePort ?? 0,
       };
       receiver.received.push(hook);
-      const answer = receiver.respond(hook);
-      if (answer === 'hold') {
+      const status = receiver.respond(hook);
+      if (status === 'hold') {
         held.set(res, hook);
         return;
       }
-      hook.answered = answer;
-      res.writeHead(answer, { 'Content-Type': 'text/plain', 'X-Receiver': 'test' }).end(`status ${answer}`);
+      answer(res, hook, status);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,10 +69,7 @@ export async function startHookReceiver(): Promise<HookReceiver> {
     }
   };
   receiver.release = (status) => {
-    for (const [res, hook] of held) {
-      hook.answered = status;
-      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(`status ${status}`);
-    }
+    for (const [res, hook] of held) answer(res, hook, status);
     held.clear();
   };
   receiver.close = async () => {

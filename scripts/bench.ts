@@ -110,23 +110,19 @@ function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
+interface NpmStartCommand {
+  env: Record<string, string>;
+  nodeArgs: string[];
+  args: string[];
+}
+
 /** Anvil started the way `npm start` starts it (its environment, node options and entry from package.json), without npm around it. */
 function startAnvil(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
-  const command = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
-  const words = command.split(/\s+/);
-  const startEnv: NodeJS.ProcessEnv = {};
-  while (/^[A-Z_]+=/.test(words[0])) {
-    const [name, value] = words.shift()!.split('=');
-    startEnv[name] = value;
-  }
-  // `exec node …` replaces npm's shell with node; the bench starts node itself.
-  if (words[0] === 'exec') words.shift();
-  const [program, ...args] = words;
-  if (program !== 'node') throw new Error(`npm start runs ${program}, not node`);
+  const npmStart = (require('./npm-start-command.cjs') as { npmStartCommand: () => NpmStartCommand }).npmStartCommand();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawn(process.execPath, [...profile, ...nodeArgs, ...args], {
+  return spawn(process.execPath, [...profile, ...nodeArgs, ...npmStart.nodeArgs, ...npmStart.args], {
     cwd: root,
-    env: { ...process.env, ...startEnv, ...env },
+    env: { ...process.env, ...npmStart.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }

@@ -1,13 +1,19 @@
 // Compiles the TypeScript of src/ and generated/ to JavaScript under dist/ (same layout), so a start neither loads
-// a compiler nor transpiles ~400 files. `npm ci` builds it (postinstall), `npm run build` again after a change; the
-// tests build it when stale, since they start servers and the CLI from it.
+// a compiler nor transpiles ~400 files, then bundles the server for `npm start` with its code cache (bundle.cjs,
+// code-cache.cjs). `npm ci` builds it (postinstall), `npm run build` again after a change; the tests build it when
+// stale, since they start servers and the CLI from it.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { bundle } = require('./bundle.cjs');
+const { loadedPackagesFileOf } = require('./code-cache.cjs');
 
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'dist');
 const stampFile = path.join(outDir, '.stamp');
+/** The bundled server, under dist/. */
+const BUNDLE = 'anvil.js';
 const inputs = ['src', 'generated'];
 const compileOptions = {
   jsc: { parser: { syntax: 'typescript' }, target: 'es2022', rewriteRelativeImportExtensions: true },
@@ -51,11 +57,36 @@ function build(files = sourceFiles()) {
     fs.writeFileSync(target, transformFileSync(file, compileOptions).code);
   }
   writeQueryCompilers(building);
+  bundle(building, path.join(building, BUNDLE), []);
   fs.writeFileSync(path.join(building, '.stamp'), sourceStamp(files));
   const previous = `${outDir}.previous-${process.pid}`;
   if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
   fs.renameSync(building, outDir);
   fs.rmSync(previous, { recursive: true, force: true });
+  bundleWarm();
+}
+
+/**
+ * After the swap, since a warm start runs from dist/ as npm start does: a first warm start shows which packages
+ * every start loads, and the bundle takes them in; a second writes the code cache of that bundle. A start between
+ * them finds no cache that fits and compiles the bundle.
+ */
+function bundleWarm() {
+  const file = path.join(outDir, BUNDLE);
+  const loaded = loadedPackagesFileOf(file);
+  if (!warmStart()) return;
+  const packages = JSON.parse(fs.readFileSync(loaded, 'utf8'));
+  fs.rmSync(loaded);
+  const next = `${file}.next-${process.pid}`;
+  bundle(outDir, next, packages);
+  fs.renameSync(next, file);
+  if (warmStart()) fs.rmSync(loaded);
+}
+
+function warmStart() {
+  const warm = spawnSync(process.execPath, [path.join(__dirname, 'warm-start.cjs')], { stdio: 'inherit' });
+  if (warm.status !== 0) console.warn('build: the warm start failed, so `npm start` compiles the server each time');
+  return warm.status === 0;
 }
 
 /** Prisma's query compilers, decoded once here rather than at every start (query-compiler-wasm.ts). */
@@ -79,6 +110,6 @@ function ensureBuilt() {
   if (!isCurrent(files)) build(files);
 }
 
-module.exports = { build, ensureBuilt, isCurrent, outDir };
+module.exports = { BUNDLE, build, ensureBuilt, isCurrent, outDir };
 
 if (require.main === module) build();

@@ -1,5 +1,5 @@
-// Anvil's entry point (src/main.ts) as a process of its own, for what only a real process shows: signals,
-// restarts, several processes on one database.
+// Anvil as a process of its own, started as npm start starts it (scripts/start.cjs: the bundle in dist/), for what
+// only a real process shows: signals, restarts, several processes on one database.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './free-port.ts';
@@ -39,7 +39,7 @@ function listensOn(output: string, port: number): boolean {
  */
 export async function startAnvilProcess(env: (port: number) => NodeJS.ProcessEnv, attempts = 3): Promise<AnvilProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, ['scripts/start.cjs'], {
     cwd: root,
     env: { ANVIL__log__LEVEL: 'info', ...env(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,7 +35,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = baseEnv()) {
 /** Runs the server expecting it to stop at once; its exit code and what it printed on standard error. */
 function startFailing(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], {
+    const child = spawn(process.execPath, ['scripts/start.cjs'], {
       cwd: root,
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

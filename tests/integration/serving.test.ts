@@ -43,12 +43,12 @@ afterEach(async () => {
   }
 });
 
-/** Starts dist/src/main.js and resolves once it logged that it listens. */
+/** Starts the server as npm start does (scripts/start.cjs) and resolves once it logged that it listens. */
 async function startServer(
   env: NodeJS.ProcessEnv,
   options: { cwd?: string; uid?: number; gid?: number } = {},
 ): Promise<Started> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, ['scripts/start.cjs'], {
     cwd: options.cwd ?? root,
     env: {
       PATH: process.env.PATH,
@@ -187,7 +187,7 @@ describe('PROTOCOL http+unix', () => {
     expect(version.status).toBe(200);
     expect(JSON.parse(version.body.toString()).version).toMatch(/\+gitea-/);
 
-    const second = spawn(process.execPath, ['dist/src/main.js'], {
+    const second = spawn(process.execPath, ['scripts/start.cjs'], {
       cwd: root,
       env: { PATH: process.env.PATH, ANVIL__cron__ENABLED: 'false', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -6,7 +6,7 @@ import { ImageError } from '../../lib/image.ts';
 import type { ImageJob, ImageReply } from './image.worker.ts';
 import { workerEntry } from './worker-entry.ts';
 
-const ENTRY = workerEntry(__filename, 'image.worker');
+const ENTRY = workerEntry('image.worker');
 
 export interface ImageThreadOptions {
   timeoutMs: number;

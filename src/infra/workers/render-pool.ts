@@ -8,7 +8,7 @@ import type { RenderOutcome } from '../../render/markup.ts';
 import type { RenderTask } from './render.worker.ts';
 import { workerEntry } from './worker-entry.ts';
 
-const ENTRY = workerEntry(__filename, 'render.worker');
+const ENTRY = workerEntry('render.worker');
 const IDLE_MS = 60_000;
 const MAX_HEAP_MB = 256;
 

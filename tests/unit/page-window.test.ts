@@ -70,14 +70,43 @@ describe('readPage', () => {
 });
 
 describe('CountCache', () => {
-  it('counts again once the version changes', async () => {
+  it('keeps a large count until the version changes', async () => {
     let version = 1;
-    let counted = 0;
+    let counted = 100_000;
     const cache = new CountCache(async () => version);
     const count = () => cache.count('k', async () => ++counted);
-    await expect(count()).resolves.toBe(1);
-    await expect(count()).resolves.toBe(1);
+    await expect(count()).resolves.toBe(100_001);
+    await expect(count()).resolves.toBe(100_001);
     version = 2;
+    await expect(count()).resolves.toBe(100_002);
+  });
+
+  it('counts a small count afresh each time, without reading the version again', async () => {
+    let versionsRead = 0;
+    let counted = 0;
+    const cache = new CountCache(async () => ++versionsRead);
+    const count = () => cache.count('k', async () => ++counted);
+    await expect(count()).resolves.toBe(1);
     await expect(count()).resolves.toBe(2);
+    await expect(count()).resolves.toBe(3);
+    expect(versionsRead).toBe(1);
+  });
+
+  it('goes back to keeping a count that grew large', async () => {
+    let version = 1;
+    let total = 5;
+    let counted = 0;
+    const cache = new CountCache(async () => version);
+    const count = () => cache.count('k', async () => (counted++, total));
+    await count();
+    version = 2;
+    total = 50_000;
+    await expect(count()).resolves.toBe(50_000);
+    await expect(count()).resolves.toBe(50_000);
+    await expect(count()).resolves.toBe(50_000);
+    expect(counted).toBe(3);
+    version = 3;
+    total = 50_001;
+    await expect(count()).resolves.toBe(50_001);
   });
 });

@@ -18,6 +18,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { npmStartCommand } from './npm-start-command.cjs';
 import { hashAccessToken, lastEight, newAccessToken } from '../src/auth/access-token.ts';
 import { passwordHasher } from '../src/auth/password.ts';
 import { loadSettings } from '../src/config/settings.ts';
@@ -110,15 +111,9 @@ function start(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-interface NpmStartCommand {
-  env: Record<string, string>;
-  nodeArgs: string[];
-  args: string[];
-}
-
 /** Anvil started the way `npm start` starts it (its environment, node options and entry from package.json), without npm around it. */
 function startAnvil(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
-  const npmStart = (require('./npm-start-command.cjs') as { npmStartCommand: () => NpmStartCommand }).npmStartCommand();
+  const npmStart = npmStartCommand();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return spawn(process.execPath, [...profile, ...nodeArgs, ...npmStart.nodeArgs, ...npmStart.args], {
     cwd: root,

@@ -6,7 +6,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 
-/** @returns {{ env: Record<string, string>, nodeArgs: string[], args: string[] }} */
+/** Typed in npm-start-command.d.cts. */
 function npmStartCommand() {
   const command = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const words = command.split(/\s+/);

@@ -2,11 +2,9 @@
 // under other V8 options than its own, silently: the start then compiles everything again, about 120 ms slower.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { npmStartCommand } from '../../scripts/npm-start-command.cjs';
 
 const root = path.resolve(__dirname, '../..');
-const { npmStartCommand } = require('../../scripts/npm-start-command.cjs') as {
-  npmStartCommand: () => { nodeArgs: string[] };
-};
 
 function acceptedUnder(nodeArgs: string[]): string {
   const check = "process.stdout.write(String(require('./scripts/code-cache.cjs').cacheAccepted('dist/anvil.js')))";

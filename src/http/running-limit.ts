@@ -21,7 +21,6 @@ export class RunningLimit {
   private running = 0;
   readonly windowMs: number;
   private windowStart = performance.eventLoopUtilization();
-  private windowStartAt = performance.now();
 
   constructor(options: { initial?: number; windowMs?: number } = {}) {
     this.limit = options.initial ?? 16;
@@ -58,13 +57,11 @@ export class RunningLimit {
   }
 
   private adapt(): void {
-    const now = performance.now();
-    if (now - this.windowStartAt < this.windowMs) return;
-    const { utilization } = performance.eventLoopUtilization(this.windowStart);
+    const window = performance.eventLoopUtilization(this.windowStart);
+    if (window.idle + window.active < this.windowMs) return;
     this.windowStart = performance.eventLoopUtilization();
-    this.windowStartAt = now;
     // Down fast and up slowly: a window the loop spent partly idle may also mean the database is the one saturated.
-    if (utilization > BUSY) this.limit = Math.max(MIN_LIMIT, Math.floor(this.limit * 0.75));
-    else if (utilization < ROOMY) this.limit = Math.min(MAX_LIMIT, this.limit + 1);
+    if (window.utilization > BUSY) this.limit = Math.max(MIN_LIMIT, Math.floor(this.limit * 0.75));
+    else if (window.utilization < ROOMY) this.limit = Math.min(MAX_LIMIT, this.limit + 1);
   }
 }

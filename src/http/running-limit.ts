@@ -36,7 +36,8 @@ export class RunningLimit {
 
   /**
    * Follows a request's response from its arrival; the function returned counts the request as running from its
-   * start until the response ends (not at all when it ended while waiting: its client left).
+   * start until its handler ends the response (not at all when it ended while waiting: its client left). The socket's
+   * flush that follows costs the loop nothing: a cached GET stops counting in the turn it started.
    */
   follow(res: Response, ended: () => void): () => void {
     let state: 'waiting' | 'running' | 'ended' = 'waiting';
@@ -47,6 +48,7 @@ export class RunningLimit {
       }
       state = 'ended';
     };
+    res.once('prefinish', end);
     res.once('finish', end);
     res.once('close', end);
     return () => {

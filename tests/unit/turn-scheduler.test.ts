@@ -102,3 +102,18 @@ it('raises the limit while the running requests leave the event loop idle (waiti
   await Promise.all(started);
   expect(log).toEqual(Array.from({ length: 12 }, (_, i) => `request ${i}`));
 });
+
+it('hands the place of a request that ended in the turn it started to the next one, in the same turn', async () => {
+  const schedule = turnScheduler(new RunningLimit({ initial: 2, windowMs: 600_000 }));
+  const log: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = response();
+    schedule({} as Request, res, (() => {
+      log.push(`request ${i}`);
+      // A cached answer: the handler ends the response after its awaits, before the turn is over.
+      void Promise.resolve().then(() => res.emit('prefinish'));
+    }) as NextFunction);
+  }
+  await turn();
+  expect(log).toEqual(Array.from({ length: 5 }, (_, i) => `request ${i}`));
+});

@@ -7,8 +7,10 @@ import { sharedRedisConnection } from '../config/queue.ts';
 import { sharedRedis } from '../infra/redis/shared-redis.ts';
 import { changeChannel } from '../infra/redis/change-channel.ts';
 import { cachedHotQueries } from '../db/cached-hot-queries.ts';
+import type { ClearedOnWrite } from '../db/cleared-on-write.ts';
 import { LOOKUP_TTL_MS, LookupCache } from '../db/lookup-cache.ts';
 import { invalidatingLookups } from '../db/lookup-invalidation.ts';
+import { RepositoryLookupCache } from '../db/repository-lookup-cache.ts';
 import type { Settings } from '../config/settings.ts';
 import { AtRestCipher } from '../crypto/at-rest-cipher.ts';
 import { loadAtRestKey } from '../crypto/at-rest-key.ts';
@@ -36,12 +38,18 @@ export async function bootstrap(
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   const shared = sharedRedisConnection(settings);
   const redis = shared ? sharedRedis(shared, log) : null;
-  const lookups = lookupCache(redis, log);
+  const lookups = sharedAcross(redis, 'anvil:lookups-changed', (ttl) => new LookupCache(ttl), log);
+  const repositoryLookups = sharedAcross(
+    redis,
+    'anvil:repository-lookups-changed',
+    (ttl) => new RepositoryLookupCache(ttl),
+    log,
+  );
   const opened = openDatabase(target);
   const db: Database = {
     ...opened,
-    prisma: invalidatingLookups(opened.prisma, lookups),
-    hot: cachedHotQueries(opened.hot, lookups),
+    prisma: invalidatingLookups(opened.prisma, lookups, repositoryLookups),
+    hot: cachedHotQueries(opened.hot, lookups, repositoryLookups),
   };
   const passwords = passwordHasher(settings.security.PASSWORD_HASH_ALGO, {
     concurrency: settings.security.PASSWORD_HASH_CONCURRENCY,
@@ -58,7 +66,7 @@ export async function bootstrap(
   const deps = {
     settings,
     repos,
-    transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs, lookups),
+    transactions: transactions(db.prisma, db.provider, cipher, db.hot, committedJobs, [lookups, repositoryLookups]),
     stores: createStores(settings),
     packageBlobs: createBlobStore(settings.storage.packages),
     attachmentBlobs: createBlobStore(settings.storage.attachments),
@@ -79,11 +87,16 @@ export async function bootstrap(
   return { ...deps, db, services: createServices(deps), signInThrottle: throttle, sharedRedis: redis };
 }
 
-/** The token and owner lookups' cache; with a shared Redis, every process hears of every change at once. */
-function lookupCache(redis: Redis | null, log: Logger): LookupCache {
-  if (!redis) return new LookupCache(LOOKUP_TTL_MS.alone);
-  const lookups = new LookupCache(LOOKUP_TTL_MS.shared);
-  const channel = changeChannel(redis, 'anvil:lookups-changed', () => lookups.clear(), log);
-  lookups.broadcastTo(() => channel.publish());
-  return lookups;
+/** A lookup cache; with a shared Redis, every process hears of every change to it at once. */
+function sharedAcross<Cache extends ClearedOnWrite>(
+  redis: Redis | null,
+  channelName: string,
+  create: (ttlMs: number) => Cache,
+  log: Logger,
+): Cache {
+  if (!redis) return create(LOOKUP_TTL_MS.alone);
+  const cache = create(LOOKUP_TTL_MS.shared);
+  const channel = changeChannel(redis, channelName, () => cache.clear(), log);
+  cache.broadcastTo(() => channel.publish());
+  return cache;
 }

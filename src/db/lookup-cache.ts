@@ -4,6 +4,7 @@
 // and so does a message from another process (the shared Redis); the TTL bounds what another process may still
 // serve when no Redis tells it.
 import { LRUCache } from 'lru-cache';
+import { ClearedOnWrite } from './cleared-on-write.ts';
 import type { FoundToken } from './hot-queries.ts';
 import type { User } from './prisma.ts';
 
@@ -12,21 +13,14 @@ const ENTRIES = 5000;
 /** How long an entry lives: with a shared Redis, a message clears it at once and the TTL only covers a lost one. */
 export const LOOKUP_TTL_MS = { shared: 30_000, alone: 1000 } as const;
 
-/** Tells other processes that lookups changed; resolves once the message is sent (a failure is logged, not thrown). */
-export type ChangeBroadcast = () => Promise<void>;
-
-export class LookupCache {
+export class LookupCache extends ClearedOnWrite {
   private readonly tokens: LRUCache<string, FoundToken>;
   private readonly owners: LRUCache<string, User>;
   /** Token digests by token id, so a touched token's entry is dropped (its updatedAt moved). */
   private readonly digestsById = new Map<number, string>();
-  /** Moves on every clear: a lookup that started before a clear does not store what it read. */
-  private generation = 0;
-  private broadcast: ChangeBroadcast | null = null;
-  /** How many writes of this process changed lookups (a transaction compares it before and after). */
-  writes = 0;
 
   constructor(readonly ttlMs: number) {
+    super();
     this.tokens = new LRUCache({
       max: ENTRIES,
       ttl: ttlMs,
@@ -35,31 +29,20 @@ export class LookupCache {
     this.owners = new LRUCache({ max: ENTRIES, ttl: ttlMs });
   }
 
-  /** Sends every local change to the other processes from now on. */
-  broadcastTo(broadcast: ChangeBroadcast): void {
-    this.broadcast = broadcast;
-  }
-
   async token(digest: string, load: () => Promise<FoundToken | null>): Promise<FoundToken | null> {
     const hit = this.tokens.get(digest);
     if (hit) return { ...hit, user: { ...hit.user } };
-    const started = this.generation;
-    const found = await load();
-    if (found && started === this.generation) {
+    return this.loadAndKeep(load, (found) => {
       this.tokens.set(digest, { ...found, user: { ...found.user } });
       this.digestsById.set(found.tokenId, digest);
-    }
-    return found;
+    });
   }
 
   async owner(lowerName: string, load: () => Promise<User | null>): Promise<User | null> {
     const hit = this.owners.get(lowerName);
     if (hit) return { ...hit };
-    const started = this.generation;
-    const found = await load();
     // Unknown names are not kept: guesses must not push out the owners in use.
-    if (found && started === this.generation) this.owners.set(lowerName, { ...found });
-    return found;
+    return this.loadAndKeep(load, (found) => this.owners.set(lowerName, { ...found }));
   }
 
   /** The token's row was written (its use recorded): its next lookup reads the row again. */
@@ -68,18 +51,9 @@ export class LookupCache {
     if (digest !== undefined) this.tokens.delete(digest);
   }
 
-  /** Empties this process's cache only (a change another process reported). */
-  clear(): void {
-    this.generation++;
+  protected empty(): void {
     this.tokens.clear();
     this.owners.clear();
     this.digestsById.clear();
-  }
-
-  /** A User or AccessToken row changed here: empties the cache and tells the other processes. */
-  async changed(): Promise<void> {
-    this.writes++;
-    this.clear();
-    await this.broadcast?.();
   }
 }

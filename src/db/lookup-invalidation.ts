@@ -1,9 +1,11 @@
-// Empties the LookupCache on every write to a User or AccessToken row, in one place: a Prisma query extension on
-// those two models (every account change goes through Prisma; the hot statements only read, and record a token's
-// use, which the cache follows itself). A write inside a transaction empties it at once and again after the commit
+// Empties the lookup caches on every write to the rows they keep, in one place: a Prisma query extension on those
+// models (every such change goes through Prisma; the hot statements only read, and record a token's use, which the
+// cache follows itself). A write inside a transaction empties them at once and again after the commit
 // (Transactions.run), so a lookup that read the old row meanwhile is not kept.
+import type { ClearedOnWrite } from './cleared-on-write.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import type { PrismaClient } from './prisma.ts';
+import type { RepositoryLookupCache } from './repository-lookup-cache.ts';
 
 const WRITES = new Set([
   'create',
@@ -17,21 +19,45 @@ const WRITES = new Set([
   'deleteMany',
 ]);
 
+/** The rows a repository's lookup reads besides accounts: the repository and the viewer's ways of access to it. */
+const REPOSITORY_ACCESS_MODELS = [
+  'repository',
+  'repoUnit',
+  'collaboration',
+  'orgUser',
+  'team',
+  'teamUnit',
+  'teamUser',
+  'teamRepo',
+] as const;
+
 interface QueryParams {
   operation: string;
   args: unknown;
   query: (args: unknown) => Promise<unknown>;
 }
 
-/** The client, with every write to User and AccessToken reported to the cache once it is done. */
-export function invalidatingLookups(prisma: PrismaClient, cache: LookupCache): PrismaClient {
-  const report = async ({ operation, args, query }: QueryParams) => {
-    if (!WRITES.has(operation)) return query(args);
-    const result = await query(args);
-    await cache.changed();
-    return result;
-  };
+/** The client, with every write to a cached model reported to the caches that keep its rows once it is done. */
+export function invalidatingLookups(
+  prisma: PrismaClient,
+  lookups: LookupCache,
+  repositories: RepositoryLookupCache,
+): PrismaClient {
+  const reportTo =
+    (...caches: ClearedOnWrite[]) =>
+    async ({ operation, args, query }: QueryParams) => {
+      if (!WRITES.has(operation)) return query(args);
+      const result = await query(args);
+      for (const cache of caches) await cache.changed();
+      return result;
+    };
+  const repositoryRows = reportTo(repositories);
   return prisma.$extends({
-    query: { user: { $allOperations: report }, accessToken: { $allOperations: report } },
+    query: {
+      // A repository's lookup carries its owner: an account's change empties both.
+      user: { $allOperations: reportTo(lookups, repositories) },
+      accessToken: { $allOperations: reportTo(lookups) },
+      ...Object.fromEntries(REPOSITORY_ACCESS_MODELS.map((model) => [model, { $allOperations: repositoryRows }])),
+    },
   }) as unknown as PrismaClient;
 }

@@ -18,7 +18,7 @@ import { FeedActionRepository } from './feed-action.repository.ts';
 import { HookTaskRepository } from './hook-task.repository.ts';
 import { PushInFlightRepository } from './push-in-flight.repository.ts';
 import type { HotQueries } from './hot-queries.ts';
-import type { LookupCache } from './lookup-cache.ts';
+import type { ClearedOnWrite } from './cleared-on-write.ts';
 import { JobRepository } from './job.repository.ts';
 import { IssueAudienceRepository } from './issue-audience.repository.ts';
 import { IssueRepository } from './issue.repository.ts';
@@ -171,8 +171,8 @@ export interface Transactions {
 const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
 
 /**
- * `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back); `lookups` is
- * emptied again after the commit of one that wrote accounts or tokens.
+ * `committed` hears of a transaction that wrote jobs once it has committed (never of one rolled back); `lookups` are
+ * emptied again after the commit of one that wrote rows they keep.
  */
 export function transactions(
   prisma: PrismaClient,
@@ -180,16 +180,16 @@ export function transactions(
   cipher: AtRestCipher,
   hot: HotQueries,
   committed?: CommittedJobs,
-  lookups?: LookupCache,
+  lookups: readonly ClearedOnWrite[] = [],
 ): Transactions {
   return {
     async run(work) {
       let wroteJobs = false;
-      const writesBefore = lookups?.writes;
+      const writesBefore = lookups.map((cache) => cache.writes);
       const bound = (tx: DbClient) => createRepositories(tx, provider, cipher, hot, () => (wroteJobs = true), true);
       const result = await prisma.$transaction((tx) => work(bound(tx)), TRANSACTION_LIMITS);
       if (wroteJobs) committed?.notify();
-      if (lookups && lookups.writes !== writesBefore) await lookups.changed();
+      for (const [i, cache] of lookups.entries()) if (cache.writes !== writesBefore[i]) await cache.changed();
       return result;
     },
   };

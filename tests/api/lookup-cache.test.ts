@@ -169,3 +169,108 @@ describe('organizations', () => {
     expect(res.body.description).toBe('edited just now');
   });
 });
+
+describe('repositories', () => {
+  /** GET the repository twice as the caller: the second time it (and the caller's facts on it) comes from the cache. */
+  async function readRepoTwice(path: string, authorization: string): Promise<void> {
+    for (let i = 0; i < 2; i++)
+      await t.request().get(`/api/v1/repos/${path}`).set('Authorization', authorization).expect(200);
+  }
+
+  async function orgRepository(isPrivate: boolean): Promise<string> {
+    const org = await createTestOrg(t, admin.user);
+    const name = uniqueName('repo');
+    await t
+      .request()
+      .post(`/api/v1/orgs/${org.name}/repos`)
+      .set('Authorization', admin.auth)
+      .send({ name, private: isPrivate })
+      .expect(201);
+    return `${org.name}/${name}`;
+  }
+
+  it('hides a repository made private at once from those who may not see it', async () => {
+    const path = await orgRepository(false);
+    const reader = await createTestUser(t);
+    await readRepoTwice(path, reader.auth);
+    await t
+      .request()
+      .patch(`/api/v1/repos/${path}`)
+      .set('Authorization', admin.auth)
+      .send({ private: true })
+      .expect(200);
+    await t.request().get(`/api/v1/repos/${path}`).set('Authorization', reader.auth).expect(404);
+  });
+
+  it('refuses a collaborator at once once removed', async () => {
+    const path = await orgRepository(true);
+    const helper = await createTestUser(t);
+    await t
+      .request()
+      .put(`/api/v1/repos/${path}/collaborators/${helper.user.name}`)
+      .set('Authorization', admin.auth)
+      .send({ permission: 'write' })
+      .expect(204);
+    await readRepoTwice(path, helper.auth);
+    await t
+      .request()
+      .delete(`/api/v1/repos/${path}/collaborators/${helper.user.name}`)
+      .set('Authorization', admin.auth)
+      .expect(204);
+    await t.request().get(`/api/v1/repos/${path}`).set('Authorization', helper.auth).expect(404);
+  });
+
+  it('refuses a team member at once once removed from the team', async () => {
+    const path = await orgRepository(true);
+    const [org, repo] = path.split('/');
+    const member = await createTestUser(t);
+    const { body: team } = await t
+      .request()
+      .post(`/api/v1/orgs/${org}/teams`)
+      .set('Authorization', admin.auth)
+      .send({ name: uniqueName('team'), permission: 'read', units: ['repo.code'] })
+      .expect(201);
+    await t.request().put(`/api/v1/teams/${team.id}/repos/${org}/${repo}`).set('Authorization', admin.auth).expect(204);
+    await t
+      .request()
+      .put(`/api/v1/teams/${team.id}/members/${member.user.name}`)
+      .set('Authorization', admin.auth)
+      .expect(204);
+    await readRepoTwice(path, member.auth);
+    await t
+      .request()
+      .delete(`/api/v1/teams/${team.id}/members/${member.user.name}`)
+      .set('Authorization', admin.auth)
+      .expect(204);
+    await t.request().get(`/api/v1/repos/${path}`).set('Authorization', member.auth).expect(404);
+  });
+
+  it("answers with the repository's counts and description as they are now", async () => {
+    const owner = await createTestUser(t);
+    const name = uniqueName('repo');
+    await t.request().post('/api/v1/user/repos').set('Authorization', owner.auth).send({ name }).expect(201);
+    const path = `${owner.user.name}/${name}`;
+    await readRepoTwice(path, owner.auth);
+    await t
+      .request()
+      .post(`/api/v1/repos/${path}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'one' })
+      .expect(201);
+    await t
+      .request()
+      .patch(`/api/v1/repos/${path}`)
+      .set('Authorization', owner.auth)
+      .send({ description: 'edited just now' })
+      .expect(200);
+    const res = await t.request().get(`/api/v1/repos/${path}`).set('Authorization', owner.auth).expect(200);
+    expect(res.body).toMatchObject({ open_issues_count: 1, description: 'edited just now' });
+  });
+
+  it('answers a deleted repository with 404 at once', async () => {
+    const path = await orgRepository(false);
+    await readRepoTwice(path, admin.auth);
+    await t.request().delete(`/api/v1/repos/${path}`).set('Authorization', admin.auth).expect(204);
+    await t.request().get(`/api/v1/repos/${path}`).set('Authorization', admin.auth).expect(404);
+  });
+});

@@ -171,4 +171,17 @@ describeWithEngines('the lookup caches of two processes on PostgreSQL and Redis'
     expect(await status(a, 'PATCH', `/orgs/${org}`, admin.auth, { visibility: 'private' })).toBe(200);
     expect(await status(b, 'GET', `/orgs/${org}`)).toBe(404);
   });
+
+  it('refuses a collaborator removed through one process at once on the other', async () => {
+    const org = uniqueName('org');
+    const repo = uniqueName('repo');
+    expect(await status(a, 'POST', '/orgs', admin.auth, { username: org })).toBe(201);
+    expect(await status(a, 'POST', `/orgs/${org}/repos`, admin.auth, { name: repo, private: true })).toBe(201);
+    const user = await newUser();
+    const collaborator = `/repos/${org}/${repo}/collaborators/${user.name}`;
+    expect(await status(a, 'PUT', collaborator, admin.auth, { permission: 'read' })).toBe(204);
+    await cachedOnBoth(`/repos/${org}/${repo}`, basicAuth(user.name, user.password));
+    expect(await status(a, 'DELETE', collaborator, admin.auth)).toBe(204);
+    expect(await status(b, 'GET', `/repos/${org}/${repo}`, basicAuth(user.name, user.password))).toBe(404);
+  });
 });

@@ -18,6 +18,14 @@ export function cachedHotQueries(hot: HotQueries, cache: LookupCache, repositori
       return owner && repositoryInOwner(owner.id, lowerName, owner);
     },
     repositoryInOwner,
+    repositoryById: (id) => repositories.repositoryById(id, () => hot.repositoryById(id)),
+    repositoriesByIds: (ids) => repositories.repositoriesByIds(ids, (missing) => hot.repositoriesByIds(missing)),
+    repositoryByIdWithFacts: (id, viewerId) =>
+      repositories.repositoryByIdWithFacts(id, viewerId, () => hot.repositoryByIdWithFacts(id, viewerId)),
+    repositoriesByIdsWithFacts: (ids, viewerId) =>
+      repositories.repositoriesByIdsWithFacts(ids, viewerId, (missing) =>
+        hot.repositoriesByIdsWithFacts(missing, viewerId),
+      ),
     repositoryInOrgWithFacts: (org, lowerName, viewerId) =>
       repositories.repositoryInOrgWithFacts(org.id, lowerName, viewerId, () =>
         hot.repositoryInOrgWithFacts(org, lowerName, viewerId),

@@ -30,41 +30,105 @@ const copyWithFacts = (found: RepositoryWithFacts): RepositoryWithFacts => ({
   facts: copyFacts(found.facts),
 });
 
+/** Keys of one repository: by owner and lower name, or by id; with facts, the viewer's too. */
+const byName = (ownerId: number, lowerName: string) => `${ownerId}/${lowerName}`;
+const byId = (id: number) => `#${id}`;
+const ofViewer = (key: string, viewerId: number) => `${key}@${viewerId}`;
+
 export class RepositoryLookupCache extends ClearedOnWrite {
-  private readonly inOwner: LRUCache<string, RepoWithOwner>;
-  private readonly inOrgWithFacts: LRUCache<string, RepositoryWithFacts>;
+  private readonly repositories: LRUCache<string, RepoWithOwner>;
+  private readonly withFacts: LRUCache<string, RepositoryWithFacts>;
 
   constructor(readonly ttlMs: number) {
     super();
-    this.inOwner = new LRUCache({ max: ENTRIES, ttl: ttlMs });
-    this.inOrgWithFacts = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+    this.repositories = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+    this.withFacts = new LRUCache({ max: ENTRIES, ttl: ttlMs });
   }
 
-  async repositoryInOwner(
+  repositoryInOwner(
     ownerId: number,
     lowerName: string,
     load: () => Promise<RepoWithOwner | null>,
   ): Promise<RepoWithOwner | null> {
-    const key = `${ownerId}/${lowerName}`;
-    const hit = this.inOwner.get(key);
-    if (hit) return copyRepository(hit);
-    return this.loadAndKeep(load, (found) => this.inOwner.set(key, copyRepository(found)));
+    return this.one(this.repositories, byName(ownerId, lowerName), copyRepository, load);
   }
 
-  async repositoryInOrgWithFacts(
+  repositoryById(id: number, load: () => Promise<RepoWithOwner | null>): Promise<RepoWithOwner | null> {
+    return this.one(this.repositories, byId(id), copyRepository, load);
+  }
+
+  /** The repositories of those ids that exist: those not kept are read with one call of `load`. */
+  repositoriesByIds(
+    ids: readonly number[],
+    load: (missing: number[]) => Promise<RepoWithOwner[]>,
+  ): Promise<RepoWithOwner[]> {
+    return this.many(this.repositories, ids, byId, copyRepository, load, (repo) => repo.id);
+  }
+
+  repositoryInOrgWithFacts(
     orgId: number,
     lowerName: string,
     viewerId: number,
     load: () => Promise<RepositoryWithFacts | null>,
   ): Promise<RepositoryWithFacts | null> {
-    const key = `${orgId}/${lowerName}/${viewerId}`;
-    const hit = this.inOrgWithFacts.get(key);
-    if (hit) return copyWithFacts(hit);
-    return this.loadAndKeep(load, (found) => this.inOrgWithFacts.set(key, copyWithFacts(found)));
+    return this.one(this.withFacts, ofViewer(byName(orgId, lowerName), viewerId), copyWithFacts, load);
+  }
+
+  repositoryByIdWithFacts(
+    id: number,
+    viewerId: number,
+    load: () => Promise<RepositoryWithFacts | null>,
+  ): Promise<RepositoryWithFacts | null> {
+    return this.one(this.withFacts, ofViewer(byId(id), viewerId), copyWithFacts, load);
+  }
+
+  repositoriesByIdsWithFacts(
+    ids: readonly number[],
+    viewerId: number,
+    load: (missing: number[]) => Promise<RepositoryWithFacts[]>,
+  ): Promise<RepositoryWithFacts[]> {
+    const key = (id: number) => ofViewer(byId(id), viewerId);
+    return this.many(this.withFacts, ids, key, copyWithFacts, load, (found) => found.repo.id);
   }
 
   protected empty(): void {
-    this.inOwner.clear();
-    this.inOrgWithFacts.clear();
+    this.repositories.clear();
+    this.withFacts.clear();
+  }
+
+  private async one<T extends object>(
+    kept: LRUCache<string, T>,
+    key: string,
+    copy: (found: T) => T,
+    load: () => Promise<T | null>,
+  ): Promise<T | null> {
+    const hit = kept.get(key);
+    if (hit) return copy(hit);
+    return this.loadAndKeep(load, (found) => kept.set(key, copy(found)));
+  }
+
+  private async many<T extends object>(
+    kept: LRUCache<string, T>,
+    ids: readonly number[],
+    key: (id: number) => string,
+    copy: (found: T) => T,
+    load: (missing: number[]) => Promise<T[]>,
+    idOf: (found: T) => number,
+  ): Promise<T[]> {
+    const hits: T[] = [];
+    const missing: number[] = [];
+    for (const id of ids) {
+      const hit = kept.get(key(id));
+      if (hit) hits.push(copy(hit));
+      else missing.push(id);
+    }
+    if (missing.length === 0) return hits;
+    const loaded = await this.loadAndKeep(
+      () => load(missing),
+      (found) => {
+        for (const each of found) kept.set(key(idOf(each)), copy(each));
+      },
+    );
+    return [...hits, ...(loaded ?? [])];
   }
 }

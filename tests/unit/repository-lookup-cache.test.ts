@@ -54,4 +54,16 @@ describe('RepositoryLookupCache', () => {
     await cache.changed();
     expect((await cache.repositoryInOwner(1, 'repo', async () => repository('newer')))!.description).toBe('newer');
   });
+
+  it('reads only the repositories of a list it does not keep, in one call', async () => {
+    const cache = new RepositoryLookupCache(60_000);
+    const withId = (id: number) => ({ ...repository(`repository ${id}`), id });
+    await cache.repositoryById(1, async () => withId(1));
+    const load = jest.fn(async (ids: number[]) => ids.filter((id) => id !== 3).map(withId));
+    const found = await cache.repositoriesByIds([1, 2, 3], load);
+    expect(load).toHaveBeenCalledWith([2, 3]);
+    expect(found.map((repo) => repo.id).sort()).toEqual([1, 2]);
+    await cache.repositoriesByIds([1, 2], load);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,5 +1,6 @@
 // The hot queries with the token and owner-by-name lookups answered from the process's LookupCache when it can, and
-// a repository by owner and name (with the viewer's facts on an org's) from its RepositoryLookupCache.
+// what they look up about a repository (itself, the viewer's facts on it, its releases, hooks and merges) from its
+// RepositoryLookupCache.
 import type { HotQueries } from './hot-queries.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import type { RepositoryLookupCache } from './repository-lookup-cache.ts';
@@ -26,6 +27,11 @@ export function cachedHotQueries(hot: HotQueries, cache: LookupCache, repositori
       repositories.repositoriesByIdsWithFacts(ids, viewerId, (missing) =>
         hot.repositoriesByIdsWithFacts(missing, viewerId),
       ),
+    releaseCount: (repoId) => repositories.releaseCount(repoId, () => hot.releaseCount(repoId)),
+    activeHookExists: (ownerId, repoId) =>
+      repositories.activeHookExists(repoId, () => hot.activeHookExists(ownerId, repoId)),
+    pendingAutoMergeExists: (repoId) =>
+      repositories.pendingAutoMergeExists(repoId, () => hot.pendingAutoMergeExists(repoId)),
     repositoryInOrgWithFacts: (org, lowerName, viewerId) =>
       repositories.repositoryInOrgWithFacts(org.id, lowerName, viewerId, () =>
         hot.repositoryInOrgWithFacts(org, lowerName, viewerId),

@@ -32,7 +32,7 @@ export abstract class ClearedOnWrite {
   protected async loadAndKeep<T>(load: () => Promise<T | null>, keep: (found: T) => void): Promise<T | null> {
     const started = this.generation;
     const found = await load();
-    if (found && started === this.generation) keep(found);
+    if (found !== null && started === this.generation) keep(found);
     return found;
   }
 

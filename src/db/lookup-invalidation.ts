@@ -19,8 +19,11 @@ const WRITES = new Set([
   'deleteMany',
 ]);
 
-/** The rows a repository's lookup reads besides accounts: the repository and the viewer's ways of access to it. */
-const REPOSITORY_ACCESS_MODELS = [
+/**
+ * The rows a repository's lookups read besides accounts: the repository, the viewer's ways of access to it, its
+ * releases, and what an event on it may cause (hooks, scheduled merges of open pull requests).
+ */
+const REPOSITORY_LOOKUP_MODELS = [
   'repository',
   'repoUnit',
   'collaboration',
@@ -29,6 +32,10 @@ const REPOSITORY_ACCESS_MODELS = [
   'teamUnit',
   'teamUser',
   'teamRepo',
+  'release',
+  'webhook',
+  'pullRequest',
+  'pullAutoMerge',
 ] as const;
 
 interface QueryParams {
@@ -57,7 +64,7 @@ export function invalidatingLookups(
       // A repository's lookup carries its owner: an account's change empties both.
       user: { $allOperations: reportTo(lookups, repositories) },
       accessToken: { $allOperations: reportTo(lookups) },
-      ...Object.fromEntries(REPOSITORY_ACCESS_MODELS.map((model) => [model, { $allOperations: repositoryRows }])),
+      ...Object.fromEntries(REPOSITORY_LOOKUP_MODELS.map((model) => [model, { $allOperations: repositoryRows }])),
     },
   }) as unknown as PrismaClient;
 }

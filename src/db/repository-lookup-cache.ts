@@ -1,8 +1,10 @@
-// A short-lived per-process cache of the repository a request names, with the viewer's access facts on it when an
-// organization owns it. On PostgreSQL that is a round trip of every repository-scoped request: in the CI-bot mix,
-// one statement in five. Any write to the rows those lookups read (the repository, its units, collaborations, the
-// org's members and teams, or any account) empties it (lookup-invalidation.ts), and so does a message from another
-// process (the shared Redis); the TTL bounds what another process may still serve when no Redis tells it.
+// A short-lived per-process cache of what nearly every repository request looks up about the repository it names:
+// the repository (by owner and name, or by id) with the viewer's access facts on it when an organization owns it,
+// its release count, and whether a hook or a scheduled merge may follow an event on it. On PostgreSQL each is a round
+// trip: in the CI-bot mix they were 4 statements in 10. Any write to the rows those lookups read (the repository,
+// its units, collaborations, the org's members and teams, releases, hooks, pull requests and their merges, or any
+// account) empties it (lookup-invalidation.ts), and so does a message from another process (the shared Redis); the
+// TTL bounds what another process may still serve when no Redis tells it.
 import { LRUCache } from 'lru-cache';
 import { ClearedOnWrite } from './cleared-on-write.ts';
 import type { OrgRepositoryFactsRow } from './hot-repository-queries.ts';
@@ -38,11 +40,26 @@ const ofViewer = (key: string, viewerId: number) => `${key}@${viewerId}`;
 export class RepositoryLookupCache extends ClearedOnWrite {
   private readonly repositories: LRUCache<string, RepoWithOwner>;
   private readonly withFacts: LRUCache<string, RepositoryWithFacts>;
+  /** Release counts and whether hooks or merges wait on events, by `kind#repository id`. */
+  private readonly answers: LRUCache<string, number | boolean>;
 
   constructor(readonly ttlMs: number) {
     super();
     this.repositories = new LRUCache({ max: ENTRIES, ttl: ttlMs });
     this.withFacts = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+    this.answers = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+  }
+
+  releaseCount(repoId: number, load: () => Promise<number>): Promise<number> {
+    return this.answer(`releases#${repoId}`, load);
+  }
+
+  activeHookExists(repoId: number, load: () => Promise<boolean>): Promise<boolean> {
+    return this.answer(`hooks#${repoId}`, load);
+  }
+
+  pendingAutoMergeExists(repoId: number, load: () => Promise<boolean>): Promise<boolean> {
+    return this.answer(`auto-merge#${repoId}`, load);
   }
 
   repositoryInOwner(
@@ -94,6 +111,13 @@ export class RepositoryLookupCache extends ClearedOnWrite {
   protected empty(): void {
     this.repositories.clear();
     this.withFacts.clear();
+    this.answers.clear();
+  }
+
+  private async answer<T extends number | boolean>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.answers.get(key);
+    if (hit !== undefined) return hit as T;
+    return (await this.loadAndKeep(load, (found) => this.answers.set(key, found)))!;
   }
 
   private async one<T extends object>(

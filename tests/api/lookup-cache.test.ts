@@ -273,4 +273,63 @@ describe('repositories', () => {
     await t.request().delete(`/api/v1/repos/${path}`).set('Authorization', admin.auth).expect(204);
     await t.request().get(`/api/v1/repos/${path}`).set('Authorization', admin.auth).expect(404);
   });
+
+  /** A repository of a new user's, with a first commit. */
+  async function initialisedRepository(): Promise<{ owner: TestUser; path: string }> {
+    const owner = await createTestUser(t);
+    const name = uniqueName('repo');
+    await t
+      .request()
+      .post('/api/v1/user/repos')
+      .set('Authorization', owner.auth)
+      .send({ name, auto_init: true })
+      .expect(201);
+    return { owner, path: `${owner.user.name}/${name}` };
+  }
+
+  it('counts a release published just now', async () => {
+    const { owner, path } = await initialisedRepository();
+    await readRepoTwice(path, owner.auth);
+    await t
+      .request()
+      .post(`/api/v1/repos/${path}/releases`)
+      .set('Authorization', owner.auth)
+      .send({ tag_name: 'v1.0' })
+      .expect(201);
+    const res = await t.request().get(`/api/v1/repos/${path}`).set('Authorization', owner.auth).expect(200);
+    expect(res.body.release_counter).toBe(1);
+  });
+
+  it('queues a delivery to a hook added just after events that found none', async () => {
+    const { owner, path } = await initialisedRepository();
+    const { body: issue } = await t
+      .request()
+      .post(`/api/v1/repos/${path}/issues`)
+      .set('Authorization', owner.auth)
+      .send({ title: 'hooked' })
+      .expect(201);
+    const comment = () =>
+      t
+        .request()
+        .post(`/api/v1/repos/${path}/issues/${issue.number}/comments`)
+        .set('Authorization', owner.auth)
+        .send({ body: 'a comment' })
+        .expect(201);
+    // Each asks whether a hook reaches the repository: the second answer comes from the cache.
+    await comment();
+    await comment();
+    const { body: hook } = await t
+      .request()
+      .post(`/api/v1/repos/${path}/hooks`)
+      .set('Authorization', owner.auth)
+      .send({
+        type: 'forgejo',
+        config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' },
+        events: ['issue_comment'],
+        active: true,
+      })
+      .expect(201);
+    await comment();
+    expect(await t.context.db.prisma.hookTask.count({ where: { hookId: hook.id } })).toBe(1);
+  });
 });

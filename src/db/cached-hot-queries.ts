@@ -1,6 +1,6 @@
 // The hot queries with the token and owner-by-name lookups answered from the process's LookupCache when it can, and
-// what they look up about a repository (itself, the viewer's facts on it, its releases, hooks and merges) from its
-// RepositoryLookupCache.
+// what they look up about a repository (itself, the viewer's facts on it, its releases, hooks and merges) and the
+// viewer's teams in an org from its RepositoryLookupCache.
 import type { HotQueries } from './hot-queries.ts';
 import type { LookupCache } from './lookup-cache.ts';
 import type { RepositoryLookupCache } from './repository-lookup-cache.ts';
@@ -27,6 +27,8 @@ export function cachedHotQueries(hot: HotQueries, cache: LookupCache, repositori
       repositories.repositoriesByIdsWithFacts(ids, viewerId, (missing) =>
         hot.repositoriesByIdsWithFacts(missing, viewerId),
       ),
+    memberTeamUnitModes: (userId, orgId, unitType) =>
+      repositories.memberTeamUnitModes(userId, orgId, unitType, () => hot.memberTeamUnitModes(userId, orgId, unitType)),
     releaseCount: (repoId) => repositories.releaseCount(repoId, () => hot.releaseCount(repoId)),
     activeHookExists: (ownerId, repoId) =>
       repositories.activeHookExists(repoId, () => hot.activeHookExists(ownerId, repoId)),

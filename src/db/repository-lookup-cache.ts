@@ -1,13 +1,13 @@
 // A short-lived per-process cache of what nearly every repository request looks up about the repository it names:
 // the repository (by owner and name, or by id) with the viewer's access facts on it when an organization owns it,
-// its release count, and whether a hook or a scheduled merge may follow an event on it. On PostgreSQL each is a round
-// trip: in the CI-bot mix they were 4 statements in 10. Any write to the rows those lookups read (the repository,
+// its release count, and whether a hook or a scheduled merge may follow an event on it; and the viewer's teams in an
+// org (a package download asks). On PostgreSQL each is a round trip: in the CI-bot mix they were 4 statements in 10. Any write to the rows those lookups read (the repository,
 // its units, collaborations, the org's members and teams, releases, hooks, pull requests and their merges, or any
 // account) empties it (lookup-invalidation.ts), and so does a message from another process (the shared Redis); the
 // TTL bounds what another process may still serve when no Redis tells it.
 import { LRUCache } from 'lru-cache';
 import { ClearedOnWrite } from './cleared-on-write.ts';
-import type { OrgRepositoryFactsRow } from './hot-repository-queries.ts';
+import type { OrgRepositoryFactsRow, TeamUnitMode } from './hot-repository-queries.ts';
 import type { RepoWithOwner } from './repository-details.ts';
 
 const ENTRIES = 5000;
@@ -42,12 +42,24 @@ export class RepositoryLookupCache extends ClearedOnWrite {
   private readonly withFacts: LRUCache<string, RepositoryWithFacts>;
   /** Release counts and whether hooks or merges wait on events, by `kind#repository id`. */
   private readonly answers: LRUCache<string, number | boolean>;
+  private readonly teamUnitModes: LRUCache<string, TeamUnitMode[]>;
 
   constructor(readonly ttlMs: number) {
     super();
     this.repositories = new LRUCache({ max: ENTRIES, ttl: ttlMs });
     this.withFacts = new LRUCache({ max: ENTRIES, ttl: ttlMs });
     this.answers = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+    this.teamUnitModes = new LRUCache({ max: ENTRIES, ttl: ttlMs });
+  }
+
+  async memberTeamUnitModes(
+    userId: number,
+    orgId: number,
+    unitType: number,
+    load: () => Promise<TeamUnitMode[]>,
+  ): Promise<TeamUnitMode[]> {
+    const copy = (modes: TeamUnitMode[]) => modes.map((mode) => ({ ...mode }));
+    return (await this.one(this.teamUnitModes, `${userId}/${orgId}/${unitType}`, copy, load)) ?? [];
   }
 
   releaseCount(repoId: number, load: () => Promise<number>): Promise<number> {
@@ -112,6 +124,7 @@ export class RepositoryLookupCache extends ClearedOnWrite {
     this.repositories.clear();
     this.withFacts.clear();
     this.answers.clear();
+    this.teamUnitModes.clear();
   }
 
   private async answer<T extends number | boolean>(key: string, load: () => Promise<T>): Promise<T> {

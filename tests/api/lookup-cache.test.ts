@@ -1,7 +1,15 @@
 // The per-process cache of token and owner lookups decides nothing the database does not: every change to a token,
 // an account or an organization is seen by the very next request, though the lookups before it were served from
 // the cache (each is made twice first, so the second comes from it).
-import { basicAuth, createTestOrg, createTestUser, type TestUser, uniqueName } from '../helpers/factories.ts';
+import {
+  basicAuth,
+  createTestOrg,
+  createTestUser,
+  memberOfTeam,
+  type TestUser,
+  uniqueName,
+} from '../helpers/factories.ts';
+import { upload } from '../helpers/packages.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 let t: TestApp;
@@ -331,5 +339,25 @@ describe('repositories', () => {
       .expect(201);
     await comment();
     expect(await t.context.db.prisma.hookTask.count({ where: { hookId: hook.id } })).toBe(1);
+  });
+
+  it("refuses a private org's package at once to one removed from the team that let them read it", async () => {
+    const org = await createTestOrg(t, admin.user, { visibility: 2 });
+    const member = await createTestUser(t);
+    const teamId = await memberOfTeam(t, org, admin, member.user, {
+      permission: 'read',
+      units_map: { 'repo.code': 'read', 'repo.packages': 'read' },
+    });
+    const name = uniqueName('package');
+    await upload(t, admin.auth, org.name, name, '1', 'f.bin').expect(201);
+    const download = () =>
+      t.request().get(`/api/packages/${org.name}/generic/${name}/1/f.bin`).set('Authorization', member.auth);
+    for (let i = 0; i < 2; i++) await download().expect(200);
+    await t
+      .request()
+      .delete(`/api/v1/teams/${teamId}/members/${member.user.name}`)
+      .set('Authorization', admin.auth)
+      .expect(204);
+    await download().expect(404);
   });
 });

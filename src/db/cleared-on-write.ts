@@ -29,10 +29,10 @@ export abstract class ClearedOnWrite {
   }
 
   /** What `load` found, handed to `keep` unless the cache was emptied while it read (unknown keys are not kept). */
-  protected async loadAndKeep<T>(load: () => Promise<T | null>, keep: (found: T) => void): Promise<T | null> {
+  protected async loadAndKeep<T>(load: () => Promise<T>, keep: (found: NonNullable<T>) => void): Promise<T> {
     const started = this.generation;
     const found = await load();
-    if (found !== null && started === this.generation) keep(found);
+    if (found !== null && found !== undefined && started === this.generation) keep(found);
     return found;
   }
 

@@ -1,10 +1,11 @@
 // A short-lived per-process cache of what nearly every repository request looks up about the repository it names:
 // the repository (by owner and name, or by id) with the viewer's access facts on it when an organization owns it,
 // its release count, and whether a hook or a scheduled merge may follow an event on it; and the viewer's teams in an
-// org (a package download asks). On PostgreSQL each is a round trip: in the CI-bot mix they were 4 statements in 10. Any write to the rows those lookups read (the repository,
-// its units, collaborations, the org's members and teams, releases, hooks, pull requests and their merges, or any
-// account) empties it (lookup-invalidation.ts), and so does a message from another process (the shared Redis); the
-// TTL bounds what another process may still serve when no Redis tells it.
+// org (a package download asks). On PostgreSQL each is a round trip: in the CI-bot mix they were 4 statements in 10.
+// Any write to the rows those lookups read (the repository, its units, collaborations, the org's members and teams,
+// releases, hooks, pull requests and their merges, or any account) empties it (lookup-invalidation.ts), and so does a
+// message from another process (the shared Redis); the TTL bounds what another process may still serve when no Redis
+// tells it.
 import { LRUCache } from 'lru-cache';
 import { ClearedOnWrite } from './cleared-on-write.ts';
 import type { OrgRepositoryFactsRow, TeamUnitMode } from './hot-repository-queries.ts';
@@ -130,7 +131,7 @@ export class RepositoryLookupCache extends ClearedOnWrite {
   private async answer<T extends number | boolean>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.answers.get(key);
     if (hit !== undefined) return hit as T;
-    return (await this.loadAndKeep(load, (found) => this.answers.set(key, found)))!;
+    return this.loadAndKeep(load, (found) => this.answers.set(key, found));
   }
 
   private async one<T extends object>(
@@ -166,6 +167,6 @@ export class RepositoryLookupCache extends ClearedOnWrite {
         for (const each of found) kept.set(key(idOf(each)), copy(each));
       },
     );
-    return [...hits, ...(loaded ?? [])];
+    return [...hits, ...loaded];
   }
 }
